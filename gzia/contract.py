@@ -1,0 +1,246 @@
+"""The error contract: error codes, exit codes, the one classifier and the JSON envelope.
+
+Domain code raises a :class:`GzError` subclass; only ``gzia.cli`` turns it into an exit code
+and a rendering, through :func:`classify`. Messages are catalogue keys, rendered in the
+user's language when shown; error codes never change with the locale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+from typing import Any, ClassVar
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    FAILURE = 1
+    USAGE = 2
+    INTERRUPTED = 130
+    TERMINATED = 143
+
+
+class ErrorCode(StrEnum):
+    UNKNOWN_FLAG = "UNKNOWN_FLAG"
+    UNKNOWN_COMMAND = "UNKNOWN_COMMAND"
+    MISSING_REQUIRED = "MISSING_REQUIRED"
+    INVALID_INPUT = "INVALID_INPUT"
+    NOT_FOUND = "NOT_FOUND"
+    DRIVER_NOT_FOUND = "DRIVER_NOT_FOUND"
+    CONFLICT = "CONFLICT"
+    SAFETY_BLOCK = "SAFETY_BLOCK"
+    LOCKED = "LOCKED"
+    TIMEOUT = "TIMEOUT"
+    NETWORK = "NETWORK"
+    INTEGRITY = "INTEGRITY"
+    IO = "IO"
+    AGENT_FAILED = "AGENT_FAILED"
+    INTERNAL = "INTERNAL"
+    INTERRUPTED = "INTERRUPTED"
+    TERMINATED = "TERMINATED"
+
+
+EXIT_CODES: dict[ErrorCode, ExitCode] = {
+    ErrorCode.UNKNOWN_FLAG: ExitCode.USAGE,
+    ErrorCode.UNKNOWN_COMMAND: ExitCode.USAGE,
+    ErrorCode.MISSING_REQUIRED: ExitCode.USAGE,
+    ErrorCode.INVALID_INPUT: ExitCode.USAGE,
+    ErrorCode.NOT_FOUND: ExitCode.FAILURE,
+    ErrorCode.DRIVER_NOT_FOUND: ExitCode.FAILURE,
+    ErrorCode.CONFLICT: ExitCode.FAILURE,
+    ErrorCode.SAFETY_BLOCK: ExitCode.FAILURE,
+    ErrorCode.LOCKED: ExitCode.FAILURE,
+    ErrorCode.TIMEOUT: ExitCode.FAILURE,
+    ErrorCode.NETWORK: ExitCode.FAILURE,
+    ErrorCode.INTEGRITY: ExitCode.FAILURE,
+    ErrorCode.IO: ExitCode.FAILURE,
+    ErrorCode.AGENT_FAILED: ExitCode.FAILURE,
+    ErrorCode.INTERNAL: ExitCode.FAILURE,
+    ErrorCode.INTERRUPTED: ExitCode.INTERRUPTED,
+    ErrorCode.TERMINATED: ExitCode.TERMINATED,
+}
+
+RETRYABLE: frozenset[ErrorCode] = frozenset({ErrorCode.LOCKED, ErrorCode.TIMEOUT, ErrorCode.NETWORK})
+
+
+class GzError(Exception):
+    """Root of every error gz-ia reports on purpose.
+
+    ``key`` names a message in the catalogue (``gzia.i18n``); ``params`` fill it in.
+    ``hint_key`` optionally names a follow-up line. ``details`` is machine-readable
+    context for JSON consumers; ``data`` is a payload that still belongs in the
+    envelope (for example the record of a session whose agent failed).
+    """
+
+    code: ClassVar[ErrorCode] = ErrorCode.INTERNAL
+
+    def __init__(
+        self,
+        key: str,
+        /,
+        *,
+        hint_key: str | None = None,
+        details: dict[str, Any] | None = None,
+        data: Any = None,
+        **params: Any,
+    ) -> None:
+        super().__init__(key)
+        self.key = key
+        self.hint_key = hint_key
+        self.params = params
+        self.details = details if details is not None else {}
+        self.data = data
+
+    @property
+    def message(self) -> str:
+        from gzia.i18n import t
+
+        return t(self.key, **self.params)
+
+    @property
+    def hint(self) -> str | None:
+        if self.hint_key is None:
+            return None
+        from gzia.i18n import t
+
+        return t(self.hint_key, **self.params)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UnknownFlagError(GzError):
+    code = ErrorCode.UNKNOWN_FLAG
+
+
+class UnknownCommandError(GzError):
+    code = ErrorCode.UNKNOWN_COMMAND
+
+
+class MissingRequiredError(GzError):
+    code = ErrorCode.MISSING_REQUIRED
+
+
+class InvalidInputError(GzError):
+    code = ErrorCode.INVALID_INPUT
+
+
+class NotFoundError(GzError):
+    code = ErrorCode.NOT_FOUND
+
+
+class DriverNotFoundError(GzError):
+    code = ErrorCode.DRIVER_NOT_FOUND
+
+
+class ConflictError(GzError):
+    code = ErrorCode.CONFLICT
+
+
+class SafetyBlockError(GzError):
+    code = ErrorCode.SAFETY_BLOCK
+
+
+class LockedError(GzError):
+    code = ErrorCode.LOCKED
+
+
+class TimeoutFailure(GzError):
+    code = ErrorCode.TIMEOUT
+
+
+class NetworkError(GzError):
+    code = ErrorCode.NETWORK
+
+
+class IntegrityError(GzError):
+    code = ErrorCode.INTEGRITY
+
+
+class IOFailure(GzError):
+    code = ErrorCode.IO
+
+
+class AgentFailedError(GzError):
+    code = ErrorCode.AGENT_FAILED
+
+
+class InternalError(GzError):
+    code = ErrorCode.INTERNAL
+
+
+class InterruptedError_(GzError):  # noqa: N801 - the builtin InterruptedError means EINTR
+    code = ErrorCode.INTERRUPTED
+
+
+class TerminatedError(GzError):
+    code = ErrorCode.TERMINATED
+
+
+def classify(exc: BaseException) -> tuple[ExitCode, ErrorCode]:
+    """The one mapping from any exception to (exit code, error code)."""
+    if isinstance(exc, GzError):
+        return EXIT_CODES[exc.code], exc.code
+    if isinstance(exc, KeyboardInterrupt):
+        return ExitCode.INTERRUPTED, ErrorCode.INTERRUPTED
+    if isinstance(exc, OSError):
+        return ExitCode.FAILURE, ErrorCode.IO
+    return ExitCode.FAILURE, ErrorCode.INTERNAL
+
+
+def error_message(exc: BaseException) -> str:
+    """The one-line message for any exception, in the user's language."""
+    if isinstance(exc, GzError):
+        return exc.message
+    from gzia.i18n import t
+
+    if isinstance(exc, KeyboardInterrupt):
+        return t("core.interrupted")
+    if isinstance(exc, OSError):
+        return t("core.io_error", detail=_describe_os_error(exc))
+    return t("core.internal_error", detail=f"{type(exc).__name__}: {exc}")
+
+
+def _describe_os_error(exc: OSError) -> str:
+    parts = [exc.strerror or str(exc)]
+    if exc.filename is not None:
+        parts.append(str(exc.filename))
+    return ": ".join(parts)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One entry of ``errors`` or ``warnings`` in the JSON envelope."""
+
+    code: str
+    message: str
+    retryable: bool = False
+    hint: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "retryable": self.retryable,
+            "hint": self.hint,
+            "details": self.details,
+        }
+
+
+def problem_from(exc: BaseException) -> Problem:
+    _, code = classify(exc)
+    if isinstance(exc, GzError):
+        return Problem(code, exc.message, code in RETRYABLE, exc.hint, exc.details)
+    return Problem(code, error_message(exc), code in RETRYABLE)
+
+
+def envelope(
+    ok: bool, data: Any, errors: list[Problem], warnings: list[Problem]
+) -> dict[str, Any]:
+    return {
+        "ok": ok,
+        "data": data,
+        "errors": [e.to_json() for e in errors],
+        "warnings": [w.to_json() for w in warnings],
+    }
