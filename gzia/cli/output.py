@@ -1,0 +1,93 @@
+"""How a command's result reaches the user: a JSON envelope, or human text.
+
+Commands never print directly. They call :func:`emit` once with their data and a
+human renderer, :func:`warn` for warnings, and :func:`line` from inside a renderer.
+``gzia.cli.main`` writes the single JSON envelope at the very end, on success and on
+every failure path, so stdout carries exactly one document in JSON mode.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gzia.contract import Problem
+
+
+@dataclass
+class OutputState:
+    json: bool = False
+    quiet: bool = False
+    debug: bool = False
+    data: Any = None
+    warnings: list[Problem] = field(default_factory=list)
+
+
+state = OutputState()
+
+
+def reset(*, debug: bool = False) -> None:
+    """Start a fresh invocation (``main`` calls this; tests rely on it)."""
+    global state  # noqa: PLW0603 - one invocation, one output state
+    state = OutputState(debug=debug)
+
+
+def set_json(value: bool) -> None:
+    if value:
+        state.json = True
+
+
+def set_quiet(value: bool) -> None:
+    if value:
+        state.quiet = True
+
+
+def set_debug(value: bool) -> None:
+    if value:
+        state.debug = True
+
+
+def is_json() -> bool:
+    return state.json
+
+
+def emit(data: Any, human: Callable[[], None] | None = None) -> None:
+    """Record the command's result; in human mode render it now (unless ``-q``)."""
+    state.data = data
+    if not state.json and not state.quiet and human is not None:
+        human()
+
+
+def line(text: str = "", *, err: bool = False) -> None:
+    """Write one line of human output (nothing in JSON mode)."""
+    if state.json:
+        return
+    stream = sys.stderr if err else sys.stdout
+    stream.write(text + "\n")
+    stream.flush()
+
+
+def progress(text: str) -> None:
+    """A status line for people (stderr); silent in JSON mode and with ``-q``."""
+    if not state.json and not state.quiet:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+
+def warn(code: str, key: str, /, *, details: dict[str, Any] | None = None, **params: Any) -> None:
+    """Add a warning: into the envelope in JSON mode, on stderr otherwise."""
+    from gzia.i18n import t
+
+    problem = Problem(code, t(key, **params), details=details or {})
+    add_warning(problem)
+
+
+def add_warning(problem: Problem) -> None:
+    state.warnings.append(problem)
+    if not state.json:
+        from gzia.i18n import t
+
+        sys.stderr.write(f"{t('core.warning_prefix')}: {problem.message}\n")
+        sys.stderr.flush()

@@ -1,0 +1,81 @@
+"""The one place that runs short-lived helper programs (git, version probes, a new pyz).
+
+Always an argv list, never a shell; explicit cwd and environment; a deadline on every
+wait. A program that outlives its deadline is killed with its whole process group, so a
+hanging binary never hangs gz-ia. Long-lived agent processes belong to
+``gzia.supervisor``, not here.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gzia.contract import NotFoundError, TimeoutFailure
+
+DEFAULT_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True)
+class Completed:
+    argv: tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    cwd: str | Path | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    input_text: str | None = None,
+) -> Completed:
+    """Run ``argv`` to completion and capture its output as text.
+
+    Raises :class:`NotFoundError` when the program does not exist and
+    :class:`TimeoutFailure` when it outlives ``timeout`` (its process group is killed).
+    """
+    try:
+        child = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=dict(env) if env is not None else None,
+            stdin=subprocess.PIPE if input_text is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            start_new_session=True,
+        )
+    except FileNotFoundError as exc:
+        raise NotFoundError("proc.program_not_found", program=argv[0]) from exc
+    try:
+        stdout, stderr = child.communicate(input_text, timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        _kill_group(child)
+        raise TimeoutFailure(
+            "proc.timed_out", program=argv[0], seconds=timeout, details={"argv": list(argv)}
+        ) from exc
+    except BaseException:
+        _kill_group(child)
+        raise
+    return Completed(tuple(argv), child.returncode, stdout, stderr)
+
+
+def _kill_group(child: subprocess.Popen[str]) -> None:
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    child.communicate()
