@@ -13,6 +13,8 @@
 #   GZ_BUILD_SITE_PACKAGES  prepared site-packages directory with the dependencies
 #                        (for cross-platform release builds); default: pip install
 #                        build/requirements.lock for this interpreter
+#   GZ_BUILD_KEYS_DIR    directory of trusted minisign public keys (*.pub) to embed
+#                        (default release/keys; tests point it at a generated test key)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,9 +40,10 @@ __version__ = "$version"
 COMMIT = "$commit"
 DATE = "$date"
 PY
-if compgen -G "$root/release/keys/*.pub" > /dev/null; then
+keys=${GZ_BUILD_KEYS_DIR:-$root/release/keys}
+if compgen -G "$keys/*.pub" > /dev/null; then
   mkdir -p "$work/src/gzia/update/keys"
-  cp "$root"/release/keys/*.pub "$work/src/gzia/update/keys/"
+  cp "$keys"/*.pub "$work/src/gzia/update/keys/"
 fi
 
 # 2. A fresh virtual environment for the build tools.
