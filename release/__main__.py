@@ -1,0 +1,7 @@
+"""``python3 -m release <step> ...`` from the repository root."""
+
+import sys
+
+from release.cli import main
+
+sys.exit(main())

@@ -1,0 +1,232 @@
+"""``release.py build|sign|publish|all|verify|keygen``: argument parsing and the report.
+
+Human mode prints one line per action on stdout and errors on stderr. ``--json`` prints one
+document, gz-ia's envelope: ``{"ok", "data", "errors", "warnings"}``. Exit codes: 0 success,
+1 failure, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import NoReturn
+
+from release import artifacts, build, minisign, publish, signing
+from release.errors import ReleaseError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+Result = tuple[dict[str, object], list[ReleaseError], list[dict[str, str]]]
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise ReleaseError("INVALID_INPUT", message, hint=f"{self.prog} --help")
+
+
+def _common(parser: argparse.ArgumentParser, *, version: bool = True) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--dry-run", action="store_true", help="say what would be done")
+    if version:
+        parser.add_argument("--version", required=True, help="release version X.Y.Z")
+    parser.add_argument(
+        "--keys-dir", type=Path, default=REPO_ROOT / "release" / "keys",
+        help="trusted public keys embedded into gz-ia (default: release/keys)",
+    )  # fmt: skip
+
+
+def _dir_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--dir", type=Path, default=REPO_ROOT / "dist" / "release",
+        help="release directory (default: dist/release)",
+    )  # fmt: skip
+
+
+def _build_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--platform", action="append", choices=sorted(artifacts.PLATFORMS),
+        help="platform to build (repeatable; default: all)",
+    )  # fmt: skip
+    parser.add_argument("--work-dir", type=Path, default=REPO_ROOT / "build" / "_work" / "release")
+    parser.add_argument("--lock", type=Path, default=REPO_ROOT / "build" / "requirements.lock")
+
+
+def _sign_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--key-file", type=Path, help="minisign secret key (unencrypted)")
+
+
+def _publish_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--to", default="nexus,forgejo", help="registries (default: both)")
+    parser.add_argument("--nexus-url", help=f"default: ${publish.NEXUS_ENV['url']}")
+    parser.add_argument("--nexus-repository", help=f"default: ${publish.NEXUS_ENV['repository']}")
+    parser.add_argument("--forgejo-url", help=f"default: ${publish.FORGEJO_ENV['url']}")
+    parser.add_argument(
+        "--forgejo-repository", help=f"owner/name; default: ${publish.FORGEJO_ENV['repository']}"
+    )
+    parser.add_argument("--commit", help="commit the tag points at, if Forgejo must create it")
+
+
+def make_parser() -> Parser:
+    parser = Parser(prog="release.py", description="Build, sign and publish gz-ia.")
+    steps = parser.add_subparsers(dest="step", required=True, parser_class=Parser)
+    options = {
+        "build": (_dir_option, _build_options),
+        "sign": (_dir_option, _sign_options),
+        "verify": (_dir_option,),
+        "publish": (_dir_option, _publish_options),
+        "all": (_dir_option, _build_options, _sign_options, _publish_options),
+    }
+    for name, adders in options.items():
+        step = steps.add_parser(name)
+        _common(step)
+        for add in adders:
+            add(step)
+    keygen = steps.add_parser("keygen", help="write a new unencrypted minisign key pair")
+    _common(keygen, version=False)
+    keygen.add_argument("--secret-key", type=Path, required=True)
+    keygen.add_argument("--public-key", type=Path, required=True)
+    return parser
+
+
+def run_build(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
+    plan = build.BuildPlan(
+        repo_root=REPO_ROOT,
+        version=artifacts.parse_version(args.version),
+        platforms=args.platform or list(artifacts.DEFAULT_PLATFORMS),
+        out_dir=args.dir.resolve(),
+        work_dir=args.work_dir.resolve(),
+        keys_dir=args.keys_dir.resolve(),
+        lock=args.lock.resolve(),
+    )
+    report = build.build(plan, args.dry_run)
+    warnings = [] if report["keys"] else [_no_key_warning()]
+    return report, [], warnings
+
+
+def _no_key_warning() -> dict[str, str]:
+    return {
+        "code": "NO_TRUSTED_KEY",
+        "message": "no public key in the keys directory: this build refuses every update",
+    }
+
+
+def run_sign(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
+    version = artifacts.parse_version(args.version)
+    key = None
+    if not args.dry_run or args.key_file or env.get(signing.KEY_ENV):
+        key = signing.load_secret_key(args.key_file, env)
+    trusted = signing.load_trusted_keys(args.keys_dir)
+    report = signing.sign_release(args.dir, version, key, trusted, dry_run=args.dry_run, env=env)
+    warnings = []
+    if key is not None and not report["trusted"]:
+        warnings.append({
+            "code": "UNTRUSTED_KEY",
+            "message": f"key {report['key_id']} is not in {args.keys_dir}: "
+            "installed gz-ia will refuse this release",
+        })  # fmt: skip
+    return report, [], warnings
+
+
+def run_verify(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
+    version = artifacts.parse_version(args.version)
+    trusted = signing.load_trusted_keys(args.keys_dir)
+    verified = signing.verify_release(args.dir, version, trusted)
+    files = [p.name for p in artifacts.release_files(args.dir, version)]
+    report: dict[str, object] = {
+        "version": version,
+        "files": files,
+        "signed_by": verified.key.key_id_hex,
+    }
+    return report, [], []
+
+
+def run_publish(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
+    request = publish.PublishRequest(
+        release_dir=args.dir,
+        version=artifacts.parse_version(args.version),
+        keys_dir=args.keys_dir,
+        targets=publish.parse_targets(args.to),
+        overrides={
+            "nexus.url": args.nexus_url,
+            "nexus.repository": args.nexus_repository,
+            "forgejo.url": args.forgejo_url,
+            "forgejo.repository": args.forgejo_repository,
+        },
+        commit=args.commit,
+        dry_run=args.dry_run,
+    )
+    report, errors = publish.publish(request, env)
+    return report, errors, []
+
+
+def run_all(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
+    report: dict[str, object] = {}
+    errors: list[ReleaseError] = []
+    warnings: list[dict[str, str]] = []
+    for name, step in (("build", run_build), ("sign", run_sign), ("publish", run_publish)):
+        part, part_errors, part_warnings = step(args, env)
+        report[name] = part
+        errors += part_errors
+        warnings += part_warnings
+        if args.dry_run and name == "build":
+            break  # nothing to sign or publish until the artifacts exist
+    return report, errors, warnings
+
+
+def run_keygen(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
+    for path in (args.secret_key, args.public_key):
+        if path.exists():
+            raise ReleaseError("CONFLICT", f"{path} exists; not overwriting a key")
+    key = minisign.generate_key()
+    report: dict[str, object] = {
+        "key_id": key.public().key_id_hex,
+        "secret_key": str(args.secret_key),
+        "public_key": str(args.public_key),
+    }
+    if not args.dry_run:
+        fd = os.open(args.secret_key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as stream:
+            stream.write(key.to_text())
+        args.public_key.write_text(key.public().to_text(), encoding="ascii")
+    return report, [], []
+
+
+STEPS: dict[str, Callable[[argparse.Namespace, Mapping[str, str]], Result]] = {
+    "build": run_build,
+    "sign": run_sign,
+    "verify": run_verify,
+    "publish": run_publish,
+    "all": run_all,
+    "keygen": run_keygen,
+}
+
+
+def _wants_json(argv: list[str]) -> bool:
+    probe = argparse.ArgumentParser(add_help=False)
+    probe.add_argument("--json", action="store_true")
+    return bool(probe.parse_known_args(argv)[0].json)
+
+
+def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) -> int:
+    """Run one step; the only place that turns results and errors into output and exit codes."""
+    from release import report as render
+
+    argv = sys.argv[1:] if argv is None else argv
+    env = os.environ if env is None else env
+    as_json, dry_run, step = _wants_json(argv), False, "build"
+    data: dict[str, object] | None = None
+    try:
+        args = make_parser().parse_args(argv)
+        step, dry_run = args.step, args.dry_run
+        data, errors, warnings = STEPS[step](args, env)
+    except ReleaseError as exc:
+        errors, warnings = [exc], []
+    exit_code = max((e.exit_code for e in errors), default=0)
+    if as_json:
+        sys.stdout.write(render.envelope(not errors, data, errors, warnings) + "\n")
+    else:
+        render.human(step, data, errors, warnings, dry_run=dry_run, out=sys.stdout, err=sys.stderr)
+    sys.stdout.flush()
+    return exit_code
