@@ -6,8 +6,9 @@ Endpoints under ``/api/v1/repos/{owner}/{repo}``: ``GET/POST /tags`` (``page``/`
 ``pre-release`` and ``draft`` filters), ``GET /releases/latest``, ``GET/DELETE
 /releases/tags/{tag}`` (drafts included, as the real one), ``GET/PATCH/DELETE
 /releases/{id}``, ``GET/POST /releases/{id}/assets`` (multipart field ``attachment`` or an
-octet-stream body, ``?name=``). Downloads: ``GET /{owner}/{repo}/releases/download/{tag}/{name}``
-and ``GET /attachments/{uuid}``. Auth: ``Authorization: token <t>`` (exact lower case) or
+octet-stream body, ``?name=``), ``GET/DELETE /releases/{id}/assets/{attachment_id}``.
+Downloads: ``GET /{owner}/{repo}/releases/download/{tag}/{name}`` and
+``GET /attachments/{uuid}``. Auth: ``Authorization: token <t>`` (exact lower case) or
 ``Bearer``; a bad token → 401 ``user does not exist [uid: 0, name: ]``; writes without a
 token → 401 ``token is required``; a private repository is 404 without a token.
 
@@ -221,6 +222,8 @@ class _Routes:
                 return self.by_tag("/".join(name))
             case ["releases", rid, "assets"] if method == "POST":
                 return self.upload(int(rid))
+            case ["releases", rid, "assets", aid]:
+                return self.one_asset(int(rid), int(aid))
             case ["releases", rid, "assets"]:
                 release = self.find(int(rid))
                 return self.fake._json([self.asset_json(release, a) for a in release.assets]) \
@@ -372,6 +375,17 @@ class _Routes:
             self.repo.releases.remove(release)
             return Response(204)
         return self.fake._json(self.release_json(release))
+
+    def one_asset(self, rid: int, aid: int) -> Response:
+        """``GET`` or ``DELETE .../releases/{id}/assets/{attachment_id}`` (204 on delete)."""
+        release = self.find(rid)
+        asset = next((a for a in release.assets if a.id == aid), None) if release else None
+        if release is None or asset is None:
+            return self.missing()
+        if self.request.method == "DELETE":
+            release.assets.remove(asset)
+            return Response(204)
+        return self.fake._json(self.asset_json(release, asset))
 
     def upload(self, rid: int) -> Response:
         release = self.find(rid)
