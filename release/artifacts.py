@@ -16,7 +16,11 @@ PYTHON_VERSIONS = ("3.11", "3.12", "3.13")
 
 @dataclass(frozen=True)
 class Platform:
-    """A target the zipapp ships for, and the wheel platform tags pip may pick for it."""
+    """A target the zipapp ships for, and the wheel platform tags pip may pick for it.
+
+    Names follow gz-ia's own ``gzia.update.platform.platform_tag()`` (``linux-amd64``): the
+    updater picks its file by that name.
+    """
 
     name: str
     wheel_tags: tuple[str, ...]
@@ -38,10 +42,10 @@ def _manylinux(arch: str) -> tuple[str, ...]:
 PLATFORMS: dict[str, Platform] = {
     p.name: p
     for p in (
-        Platform("linux-x86_64", _manylinux("x86_64"), "linux", "Linux", "x86_64"),
-        Platform("linux-aarch64", _manylinux("aarch64"), "linux", "Linux", "aarch64"),
+        Platform("linux-amd64", _manylinux("x86_64"), "linux", "Linux", "x86_64"),
+        Platform("linux-arm64", _manylinux("aarch64"), "linux", "Linux", "aarch64"),
         Platform(
-            "macos-arm64",
+            "darwin-arm64",
             ("macosx_11_0_arm64", "macosx_10_9_universal2"),
             "darwin",
             "Darwin",
@@ -49,7 +53,7 @@ PLATFORMS: dict[str, Platform] = {
         ),
     )
 }
-DEFAULT_PLATFORMS = ("linux-x86_64", "linux-aarch64", "macos-arm64")
+DEFAULT_PLATFORMS = ("linux-amd64", "linux-arm64", "darwin-arm64")
 
 # PEP 440 release or pre-release in canonical form: 1.2.3, 1.2.3rc1, 1.2.3a2, 1.2.3b1.
 _VERSION = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)((a|b|rc)(0|[1-9]\d*))?")

@@ -48,11 +48,11 @@ def host_platform() -> str | None:
     machine = host.machine().lower()
     system = host.system()
     names = {
-        ("Linux", "x86_64"): "linux-x86_64",
-        ("Linux", "amd64"): "linux-x86_64",
-        ("Linux", "aarch64"): "linux-aarch64",
-        ("Linux", "arm64"): "linux-aarch64",
-        ("Darwin", "arm64"): "macos-arm64",
+        ("Linux", "x86_64"): "linux-amd64",
+        ("Linux", "amd64"): "linux-amd64",
+        ("Linux", "aarch64"): "linux-arm64",
+        ("Linux", "arm64"): "linux-arm64",
+        ("Darwin", "arm64"): "darwin-arm64",
     }
     return names.get((system, machine))
 
