@@ -45,6 +45,7 @@ def standin_pyz_bytes(version: str, *, padding: int = 0, exit_code: int = 0,
                                                      root=str(REPO_ROOT)))
         bid = build_id or hashlib.sha256(version.encode()).hexdigest()
         archive.writestr("environment.json", json.dumps({"build_id": bid}))
+        archive.writestr("site-packages/gzia/_version.py", f'__version__ = "{version}"\n')
         if padding:
             archive.writestr("padding.bin", bytes(range(256)) * (padding // 256 + 1))
     return buffer.getvalue()
