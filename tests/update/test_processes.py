@@ -94,7 +94,7 @@ def test_concurrent_update_gets_locked(nexus: NexusFake, releases, spawn, update
         "code": "LOCKED", "message": f"another update of {target} is in progress",
         "retryable": True, "hint": "wait for it to finish, then run the command again",
         "details": {"path": str(target)}}]}
-    stdout, stderr = first.communicate(timeout=60)
+    _, stderr = first.communicate(timeout=60)
     assert first.returncode == 0, stderr
     assert pyz_reports(target) == "gz-ia 2.0.0"
 
