@@ -78,9 +78,13 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
             on_install(decision.release.label)
         name = target.name if target is not None else decision.release.pyz_name()
         staged = folder / name
-        fetch_verified(client, decision.release, found.source.credentials, keys, staged,
-                       progress=progress)
-        apply.self_test(staged, decision.release.label)
+        try:
+            fetch_verified(client, decision.release, found.source.credentials, keys, staged,
+                           progress=progress)
+            apply.self_test(staged, decision.release.label)
+        except BaseException:
+            staged.unlink(missing_ok=True)
+            raise
         result["verified"] = True
         if target is not None and not options.dry_run:
             keep = {b for b in (apply.build_id(target), apply.build_id(staged)) if b}
@@ -117,13 +121,9 @@ def fetch_verified(client: httpx.Client, release: Release, credentials: Credenti
     entries = verify.verify_sums(sums, signature, keys)
     pyz = release.file(release.pyz_name())
     expected = verify.expected_hash(entries, pyz.name, pyz.sha256)
-    try:
-        digest, size = download.stream_to_file(client, pyz, credentials, destination,
-                                               progress=progress)
-        verify.check_download(pyz.name, digest, expected, size, pyz.size)
-    except BaseException:
-        destination.unlink(missing_ok=True)
-        raise
+    digest, size = download.stream_to_file(client, pyz, credentials, destination,
+                                           progress=progress)
+    verify.check_download(pyz.name, digest, expected, size, pyz.size)
 
 
 def rollback(target: Path | None) -> dict[str, Any]:

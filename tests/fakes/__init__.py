@@ -25,6 +25,7 @@ Fixtures (``tests/fakes/fixtures.py``):
   (every :class:`Request` with lower-case headers), ``requests_to(prefix)``,
   ``go_down()``/``come_up()`` (same port), and ``inject(kind, path_prefix, method=,
   times=, **params)`` with kinds ``status`` (``status=503``), ``slow`` (``delay=``),
+  ``trickle`` (``chunk=``, ``delay=``),
   ``bad_json``, ``truncate`` (``keep=``), ``corrupt`` (``offset=``), ``redirect``
   (``location=``, ``append_target=``, ``code=``), ``drop``; ``clear_faults()``.
 * ``tls_ca`` (a trustme CA, session) and ``tls_ca_file`` (its PEM path, for

@@ -48,6 +48,11 @@ class Attachment:
     id: int = field(default_factory=lambda: next(_ids))
     uuid: str = field(default_factory=lambda: str(uuid.uuid4()))
     created: datetime = field(default_factory=_now)
+    size: int | None = None  # the size the API reports, when it should lie
+
+    @property
+    def reported_size(self) -> int:
+        return self.size if self.size is not None else len(self.data)
 
 
 @dataclass
@@ -272,7 +277,7 @@ class _Routes:
         names = [a.name for a in release.assets]
         url = (f"{self.html}/releases/download/{release.tag_name}/{quote(asset.name)}"
                if names.count(asset.name) == 1 else f"{self.fake.root}/attachments/{asset.uuid}")
-        return {"id": asset.id, "name": asset.name, "size": len(asset.data),
+        return {"id": asset.id, "name": asset.name, "size": asset.reported_size,
                 "download_count": 0, "created_at": asset.created.isoformat(),
                 "uuid": asset.uuid, "browser_download_url": url, "type": "attachment"}
 

@@ -74,6 +74,7 @@ class Fault:
 
     * ``status``: answer ``status`` (default 503) with ``body`` instead of the real response;
     * ``slow``: sleep ``delay`` seconds before answering;
+    * ``trickle``: send the real body ``chunk`` bytes at a time, ``delay`` seconds apart;
     * ``bad_json``: answer 200 with a broken JSON body;
     * ``truncate``: send the real headers, then only ``keep`` bytes of the body, then close;
     * ``corrupt``: flip one byte of the real body (at ``offset``, default the middle);
@@ -125,7 +126,8 @@ class _Handler(BaseHTTPRequestHandler):
     # http.server dispatches on do_<METHOD> names
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle  # noqa: N815
 
-    def send(self, response: Response, *, keep: int | None = None, flip: int | None = None) -> None:
+    def send(self, response: Response, *, keep: int | None = None, flip: int | None = None,
+             pace: tuple[int, float] | None = None) -> None:
         self.send_response(response.status, response.reason)
         length = response.length
         for name, value in response.headers.items():
@@ -137,11 +139,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command == "HEAD":
             return
-        self._write_body(response.body, length if keep is None else keep, flip)
+        self._write_body(response.body, length if keep is None else keep, flip, pace)
 
-    def _write_body(self, body: bytes | Path, limit: int, flip: int | None) -> None:
+    def _write_body(self, body: bytes | Path, limit: int, flip: int | None,
+                    pace: tuple[int, float] | None = None) -> None:
         offset = 0
-        for chunk in _chunks(body):
+        for chunk in _chunks(body, pace[0] if pace else CHUNK):
+            if pace is not None:
+                time.sleep(pace[1])
             piece = chunk[: max(0, limit - offset)]
             if flip is not None and offset <= flip < offset + len(piece):
                 at = flip - offset
@@ -155,13 +160,13 @@ class _Handler(BaseHTTPRequestHandler):
                 break
 
 
-def _chunks(body: bytes | Path) -> Any:
+def _chunks(body: bytes | Path, size: int = CHUNK) -> Any:
     if isinstance(body, bytes):
-        for start in range(0, len(body), CHUNK):
-            yield body[start : start + CHUNK]
+        for start in range(0, len(body), size):
+            yield body[start : start + size]
         return
     with body.open("rb") as stream:
-        while chunk := stream.read(CHUNK):
+        while chunk := stream.read(size):
             yield chunk
 
 
@@ -270,6 +275,8 @@ class FakeServer:
         elif fault.kind == "truncate":
             response = self.app(request)
             handler.send(response, keep=p.get("keep", response.length // 2))
+        elif fault.kind == "trickle":
+            handler.send(self.app(request), pace=(p.get("chunk", 16384), p.get("delay", 0.05)))
         elif fault.kind == "corrupt":
             response = self.app(request)
             handler.send(response, flip=p.get("offset", response.length // 2))

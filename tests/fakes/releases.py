@@ -26,6 +26,8 @@ _MAIN = '''\
 import sys
 VERSION = {version!r}
 if sys.argv[1:] == ["--version"]:
+    import time
+    time.sleep({version_delay})
     print("gz-ia " + VERSION)
     sys.exit({exit_code})
 sys.path.insert(0, {root!r})
@@ -37,14 +39,16 @@ sys.exit(main())
 
 
 def standin_pyz_bytes(version: str, *, padding: int = 0, exit_code: int = 0,
-                      build_id: str | None = None) -> bytes:
+                      build_id: str | None = None, version_delay: float = 0) -> bytes:
     buffer = io.BytesIO()
     buffer.write(b"#!/usr/bin/env python3\n")
     with zipfile.ZipFile(buffer, "a", zipfile.ZIP_STORED) as archive:
         archive.writestr("__main__.py", _MAIN.format(version=version, exit_code=exit_code,
-                                                     root=str(REPO_ROOT)))
+                                                     root=str(REPO_ROOT),
+                                                     version_delay=version_delay))
         bid = build_id or hashlib.sha256(version.encode()).hexdigest()
         archive.writestr("environment.json", json.dumps({"build_id": bid}))
+        archive.writestr("site-packages/gzia/_version.py", f'__version__ = "{version}"\n')
         if padding:
             archive.writestr("padding.bin", bytes(range(256)) * (padding // 256 + 1))
     return buffer.getvalue()
