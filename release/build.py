@@ -112,12 +112,15 @@ def smoke_test(pyz: Path, version: str) -> dict[str, str]:
     with tempfile.TemporaryDirectory() as scratch:
         probe = Path(scratch) / "probe_dependencies.py"
         probe.write_text(DEPENDENCY_PROBE)
+        env = {"SHIV_ROOT": str(Path(scratch) / "shiv")}  # leave no extraction cache behind
         for python_version, interpreter in interpreters.find_cpythons().items():
             label = f"{pyz.name} on Python {python_version}"
             run = [str(interpreter), str(pyz)]
-            _run_probe([*run, "--version"], f"gz-ia v{version} ", label, {})
+            _run_probe([*run, "--version"], f"gz-ia v{version} ", label, env)
             # shiv's bootstrap runs a script given as argument when SHIV_INTERPRETER is set.
-            _run_probe([*run, str(probe)], "dependencies: ok", label, {"SHIV_INTERPRETER": "1"})
+            _run_probe(
+                [*run, str(probe)], "dependencies: ok", label, {**env, "SHIV_INTERPRETER": "1"}
+            )
             results[python_version] = "ok"
     return results
 

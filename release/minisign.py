@@ -113,8 +113,8 @@ def parse_secret_key(text: str) -> SecretKey:
         raise ReleaseError(
             "INVALID_INPUT",
             "the minisign secret key is encrypted with a password",
-            hint="remove the password with: minisign -C -s <key file> (leave it empty), "
-            "or create a key with: minisign -G -W",
+            hint="create the release key without a password: minisign -G -W "
+            "(docs/release.md keeps it in a CI secret)",
         )
     key_id, secret, checksum = raw[54:62], raw[62:126], raw[126:158]
     if any(checksum):
