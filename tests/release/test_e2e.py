@@ -1,0 +1,231 @@
+"""End to end: build two real versions with release/, sign, publish them to the fake Nexus
+and Forgejo, and let the older installed zipapp update itself to the newer one and back.
+
+The builds are real (pip fetches the locked wheels for CPython 3.11-3.13, build/shiv.sh packs
+them), so they happen once per session and these tests are marked ``release_build``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from release import build, interpreters
+from tests.fakes.forgejo import ForgejoFake
+from tests.fakes.nexus import NexusFake
+from tests.fakes.signing import verify_with_minisign
+from tests.release.conftest import (
+    FORGEJO_TOKEN,
+    NEXUS_PASSWORD,
+    NEXUS_USER,
+    REPO,
+    KeyFiles,
+    publish_env,
+    write_key,
+)
+
+pytestmark = pytest.mark.release_build
+OLD, NEW = "1.0.0", "1.1.0"
+HOST = build.host_platform()
+BUILD_TIMEOUT = 900
+
+
+@dataclass(frozen=True)
+class Builds:
+    key: KeyFiles
+    dirs: dict[str, Path]  # version -> signed release directory
+    reports: dict[str, Any]  # version -> the build step's JSON data
+
+    def pyz(self, version: str) -> Path:
+        return self.dirs[version] / f"gz-ia-{version}-{HOST}.pyz"
+
+
+def release_py(*args: str | Path, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run release/release.py as CI does; returns its JSON envelope (which must be ok)."""
+    done = subprocess.run(
+        [sys.executable, str(REPO / "release" / "release.py"), *map(str, args), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+    document: dict[str, Any] = json.loads(done.stdout)
+    assert (done.returncode, document["ok"]) == (0, True), done.stdout + done.stderr
+    return document
+
+
+@pytest.fixture(scope="session")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> Builds:
+    if HOST is None:
+        pytest.skip("this machine is not a platform gz-ia ships for")
+    root = tmp_path_factory.mktemp("release-builds")
+    key = write_key(root / "key")
+    dirs, reports = {}, {}
+    for version in (OLD, NEW):
+        folder = root / f"dist-{version}"
+        reports[version] = release_py(
+            "build",
+            "--version",
+            version,
+            "--platform",
+            HOST,
+            "--dir",
+            folder,
+            "--work-dir",
+            root / "work",
+            "--keys-dir",
+            key.keys_dir,
+        )["data"]
+        release_py(
+            "sign",
+            "--version",
+            version,
+            "--dir",
+            folder,
+            "--key-file",
+            key.secret,
+            "--keys-dir",
+            key.keys_dir,
+        )
+        dirs[version] = folder
+    return Builds(key, dirs, reports)
+
+
+def run(
+    pyz: Path, *args: str, python: str = sys.executable, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [python, str(pyz), *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def reported_version(pyz: Path) -> str:
+    done = run(pyz, "--version")
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()[1].removeprefix("v")
+
+
+def test_the_artifact_runs_on_every_cpython_here(builds: Builds) -> None:
+    found = interpreters.find_cpythons()
+    assert {"3.11", "3.12", "3.13"} <= set(found), f"expected CPython 3.11-3.13, found {found}"
+    for python in found.values():
+        for version in (OLD, NEW):
+            done = run(builds.pyz(version), "--version", python=str(python))
+            assert done.returncode == 0, f"{python}: {done.stderr}"
+            assert done.stdout.startswith(f"gz-ia v{version} (commit: "), python
+    assert builds.reports[OLD]["artifacts"][0]["runs_on"] == dict.fromkeys(found, "ok")
+
+
+def test_the_artifact_embeds_the_trusted_key_and_its_version(builds: Builds) -> None:
+    with zipfile.ZipFile(builds.pyz(NEW)) as archive:
+        names = set(archive.namelist())
+        key = archive.read("site-packages/gzia/update/keys/release.pub").decode()
+        version_file = archive.read("site-packages/gzia/_version.py").decode()
+    assert key == builds.key.public.read_text()
+    assert f'__version__ = "{NEW}"' in version_file
+    compiled = sorted(n.rsplit("/", 1)[1] for n in names if "_cffi_backend" in n)
+    arch = "x86_64" if HOST == "linux-amd64" else "aarch64"
+    assert compiled == [f"_cffi_backend.cpython-3{m}-{arch}-linux-gnu.so" for m in (11, 12, 13)]
+
+
+def test_minisign_accepts_the_release_signature(builds: Builds) -> None:
+    folder = builds.dirs[NEW]
+    done = verify_with_minisign(
+        folder / "SHA256SUMS", folder / "SHA256SUMS.minisig", builds.key.public
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Signature and comment signature verified\n")
+
+
+@pytest.fixture
+def published(builds: Builds, nexus: NexusFake, forgejo: ForgejoFake) -> dict[str, str]:
+    """Both versions published by release/ to both fakes; returns gz-ia's update settings."""
+    env = publish_env(nexus, forgejo)
+    for version in (OLD, NEW):
+        release_py(
+            "publish",
+            "--version",
+            version,
+            "--dir",
+            builds.dirs[version],
+            "--keys-dir",
+            builds.key.keys_dir,
+            env=env,
+        )
+    return {
+        "GZ_NEXUS_SEARCH_URL": nexus.search_url("gz-ia"),
+        "GZ_NEXUS_USER": NEXUS_USER,
+        "GZ_NEXUS_PASSWORD": NEXUS_PASSWORD,
+        "GZ_FORGEJO_API_URL": forgejo.tags_url(),
+        "GZ_FORGEJO_TOKEN": FORGEJO_TOKEN,
+    }
+
+
+@pytest.fixture
+def installed(builds: Builds, tmp_path: Path) -> Path:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    target = folder / "gz-ia.pyz"
+    shutil.copy2(builds.pyz(OLD), target)
+    return target
+
+
+def update_and_roll_back(target: Path, env: dict[str, str], source: str) -> list[Any]:
+    updated = run(target, "update", "--json", env=env)
+    document = json.loads(updated.stdout)
+    assert (updated.returncode, document["ok"]) == (0, True), updated.stdout + updated.stderr
+    assert document["data"]["source"] == source
+    assert reported_version(target) == NEW
+    assert reported_version(target.with_name("gz-ia.pyz.previous")) == OLD
+
+    back = run(target, "update", "rollback", "--json", env=env)
+    assert back.returncode == 0, back.stdout + back.stderr
+    assert json.loads(back.stdout)["data"] == {
+        "path": str(target),
+        "version": OLD,
+        "previous": f"{target}.previous",
+        "replaced": NEW,
+    }
+    assert reported_version(target) == OLD
+    return list(document["warnings"])
+
+
+def test_update_through_nexus_then_roll_back(
+    installed: Path, published: dict[str, str], nexus: NexusFake
+) -> None:
+    warnings = update_and_roll_back(installed, published, "nexus")
+
+    assert warnings == []
+    assert nexus.server is not None
+    downloads = [
+        r.path
+        for r in nexus.server.requests
+        if r.path.startswith("/repository/") and r.method == "GET"
+    ]
+    assert f"/repository/gz-ia/gz-ia/{NEW}/gz-ia-{NEW}-{HOST}.pyz" in downloads
+
+
+def test_update_through_forgejo_when_nexus_is_down(
+    installed: Path, published: dict[str, str], nexus: NexusFake
+) -> None:
+    assert nexus.server is not None
+    nexus.server.go_down()
+
+    warnings = update_and_roll_back(installed, published, "forgejo")
+
+    assert [w["code"] for w in warnings] == ["NETWORK"]
