@@ -53,7 +53,7 @@ def logical_lines(text: str) -> list[str]:
     joined = text.replace("\\\r\n", " ").replace("\\\n", " ")
     lines = []
     for raw in joined.splitlines():
-        line = raw.split(" #", 1)[0].strip()
+        line = " ".join(raw.split(" #", 1)[0].split())
         if line and not line.startswith("#"):
             lines.append(line)
     return lines
