@@ -33,7 +33,8 @@ from tests.release.conftest import (
     write_key,
 )
 
-pytestmark = pytest.mark.release_build
+# The first test also waits for both builds (pip downloads on a cold cache included).
+pytestmark = [pytest.mark.release_build, pytest.mark.timeout(900)]
 OLD, NEW = "1.0.0", "1.1.0"
 HOST = build.host_platform()
 BUILD_TIMEOUT = 900
@@ -230,3 +231,47 @@ def test_update_through_forgejo_when_nexus_is_down(
     warnings = update_and_roll_back(installed, published, "forgejo")
 
     assert [w["code"] for w in warnings] == ["NETWORK"]
+
+
+@pytest.fixture(scope="session")
+def foreign_builds(builds: Builds, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The other platforms' artifacts, built from wheels pip fetched for them."""
+    folder = tmp_path_factory.mktemp("foreign")
+    others = [p for p in ("linux-amd64", "linux-arm64", "darwin-arm64") if p != HOST]
+    release_py(
+        "build",
+        "--version",
+        OLD,
+        *[a for p in others for a in ("--platform", p)],
+        "--dir",
+        folder,
+        "--work-dir",
+        folder / "work",
+        "--keys-dir",
+        builds.key.keys_dir,
+    )
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("platform", "suffix"),
+    [
+        ("linux-arm64", "aarch64-linux-gnu.so"),
+        ("linux-amd64", "x86_64-linux-gnu.so"),
+        ("darwin-arm64", "darwin.so"),
+    ],
+)
+def test_other_platforms_carry_their_own_compiled_modules(
+    foreign_builds: Path, builds: Builds, platform: str, suffix: str
+) -> None:
+    if platform == HOST:
+        pytest.skip("the machine's own platform is run above")
+    with zipfile.ZipFile(foreign_builds / f"gz-ia-{OLD}-{platform}.pyz") as archive:
+        names = archive.namelist()
+        key = archive.read("site-packages/gzia/update/keys/release.pub").decode()
+    compiled = sorted(n.removeprefix("site-packages/") for n in names if n.endswith(".so"))
+    assert compiled == [
+        *[f"_cffi_backend.cpython-3{m}-{suffix}" for m in (11, 12, 13)],
+        "cryptography/hazmat/bindings/_rust.abi3.so",
+    ]
+    assert key == builds.key.public.read_text()

@@ -225,3 +225,23 @@ def test_the_lock_the_build_uses_by_default_exists() -> None:
     lock = REPO / "build" / "requirements.lock"
     names = {line.split("==")[0].lower() for line in wheels.logical_lines(lock.read_text())}
     assert {"cryptography", "cffi", "httpx", "typer"} <= names
+
+
+def test_all_dry_run_stops_after_planning_the_build(
+    tmp_path: Path, run_release: RunRelease
+) -> None:
+    """Nothing to sign or publish before the artifacts exist: no key, no registry needed."""
+    result = run_release(
+        "all",
+        "--dry-run",
+        "--version",
+        "2.0.0",
+        "--platform",
+        "linux-amd64",
+        "--dir",
+        tmp_path / "out",
+        "--keys-dir",
+        tmp_path,
+    )
+
+    assert (result.exit_code, result.stdout) == (0, "would build gz-ia-2.0.0-linux-amd64.pyz\n")
