@@ -132,6 +132,30 @@ def sync_draft(
     return steps
 
 
+def find_or_create_draft(
+    api: Api, version: str, body: str, *, commit: str | None, dry_run: bool
+) -> tuple[dict[str, Any] | None, str]:
+    """The release of ``vX.Y.Z`` (a new draft unless it exists), and whether it was created."""
+    tag = artifacts.tag_name(version)
+    release = api.release_by_tag(tag)
+    if release is not None or dry_run:
+        return release, "completed"
+    api.create_draft(tag, body, artifacts.is_prerelease(version), commit)
+    release = api.release_by_tag(tag)
+    if release is None:
+        raise ReleaseError("NETWORK", f"Forgejo did not keep the draft release {tag}")
+    return release, "created"
+
+
+def publish_draft(api: Api, release_id: int, tag: str, body: str, files: list[Path]) -> None:
+    """Turn the draft into a release, then read it back: published, with exactly ``files``."""
+    api.edit(release_id, {"draft": False})
+    final = api.release_by_tag(tag)
+    if final is None or final.get("draft"):
+        raise ReleaseError("NETWORK", f"Forgejo did not publish the release {tag}")
+    check_published(final, body, files)
+
+
 def publish(
     target: ForgejoTarget,
     version: str,
@@ -147,28 +171,17 @@ def publish(
     with make_client() as client:
         client.headers["Authorization"] = f"token {target.token}"
         api = Api(client, target)
-        release = api.release_by_tag(tag)
-        state = "completed"
-        if release is None and not dry_run:
-            api.create_draft(tag, body, artifacts.is_prerelease(version), commit)
-            release, state = api.release_by_tag(tag), "created"
-            if release is None:
-                raise ReleaseError("NETWORK", f"Forgejo did not keep the draft release {tag}")
-        if release is not None and not release.get("draft"):
+        release, state = find_or_create_draft(api, version, body, commit=commit, dry_run=dry_run)
+        if release is None:  # dry run, nothing there yet
+            steps = [{"file": p.name, "action": "upload"} for p in files]
+            report.update(release="create", files=steps)
+        elif not release.get("draft"):
             check_published(release, body, files)
             steps = [{"file": p.name, "action": "present"} for p in files]
             report.update(release="present", files=steps)
-            return report
-        if release is None:
-            steps = [{"file": p.name, "action": "upload"} for p in files]
-            report.update(release="create", files=steps)
-            return report
-        report["files"] = sync_draft(api, release, body, files, dry_run)
-        report["release"] = "complete" if dry_run else state
-        if not dry_run:
-            api.edit(int(release["id"]), {"draft": False})
-            final = api.release_by_tag(tag)
-            if final is None or final.get("draft"):
-                raise ReleaseError("NETWORK", f"Forgejo did not publish the release {tag}")
-            check_published(final, body, files)
+        else:
+            report["files"] = sync_draft(api, release, body, files, dry_run)
+            report["release"] = "complete" if dry_run else state
+            if not dry_run:
+                publish_draft(api, int(release["id"]), tag, body, files)
     return report

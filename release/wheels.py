@@ -147,6 +147,30 @@ def stamp(lock_text: str, wheel_tags: tuple[str, ...], python_versions: tuple[st
     return hashlib.sha256(basis.encode()).hexdigest()
 
 
+def fill_site_packages(
+    site_packages: Path,
+    lock_text: str,
+    environments: list[TargetEnvironment],
+    wheel_tags: tuple[str, ...],
+    work_dir: Path,
+) -> list[str]:
+    """Download and unpack the wheels of every environment; returns the wheels' names."""
+    owners: dict[str, tuple[str, str]] = {}
+    wheel_names: set[str] = set()
+    for environment in environments:
+        wheels_dir = work_dir / f"wheels-{environment.python_version}"
+        wheels_dir.mkdir()
+        requirements = wheels_dir / "requirements.txt"
+        requirements.write_text(requirements_for(lock_text, environment))
+        python_version = environment.python_version
+        download(pip_download_argv(requirements, wheels_dir, wheel_tags, python_version))
+        for wheel in sorted(wheels_dir.glob("*.whl")):
+            unpack(wheel, site_packages, owners)
+            wheel_names.add(wheel.name)
+        shutil.rmtree(wheels_dir)
+    return sorted(wheel_names)
+
+
 def prepare_site_packages(
     lock: Path,
     environments: list[TargetEnvironment],
@@ -167,19 +191,6 @@ def prepare_site_packages(
             return site_packages, list(recorded["wheels"])
     shutil.rmtree(work_dir, ignore_errors=True)
     site_packages.mkdir(parents=True)
-    owners: dict[str, tuple[str, str]] = {}
-    wheel_names: set[str] = set()
-    for environment in environments:
-        wheels_dir = work_dir / f"wheels-{environment.python_version}"
-        wheels_dir.mkdir()
-        requirements = wheels_dir / "requirements.txt"
-        requirements.write_text(requirements_for(lock_text, environment))
-        download(
-            pip_download_argv(requirements, wheels_dir, wheel_tags, environment.python_version)
-        )
-        for wheel in sorted(wheels_dir.glob("*.whl")):
-            unpack(wheel, site_packages, owners)
-            wheel_names.add(wheel.name)
-        shutil.rmtree(wheels_dir)
-    stamp_file.write_text(json.dumps({"stamp": wanted, "wheels": sorted(wheel_names)}))
-    return site_packages, sorted(wheel_names)
+    names = fill_site_packages(site_packages, lock_text, environments, wheel_tags, work_dir)
+    stamp_file.write_text(json.dumps({"stamp": wanted, "wheels": names}))
+    return site_packages, names
