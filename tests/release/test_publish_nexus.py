@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.fakes.forgejo import ForgejoFake
 from tests.fakes.nexus import NexusFake
 from tests.release.conftest import (
@@ -263,3 +265,26 @@ def test_plain_http_to_a_remote_host_is_refused(
         "Error: GZ_RELEASE_NEXUS_URL uses plain http: credentials would travel unencrypted; "
         "use https\n"
     )
+
+
+def test_tls_is_verified_against_ssl_cert_file(  # noqa: PLR0917 - pytest fixtures
+    signed_release: Path,
+    release_key: KeyFiles,
+    run_release: RunRelease,
+    nexus_tls: NexusFake,
+    forgejo: ForgejoFake,
+    tls_ca_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    env = publish_env(nexus_tls, forgejo)
+    assert env["GZ_RELEASE_NEXUS_URL"].startswith("https://")
+
+    untrusted = publish(run_release, signed_release, release_key, env)
+    monkeypatch.setenv("SSL_CERT_FILE", str(tls_ca_file))
+    trusted = publish(run_release, signed_release, release_key, env)
+
+    assert untrusted.exit_code == 1
+    assert "ConnectError" in untrusted.stderr
+    assert "CERTIFICATE_VERIFY_FAILED" in untrusted.stderr
+    assert (trusted.exit_code, trusted.stderr) == (0, "")
+    assert stored(nexus_tls) == files_of(signed_release)
