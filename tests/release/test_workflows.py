@@ -81,6 +81,9 @@ def release_steps() -> list[list[str]]:
 
 def test_release_builds_signs_verifies_and_publishes_with_release_py() -> None:
     calls = release_steps()
+    commands = runs(load("release.yml")["jobs"]["release"])
+    install = "python3 -m pip install --no-deps --requirement build/requirements.lock"
+    assert commands.index(install) < commands.index(next(c for c in commands if "release.py" in c))
 
     assert [c[0] for c in calls] == ["build", "sign", "verify", "publish"]
     assert (REPO / "release" / "release.py").is_file()
