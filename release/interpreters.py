@@ -17,8 +17,10 @@ _PROBE = "import platform, sys; print(platform.python_implementation(), *sys.ver
 
 def _candidates() -> list[Path]:
     directories = [Path(p) for p in os.environ.get("PATH", "").split(os.pathsep) if p]
-    pyenv_root = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
-    directories += sorted(pyenv_root.glob("versions/*/bin"))
+    roots = [Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")]
+    roots += [d.parent for d in directories if d.name == "shims"]  # <root>/shims on PATH
+    for root in dict.fromkeys(roots):
+        directories += sorted(root.glob("versions/*/bin"))
     found = []
     for directory in directories:
         try:
