@@ -15,7 +15,7 @@ cd "$root"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[test]"
 
 echo "== ruff"
-"$venv/bin/ruff" check gzia tests bench build
+"$venv/bin/ruff" check gzia tests bench build release
 echo "== mypy"
 "$venv/bin/mypy"
 echo "== build dist/gz-ia.pyz"
