@@ -27,7 +27,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def _common(parser: argparse.ArgumentParser, *, version: bool = True) -> None:
-    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--json", action="store_true", help="print one JSON document (one line)")
     parser.add_argument("--dry-run", action="store_true", help="say what would be done")
     if version:
         parser.add_argument("--version", required=True, help="release version X.Y.Z")

@@ -20,7 +20,7 @@ def envelope(
         "errors": [e.to_json() for e in errors],
         "warnings": warnings,
     }
-    return json.dumps(document, indent=2, sort_keys=False)
+    return json.dumps(document, ensure_ascii=False)  # one line, as gz-ia prints it
 
 
 def _build_lines(data: dict[str, Any], dry_run: bool) -> list[str]:

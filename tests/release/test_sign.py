@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -263,7 +264,16 @@ def test_the_script_entry_runs_from_any_directory(tmp_path: Path) -> None:
     )
 
     assert done.returncode == 2
-    assert done.stdout.startswith('{\n  "ok": false,')
-    assert '"message": "invalid release version \'bad\': expected X.Y.Z or X.Y.Z(a|b|rc)N"' in (
-        done.stdout
-    )
+    assert done.stdout.count("\n") == 1
+    assert json.loads(done.stdout) == {
+        "ok": False,
+        "data": None,
+        "errors": [
+            {
+                "code": "INVALID_INPUT",
+                "message": "invalid release version 'bad': expected X.Y.Z or X.Y.Z(a|b|rc)N",
+                "hint": None,
+            }
+        ],
+        "warnings": [],
+    }
