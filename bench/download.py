@@ -53,10 +53,10 @@ class SendfileHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     root = Path()
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         path = self.root / self.path.lstrip("/")
         if not path.is_file():
             self.send_error(404)
