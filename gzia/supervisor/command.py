@@ -8,7 +8,7 @@ is exactly what the caller decided.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gzia.contract import InvalidInputError
@@ -22,6 +22,8 @@ class Command:
     pty: bool = False
     log_path: Path | None = None
     """PTY runs copy the agent's output here as well as to gz-ia's stdout."""
+    stdout_to_stderr: bool = False
+    """The agent writes to gz-ia's stderr instead of its stdout (stdout is kept for JSON)."""
 
     def __post_init__(self) -> None:
         if not self.argv or not self.argv[0]:
@@ -29,6 +31,13 @@ class Command:
         for arg in self.argv:
             if not isinstance(arg, str) or "\0" in arg:
                 raise InvalidInputError("run.bad_argument", argument=repr(arg))
+
+    @property
+    def output_fd(self) -> int:
+        return 2 if self.stdout_to_stderr else 1
+
+    def with_log(self, log_path: Path) -> Command:
+        return replace(self, log_path=log_path)
 
 
 def make_command(

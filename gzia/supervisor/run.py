@@ -146,11 +146,12 @@ class _Attachment:
 
     def _spawn_pty(self) -> tuple[Child, PtyRelay]:
         stdin_fd = 0 if _is_open(0) else None
-        size_fd = 1 if os.isatty(1) else stdin_fd if stdin_fd is not None and os.isatty(0) else None
+        out_fd = self.command.output_fd
+        size_fd = out_fd if os.isatty(out_fd) else 0 if stdin_fd is not None and os.isatty(0) else None
         child, master = spawn_in_pty(self.command, size_fd)
         if self.terminal_fd is not None:
             self._raw.enter_context(raw_mode(self.terminal_fd))
-        return child, PtyRelay(master, stdin_fd, sys.stdout.fileno(), self.command.log_path)
+        return child, PtyRelay(master, stdin_fd, out_fd, self.command.log_path)
 
     def close(self, relay: PtyRelay | None) -> None:
         if relay is not None:
@@ -239,7 +240,7 @@ class _Waiter:
         self.inbox.drain()
         if self.relay is not None:
             if self.inbox.take_winch():
-                copy_window_size(1, self.relay.master)
+                copy_window_size(self.relay.stdout_fd or 0, self.relay.master)
             self.relay.handle(ready_r, ready_w)
 
     def _clean_up_group(self) -> None:

@@ -24,10 +24,12 @@ Child = subprocess.Popen[bytes]
 
 
 def spawn_plain(command: Command, terminal_fd: int | None) -> Child:
+    stdout = command.output_fd if command.stdout_to_stderr else None
     if terminal_fd is None:
-        return _popen(command, process_group=0)
+        return _popen(command, process_group=0, stdout=stdout)
     with sigttou_ignored():
-        child = _popen(command, preexec_fn=lambda: child_take_terminal(terminal_fd))
+        child = _popen(command, stdout=stdout,
+                       preexec_fn=lambda: child_take_terminal(terminal_fd))
     with contextlib.suppress(OSError):  # the child may already have exec'd: it did it itself
         os.setpgid(child.pid, child.pid)
     return child
