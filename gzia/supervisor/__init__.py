@@ -1,0 +1,1 @@
+"""Process supervision: process groups, PTYs, signal forwarding, tree kill."""
