@@ -60,7 +60,9 @@ EXIT_CODES: dict[ErrorCode, ExitCode] = {
     ErrorCode.TERMINATED: ExitCode.TERMINATED,
 }
 
-RETRYABLE: frozenset[ErrorCode] = frozenset({ErrorCode.LOCKED, ErrorCode.TIMEOUT, ErrorCode.NETWORK})
+RETRYABLE: frozenset[ErrorCode] = frozenset(
+    {ErrorCode.LOCKED, ErrorCode.TIMEOUT, ErrorCode.NETWORK}
+)
 
 
 class GzError(Exception):
@@ -169,7 +171,7 @@ class InternalError(GzError):
     code = ErrorCode.INTERNAL
 
 
-class InterruptedError_(GzError):  # noqa: N801 - the builtin InterruptedError means EINTR
+class InterruptError(GzError):
     code = ErrorCode.INTERRUPTED
 
 

@@ -8,6 +8,7 @@ hanging binary never hangs gz-ia. Long-lived agent processes belong to
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -74,8 +75,6 @@ def run(
 
 
 def _kill_group(child: subprocess.Popen[str]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(child.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     child.communicate()

@@ -1,0 +1,67 @@
+"""``gz-ia config list|get|set|unset|path``: settings and where each value comes from."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from gzia.cli import output
+from gzia.config import Value, load_config, paths, write_config_value
+from gzia.i18n import t
+
+app = typer.Typer(add_completion=False, help="Show and change gz-ia settings.")
+
+Reveal = Annotated[bool, typer.Option("--reveal", help="Show secret values.")]
+
+
+def _entry(value: Value, reveal: bool) -> dict[str, Any]:
+    return {"key": value.setting.key, "value": value.shown(reveal=reveal),
+            "source": value.source, "env": value.setting.env,
+            "secret": value.setting.secret}
+
+
+@app.command("list", help="List every setting with its value and source.")
+def list_settings(reveal: Reveal = False) -> None:
+    entries = [_entry(v, reveal) for v in load_config().values()]
+
+    def human() -> None:
+        output.line(t("config.header"))
+        for e in entries:
+            shown = "-" if e["value"] is None else str(e["value"])
+            output.line(f"{e['key']:<21} {shown:<25} {e['source']}")
+
+    output.emit({"settings": entries}, human)
+
+
+@app.command("get", help="Print one setting's value.")
+def get_setting(key: str, reveal: Reveal = False) -> None:
+    entry = _entry(load_config().value(key), reveal)
+    output.emit(entry, lambda: output.line("" if entry["value"] is None else str(entry["value"])))
+
+
+@app.command("set", help="Store a setting in the configuration file.")
+def set_setting(key: str, value: str) -> None:
+    file = paths().config_file
+    write_config_value(file, key, value)
+    entry = _entry(load_config().value(key), reveal=False)
+    entry["file"] = str(file)
+    output.emit(entry, lambda: output.line(
+        t("config.set_done", key=key, value=entry["value"], file=file)))
+
+
+@app.command("unset", help="Remove a setting from the configuration file.")
+def unset_setting(key: str) -> None:
+    file = paths().config_file
+    write_config_value(file, key, None)
+    output.emit({"key": key, "file": str(file)},
+                lambda: output.line(t("config.unset_done", key=key, file=file)))
+
+
+@app.command("path", help="Print the configuration file and gz-ia's directories.")
+def show_paths() -> None:
+    p = paths()
+    data = {"config_file": str(p.config_file), "config_dir": str(p.config_dir),
+            "data_dir": str(p.data_dir), "cache_dir": str(p.cache_dir),
+            "state_dir": str(p.state_dir), "plugin_dirs": [str(d) for d in p.plugin_dirs]}
+    output.emit(data, lambda: output.line(str(p.config_file)))

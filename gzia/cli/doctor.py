@@ -1,0 +1,27 @@
+"""``gz-ia doctor``: is this machine ready to run sessions and updates?"""
+
+from __future__ import annotations
+
+import typer
+
+from gzia.cli import output
+from gzia.doctor import is_ready, run_checks
+from gzia.i18n import t
+
+app = typer.Typer(add_completion=False)
+
+
+@app.command(help="Report what gz-ia needs and what is missing.")
+def doctor() -> None:
+    checks = run_checks()
+    ready = is_ready(checks)
+
+    def human() -> None:
+        for check in checks:
+            mark = "✓" if check.ok else ("✕" if check.required else "!")
+            output.line(f"{mark} {check.name:<8} {check.detail}")
+            if not check.ok and check.fix:
+                output.line(f"  → {check.fix}")
+        output.line(t("doctor.ready") if ready else t("doctor.not_ready"))
+
+    output.emit({"ready": ready, "checks": [c.to_json() for c in checks]}, human)

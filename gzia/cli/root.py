@@ -1,0 +1,154 @@
+"""The root command group: command groups load lazily from ``gzia.commands`` entry points.
+
+Only the command that was asked for is imported; ``--help`` imports them all. Every
+loaded command also accepts the global options, so ``gz-ia session list --json`` works
+like ``gz-ia --json session list``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from gzia.cli import output
+from gzia.contract import InternalError, UnknownCommandError
+from gzia.plugins import Discovery, PluginFailure, discover, load_entry_point
+
+COMMANDS_GROUP = "gzia.commands"
+ARGS_META_KEY = "gzia.args"
+
+
+def _setter(apply: Callable[[bool], None]) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        apply(bool(value))
+        return value
+
+    return callback
+
+
+def global_options() -> list[click.Option]:
+    """Fresh Option objects for --json, -q/--quiet and --debug (one set per command)."""
+    return [
+        click.Option(["--json"], is_flag=True, expose_value=False, is_eager=True,
+                     callback=_setter(output.set_json),
+                     help="Write one JSON document to stdout."),
+        click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, is_eager=True,
+                     callback=_setter(output.set_quiet), help="Print only errors."),
+        click.Option(["--debug"], is_flag=True, expose_value=False, is_eager=True,
+                     callback=_setter(output.set_debug),
+                     help="Show tracebacks of internal errors."),
+    ]
+
+
+def remember_args(command: click.Command) -> None:
+    """Keep the raw arguments a command parses, to find --json after a usage error."""
+    original = command.parse_args
+
+    def parse_args(ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[ARGS_META_KEY] = list(args)
+        return original(ctx, args)
+
+    command.parse_args = parse_args  # type: ignore[method-assign]
+
+
+def adopt(command: click.Command) -> click.Command:
+    """Give a loaded command (and its subcommands) the global options."""
+    names = {opt for p in command.params for opt in getattr(p, "opts", [])}
+    command.params.extend(o for o in global_options() if not names & set(o.opts))
+    remember_args(command)
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            adopt(sub)
+    return command
+
+
+class RootGroup(click.Group):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._discovery: Discovery | None = None
+        self._loaded: dict[str, click.Command] = {}
+        remember_args(self)
+
+    @property
+    def discovery(self) -> Discovery:
+        if self._discovery is None:
+            self._discovery = discover(COMMANDS_GROUP)
+            for failure in self._discovery.failures:
+                report_plugin_failure(failure)
+        return self._discovery
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(self.discovery.available)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self._loaded:
+            return self._loaded[cmd_name]
+        entry = self.discovery.available.get(cmd_name)
+        if entry is None:
+            return None
+        info, ep = entry
+        loaded = load_entry_point(info, ep)
+        if isinstance(loaded, PluginFailure):
+            report_plugin_failure(loaded)
+            return None
+        command = adopt(to_click(loaded, cmd_name))
+        self._loaded[cmd_name] = command
+        return command
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        command = self.get_command(ctx, name)
+        if command is None:
+            if name in self.discovery.available:
+                info = self.discovery.available[name][0]
+                raise InternalError(
+                    "plugins.command_unavailable", name=name,
+                    distribution=info.distribution or info.value, details=info.to_json(),
+                )
+            raise_unknown_command(name, self.list_commands(ctx))
+        return name, command, args[1:]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=70)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def to_click(loaded: Any, name: str) -> click.Command:
+    """A plugin exposes a typer.Typer app or a click command."""
+    if isinstance(loaded, click.Command):
+        return loaded
+    import typer
+
+    if isinstance(loaded, typer.Typer):
+        command = typer.main.get_command(loaded)
+        command.name = name
+        return command
+    raise InternalError("plugins.not_a_command", name=name, kind=type(loaded).__name__)
+
+
+def raise_unknown_command(name: str, known: list[str]) -> None:
+    close = difflib.get_close_matches(name, known, n=3)
+    raise UnknownCommandError(
+        "core.unknown_command", command=name,
+        hint_key="core.did_you_mean" if close else None,
+        choices=", ".join(close), details={"command": name, "suggestions": close},
+    )
+
+
+def report_plugin_failure(failure: PluginFailure) -> None:
+    output.warn(
+        "PLUGIN_FAILED", "plugins.failed_warning", name=failure.info.name,
+        distribution=failure.info.distribution or failure.info.value, error=failure.error,
+        details=failure.to_json(),
+    )

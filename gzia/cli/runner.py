@@ -1,0 +1,185 @@
+"""One invocation of gz-ia: parse, run, and report the outcome exactly once.
+
+Every outcome (success, usage error, runtime error, Ctrl+C, SIGTERM) goes through
+:func:`gzia.contract.classify` and ends here as an exit code, plus one JSON envelope on
+stdout in JSON mode or ``Error: <message>`` on stderr otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import traceback
+from types import FrameType
+from typing import Any
+
+import click
+
+from gzia.cli import output
+from gzia.cli.root import ARGS_META_KEY, RootGroup
+from gzia.contract import (
+    ExitCode,
+    GzError,
+    InvalidInputError,
+    MissingRequiredError,
+    TerminatedError,
+    UnknownFlagError,
+    classify,
+    envelope,
+    problem_from,
+)
+
+PROGRAM = "gz-ia"
+
+
+def build_root() -> RootGroup:
+    from gzia.cli.root import global_options
+
+    return RootGroup(
+        name=PROGRAM,
+        help="Run AI coding agents as managed sessions in isolated git worktrees.",
+        params=[
+            click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True,
+                         callback=_print_version, help="Print the version and exit."),
+            *global_options(),
+        ],
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+
+def _print_version(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from gzia.cli.version import report_version
+
+    report_version()
+    raise click.exceptions.Exit(0)
+
+
+def run(args: list[str]) -> int:
+    output.reset(debug=os.environ.get("GZ_DEBUG", "") not in ("", "0"))
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        return _run(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise TerminatedError("core.terminated")
+
+
+def _run(args: list[str]) -> int:
+    root = build_root()
+    if not args:
+        sys.stdout.write(root.get_help(click.Context(root, info_name=PROGRAM)) + "\n")
+        return ExitCode.OK
+    try:
+        with root.make_context(PROGRAM, args) as ctx:
+            root.invoke(ctx)
+    except click.exceptions.Exit as done:
+        return _finish_success() if done.exit_code == 0 else int(done.exit_code)
+    except click.UsageError as usage:
+        return _fail(_usage_error(usage))
+    except click.Abort as abort:
+        cause = abort.__cause__ or abort.__context__
+        return _fail(cause if isinstance(cause, KeyboardInterrupt) else KeyboardInterrupt())
+    except BrokenPipeError:
+        raise
+    except (Exception, KeyboardInterrupt) as exc:
+        return _fail(exc)
+    return _finish_success()
+
+
+def _finish_success() -> int:
+    if output.state.json:
+        _write_envelope(envelope(True, output.state.data, [], output.state.warnings))
+    return ExitCode.OK
+
+
+def _fail(exc: BaseException) -> int:
+    exit_code, code = classify(exc)
+    problem = problem_from(exc)
+    if output.state.json:
+        data = exc.data if isinstance(exc, GzError) else None
+        _write_envelope(envelope(False, data, [problem], output.state.warnings))
+    else:
+        _render_error(exc, problem.message, problem.hint)
+    if code == "INTERNAL" and output.state.debug:
+        traceback.print_exception(exc, file=sys.stderr)
+    return int(exit_code)
+
+
+def _render_error(exc: BaseException, message: str, hint: str | None) -> None:
+    from gzia.i18n import t
+
+    lines = [f"{t('core.error_prefix')}: {message}"]
+    if hint and classify(exc)[1] != "UNKNOWN_FLAG":
+        lines.append(hint)
+    if classify(exc)[1] == "INTERNAL" and not output.state.debug:
+        lines.append(t("core.debug_hint"))
+    sys.stderr.write("\n".join(lines) + "\n")
+    sys.stderr.flush()
+
+
+def _write_envelope(document: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.flush()
+
+
+def _usage_error(error: click.UsageError) -> GzError:
+    """Turn click's usage errors into ours, after finding --json in what was parsed."""
+    if error.ctx is not None:
+        _sniff_global_flags(error.ctx)
+    if isinstance(error, click.NoSuchOption):
+        return UnknownFlagError(
+            "core.unknown_flag", flag=error.option_name,
+            hint_key="core.did_you_mean" if error.possibilities else None,
+            choices=", ".join(sorted(error.possibilities or [])),
+            details={"flag": error.option_name},
+        )
+    if isinstance(error, click.MissingParameter):
+        return _missing(error)
+    if isinstance(error, click.BadParameter):
+        name = error.param.get_error_hint(error.ctx) if error.param and error.ctx else "value"
+        return InvalidInputError(
+            "core.invalid_value", name=name.strip('"'), detail=error.message,
+            details={"parameter": name.strip('"')},
+        )
+    if error.ctx is not None and isinstance(error.ctx.command, click.Group) and (
+        isinstance(error, click.exceptions.NoArgsIsHelpError) or "Missing command" in error.message
+    ):
+        path = error.ctx.command_path
+        return MissingRequiredError("core.missing_command", command=path,
+                                    hint_key="core.help_hint", details={"command": path})
+    return InvalidInputError("core.usage_error", detail=error.message)
+
+
+def _missing(error: click.MissingParameter) -> GzError:
+    param = error.param
+    if isinstance(param, click.Option):
+        name = param.opts[-1] if param.opts else str(param.name)
+        return MissingRequiredError("core.missing_option", name=name, details={"flag": name})
+    name = (param.human_readable_name if param else "argument").upper()
+    return MissingRequiredError("core.missing_argument", name=name, details={"argument": name})
+
+
+def _sniff_global_flags(ctx: click.Context) -> None:
+    """Parse the failing command's arguments leniently to learn --json/-q/--debug.
+
+    This reads the parser's result, never raw argv: ``-i --json`` stays a prompt.
+    """
+    args = ctx.meta.get(ARGS_META_KEY)
+    if not args:
+        return
+    try:
+        parser = ctx.command.make_parser(ctx)
+        parser.ignore_unknown_options = True
+        opts, _, _ = parser.parse_args(list(args))
+    except Exception:
+        return
+    output.set_json(bool(opts.get("json")))
+    output.set_quiet(bool(opts.get("quiet")))
+    output.set_debug(bool(opts.get("debug")))

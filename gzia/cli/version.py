@@ -1,0 +1,25 @@
+"""``gz-ia version``: version, commit and build date."""
+
+from __future__ import annotations
+
+import platform
+
+import typer
+
+from gzia.cli import output
+
+app = typer.Typer(add_completion=False)
+
+
+def report_version() -> None:
+    from gzia._version import COMMIT, DATE, __version__
+    from gzia.cli import version_line
+
+    data = {"version": __version__, "commit": COMMIT, "date": DATE,
+            "python": platform.python_version()}
+    output.emit(data, human=lambda: output.line(version_line()))
+
+
+@app.command(help="Print the version, commit and build date.")
+def version() -> None:
+    report_version()

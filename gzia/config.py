@@ -1,0 +1,238 @@
+"""Configuration: where gz-ia keeps its files, and every setting with its source.
+
+Each setting is declared once in :data:`SETTINGS` with its type, default and environment
+variable. A value comes from the environment (``GZ_*``) if set, else from the TOML
+file, else the default; :class:`Value` remembers which. Paths come from platformdirs and
+can be moved with ``GZ_CONFIG_DIR``, ``GZ_DATA_DIR``, ``GZ_CACHE_DIR``, ``GZ_STATE_DIR``
+and ``GZ_CONFIG_FILE``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from gzia.contract import InvalidInputError
+
+APP_NAME = "gz-ia"
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    type: type
+    default: Any
+    env: str
+    help: str
+    secret: bool = False
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("default_provider", str, None, "GZ_DEFAULT_PROVIDER",
+            "agent used when -p is not given (else the first available)"),
+    Setting("default_permission", str, "supervised", "GZ_DEFAULT_PERMISSION",
+            "permission level used when -m is not given"),
+    Setting("kill_grace_ms", int, 100, "GZ_KILL_GRACE_MS",
+            "milliseconds between SIGTERM and SIGKILL when stopping an agent"),
+    Setting("nexus_search_url", str, None, "GZ_NEXUS_SEARCH_URL",
+            "Nexus search API URL used to discover releases"),
+    Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name"),
+    Setting("nexus_password", str, None, "GZ_NEXUS_PASSWORD", "Nexus password", secret=True),
+    Setting("forgejo_api_url", str, None, "GZ_FORGEJO_API_URL",
+            "Forgejo tags API URL, the fallback release source"),
+    Setting("forgejo_token", str, None, "GZ_FORGEJO_TOKEN", "Forgejo access token", secret=True),
+    Setting("update_timeout", float, 30.0, "GZ_UPDATE_TIMEOUT",
+            "seconds without progress before an update request fails"),
+    Setting("update_public_keys", str, None, "GZ_UPDATE_PUBLIC_KEYS",
+            "extra trusted minisign public keys: key lines or .pub paths, comma-separated"),
+)
+
+SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
+
+SOURCE_DEFAULT = "default"
+SOURCE_FILE = "file"
+SOURCE_ENV = "env"
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Every directory and file gz-ia uses outside a project, from one place."""
+
+    environ: Mapping[str, str]
+
+    def _dir(self, variable: str, kind: str) -> Path:
+        override = self.environ.get(variable)
+        if override:
+            return Path(override).expanduser()
+        import platformdirs
+
+        finder = getattr(platformdirs, f"user_{kind}_dir")
+        return Path(finder(APP_NAME, appauthor=False))
+
+    @cached_property
+    def config_dir(self) -> Path:
+        return self._dir("GZ_CONFIG_DIR", "config")
+
+    @cached_property
+    def data_dir(self) -> Path:
+        return self._dir("GZ_DATA_DIR", "data")
+
+    @cached_property
+    def cache_dir(self) -> Path:
+        return self._dir("GZ_CACHE_DIR", "cache")
+
+    @cached_property
+    def state_dir(self) -> Path:
+        return self._dir("GZ_STATE_DIR", "state")
+
+    @cached_property
+    def config_file(self) -> Path:
+        override = self.environ.get("GZ_CONFIG_FILE")
+        return Path(override).expanduser() if override else self.config_dir / "config.toml"
+
+    @cached_property
+    def plugin_dirs(self) -> tuple[Path, ...]:
+        """``GZ_PLUGIN_PATH`` (os.pathsep-separated), else ``<data dir>/plugins``."""
+        override = self.environ.get("GZ_PLUGIN_PATH")
+        if override:
+            return tuple(Path(p).expanduser() for p in override.split(os.pathsep) if p)
+        return (self.data_dir / "plugins",)
+
+
+def paths(environ: Mapping[str, str] | None = None) -> Paths:
+    return Paths(os.environ if environ is None else environ)
+
+
+@dataclass(frozen=True)
+class Value:
+    setting: Setting
+    value: Any
+    source: str
+
+    def shown(self, *, reveal: bool = False) -> Any:
+        """The value as it may be printed: secrets are masked unless revealed."""
+        if self.setting.secret and self.value is not None and not reveal:
+            return "****"
+        return self.value
+
+
+class Config:
+    """Settings resolved from environment, file and defaults."""
+
+    def __init__(self, file_values: dict[str, Any], environ: Mapping[str, str], file: Path):
+        self._file_values = file_values
+        self._environ = environ
+        self.file = file
+
+    def value(self, key: str) -> Value:
+        setting = setting_for(key)
+        raw_env = self._environ.get(setting.env)
+        if raw_env not in (None, ""):
+            return Value(setting, coerce(setting, raw_env, origin=setting.env), SOURCE_ENV)
+        if key in self._file_values:
+            return Value(setting, self._file_values[key], SOURCE_FILE)
+        return Value(setting, setting.default, SOURCE_DEFAULT)
+
+    def get(self, key: str) -> Any:
+        return self.value(key).value
+
+    def values(self) -> list[Value]:
+        return [self.value(s.key) for s in SETTINGS]
+
+
+def setting_for(key: str) -> Setting:
+    try:
+        return SETTINGS_BY_KEY[key]
+    except KeyError:
+        raise InvalidInputError(
+            "config.unknown_key", key=key, valid=", ".join(SETTINGS_BY_KEY),
+            details={"key": key, "valid": list(SETTINGS_BY_KEY)},
+        ) from None
+
+
+def coerce(setting: Setting, raw: Any, *, origin: str) -> Any:
+    """Turn ``raw`` (a string from env/CLI, or a TOML value) into the setting's type."""
+    if isinstance(raw, setting.type) and not isinstance(raw, bool):
+        return raw
+    if setting.type is float and isinstance(raw, int) and not isinstance(raw, bool):
+        return float(raw)
+    if isinstance(raw, str):
+        try:
+            return setting.type(raw.strip())
+        except ValueError:
+            pass
+    raise InvalidInputError(
+        "config.bad_type", key=setting.key, origin=origin, expected=setting.type.__name__,
+        value=str(raw), details={"key": setting.key, "origin": origin},
+    )
+
+
+def load_config(environ: Mapping[str, str] | None = None) -> Config:
+    env = os.environ if environ is None else environ
+    file = paths(env).config_file
+    return Config(read_config_file(file), env, file)
+
+
+def read_config_file(file: Path) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInputError(
+            "config.malformed", file=str(file), detail=str(exc),
+            details={"file": str(file), "line": getattr(exc, "lineno", None)},
+        ) from None
+    values: dict[str, Any] = {}
+    for key, raw in document.items():
+        setting = SETTINGS_BY_KEY.get(key)
+        if setting is None:
+            raise InvalidInputError(
+                "config.unknown_key_in_file", key=key, file=str(file),
+                details={"file": str(file), "key": key},
+            )
+        values[key] = coerce(setting, raw, origin=str(file))
+    return values
+
+
+def write_config_value(file: Path, key: str, raw: str | None) -> None:
+    """Set (or with ``raw=None`` remove) one key in the TOML file, atomically."""
+    setting = setting_for(key)
+    values = read_config_file(file)
+    if raw is None:
+        values.pop(key, None)
+    else:
+        values[key] = coerce(setting, raw, origin=key)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    text = "".join(f"{k} = {_toml_literal(v)}\n" for k, v in sorted(values.items()))
+    fd, tmp = tempfile.mkstemp(prefix=".config-", dir=file.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if any(SETTINGS_BY_KEY[k].secret for k in values):
+            Path(tmp).chmod(0o600)
+        Path(tmp).replace(file)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _toml_literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    import json
+
+    return json.dumps(str(value), ensure_ascii=False)

@@ -1,0 +1,21 @@
+"""Messages of configuration: the file, settings and ``gz-ia config``."""
+
+EN = {
+    "unknown_key": "unknown setting '{key}' (valid: {valid})",
+    "unknown_key_in_file": "unknown setting '{key}' in {file}",
+    "bad_type": "setting '{key}' from {origin} must be a {expected}, got '{value}'",
+    "malformed": "configuration file {file} is not valid TOML: {detail}",
+    "header": "KEY                   VALUE                     SOURCE",
+    "set_done": "✓ {key} = {value} (in {file})",
+    "unset_done": "✓ {key} removed from {file}",
+}
+
+ES = {
+    "unknown_key": "ajuste desconocido '{key}' (válidos: {valid})",
+    "unknown_key_in_file": "ajuste desconocido '{key}' en {file}",
+    "bad_type": "el ajuste '{key}' de {origin} debe ser {expected}, se recibió '{value}'",
+    "malformed": "el archivo de configuración {file} no es TOML válido: {detail}",
+    "header": "CLAVE                 VALOR                     ORIGEN",
+    "set_done": "✓ {key} = {value} (en {file})",
+    "unset_done": "✓ {key} eliminado de {file}",
+}
