@@ -16,7 +16,6 @@ from gzia.drivers.base import (
 from gzia.drivers.registry import (
     PREFERRED_PROVIDERS,
     DriverCatalog,
-    DriverLoadFailure,
     default_provider,
     get_driver,
     load_catalog,
@@ -28,7 +27,6 @@ __all__ = [
     "PREFERRED_PROVIDERS",
     "Driver",
     "DriverCatalog",
-    "DriverLoadFailure",
     "ExecutableDriver",
     "LaunchRequest",
     "LaunchSpec",

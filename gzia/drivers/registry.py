@@ -2,18 +2,19 @@
 
 Built-in drivers are registered through the same entry points as third-party ones. A
 plugin that fails to load, or loads something that is not a driver, becomes a
-:class:`DriverLoadFailure` (the CLI shows it as a warning); it never hides the others.
+:class:`gzia.plugins.PluginFailure` (the CLI shows it as a warning); it never hides the others.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from gzia.contract import DriverNotFoundError, InvalidInputError
 from gzia.drivers.base import Driver, Permission
+from gzia.plugins import PluginFailure
 
 GROUP = "gzia.drivers"
 PREFERRED_PROVIDERS = ("agy", "claude", "opencode", "pi-agent")
@@ -31,35 +32,24 @@ REQUIRED_MEMBERS = (
 )
 
 
-@dataclass(frozen=True)
-class DriverLoadFailure:
-    name: str
-    key: str
-    params: dict[str, str]
-
-    @property
-    def message(self) -> str:
-        from gzia.i18n import t
-
-        return t(self.key, **self.params)
-
-
 @dataclass
 class DriverCatalog:
     drivers: dict[str, Driver] = field(default_factory=dict)
-    failures: list[DriverLoadFailure] = field(default_factory=list)
+    failures: list[PluginFailure] = field(default_factory=list)
 
 
-def load_catalog() -> DriverCatalog:
+def load_catalog(environ: Mapping[str, str] | None = None) -> DriverCatalog:
     """Every driver that loads, in a stable order (built-ins first), and every failure."""
-    loaded, failures = _load_entry_points()
-    catalog = DriverCatalog(failures=failures)
-    for name, obj in sorted(loaded.items(), key=lambda item: _order_key(item[0])):
-        driver, failure = _as_driver(name, obj)
-        if failure is not None:
-            catalog.failures.append(failure)
-        elif driver is not None:
+    from gzia.plugins import load_group
+
+    result = load_group(GROUP, environ)
+    catalog = DriverCatalog(failures=list(result.failures))
+    for name, obj in sorted(result.loaded.items(), key=lambda item: _order_key(item[0])):
+        driver, problem = _as_driver(name, obj)
+        if driver is not None:
             catalog.drivers[name] = driver
+        else:
+            catalog.failures.append(PluginFailure(result.infos[name], problem))
     return catalog
 
 
@@ -133,60 +123,21 @@ def _order_key(name: str) -> tuple[int, str]:
     return (len(BUILTIN_ORDER), name)
 
 
-def _load_entry_points() -> tuple[dict[str, Any], list[DriverLoadFailure]]:
-    """Through ``gzia.plugins`` when present (plugins directory, allowlist), else directly."""
-    import importlib
+def _as_driver(name: str, obj: Any) -> tuple[Driver | None, str]:
+    """Accept a driver instance, or a class whose no-argument instance is a driver.
 
-    try:
-        plugins = importlib.import_module("gzia.plugins")
-    except ImportError:
-        return _load_directly()
-    result = plugins.load_group(GROUP)
-    failures = [_failure_from_plugins(failure) for failure in result.failures]
-    return dict(result.loaded), failures
+    Otherwise return why not (the text of the plugin failure).
+    """
+    from gzia.i18n import t
 
-
-def _failure_from_plugins(failure: Any) -> DriverLoadFailure:
-    name = str(getattr(failure, "name", failure))
-    detail = str(getattr(failure, "message", None) or getattr(failure, "error", failure))
-    return DriverLoadFailure(name, "drivers.load_failed", {"name": name, "detail": detail})
-
-
-def _load_directly() -> tuple[dict[str, Any], list[DriverLoadFailure]]:
-    from importlib.metadata import entry_points
-
-    loaded: dict[str, Any] = {}
-    failures: list[DriverLoadFailure] = []
-    for entry_point in _unique(entry_points(group=GROUP)):
-        try:
-            loaded[entry_point.name] = entry_point.load()
-        except Exception as exc:  # one broken plugin must not hide the rest
-            detail = f"{type(exc).__name__}: {exc}"
-            params = {"name": entry_point.name, "detail": detail}
-            failures.append(DriverLoadFailure(entry_point.name, "drivers.load_failed", params))
-    return loaded, failures
-
-
-def _unique(entry_points: Iterable[Any]) -> list[Any]:
-    seen: dict[str, Any] = {}
-    for entry_point in entry_points:
-        seen.setdefault(entry_point.name, entry_point)
-    return list(seen.values())
-
-
-def _as_driver(name: str, obj: Any) -> tuple[Driver | None, DriverLoadFailure | None]:
-    """Accept a driver instance, or a class whose no-argument instance is a driver."""
     try:
         candidate = obj() if isinstance(obj, type) else obj
     except Exception as exc:  # a broken plugin becomes a warning
-        params = {"name": name, "detail": f"{type(exc).__name__}: {exc}"}
-        return None, DriverLoadFailure(name, "drivers.load_failed", params)
+        return None, f"{type(exc).__name__}: {exc}"
     missing = [member for member in REQUIRED_MEMBERS if not hasattr(candidate, member)]
     if missing:
-        params = {"name": name, "missing": ", ".join(missing)}
-        return None, DriverLoadFailure(name, "drivers.not_a_driver", params)
+        return None, t("drivers.not_a_driver", name=name, missing=", ".join(missing))
     if candidate.id != name:
-        params = {"name": name, "driver_id": str(candidate.id)}
-        return None, DriverLoadFailure(name, "drivers.id_mismatch", params)
+        return None, t("drivers.id_mismatch", name=name, driver_id=str(candidate.id))
     driver: Driver = candidate
-    return driver, None
+    return driver, ""
