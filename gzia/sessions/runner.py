@@ -77,7 +77,7 @@ def start_session(
     session_id = _unused_id(store)
     workspace = prepare_workspace(project, session_id)
     record = store.create(_new_record(session_id, request, workspace, store))
-    return _run(store, record, request, workspace, env, watchdog, on_launch, resume=False)
+    return _Launch(store, request, workspace, env, watchdog, on_launch).run(record, resume=False)
 
 
 def resume_session(
@@ -107,7 +107,7 @@ def resume_session(
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     record = store.update(record.id, _mark_resumed)
-    return _run(store, record, request, workspace, env, watchdog, on_launch, resume=True)
+    return _Launch(store, request, workspace, env, watchdog, on_launch).run(record, resume=True)
 
 
 def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
@@ -168,34 +168,39 @@ def _launch_spec(
                    stdout_to_stderr=request.output_to_stderr)
 
 
-def _run(
-    store: SessionStore,
-    record: SessionRecord,
-    request: SessionRequest,
-    workspace: Workspace,
-    env: Mapping[str, str],
-    watchdog: Watchdog,
-    on_launch: LaunchCallback | None,
-    *,
-    resume: bool,
-) -> SessionRun:
-    prompt = None if resume else request.prompt
-    with signal_inbox() as inbox:
-        try:
-            command = _launch_spec(request, workspace.target_dir, env, record.conversation_id,
-                                   resume=resume, prompt=prompt)
-            if record.log_path:
-                command = command.with_log(Path(record.log_path))
-            if on_launch is not None:
-                on_launch(record, workspace)
-            outcome = run_supervised(command, watchdog=watchdog, inbox=inbox,
-                                     on_started=lambda s: _record_started(store, record.id, s))
-        except GzError:
-            _finalize_spawn_failure(store, record.id)
-            raise
-        final = store.update(record.id, lambda r: _finalize(r, outcome))
-        late = inbox.take_stop()
-    return SessionRun(final, exit_code_for(final, outcome, late))
+@dataclass(frozen=True)
+class _Launch:
+    store: SessionStore
+    request: SessionRequest
+    workspace: Workspace
+    env: Mapping[str, str]
+    watchdog: Watchdog
+    on_launch: LaunchCallback | None
+
+    def run(self, record: SessionRecord, *, resume: bool) -> SessionRun:
+        store = self.store
+        with signal_inbox() as inbox:
+            try:
+                outcome = run_supervised(
+                    self._command(record, resume), watchdog=self.watchdog, inbox=inbox,
+                    on_started=lambda started: _record_started(store, record.id, started),
+                )
+            except GzError:
+                _finalize_spawn_failure(store, record.id)
+                raise
+            final = store.update(record.id, lambda r: _finalize(r, outcome))
+            late = inbox.take_stop()
+        return SessionRun(final, exit_code_for(final, outcome, late))
+
+    def _command(self, record: SessionRecord, resume: bool) -> Command:
+        prompt = None if resume else self.request.prompt
+        command = _launch_spec(self.request, self.workspace.target_dir, self.env,
+                               record.conversation_id, resume=resume, prompt=prompt)
+        if record.log_path:
+            command = command.with_log(Path(record.log_path))
+        if self.on_launch is not None:
+            self.on_launch(record, self.workspace)
+        return command
 
 
 def _record_started(store: SessionStore, session_id: str, started: Started) -> None:
@@ -210,7 +215,8 @@ def _finalize_spawn_failure(store: SessionStore, session_id: str) -> None:
     def mutate(record: SessionRecord) -> None:
         if record.status != Status.RUNNING or record.pid:
             return
-        record.status, record.end_reason, record.exit_code = Status.FAILED, EndReason.SPAWN_FAILED, 1
+        record.status, record.end_reason = Status.FAILED, EndReason.SPAWN_FAILED
+        record.exit_code = 1
         _stamp_finish(record)
 
     store.update(session_id, mutate)
@@ -229,7 +235,7 @@ def _finalize(record: SessionRecord, outcome: RunOutcome) -> None:
 
 
 def _final_status(outcome: RunOutcome) -> Status:
-    if outcome.end_reason != EndReason.PROCESS_EXIT and outcome.end_reason != EndReason.SIGNAL:
+    if outcome.end_reason not in (EndReason.PROCESS_EXIT, EndReason.SIGNAL):
         return Status.KILLED  # gz-ia stopped it: canceled, timeout, no_output_timeout
     if outcome.signal is not None:
         return Status.KILLED if outcome.signal in STOPPED_BY_USER else Status.FAILED

@@ -147,7 +147,7 @@ class _Attachment:
     def _spawn_pty(self) -> tuple[Child, PtyRelay]:
         stdin_fd = 0 if _is_open(0) else None
         out_fd = self.command.output_fd
-        size_fd = out_fd if os.isatty(out_fd) else 0 if stdin_fd is not None and os.isatty(0) else None
+        size_fd = out_fd if os.isatty(out_fd) else stdin_fd
         child, master = spawn_in_pty(self.command, size_fd)
         if self.terminal_fd is not None:
             self._raw.enter_context(raw_mode(self.terminal_fd))
