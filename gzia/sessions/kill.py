@@ -13,6 +13,7 @@ and the owner exits 143. A ``running`` record whose process has vanished is reco
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 from gzia.contract import ConflictError, LockedError
@@ -39,8 +40,10 @@ def kill_session(store: SessionStore, ref: str, grace_s: float) -> KillResult:
     record = store.update(session_id, _claim_kill)
     pgid = record.pgid or record.pid
     sent = kill_process_group(pgid, grace_s)
-    record = store.update(session_id, lambda r: _note_signal(r, sent))
-    return KillResult(record, sent, was_lost=False)
+    if sent is not None:
+        with contextlib.suppress(_AlreadyRecorded):
+            store.update(session_id, lambda r: _note_signal(r, sent))
+    return KillResult(store.load(session_id), sent, was_lost=False)
 
 
 def _claim_kill(record: SessionRecord) -> None:
@@ -61,7 +64,12 @@ def _claim_kill(record: SessionRecord) -> None:
     record.duration_ms = elapsed_ms(record.started_at, record.finished_at)
 
 
-def _note_signal(record: SessionRecord, sent: int | None) -> None:
-    if record.signal is None and sent is not None:
-        record.signal = int(sent)
-        record.exit_code = 128 + int(sent)
+class _AlreadyRecorded(Exception):
+    """The run's owner wrote the signal first: nothing to add, so nothing is written."""
+
+
+def _note_signal(record: SessionRecord, sent: int) -> None:
+    if record.signal is not None:
+        raise _AlreadyRecorded
+    record.signal = int(sent)
+    record.exit_code = 128 + int(sent)

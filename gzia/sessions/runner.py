@@ -224,8 +224,7 @@ def _finalize_spawn_failure(store: SessionStore, session_id: str) -> None:
 
 def _finalize(record: SessionRecord, outcome: RunOutcome) -> None:
     """The one final write of a run (under the record's lock)."""
-    if record.signal is None:
-        record.signal = outcome.signal
+    record.signal = outcome.signal  # the owner saw how the agent ended: its word is final
     record.exit_code = agent_exit_status(outcome)
     if record.status == Status.KILLED:  # ``session kill`` got there first: it stays killed
         return

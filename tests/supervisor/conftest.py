@@ -1,14 +1,11 @@
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from fakes import kill_leftovers
+from tests.supervisor.fakes import kill_leftovers
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import noted_pids, pid_running, wait_for_note, write_agent
+
+from tests.supervisor.fakes import noted_pids, pid_running, wait_for_note, write_agent
 
 DRIVER = Path(__file__).with_name("drive_supervised.py")
 

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import write_agent
-from terminal_session import TerminalSession
+
+from tests.supervisor.fakes import write_agent
+from tests.supervisor.terminal_session import TerminalSession
 
 DRIVER = Path(__file__).with_name("drive_supervised.py")
 

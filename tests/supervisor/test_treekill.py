@@ -5,9 +5,8 @@ import signal
 import subprocess
 from pathlib import Path
 
-from fakes import noted_pids, pid_running, wait_for_note, write_agent
-
 from gzia.supervisor.treekill import group_alive, group_members, kill_process_group
+from tests.supervisor.fakes import noted_pids, pid_running, wait_for_note, write_agent
 
 STUBBORN = """
 ignore_term()
