@@ -93,3 +93,53 @@ def _missing_identity(done: proc.Completed) -> bool:
         marker in text
         for marker in ("user.name", "user.email", "tell me who you are", "empty ident")
     )
+
+
+def changed_paths(directory: str | Path, *, ignore_prefixes: tuple[str, ...] = ()) -> list[str]:
+    """Modified, staged and untracked paths of a work tree (``git status``, all files).
+
+    ``--no-optional-locks`` keeps git from refreshing (writing) the index, so this is
+    safe while an agent works in the same tree.
+    """
+    output = git_ok(
+        ["--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=all"],
+        directory,
+    )
+    paths, entries = [], output.split("\0")
+    index = 0
+    while index < len(entries):
+        entry = entries[index]
+        index += 1
+        if len(entry) < 4:
+            continue
+        if entry[0] in "RC":
+            index += 1  # the rename's source path follows
+        path = entry[3:]
+        if not path.startswith(ignore_prefixes):
+            paths.append(path)
+    return paths
+
+
+def private_index(worktree: str | Path, scratch: Path) -> dict[str, str]:
+    """Environment for git commands on a private copy of a worktree's index.
+
+    Git replaces its index by rename, so the copy is a consistent snapshot even while an
+    agent runs git in that worktree; the worktree's own index is never written.
+    """
+    import shutil
+
+    index = Path(git_ok(["rev-parse", "--path-format=absolute", "--git-path", "index"],
+                        worktree).strip())
+    private = scratch / "index"
+    if index.is_file():
+        shutil.copyfile(index, private)
+    return {"GIT_INDEX_FILE": str(private)}
+
+
+def is_ancestor(directory: str | Path, ancestor: str, descendant: str) -> bool:
+    return run_git(["merge-base", "--is-ancestor", ancestor, descendant], directory).ok
+
+
+def rev_parse(directory: str | Path, rev: str) -> str | None:
+    done = run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], directory)
+    return done.stdout.strip() if done.ok else None

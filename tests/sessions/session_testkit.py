@@ -1,6 +1,10 @@
-"""Records as the original Go gz-ia wrote them (its §2.2 schema, indented JSON)."""
+"""Helpers for the session tests: git repositories, and records as the original Go
+gz-ia wrote them (its §2.2 schema, indented JSON)."""
 
 from __future__ import annotations
+
+import subprocess
+from pathlib import Path
 
 COMPLETED_ISOLATED = """{
   "id": "3f9a1c7e",
@@ -37,3 +41,22 @@ RUNNING_DIRECT = """{
 
 def go_record(template: str, root: object) -> str:
     return template.replace("{root}", str(root))
+
+
+def run_git(cwd: Path, *args: str, check: bool = True) -> str:
+    done = subprocess.run(
+        ["git", *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(f"git {args} failed: {done.stderr}")
+    return done.stdout
+
+
+def make_repo(path: Path, *, commit: bool = True) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    run_git(path, "init", "-q", "-b", "main")
+    if commit:
+        (path / "README.md").write_text("hello\n")
+        run_git(path, "add", "README.md")
+        run_git(path, "commit", "-q", "-m", "initial")
+    return path

@@ -5,11 +5,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import make_repo, run_git
 
 from gzia.contract import ErrorCode, InvalidInputError, classify
 from gzia.sessions.ids import new_session_id, validate_session_id, validate_session_ref
 from gzia.sessions.project import find_project
+from tests.sessions.session_testkit import make_repo, run_git
 
 
 def test_new_ids_are_8_lowercase_hex_and_differ() -> None:

@@ -4,7 +4,6 @@ import json
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from session_testkit import COMPLETED_ISOLATED, RUNNING_DIRECT, go_record
 
 from gzia.sessions.record import (
     RecordFormatError,
@@ -13,6 +12,7 @@ from gzia.sessions.record import (
     elapsed_ms,
     parse_rfc3339,
 )
+from tests.sessions.session_testkit import COMPLETED_ISOLATED, RUNNING_DIRECT, go_record
 
 
 def test_go_record_loads_every_field() -> None:

@@ -6,12 +6,12 @@ import os
 from pathlib import Path
 
 import pytest
-from session_testkit import COMPLETED_ISOLATED, RUNNING_DIRECT, go_record
 
 from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
 from gzia.sessions.project import find_project
 from gzia.sessions.record import SessionRecord, Status
 from gzia.sessions.store import SessionStore
+from tests.sessions.session_testkit import COMPLETED_ISOLATED, RUNNING_DIRECT, go_record
 
 
 def _record(session_id: str, started: str = "2026-01-01T00:00:00Z") -> SessionRecord:

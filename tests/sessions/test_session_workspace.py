@@ -4,7 +4,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import make_repo, run_git
 
 from gzia.contract import InvalidInputError, NotFoundError
 from gzia.sessions.project import Project, find_project
@@ -15,6 +14,7 @@ from gzia.sessions.workspace import (
     prepare_workspace,
     workspace_of,
 )
+from tests.sessions.session_testkit import make_repo, run_git
 
 SID = "abcdef01"
 
