@@ -63,6 +63,11 @@ def group_alive(pgid: int) -> bool:
     return bool(group_members(pgid))
 
 
+def _still_member(pid: int, pgid: int) -> bool:
+    fields = _stat_fields(str(pid))
+    return fields is not None and fields[0] != "Z" and fields[2] == str(pgid)
+
+
 def signal_group(pgid: int, signum: int) -> bool:
     """Send ``signum`` to the group; False when the group no longer exists."""
     try:
@@ -75,12 +80,23 @@ def signal_group(pgid: int, signum: int) -> bool:
 def wait_group_gone(
     pgid: int, deadline: float, reap: Callable[[], object] | None = None
 ) -> bool:
-    """Poll until the group is gone or ``deadline`` (monotonic) passes; True when gone."""
+    """Poll until the group is gone or ``deadline`` (monotonic) passes; True when gone.
+
+    Between full scans of ``/proc`` only the members already seen are checked (cheap);
+    when they have all gone, a full scan confirms that no new member appeared.
+    """
+    members: list[int] = []
     while True:
         if reap is not None:
             reap()
-        if not group_alive(pgid):
-            return True
+        members = [pid for pid in members if _still_member(pid, pgid)]
+        if not members:
+            if not group_exists(pgid):
+                return True
+            if _PROC.is_dir():
+                members = group_members(pgid)
+                if not members:
+                    return True
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return False

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 DEFAULT_KILL_GRACE_MS = 100
-POLL_INTERVAL_S = 0.005
+POLL_INTERVAL_S = 0.002
 """How often liveness is probed while waiting for a process group to go away."""
 
 
