@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from gzia.contract import ConflictError, LockedError
 from gzia.sessions.reconcile import is_stale, reconcile
 from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
+from gzia.sessions.runner import log_lifecycle_event
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.treekill import kill_process_group
 
@@ -40,6 +41,8 @@ def kill_session(store: SessionStore, ref: str, grace_s: float) -> KillResult:
     record = store.update(session_id, _claim_kill)
     pgid = record.pgid or record.pid
     sent = kill_process_group(pgid, grace_s)
+    log_lifecycle_event(store, session_id, f"session killed (kill PID {record.pid})", "FINISH",
+                        failed=True, error="killed", duration_ms=record.duration_ms)
     if sent is not None:
         with contextlib.suppress(_AlreadyRecorded):
             store.update(session_id, lambda r: _note_signal(r, sent))

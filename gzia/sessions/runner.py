@@ -17,6 +17,7 @@ record is written, then decide the exit code (130/143).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from collections.abc import Callable, Mapping, Sequence
@@ -179,6 +180,8 @@ class _Launch:
 
     def run(self, record: SessionRecord, *, resume: bool) -> SessionRun:
         store = self.store
+        action = f"{record.mode or 'chat'} session {'resumed' if resume else 'started'}"
+        log_lifecycle_event(store, record.id, action, "PENDING")
         with signal_inbox() as inbox:
             try:
                 outcome = run_supervised(
@@ -189,6 +192,7 @@ class _Launch:
                 _finalize_spawn_failure(store, record.id)
                 raise
             final = store.update(record.id, lambda r: _finalize(r, outcome))
+            _log_finish(store, final)
             late = inbox.take_stop()
         return SessionRun(final, exit_code_for(final, outcome, late))
 
@@ -201,6 +205,35 @@ class _Launch:
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command
+
+
+def log_lifecycle_event(
+    store: SessionStore,
+    session_id: str,
+    action: str,
+    stage: str,
+    *,
+    failed: bool | None = None,
+    error: str | None = None,
+    duration_ms: int | None = None,
+) -> None:
+    """Append a lifecycle event; the event log never decides whether a run succeeds."""
+    from gzia.sessions.events import append_event, new_event
+
+    status = None if failed is None else "FAILED" if failed else "OK"
+    event = new_event(session_id, action, stage, status=status, error=error,
+                      duration_ms=duration_ms, agent_id="gz-ia")
+    with contextlib.suppress(OSError):
+        append_event(store, event)
+
+
+def _log_finish(store: SessionStore, record: SessionRecord) -> None:
+    failed = record.status != Status.COMPLETED
+    error = None
+    if failed:
+        error = f"{record.status}: {record.end_reason}, exit code {record.exit_code}"
+    log_lifecycle_event(store, record.id, "session finished", "FINISH", failed=failed,
+                        error=error, duration_ms=record.duration_ms)
 
 
 def _record_started(store: SessionStore, session_id: str, started: Started) -> None:

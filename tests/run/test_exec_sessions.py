@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,12 @@ def test_exec_runs_in_a_worktree_and_returns_the_record(gz: Gz, agent: Any, repo
     assert git(repo, "show", f"{branch}:feature.txt") == "done by the agent"
     assert not (repo / "feature.txt").exists()  # the base working tree is untouched
     assert record["base_commit"] == git(repo, "rev-parse", "HEAD")
+    events = [json.loads(line) for line in
+              (repo / ".harness" / "sessions" / f"{record['id']}.events.jsonl").open()]
+    assert [(e["action"], e["stage"], e["status"], e["agent_id"]) for e in events] == [
+        ("exec session started", "PENDING", None, "gz-ia"),
+        ("session finished", "FINISH", "OK", "gz-ia"),
+    ]
 
 
 def test_exec_human_output_in_english_and_spanish(gz: Gz, agent: Any, repo: Path):

@@ -46,6 +46,13 @@ def test_session_kill_from_another_terminal_stops_a_foreground_exec(
     record = stored_record(repo, session_id)
     assert (record["status"], record["end_reason"], record["signal"]) == ("killed", "killed", 9)
     assert [p for p in noted_pids(notes) if pid_running(p)] == []
+    events = [json.loads(line) for line in
+              (repo / ".harness" / "sessions" / f"{session_id}.events.jsonl").open()]
+    assert sorted((e["action"], e["stage"], e["status"]) for e in events) == sorted([
+        ("exec session started", "PENDING", None),
+        (f"session killed (kill PID {pid})", "FINISH", "FAILED"),
+        ("session finished", "FINISH", "FAILED"),
+    ])
 
 
 def test_session_kill_json_returns_the_record(
