@@ -29,6 +29,7 @@ from gzia.supervisor.relay import PtyRelay
 from gzia.supervisor.signals import FORWARDED_AS, SignalInbox, signal_inbox
 from gzia.supervisor.spawn import Child, spawn_in_pty, spawn_plain
 from gzia.supervisor.terminal import (
+    JobControl,
     SavedTerminal,
     copy_window_size,
     foreground_terminal_fd,
@@ -100,7 +101,8 @@ def _run(
         try:
             if on_started is not None:
                 on_started(Started(child.pid, child.pid))
-            stop = _Waiter(child, inbox, watchdog, relay, began).wait()
+            stop = _Waiter(child, inbox, watchdog, relay=relay, began=began,
+                           job_control=attach.job_control(child)).wait()
         except BaseException:
             kill_process_group(child.pid, watchdog.kill_grace_s, reap=child.poll)
             child.wait()
@@ -153,6 +155,9 @@ class _Attachment:
             self._raw.enter_context(raw_mode(self.terminal_fd))
         return child, PtyRelay(master, stdin_fd, out_fd, self.command.log_path)
 
+    def job_control(self, child: Child) -> JobControl | None:
+        return JobControl(self.saved, child.pid) if self.saved is not None else None
+
     def close(self, relay: PtyRelay | None) -> None:
         if relay is not None:
             relay.drain()
@@ -183,9 +188,12 @@ class _Waiter:
         child: Child,
         inbox: SignalInbox,
         watchdog: Watchdog,
+        *,
         relay: PtyRelay | None,
         began: float,
+        job_control: JobControl | None,
     ) -> None:
+        self.job_control = job_control
         self.child = child
         self.inbox = inbox
         self.watchdog = watchdog
@@ -195,6 +203,8 @@ class _Waiter:
 
     def wait(self) -> _Stop | None:
         while self.child.poll() is None:
+            if self.job_control is not None:
+                self.job_control.check()
             self._check_stop_conditions()
             self._sleep()
         self._clean_up_group()

@@ -104,3 +104,41 @@ def copy_window_size(source_fd: int, target_fd: int) -> None:
     with contextlib.suppress(OSError):
         size = fcntl.ioctl(source_fd, termios.TIOCGWINSZ, struct.pack("HHHH", 0, 0, 0, 0))
         fcntl.ioctl(target_fd, termios.TIOCSWINSZ, size)
+
+
+class JobControl:
+    """Ctrl+Z during a handoff run: the agent stops, so gz-ia gives the terminal back and
+    stops too (the shell regains control); on ``fg`` it hands the terminal to the agent
+    again and continues it. Where nothing can continue gz-ia (an orphaned process group),
+    the kernel discards the stop and the agent simply continues.
+    """
+
+    def __init__(self, saved: SavedTerminal, pgid: int) -> None:
+        self.saved = saved
+        self.pgid = pgid
+
+    def check(self) -> None:
+        try:
+            info = os.waitid(os.P_PID, self.pgid, os.WSTOPPED | os.WNOHANG)
+        except ChildProcessError:
+            return
+        if info is None or info.si_code != os.CLD_STOPPED:
+            return
+        fd = self.saved.fd
+        agent_attrs = _attrs_or_none(fd)
+        self.saved.restore()
+        os.killpg(os.getpgrp(), signal.SIGTSTP)
+        if os.tcgetpgrp(fd) == os.getpgrp():  # back in the foreground (``fg``)
+            give_terminal(fd, self.pgid)
+            if agent_attrs is not None:
+                with sigttou_ignored(), contextlib.suppress(termios.error, OSError):
+                    termios.tcsetattr(fd, termios.TCSADRAIN, agent_attrs)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.pgid, signal.SIGCONT)
+
+
+def _attrs_or_none(fd: int) -> TermAttrs | None:
+    try:
+        return termios.tcgetattr(fd)
+    except termios.error:
+        return None

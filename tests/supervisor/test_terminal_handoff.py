@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -76,3 +77,55 @@ def test_ctrl_c_through_a_pty_run_reaches_the_agent(terminal_run: Any):
     assert report["outcome"]["signal"] == 2
     assert report["outcome"]["received_signal"] is None
     assert report["terminal_after"] == report["terminal_before"]  # raw mode undone
+
+
+READING_AGENT = """
+print("READY", flush=True)
+for line in sys.stdin:
+    print("GOT " + line.strip(), flush=True)
+"""
+
+
+def test_ctrl_z_does_not_leave_the_terminal_with_a_stopped_agent(terminal_run: Any):
+    terminal, report_path = terminal_run(READING_AGENT, pty=False)
+    terminal.read_until(b"READY")
+    terminal.type(b"\x1a")  # the agent stops; gz-ia (orphaned here: its stop is discarded)
+    time.sleep(0.3)         # takes the terminal back, hands it over again, continues it
+    terminal.type(b"still here\r")
+    terminal.read_until(b"GOT still here")
+    terminal.type(b"\x03")
+    assert terminal.finish() == 0
+    report = json.loads(report_path.read_text())
+    assert report["outcome"]["signal"] == 2
+    assert report["terminal_after"] == report["terminal_before"]
+
+
+def test_ctrl_z_and_fg_under_a_job_control_shell(tmp_path: Path, notes: Path):
+    agent = write_agent(tmp_path / "agent", READING_AGENT)
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"argv": [str(agent)], "cwd": str(tmp_path),
+                                "env": {"PATH": os.environ["PATH"], "FAKE_NOTES": str(notes)}}))
+    report = tmp_path / "report.json"
+    shell = TerminalSession(["bash", "--norc", "--noprofile", "-i"],
+                            env={"PATH": os.environ["PATH"], "PS1": "$ ", "TERM": "dumb"})
+    try:
+        shell.read_until(b"$ ")
+        shell.type(f"{sys.executable} {DRIVER} {spec} {report}\r".encode())
+        shell.read_until(b"READY")
+        shell.type(b"\x1a")
+        shell.read_until(b"Stopped")  # the shell has its terminal back
+        shell.type(b"fg\r")
+        time.sleep(0.3)
+        shell.type(b"after fg\r")
+        shell.read_until(b"GOT after fg")
+        shell.type(b"\x03")
+        deadline = time.monotonic() + 15
+        while not report.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        shell.type(b"exit\r")
+        shell.finish()
+    finally:
+        shell.close()
+    outcome = json.loads(report.read_text())
+    assert outcome["outcome"]["signal"] == 2
+    assert outcome["terminal_after"] == outcome["terminal_before"]
