@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gzia.contract import ConflictError, GzError
+from gzia.contract import ConflictError, GzError, InterruptError, TerminatedError
 from gzia.drivers.base import Driver, LaunchRequest, Permission
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
@@ -179,18 +179,25 @@ class _Launch:
     on_launch: LaunchCallback | None
 
     def run(self, record: SessionRecord, *, resume: bool) -> SessionRun:
+        try:
+            return self._run(record, resume)
+        except BaseException as exc:  # the agent never started: the record must not stay running
+            final = _finalize_unstarted(self.store, record.id, exc)
+            if isinstance(exc, GzError) and exc.data is None and final is not None:
+                exc.data = final.to_json()
+            raise
+
+    def _run(self, record: SessionRecord, resume: bool) -> SessionRun:
         store = self.store
         action = f"{record.mode or 'chat'} session {'resumed' if resume else 'started'}"
         log_lifecycle_event(store, record.id, action, "PENDING")
         with signal_inbox() as inbox:
-            try:
-                outcome = run_supervised(
-                    self._command(record, resume), watchdog=self.watchdog, inbox=inbox,
-                    on_started=lambda started: _record_started(store, record.id, started),
-                )
-            except GzError:
-                _finalize_spawn_failure(store, record.id)
-                raise
+            command = self._command(record, resume)
+            _raise_if_stopped_before_start(inbox)
+            outcome = run_supervised(
+                command, watchdog=self.watchdog, inbox=inbox,
+                on_started=lambda started: _record_started(store, record.id, started),
+            )
             final = store.update(record.id, lambda r: _finalize(r, outcome))
             _log_finish(store, final)
             late = inbox.take_stop()
@@ -244,15 +251,34 @@ def _record_started(store: SessionStore, session_id: str, started: Started) -> N
     store.update(session_id, mutate)
 
 
-def _finalize_spawn_failure(store: SessionStore, session_id: str) -> None:
+def _raise_if_stopped_before_start(inbox: SignalInbox) -> None:
+    received = inbox.take_stop()
+    if received == signal.SIGINT:
+        raise InterruptError("core.interrupted")
+    if received is not None:
+        raise TerminatedError("core.terminated")
+
+
+def _finalize_unstarted(
+    store: SessionStore, session_id: str, exc: BaseException
+) -> SessionRecord | None:
+    """A run that ended before its agent started: ``killed``/``canceled`` when gz-ia was
+    interrupted or terminated, else ``failed``/``spawn_failed``. A started run is left to
+    the owner's final write (or to reconcile, which turns it ``lost``)."""
+    canceled = isinstance(exc, KeyboardInterrupt | InterruptError | TerminatedError)
+
     def mutate(record: SessionRecord) -> None:
         if record.status != Status.RUNNING or record.pid:
             return
-        record.status, record.end_reason = Status.FAILED, EndReason.SPAWN_FAILED
+        record.status = Status.KILLED if canceled else Status.FAILED
+        record.end_reason = EndReason.CANCELED if canceled else EndReason.SPAWN_FAILED
         record.exit_code = 1
         _stamp_finish(record)
 
-    store.update(session_id, mutate)
+    try:
+        return store.update(session_id, mutate)
+    except (GzError, OSError):
+        return None
 
 
 def _finalize(record: SessionRecord, outcome: RunOutcome) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import uuid
 from collections.abc import Callable, Iterator
@@ -175,3 +176,26 @@ def test_exec_on_a_terminal_runs_the_command_on_its_own_pty_and_logs_it(
     log = repo / ".harness" / "logs" / f"{session_id}.log"
     assert record["log_path"] == str(log)
     assert log.read_bytes() == b"tty=True leader=True\r\n"
+
+
+def test_chat_with_an_agent_missing_from_path_touches_nothing(
+    gz: Gz, repo: Path, tmp_path: Path
+):
+    only_git = tmp_path / "only-git"
+    only_git.mkdir()
+    (only_git / "git").symlink_to(shutil.which("git") or "/usr/bin/git")
+    result = gz("chat", "--provider", "claude", "-i", "x", cwd=repo,
+                env={"GZ_LANG": "es", "PATH": str(only_git)})
+
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        "Error: el agente 'Claude Code (claude)' (claude) no está disponible en el PATH.\n"
+        "Instalación: npm install -g @anthropic-ai/claude-code\n")
+    assert not (repo / ".harness").exists()
+
+
+def test_chat_unknown_flag_is_a_usage_error(gz: Gz, repo: Path):
+    result = gz("chat", "--invalid-flag", cwd=repo)
+
+    assert (result.exit_code, result.stderr) == (2, "Error: unknown flag: --invalid-flag\n")
