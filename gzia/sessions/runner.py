@@ -101,7 +101,7 @@ def resume_session(
                             details={"id": record.id, "pid": record.pid}, data=record.to_json())
     command = record.extras.get(COMMAND_EXTRA)
     request = SessionRequest(
-        directory, driver_for(record.provider), Permission(record.permission_level),
+        directory, driver_for(record.provider), _recorded_permission(record),
         command=command if isinstance(command, list) else None,
         mode=record.mode or "chat", output_to_stderr=output_to_stderr,
     )
@@ -109,6 +109,12 @@ def resume_session(
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     record = store.update(record.id, _mark_resumed)
     return _Launch(store, request, workspace, env, watchdog, on_launch).run(record, resume=True)
+
+
+def _recorded_permission(record: SessionRecord) -> Permission:
+    from gzia.drivers.registry import parse_permission
+
+    return parse_permission(record.permission_level or Permission.SUPERVISED.value)
 
 
 def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
