@@ -1,0 +1,35 @@
+"""Replace the __main__.py of a shiv zipapp with build/pyz_entry.py, keeping it repeatable.
+
+Usage: python set_pyz_entry.py <zipapp>. Entries keep their order, timestamps and
+compression, and the shebang line is kept, so the result is as repeatable as the input.
+"""
+
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+
+def main(archive_path: str) -> None:
+    archive = Path(archive_path)
+    raw = archive.read_bytes()
+    shebang = raw[: raw.index(b"PK\x03\x04")]
+    entry = (Path(__file__).parent / "pyz_entry.py").read_text(encoding="utf-8")
+    with zipfile.ZipFile(archive) as source:
+        build_id = json.loads(source.read("environment.json"))["build_id"]
+        entry = entry.replace("@BUILD_ID@", build_id)
+        tmp = archive.with_suffix(".tmp")
+        with tmp.open("wb") as out:
+            out.write(shebang)
+            with zipfile.ZipFile(out, "w") as target:
+                for info in source.infolist():
+                    data = source.read(info.filename)
+                    if info.filename == "__main__.py":
+                        data = entry.encode("utf-8")
+                    target.writestr(info, data, compress_type=info.compress_type)
+    tmp.chmod(archive.stat().st_mode)
+    tmp.replace(archive)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Build dist/gz-ia.pyz: a single-file zipapp holding gz-ia and its pinned dependencies.
+#
+# Repeatable: two builds of the same commit give the same sha256 (fixed timestamps from
+# the commit, hash-based .pyc files, no build paths inside the archive).
+#
+# Environment:
+#   PYTHON               interpreter to build with (default python3; 3.11+)
+#   GZ_BUILD_OUTPUT      output file (default dist/gz-ia.pyz)
+#   GZ_BUILD_VERSION     version to embed (default: gzia/_version.py)
+#   GZ_BUILD_COMMIT      commit to embed (default: git rev-parse --short=12 HEAD)
+#   GZ_BUILD_DATE        build date to embed (default: the commit's date, UTC)
+#   GZ_BUILD_SITE_PACKAGES  prepared site-packages directory with the dependencies
+#                        (for cross-platform release builds); default: pip install
+#                        build/requirements.lock for this interpreter
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+python=${PYTHON:-python3}
+output=${GZ_BUILD_OUTPUT:-$root/dist/gz-ia.pyz}
+work=$(mktemp -d "${TMPDIR:-/tmp}/gz-ia-build.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+commit=${GZ_BUILD_COMMIT:-$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || echo none)}
+epoch=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || echo 315532800)}
+export SOURCE_DATE_EPOCH=$epoch
+date=${GZ_BUILD_DATE:-$("$python" -c "import datetime,sys; print(datetime.datetime.fromtimestamp(int(sys.argv[1]), datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'))" "$epoch")}
+version=${GZ_BUILD_VERSION:-$("$python" -c "import re,sys; print(re.search(r'__version__ = \"([^\"]+)\"', open(sys.argv[1]).read()).group(1))" "$root/gzia/_version.py")}
+
+# 1. A copy of the sources with the release values embedded.
+mkdir -p "$work/src"
+cp -R "$root/gzia" "$root/pyproject.toml" "$root/README.md" "$work/src/"
+find "$work/src" -name __pycache__ -prune -exec rm -rf {} +
+cat > "$work/src/gzia/_version.py" <<PY
+"""Version of gz-ia, embedded by build/shiv.sh."""
+
+__version__ = "$version"
+COMMIT = "$commit"
+DATE = "$date"
+PY
+if compgen -G "$root/release/keys/*.pub" > /dev/null; then
+  mkdir -p "$work/src/gzia/update/keys"
+  cp "$root"/release/keys/*.pub "$work/src/gzia/update/keys/"
+fi
+
+# 2. A fresh virtual environment for the build tools.
+"$python" -m venv "$work/venv"
+pip=("$work/venv/bin/python" -m pip --disable-pip-version-check -q)
+"${pip[@]}" install "shiv==1.0.8"
+
+# 3. The site-packages that goes into the zipapp.
+site="$work/site"
+if [ -n "${GZ_BUILD_SITE_PACKAGES:-}" ]; then
+  cp -R "$GZ_BUILD_SITE_PACKAGES" "$site"
+else
+  "${pip[@]}" install --no-compile --no-deps --target "$site" -r "$root/build/requirements.lock"
+fi
+"${pip[@]}" install --no-compile --no-deps --target "$site" "$work/src"
+# Paths of this build must not end up in the archive: console scripts (their shebang
+# names the build venv), direct_url.json (names the source copy), and their RECORD lines.
+rm -rf "$site/bin"
+find "$site" -name direct_url.json -delete
+find "$site" -path "*.dist-info/RECORD" -exec sed -i -e '/^\.\.\//d' -e '/direct_url\.json,/d' {} +
+find "$site" -name __pycache__ -prune -exec rm -rf {} +
+"$work/venv/bin/python" -m compileall -q -j 0 --invalidation-mode unchecked-hash "$site" || true
+
+# 4. The zipapp.
+mkdir -p "$(dirname "$output")"
+"$work/venv/bin/shiv" --reproducible --site-packages "$site" \
+  --python "/usr/bin/env python3" --entry-point gzia.cli:main \
+  --output-file "$work/gz-ia.pyz"
+"$work/venv/bin/python" "$root/build/set_pyz_entry.py" "$work/gz-ia.pyz"
+mv -f "$work/gz-ia.pyz" "$output"
+echo "built $output (gz-ia $version, commit $commit)" >&2
