@@ -201,3 +201,13 @@ def test_project_hooks_run_on_the_safety_commit(cli: Cli, project: Project,
     assert result.exit_code == 1
     assert "blocked by project policy" in result.json["errors"][0]["message"]
     assert run_git(project.root, "log", "--format=%s").splitlines() == ["initial"]
+
+
+def test_merge_after_the_base_moved_makes_a_merge_commit(cli: Cli, project: Project,
+                                                         session: Path) -> None:
+    commit_file(project.root, "base.txt", "base\n", "user: base")
+    assert cli("session", "merge", SID, "-d", str(project.root)).exit_code == 0
+    subjects = run_git(project.root, "log", "--format=%s", "-1").strip()
+    assert subjects == "harness(abcdef01): merge session changes"
+    parents = run_git(project.root, "rev-list", "--parents", "-1", "HEAD").split()
+    assert len(parents) == 3
