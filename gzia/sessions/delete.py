@@ -70,7 +70,7 @@ def _unmerged_commits(project: Project, record: SessionRecord) -> int:
     tip = rev_parse(project.root, branch)
     if tip is None or (record.merged_commit and tip == record.merged_commit):
         return 0
-    done = run_git(["rev-list", "--count", tip, "--not", f"--exclude=refs/heads/{branch}",
+    done = run_git(["rev-list", "--count", tip, "--not", f"--exclude={branch}",
                     "--branches"], project.root)
     return int(done.stdout.strip() or 0) if done.ok else 0
 

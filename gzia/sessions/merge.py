@@ -4,7 +4,8 @@ Order matters, so that a refusal never leaves anything half done:
 
 1. refuse direct-mode sessions, running sessions, and a base with local changes;
 2. commit the worktree's uncommitted work on ``harness/<id>`` (``harness(<id>): session
-   changes``; injected files under ``.harness-session/`` are excluded);
+   changes``; injected files under ``.harness-session/`` stay out: the exclude entry is
+   checked again first);
 3. ask ``git merge-tree --write-tree`` whether the merge would conflict: a conflict is
    reported with its files before anything touches the base working tree;
 4. merge (``--squash`` / ``--no-commit`` as in the original) into the checked-out branch;
@@ -42,6 +43,7 @@ from gzia.sessions.workspace import (
     branch_exists,
     branch_for,
     current_branch,
+    ensure_excluded,
     worktree_for,
 )
 
@@ -77,6 +79,7 @@ def merge_session(
     project = store.project
     branch = _check_mergeable(project, record)
     result = MergeResult(record.id, branch, current_branch(project.root), squash, no_commit)
+    ensure_excluded(project)  # injected files stay out of every "git add -A" below
     worktree = _dirty_worktree(project, record.id)
     # Check a snapshot of the worktree first, so a conflict leaves even its HEAD alone.
     _refuse_conflicts(project, record.id, branch, _snapshot(worktree) if worktree else branch)
@@ -122,7 +125,7 @@ def _snapshot(worktree: Path) -> str:
     """A commit of the worktree as it is, made through a private index (nothing moves)."""
     with tempfile.TemporaryDirectory(prefix="gzia-merge-") as scratch:
         env = private_index(worktree, Path(scratch))
-        git_ok(["add", "-A", "--", ".", f":(exclude){INJECTED_DIR}"], worktree, env=env)
+        git_ok(["add", "-A"], worktree, env=env)
         tree = git_ok(["write-tree"], worktree, env=env).strip()
     done = commit_with_fallback_identity(["commit-tree", tree, "-p", "HEAD", "-m", "snapshot"],
                                          worktree)
@@ -132,7 +135,7 @@ def _snapshot(worktree: Path) -> str:
 
 
 def _commit_worktree_changes(worktree: Path, session_id: str) -> str | None:
-    git_ok(["add", "-A", "--", ".", f":(exclude){INJECTED_DIR}"], worktree)
+    git_ok(["add", "-A"], worktree)
     done = commit_with_fallback_identity(
         ["commit", "-q", "-m", f"harness({session_id}): session changes"], worktree
     )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,13 @@ def project(repo: Path) -> Project:
 @pytest.fixture
 def store(project: Project) -> SessionStore:
     return SessionStore(project)
+
+
+@pytest.fixture(autouse=True)
+def utc_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Human output shows local times: pin the zone so whole outputs can be compared."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

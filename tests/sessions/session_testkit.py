@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
+
+from gzia.sessions.project import Project
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.store import SessionStore
+from gzia.sessions.workspace import prepare_workspace
 
 COMPLETED_ISOLATED = """{
   "id": "3f9a1c7e",
@@ -60,3 +66,35 @@ def make_repo(path: Path, *, commit: bool = True) -> Path:
         run_git(path, "add", "README.md")
         run_git(path, "commit", "-q", "-m", "initial")
     return path
+
+
+def make_session(
+    project: Project,
+    session_id: str,
+    *,
+    status: str = "completed",
+    started_at: str = "2026-03-01T10:00:00Z",
+    **fields: Any,
+) -> SessionRecord:
+    """A finished session as the supervisor leaves it: record plus prepared workspace."""
+    store = SessionStore(project)
+    record = SessionRecord(id=session_id, provider="shell", started_at=started_at, **fields)
+    store.create(record)
+    workspace = prepare_workspace(project, session_id)
+
+    def finish(r: SessionRecord) -> None:
+        workspace.apply_to(r)
+        r.status = status
+        if status != "running":
+            r.finished_at, r.duration_ms, r.end_reason = (
+                "2026-03-01T10:01:05Z", 65000, "process_exit")
+
+    return store.update(session_id, finish)
+
+
+def commit_file(directory: Path, name: str, content: str, message: str = "change") -> None:
+    path = directory / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content)
+    run_git(directory, "add", name)
+    run_git(directory, "commit", "-q", "-m", message)
