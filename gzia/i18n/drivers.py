@@ -11,6 +11,7 @@ EN = {
     "readonly_unsupported": (
         "agent '{name}' cannot be restricted to read-only; choose supervised or autonomous"
     ),
+    "bad_mcp_config": "cannot use the MCP configuration {path}: {detail}",
     "not_a_driver": "'{name}' does not provide a driver (missing: {missing})",
     "id_mismatch": "entry point '{name}' provides a driver whose id is '{driver_id}'",
     "hint_agy": "Install the Google Antigravity CLI following the official instructions.",
@@ -37,6 +38,7 @@ ES = {
     "readonly_unsupported": (
         "el agente '{name}' no se puede restringir a solo lectura; elija supervised o autonomous"
     ),
+    "bad_mcp_config": "no se puede usar la configuración MCP {path}: {detail}",
     "not_a_driver": "'{name}' no proporciona un driver (falta: {missing})",
     "id_mismatch": "el entry point '{name}' proporciona un driver cuyo id es '{driver_id}'",
     "hint_agy": "Instala Google Antigravity CLI siguiendo las instrucciones oficiales.",
