@@ -43,6 +43,6 @@ def render(statuses: list[DriverStatus]) -> None:
     missing = [s for s in statuses if not s.available and s.install_hint]
     if missing:
         output.line()
+        output.line(t("drivers.install_header"))
     for status in missing:
-        hint = t("drivers.install_line", hint=status.install_hint)
-        output.line(t("drivers.listed_hint", id=status.id, hint=hint))
+        output.line(t("drivers.listed_hint", id=status.id, hint=status.install_hint))

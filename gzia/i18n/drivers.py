@@ -24,7 +24,8 @@ EN = {
     "column_version": "VERSION",
     "status_available": "available",
     "status_missing": "missing",
-    "listed_hint": "{id}: {hint}",
+    "install_header": "To install the missing agents:",
+    "listed_hint": "  {id}: {hint}",
 }
 
 ES = {
@@ -51,5 +52,6 @@ ES = {
     "column_version": "VERSIÓN",
     "status_available": "disponible",
     "status_missing": "no encontrado",
-    "listed_hint": "{id}: {hint}",
+    "install_header": "Para instalar los agentes que faltan:",
+    "listed_hint": "  {id}: {hint}",
 }
