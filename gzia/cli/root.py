@@ -43,12 +43,21 @@ def global_options() -> list[click.Option]:
     ]
 
 
+_parsing: list[click.Context] = []
+
+
+def context_being_parsed() -> click.Context | None:
+    """The context whose arguments were parsed last (click's errors may lack one)."""
+    return _parsing[-1] if _parsing else None
+
+
 def remember_args(command: click.Command) -> None:
     """Keep the raw arguments a command parses, to find --json after a usage error."""
     original = command.parse_args
 
     def parse_args(ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta[ARGS_META_KEY] = list(args)
+        _parsing[:] = [ctx]
         return original(ctx, args)
 
     command.parse_args = parse_args  # type: ignore[method-assign]

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from gzia.cli import output
-from gzia.cli.root import ARGS_META_KEY, RootGroup
+from gzia.cli.root import ARGS_META_KEY, RootGroup, context_being_parsed
 from gzia.contract import (
     ExitCode,
     GzError,
@@ -131,8 +131,9 @@ def _write_envelope(document: dict[str, Any]) -> None:
 
 def _usage_error(error: click.UsageError) -> GzError:
     """Turn click's usage errors into ours, after finding --json in what was parsed."""
-    if error.ctx is not None:
-        _sniff_global_flags(error.ctx)
+    failing = error.ctx or context_being_parsed()
+    if failing is not None:
+        _sniff_global_flags(failing)
     if isinstance(error, click.NoSuchOption):
         return UnknownFlagError(
             "core.unknown_flag", flag=error.option_name,
@@ -167,19 +168,28 @@ def _missing(error: click.MissingParameter) -> GzError:
 
 
 def _sniff_global_flags(ctx: click.Context) -> None:
-    """Parse the failing command's arguments leniently to learn --json/-q/--debug.
+    """Find --json/-q/--debug among the failing command's own arguments.
 
-    This reads the parser's result, never raw argv: ``-i --json`` stays a prompt.
+    Tokens are read the way the command's parser reads them: an option that takes a
+    value consumes the next token, so ``-i --json`` stays a prompt; a group's
+    arguments end at its subcommand's name.
     """
-    args = ctx.meta.get(ARGS_META_KEY)
-    if not args:
-        return
-    try:
-        parser = ctx.command.make_parser(ctx)
-        parser.ignore_unknown_options = True
-        opts, _, _ = parser.parse_args(list(args))
-    except Exception:
-        return
-    output.set_json(bool(opts.get("json")))
-    output.set_quiet(bool(opts.get("quiet")))
-    output.set_debug(bool(opts.get("debug")))
+    args = ctx.meta.get(ARGS_META_KEY) or []
+    command = ctx.command
+    takes_value = {
+        opt for p in command.params
+        if isinstance(p, click.Option) and not p.is_flag and not p.count
+        for opt in (*p.opts, *p.secondary_opts)
+    }
+    index = 0
+    while index < len(args):
+        token = args[index]
+        if token == "--" or (isinstance(command, click.Group) and not token.startswith("-")):
+            break
+        if token in takes_value:
+            index += 2
+            continue
+        output.set_json(token == "--json")
+        output.set_quiet(token in ("-q", "--quiet"))
+        output.set_debug(token == "--debug")
+        index += 1

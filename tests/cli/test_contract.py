@@ -1,0 +1,121 @@
+"""The exit-code and JSON-envelope contract of the CLI core, in both languages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from gzia._version import COMMIT, DATE, __version__
+from tests.conftest import Result
+
+Cli = Callable[..., Result]
+ES = {"GZ_LANG": "es"}
+VERSION_LINE = f"gz-ia v{__version__} (commit: {COMMIT}, date: {DATE})\n"
+
+
+def error_envelope(code: str, message: str, hint: str | None = None,
+                   details: dict[str, object] | None = None) -> dict[str, object]:
+    return {"ok": False, "data": None, "errors": [{
+        "code": code, "message": message, "retryable": False, "hint": hint,
+        "details": details or {}}], "warnings": []}
+
+
+@pytest.mark.parametrize("args", [["--version"], ["version"]])
+def test_version_line(cli: Cli, args: list[str]) -> None:
+    assert cli(*args) == Result(0, VERSION_LINE, "")
+
+
+def test_version_json(cli: Cli) -> None:
+    result = cli("version", "--json")
+    assert result.exit_code == 0
+    data = result.json["data"]
+    assert result.json == {"ok": True, "data": {
+        "version": __version__, "commit": COMMIT, "date": DATE, "python": data["python"]},
+        "errors": [], "warnings": []}
+    assert cli("--json", "--version").json == result.json
+
+
+@pytest.mark.parametrize("env", [{}, ES])
+def test_unknown_flag_is_one_line_and_exit_2(cli: Cli, env: dict[str, str]) -> None:
+    result = cli("config", "list", "--invalid-flag", env=env)
+    assert result == Result(2, "", "Error: unknown flag: --invalid-flag\n")
+
+
+def test_unknown_flag_on_the_root(cli: Cli) -> None:
+    assert cli("--invalid-flag") == Result(2, "", "Error: unknown flag: --invalid-flag\n")
+
+
+@pytest.mark.parametrize("args", [
+    ["--json", "config", "list", "--invalid-flag"],
+    ["config", "list", "--invalid-flag", "--json"],
+    ["config", "list", "--json", "--invalid-flag"],
+    ["--json", "--invalid-flag"],
+])
+def test_unknown_flag_json(cli: Cli, args: list[str]) -> None:
+    result = cli(*args)
+    assert result.exit_code == 2
+    assert result.stderr == ""
+    assert result.json == error_envelope(
+        "UNKNOWN_FLAG", "unknown flag: --invalid-flag", details={"flag": "--invalid-flag"})
+
+
+@pytest.mark.parametrize(("env", "stderr"), [
+    ({}, "Error: unknown command: nope\n"),
+    (ES, "Error: comando desconocido: nope\n"),
+])
+def test_unknown_command(cli: Cli, env: dict[str, str], stderr: str) -> None:
+    assert cli("nope", env=env) == Result(2, "", stderr)
+
+
+def test_unknown_command_suggests_in_json(cli: Cli) -> None:
+    assert cli("--json", "confg").json == error_envelope(
+        "UNKNOWN_COMMAND", "unknown command: confg", "did you mean: config?",
+        {"command": "confg", "suggestions": ["config"]})
+
+
+@pytest.mark.parametrize(("env", "stderr"), [
+    ({}, "Error: missing argument: KEY\n"),
+    (ES, "Error: falta el argumento: KEY\n"),
+])
+def test_missing_argument(cli: Cli, env: dict[str, str], stderr: str) -> None:
+    assert cli("config", "get", env=env) == Result(2, "", stderr)
+    result = cli("config", "get", "--json", env=env)
+    assert result.exit_code == 2
+    assert result.json["errors"][0]["code"] == "MISSING_REQUIRED"
+
+
+@pytest.mark.parametrize(("env", "stderr"), [
+    ({}, "Error: missing command for 'gz-ia config'\nrun 'gz-ia config --help' for usage\n"),
+    (ES, "Error: falta el subcomando de 'gz-ia config'\n"
+         "ejecute 'gz-ia config --help' para ver el uso\n"),
+])
+def test_missing_subcommand(cli: Cli, env: dict[str, str], stderr: str) -> None:
+    assert cli("config", env=env) == Result(2, "", stderr)
+
+
+def test_flag_given_a_value_is_invalid_input(cli: Cli) -> None:
+    result = cli("config", "list", "--reveal=yes", "--json")
+    assert result.exit_code == 2
+    assert result.json["errors"][0]["code"] == "INVALID_INPUT"
+
+
+@pytest.mark.parametrize(("env", "stderr"), [
+    ({}, "Error: setting 'kill_grace_ms' from kill_grace_ms must be a int, got 'soon'\n"),
+    (ES, "Error: el ajuste 'kill_grace_ms' de kill_grace_ms debe ser int, se recibió 'soon'\n"),
+])
+def test_invalid_value_from_domain_code(cli: Cli, env: dict[str, str], stderr: str) -> None:
+    assert cli("config", "set", "kill_grace_ms", "soon", env=env) == Result(2, "", stderr)
+
+
+def test_no_arguments_prints_help(cli: Cli) -> None:
+    result = cli()
+    assert result.exit_code == 0
+    assert "Usage: gz-ia" in result.stdout
+    for name in ("config", "doctor", "plugins", "version"):
+        assert f"  {name} " in result.stdout
+
+
+def test_quiet_suppresses_output_but_not_errors(cli: Cli) -> None:
+    assert cli("-q", "config", "path") == Result(0, "", "")
+    assert cli("config", "get", "nope", "-q").stderr.startswith("Error: unknown setting 'nope'")

@@ -1,0 +1,191 @@
+"""Plugins installed for real (pip) and gz-ia run as a real process: signals, pipes, debug."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Result
+from tests.plugin_installs import pip_install_target
+
+RunPyz = Callable[..., Result]
+
+
+@pytest.fixture(scope="session")
+def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory holding both test plugins, installed with pip."""
+    target = tmp_path_factory.mktemp("plugin-site")
+    pip_install_target("gzia-example-commands", target)
+    pip_install_target("gzia-broken-plugin", target)
+    return target
+
+
+def gz(*args: str, plugin_site: Path, env: dict[str, str] | None = None) -> Result:
+    """``python -m gzia`` with the plugins importable, as a pip install would make them."""
+    full_env = {**os.environ, "PYTHONPATH": str(plugin_site), **(env or {})}
+    done = subprocess.run([sys.executable, "-m", "gzia", *args], env=full_env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    return Result(done.returncode, done.stdout, done.stderr)
+
+
+def test_installed_plugin_command_runs(plugin_site: Path) -> None:
+    assert gz("example", "hello", "--name", "ops", plugin_site=plugin_site) == \
+        Result(0, "hello ops\n", "")
+    assert gz("example", "hello", "--json", plugin_site=plugin_site).json == {
+        "ok": True, "data": {"greeting": "hello world"}, "errors": [], "warnings": []}
+
+
+def test_json_given_as_a_value_is_not_json_mode(plugin_site: Path) -> None:
+    result = gz("example", "hello", "--name", "--json", plugin_site=plugin_site)
+    assert result == Result(0, "hello --json\n", "")
+    result = gz("example", "hello", "--name", "--json", "--bogus", plugin_site=plugin_site)
+    assert result == Result(2, "", "Error: unknown flag: --bogus\n")
+
+
+def test_broken_plugin_is_a_warning_and_other_commands_work(plugin_site: Path) -> None:
+    assert gz("version", plugin_site=plugin_site).exit_code == 0
+    assert gz("config", "path", plugin_site=plugin_site).exit_code == 0
+    listing = gz("plugins", "--json", plugin_site=plugin_site).json
+    assert listing["ok"] is True
+    [failure] = listing["data"]["failed"]
+    assert failure == {
+        "group": "gzia.commands", "name": "broken", "value": "gzia_broken_plugin:app",
+        "distribution": "gzia-broken-plugin", "origin": "installed",
+        "error": "ImportError: No module named 'a_dependency_that_is_missing'"}
+    names = {p["name"] for p in listing["data"]["plugins"]}
+    assert {"example", "config", "doctor", "plugins", "version"} <= names
+
+
+def test_calling_the_broken_plugin_fails_clearly(plugin_site: Path) -> None:
+    result = gz("broken", plugin_site=plugin_site)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "Warning: plugin 'broken' from gzia-broken-plugin failed to load: "
+        "ImportError: No module named 'a_dependency_that_is_missing'",
+        "Error: command 'broken' could not be loaded: its plugin gzia-broken-plugin failed",
+        "run again with --debug (or GZ_DEBUG=1) to see the traceback",
+    ]
+    envelope = gz("--json", "broken", plugin_site=plugin_site).json
+    assert envelope["errors"][0]["code"] == "INTERNAL"
+    assert envelope["warnings"][0]["code"] == "PLUGIN_FAILED"
+
+
+def test_help_lists_plugins_and_warns_about_the_broken_one(plugin_site: Path) -> None:
+    result = gz("--help", plugin_site=plugin_site)
+    assert result.exit_code == 0
+    assert "  example " in result.stdout
+    assert "plugin 'broken' from gzia-broken-plugin failed to load" in result.stderr
+
+
+def test_disabled_plugins_are_not_loaded(plugin_site: Path) -> None:
+    env = {"GZ_DISABLE_PLUGINS": "gzia-example-commands"}
+    assert gz("example", "hello", plugin_site=plugin_site, env=env).exit_code == 2
+    env = {"GZ_DISABLE_PLUGINS": "all"}
+    listing = gz("plugins", "--json", plugin_site=plugin_site, env=env).json["data"]
+    assert listing["failed"] == []
+    assert all(p["origin"] == "builtin" for p in listing["plugins"])
+
+
+def test_domain_error_from_a_plugin(plugin_site: Path) -> None:
+    assert gz("example", "fail", plugin_site=plugin_site) == \
+        Result(1, "", "Error: I/O error: disk full\n")
+    assert gz("example", "fail", plugin_site=plugin_site, env={"GZ_LANG": "es"}) == \
+        Result(1, "", "Error: error de E/S: disk full\n")
+
+
+def test_traceback_only_for_internal_errors_with_debug(plugin_site: Path) -> None:
+    plain = gz("example", "crash", plugin_site=plugin_site)
+    assert plain == Result(1, "", "Error: internal error: RuntimeError: boom\n"
+                                  "run again with --debug (or GZ_DEBUG=1) to see the traceback\n")
+    for result in (gz("example", "crash", "--debug", plugin_site=plugin_site),
+                   gz("example", "crash", plugin_site=plugin_site, env={"GZ_DEBUG": "1"})):
+        assert result.exit_code == 1
+        assert "Traceback (most recent call last)" in result.stderr
+        assert 'raise RuntimeError("boom")' in result.stderr
+    assert "Traceback" not in gz("example", "fail", "--debug", plugin_site=plugin_site).stderr
+
+
+def start_waiting(plugin_site: Path, *extra: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(plugin_site)}
+    child = subprocess.Popen([sys.executable, "-m", "gzia", "example", "wait", *extra],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stderr is not None
+    assert child.stderr.readline() == "waiting\n"  # the command is running
+    return child
+
+
+@pytest.mark.parametrize(("signum", "exit_code", "code", "message"), [
+    (signal.SIGINT, 130, "INTERRUPTED", "interrupted"),
+    (signal.SIGTERM, 143, "TERMINATED", "terminated"),
+])
+def test_signals_give_their_exit_codes_and_one_envelope(
+    plugin_site: Path, signum: int, exit_code: int, code: str, message: str
+) -> None:
+    child = start_waiting(plugin_site, "--json")
+    child.send_signal(signum)
+    stdout, _ = child.communicate(timeout=30)
+    assert child.returncode == exit_code
+    assert json.loads(stdout) == {"ok": False, "data": None, "errors": [{
+        "code": code, "message": message, "retryable": False, "hint": None, "details": {}}],
+        "warnings": []}
+
+
+def test_sigint_in_human_mode(plugin_site: Path) -> None:
+    child = start_waiting(plugin_site)
+    child.send_signal(signal.SIGINT)
+    stdout, stderr = child.communicate(timeout=30)
+    assert (child.returncode, stdout, stderr) == (130, "", "Error: interrupted\n")
+
+
+def test_closed_pipe_is_quiet(plugin_site: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(plugin_site)}
+    child = subprocess.Popen([sys.executable, "-m", "gzia", "example", "flood"], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None and child.stderr is not None
+    assert child.stdout.read(10) == b"line 0\nlin"  # like `| head -c 10`
+    child.stdout.close()
+    stderr = child.stderr.read()
+    assert child.wait(timeout=30) == 0
+    assert stderr == b""
+
+
+def test_big_json_envelope_is_complete_through_a_pipe(plugin_site: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(plugin_site)}
+    child = subprocess.Popen([sys.executable, "-m", "gzia", "--json", "plugins"], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.3)  # let it write into a pipe nobody reads yet
+    stdout, _ = child.communicate(timeout=30)
+    assert json.loads(stdout)["ok"] is True
+
+
+@pytest.mark.pyz
+def test_pyz_loads_plugins_from_the_plugins_directory(
+    run_pyz: RunPyz, tmp_path: Path
+) -> None:
+    plugins_dir = pip_install_target("gzia-example-commands", tmp_path / "plugins")
+    pip_install_target("gzia-broken-plugin", plugins_dir)
+    env = {"GZ_PLUGIN_PATH": str(plugins_dir)}
+    assert run_pyz("example", "hello", env=env) == Result(0, "hello world\n", "")
+    listing = run_pyz("plugins", "--json", env=env).json["data"]
+    origins = {p["name"]: p["origin"] for p in listing["plugins"]}
+    assert origins["example"] == "plugin-dir"
+    assert origins["version"] == "builtin"
+    assert [f["name"] for f in listing["failed"]] == ["broken"]
+    assert run_pyz("version", env=env).exit_code == 0
+
+
+@pytest.mark.pyz
+def test_pyz_default_plugins_directory_is_under_the_data_dir(
+    run_pyz: RunPyz, isolated_env: Path
+) -> None:
+    data_dir = Path(os.environ["XDG_DATA_HOME"]) / "gz-ia" / "plugins"
+    pip_install_target("gzia-example-commands", data_dir)
+    assert run_pyz("example", "hello", "--name", "pyz") == Result(0, "hello pyz\n", "")
