@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from driver_fakes import FakeAgents
 
 from gzia.i18n import set_language
+from tests.drivers.driver_fakes import FakeAgents
 
 
 @pytest.fixture

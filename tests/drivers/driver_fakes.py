@@ -10,6 +10,7 @@ import json
 import os
 import stat
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,3 +90,35 @@ def pid_alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def write_plugin(site: Path, dist: str, entries: dict[str, str], module: str, code: str) -> None:
+    """A distribution as pip lays it out: a module plus its .dist-info with entry points."""
+    (site / f"{module}.py").write_text(textwrap.dedent(code))
+    info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    lines = "".join(f"{name} = {value}\n" for name, value in entries.items())
+    (info / "entry_points.txt").write_text(f"[gzia.drivers]\n{lines}")
+
+
+DRIVER_CODE = """
+    from gzia.drivers import ExecutableDriver
+
+    class Good(ExecutableDriver):
+        id = "good"
+        display_name = "Good Agent (good)"
+        binary = "good-agent"
+
+        def arguments(self, request):
+            return ["--go"]
+
+    class Misnamed(Good):
+        id = "something-else"
+
+    class Exploding:
+        def __init__(self):
+            raise RuntimeError("cannot start")
+
+    not_a_driver = object()
+"""

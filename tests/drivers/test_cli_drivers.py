@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from driver_fakes import FakeAgents, pid_alive
-from test_registry import DRIVER_CODE, write_plugin
 
-from gzia.cli import main
+from tests.conftest import Result
+from tests.drivers.driver_fakes import DRIVER_CODE, FakeAgents, pid_alive, write_plugin
 
 HINTS = {
     "en": {
@@ -33,10 +33,12 @@ def entry(id_: str, name: str, binary: str, mcp: str, hint: str | None, *,
             "mcp_support": mcp}
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["drivers", *args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+Cli = Callable[..., Result]
+
+
+def run_drivers(cli: Cli, *args: str) -> tuple[int, str, str]:
+    result = cli("drivers", *args)
+    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture
@@ -48,9 +50,9 @@ def agent_path(fake_agents: FakeAgents, monkeypatch: pytest.MonkeyPatch) -> Fake
 
 
 def test_json_on_a_machine_without_agents(
-    agent_path: FakeAgents, lang: str, capsys: pytest.CaptureFixture[str]
+    agent_path: FakeAgents, lang: str, cli: Cli
 ) -> None:
-    code, out, err = run(capsys, "--json")
+    code, out, err = run_drivers(cli, "--json")
     assert (code, err) == (0, "")
     hints = HINTS[lang]
     assert json.loads(out) == {"ok": True, "errors": [], "warnings": [], "data": {"drivers": [
@@ -63,11 +65,11 @@ def test_json_on_a_machine_without_agents(
 
 
 def test_json_with_agents_installed(
-    agent_path: FakeAgents, capsys: pytest.CaptureFixture[str]
+    agent_path: FakeAgents, cli: Cli
 ) -> None:
     claude = agent_path.install("claude")
     pi = agent_path.install("pi")
-    code, out, _ = run(capsys, "--json")
+    code, out, _ = run_drivers(cli, "--json")
     drivers = {d["id"]: d for d in json.loads(out)["data"]["drivers"]}
     assert code == 0
     assert drivers["claude"] == entry("claude", "Claude Code (claude)", "claude", "flag",
@@ -77,9 +79,9 @@ def test_json_with_agents_installed(
 
 
 def test_human_listing(agent_path: FakeAgents, lang: str,
-                       capsys: pytest.CaptureFixture[str]) -> None:
+                       cli: Cli) -> None:
     agent_path.install("claude")
-    code, out, err = run(capsys)
+    code, out, err = run_drivers(cli)
     assert (code, err) == (0, "")
     assert out == {
         "en": (
@@ -112,10 +114,10 @@ def test_human_listing(agent_path: FakeAgents, lang: str,
 
 
 def test_a_hanging_agent_does_not_hang_the_listing(
-    agent_path: FakeAgents, capsys: pytest.CaptureFixture[str]
+    agent_path: FakeAgents, cli: Cli
 ) -> None:
     agent_path.install("agy", version_mode="hang")
-    code, out, _ = run(capsys, "--json")
+    code, out, _ = run_drivers(cli, "--json")
     agy = json.loads(out)["data"]["drivers"][0]
     assert (code, agy["available"], agy["version"]) == (0, True, None)
     assert not pid_alive(int(agent_path.pid_file.read_text()))
@@ -123,7 +125,7 @@ def test_a_hanging_agent_does_not_hang_the_listing(
 
 def test_broken_driver_plugins_are_warnings(
     agent_path: FakeAgents, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    cli: Cli,
 ) -> None:
     site = tmp_path / "site"
     site.mkdir()
@@ -131,7 +133,7 @@ def test_broken_driver_plugins_are_warnings(
         "good": "gzia_test_drivers:Good", "exploding": "gzia_test_drivers:Exploding"},
         "gzia_test_drivers", DRIVER_CODE)
     monkeypatch.syspath_prepend(str(site))
-    code, out, _ = run(capsys, "--json")
+    code, out, _ = run_drivers(cli, "--json")
     document = json.loads(out)
     assert code == 0
     assert [d["id"] for d in document["data"]["drivers"]][-1] == "good"

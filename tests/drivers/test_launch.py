@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
-from driver_fakes import FakeAgents
 
 from gzia.contract import InvalidInputError, NotFoundError
 from gzia.drivers import LaunchRequest, LaunchSpec, Permission, get_driver, load_drivers
+from tests.drivers.driver_fakes import FakeAgents
 
 CONVERSATION = "6f1c2a0e-3b4d-4e5f-8a9b-0c1d2e3f4a5b"
 PROMPT = "fix the failing test"

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from driver_fakes import FakeAgents
 
 from gzia.cli import output
 from gzia.cli.runner import _fail
 from gzia.contract import DriverNotFoundError, ExitCode, classify, problem_from
 from gzia.drivers import LaunchRequest, Permission, get_driver
+from tests.drivers.driver_fakes import FakeAgents
 
 RENDERED = {
     "en": "Error: agent 'Claude Code (claude)' (claude) is not available on PATH.\n"

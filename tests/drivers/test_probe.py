@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from driver_fakes import FakeAgents, pid_alive
 
 from gzia.drivers import get_driver
 from gzia.drivers.base import parse_version
+from tests.drivers.driver_fakes import FakeAgents, pid_alive
 
 
 @pytest.mark.parametrize(

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
-from driver_fakes import FakeAgents
 
 from gzia.contract import DriverNotFoundError, ExitCode, InvalidInputError, classify
 from gzia.drivers import (
@@ -18,6 +16,7 @@ from gzia.drivers import (
     parse_permission,
 )
 from gzia.i18n import t
+from tests.drivers.driver_fakes import DRIVER_CODE, FakeAgents, write_plugin
 
 BUILTINS = ["agy", "claude", "opencode", "pi-agent", "shell"]
 
@@ -122,38 +121,6 @@ class TestDefaultProvider:
                    "(buscados: agy, claude, opencode, pi-agent).",
                    "instale uno (vea 'gz-ia drivers') o use '--provider shell'"),
         }[lang]
-
-
-def write_plugin(site: Path, dist: str, entries: dict[str, str], module: str, code: str) -> None:
-    """A distribution as pip lays it out: a module plus its .dist-info with entry points."""
-    (site / f"{module}.py").write_text(textwrap.dedent(code))
-    info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
-    lines = "".join(f"{name} = {value}\n" for name, value in entries.items())
-    (info / "entry_points.txt").write_text(f"[gzia.drivers]\n{lines}")
-
-
-DRIVER_CODE = """
-    from gzia.drivers import ExecutableDriver
-
-    class Good(ExecutableDriver):
-        id = "good"
-        display_name = "Good Agent (good)"
-        binary = "good-agent"
-
-        def arguments(self, request):
-            return ["--go"]
-
-    class Misnamed(Good):
-        id = "something-else"
-
-    class Exploding:
-        def __init__(self):
-            raise RuntimeError("cannot start")
-
-    not_a_driver = object()
-"""
 
 
 def test_a_broken_plugin_is_reported_and_hides_nothing(
