@@ -64,10 +64,8 @@ CASES = [Case(*c) for c in [
     ("pi-agent", True, R, None, None, ["--tools", "read,grep,find,ls", "--continue"], {}),
     ("pi-agent", True, S, None, None, ["--continue"], {}),
     ("pi-agent", True, A, None, PROMPT, ["--continue", PROMPT], {}),
-    ("shell", False, R, None, PROMPT, [], {}),
     ("shell", False, S, None, None, [], {}),
     ("shell", False, A, None, None, [], {}),
-    ("shell", True, R, None, None, [], {}),
     ("shell", True, S, None, None, [], {}),
     ("shell", True, A, None, PROMPT, [], {}),
 ]]
@@ -157,12 +155,25 @@ def test_resume_ids_that_could_be_misread_are_refused(
             request(workdir, fake_agents.env(), conversation_id=bad, resume=True))
 
 
-def test_agy_refuses_readonly_it_cannot_enforce(fake_agents: FakeAgents, workdir: Path) -> None:
-    fake_agents.install("agy")
+NAMES = {"agy": "Google Antigravity (agy)", "shell": "Shell (shell)"}
+
+
+@pytest.mark.parametrize("provider", ["agy", "shell"])
+@pytest.mark.parametrize("resume", [False, True])
+def test_readonly_is_refused_where_it_cannot_be_enforced(
+    fake_agents: FakeAgents, workdir: Path, provider: str, resume: bool, lang: str
+) -> None:
+    name = NAMES[provider]
+    fake_agents.install(BINARIES[provider])
+    env = fake_agents.env()
     with pytest.raises(InvalidInputError) as caught:
-        get_driver("agy").launch(request(workdir, fake_agents.env(), R, prompt="look"))
-    assert caught.value.key == "drivers.readonly_unsupported"
-    assert caught.value.details == {"provider": "agy", "permission": "readonly"}
+        get_driver(provider).launch(request(workdir, env, R, prompt="look", resume=resume))
+    assert caught.value.details == {"provider": provider, "permission": "readonly"}
+    assert caught.value.message == {
+        "en": f"agent '{name}' cannot be restricted to read-only; choose supervised or autonomous",
+        "es": f"el agente '{name}' no se puede restringir a solo lectura; "
+              "elija supervised o autonomous",
+    }[lang]
 
 
 @pytest.mark.parametrize(

@@ -166,3 +166,22 @@ def test_disabled_plugins_are_not_loaded(
     assert "good" in load_drivers()
     monkeypatch.setenv("GZ_DISABLE_PLUGINS", "gzia-test-drivers")
     assert list(load_drivers()) == BUILTINS
+
+
+def test_asking_for_a_driver_whose_plugin_failed_names_the_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    write_plugin(site, "gzia-test-drivers", {"exploding": "gzia_test_drivers:Exploding"},
+                 "gzia_test_drivers", DRIVER_CODE)
+    monkeypatch.syspath_prepend(str(site))
+    with pytest.raises(DriverNotFoundError) as caught:
+        get_driver("exploding")
+    assert classify(caught.value) == (ExitCode.FAILURE, "DRIVER_NOT_FOUND")
+    assert caught.value.details == {"provider": "exploding", "error": "RuntimeError: cannot start",
+                                    "distribution": "gzia-test-drivers"}
+    assert caught.value.message == {
+        "en": "driver 'exploding' could not be loaded: RuntimeError: cannot start",
+        "es": "no se pudo cargar el driver 'exploding': RuntimeError: cannot start",
+    }[lang]
