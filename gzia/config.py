@@ -190,7 +190,7 @@ def read_config_file(file: Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise InvalidInputError(
             "config.malformed", file=str(file), detail=str(exc),
-            details={"file": str(file), "line": getattr(exc, "lineno", None)},
+            details={"file": str(file), "line": _error_line(exc)},
         ) from None
     values: dict[str, Any] = {}
     for key, raw in document.items():
@@ -202,6 +202,13 @@ def read_config_file(file: Path) -> dict[str, Any]:
             )
         values[key] = coerce(setting, raw, origin=str(file))
     return values
+
+
+def _error_line(exc: Exception) -> int | None:
+    import re
+
+    match = re.search(r"at line (\d+)", str(exc))
+    return int(match.group(1)) if match else None
 
 
 def write_config_value(file: Path, key: str, raw: str | None) -> None:

@@ -183,13 +183,13 @@ def _sniff_global_flags(ctx: click.Context) -> None:
     }
     index = 0
     while index < len(args):
-        token = args[index]
-        if token == "--" or (isinstance(command, click.Group) and not token.startswith("-")):
+        arg = args[index]
+        if arg == "--" or (isinstance(command, click.Group) and not arg.startswith("-")):
             break
-        if token in takes_value:
+        if arg in takes_value:
             index += 2
             continue
-        output.set_json(token == "--json")
-        output.set_quiet(token in ("-q", "--quiet"))
-        output.set_debug(token == "--debug")
+        output.set_json(arg == "--json")
+        output.set_quiet(arg in ("-q", "--quiet"))
+        output.set_debug(arg == "--debug")
         index += 1

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The whole test suite: lint, type check, build dist/gz-ia.pyz once, then every test
+# (including the ones that run the built zipapp). Extra arguments go to pytest.
+#
+# Environment: PYTHON (3.11+, default python3), GZ_TEST_VENV (default .venv).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+python=${PYTHON:-python3}
+venv=${GZ_TEST_VENV:-$root/.venv}
+cd "$root"
+
+"$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "gz-ia needs Python 3.11+")'
+[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[test]"
+
+echo "== ruff"
+"$venv/bin/ruff" check gzia tests bench build
+echo "== mypy"
+"$venv/bin/mypy"
+echo "== build dist/gz-ia.pyz"
+PYTHON="$venv/bin/python" bash build/shiv.sh
+echo "== pytest"
+GZ_TEST_PYZ="$root/dist/gz-ia.pyz" "$venv/bin/python" -m pytest "$@"

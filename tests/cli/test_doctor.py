@@ -1,0 +1,46 @@
+"""gz-ia doctor: ready or not, always ok:true and exit 0."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.conftest import Result
+
+Cli = Callable[..., Result]
+
+
+def test_ready_machine(cli: Cli) -> None:
+    result = cli("doctor", "--json")
+    assert result.exit_code == 0
+    data = result.json["data"]
+    assert result.json["ok"] is True
+    assert data["ready"] is True
+    checks = {c["name"]: c for c in data["checks"]}
+    assert list(checks) == ["python", "git", "config", "plugins", "agents", "update"]
+    assert checks["update"]["ok"] is False
+    assert checks["update"]["required"] is False
+
+
+def test_missing_git_means_not_ready_but_exit_0(cli: Cli, tmp_path: Path) -> None:
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    result = cli("doctor", "--json", env={"PATH": str(empty)})
+    assert result.exit_code == 0
+    assert result.json["ok"] is True
+    assert result.json["data"]["ready"] is False
+    git = next(c for c in result.json["data"]["checks"] if c["name"] == "git")
+    assert git == {"name": "git", "ok": False, "required": True,
+                   "detail": "git not found on PATH", "fix": "install git 2.38 or newer"}
+    human = cli("doctor", env={"PATH": str(empty), "GZ_LANG": "es"})
+    assert human.exit_code == 0
+    assert "✕ git      git no se encuentra en el PATH\n  → instale git 2.38 o posterior\n" \
+        in human.stdout
+    assert human.stdout.endswith("✕ gz-ia no está listo: corrija los puntos marcados con ✕\n")
+
+
+def test_update_sources_configured(cli: Cli) -> None:
+    env = {"GZ_FORGEJO_API_URL": "https://forgejo.example/api/v1/repos/ops/gz-ia/tags"}
+    checks = cli("doctor", "--json", env=env).json["data"]["checks"]
+    assert checks[-1] == {"name": "update", "ok": True, "required": False,
+                          "detail": "update sources: forgejo_api_url", "fix": None}

@@ -1,0 +1,96 @@
+"""Settings: sources, the TOML file, environment overrides, secrets and errors."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gzia.config import SETTINGS, load_config
+from gzia.contract import InvalidInputError
+from tests.conftest import Result
+
+Cli = Callable[..., Result]
+
+
+def config_file(home: Path) -> Path:
+    return home / ".xdg-config" / "gz-ia" / "config.toml"
+
+
+def test_every_value_knows_its_source(isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = config_file(isolated_env)
+    path.parent.mkdir(parents=True)
+    path.write_text('kill_grace_ms = 250\ndefault_provider = "claude"\n')
+    monkeypatch.setenv("GZ_DEFAULT_PROVIDER", "opencode")
+    config = load_config()
+    assert (config.value("kill_grace_ms").value, config.value("kill_grace_ms").source) == \
+        (250, "file")
+    assert (config.get("default_provider"), config.value("default_provider").source) == \
+        ("opencode", "env")
+    assert config.value("default_permission").source == "default"
+
+
+def test_config_list_json(cli: Cli, isolated_env: Path) -> None:
+    result = cli("config", "list", "--json", env={"GZ_NEXUS_PASSWORD": "s3cret"})
+    settings = {s["key"]: s for s in result.json["data"]["settings"]}
+    assert [s.key for s in SETTINGS] == list(settings)
+    assert settings["nexus_password"] == {"key": "nexus_password", "value": "****",
+                                          "source": "env", "env": "GZ_NEXUS_PASSWORD",
+                                          "secret": True}
+    assert "s3cret" not in result.stdout
+    revealed = cli("config", "get", "nexus_password", "--reveal",
+                   env={"GZ_NEXUS_PASSWORD": "s3cret"})
+    assert revealed == Result(0, "s3cret\n", "")
+
+
+def test_set_get_unset_round_trip(cli: Cli, isolated_env: Path) -> None:
+    path = config_file(isolated_env)
+    assert cli("config", "set", "kill_grace_ms", "300") == \
+        Result(0, f"✓ kill_grace_ms = 300 (in {path})\n", "")
+    assert path.read_text() == "kill_grace_ms = 300\n"
+    assert cli("config", "get", "kill_grace_ms") == Result(0, "300\n", "")
+    assert cli("config", "get", "kill_grace_ms", "--json").json["data"]["source"] == "file"
+    cli("config", "set", "nexus_password", "pw")
+    assert path.stat().st_mode & 0o077 == 0  # a file holding a secret is private
+    assert cli("config", "unset", "kill_grace_ms").exit_code == 0
+    assert cli("config", "get", "kill_grace_ms", "--json").json["data"]["source"] == "default"
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({}, "Error: configuration file {file} is not valid TOML: "
+         "Expected '=' after a key in a key/value pair (at line 2, column 8)\n"),
+    ({"GZ_LANG": "es"}, "Error: el archivo de configuración {file} no es TOML válido: "
+                        "Expected '=' after a key in a key/value pair (at line 2, column 8)\n"),
+])
+def test_malformed_file_names_file_and_line(
+    cli: Cli, isolated_env: Path, env: dict[str, str], message: str
+) -> None:
+    path = config_file(isolated_env)
+    path.parent.mkdir(parents=True)
+    path.write_text("kill_grace_ms = 1\nbroken line\n")
+    assert cli("config", "list", env=env) == Result(2, "", message.format(file=path))
+    assert cli("version").exit_code == 0  # a broken file does not break unrelated commands
+    envelope = cli("config", "list", "--json").json
+    assert envelope["errors"][0]["details"] == {"file": str(path), "line": 2}
+
+
+def test_unknown_key_and_bad_env_value(cli: Cli, isolated_env: Path) -> None:
+    path = config_file(isolated_env)
+    path.parent.mkdir(parents=True)
+    path.write_text("colour = true\n")
+    assert cli("config", "list").stderr == f"Error: unknown setting 'colour' in {path}\n"
+    path.unlink()
+    with pytest.raises(InvalidInputError) as raised:
+        load_config({"GZ_KILL_GRACE_MS": "soon", "HOME": str(isolated_env)}).get("kill_grace_ms")
+    assert raised.value.message == \
+        "setting 'kill_grace_ms' from GZ_KILL_GRACE_MS must be a int, got 'soon'"
+
+
+def test_paths_follow_overrides(cli: Cli, tmp_path: Path) -> None:
+    env = {"GZ_CONFIG_FILE": str(tmp_path / "c.toml"), "GZ_DATA_DIR": str(tmp_path / "d"),
+           "GZ_PLUGIN_PATH": f"{tmp_path / 'p1'}:{tmp_path / 'p2'}"}
+    data = cli("config", "path", "--json", env=env).json["data"]
+    assert data["config_file"] == str(tmp_path / "c.toml")
+    assert data["data_dir"] == str(tmp_path / "d")
+    assert data["plugin_dirs"] == [str(tmp_path / "p1"), str(tmp_path / "p2")]

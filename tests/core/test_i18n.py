@@ -1,0 +1,50 @@
+"""Both catalogues say the same things, and the language follows the environment."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import string
+
+import pytest
+
+import gzia.i18n
+from gzia.i18n import detect_language, t
+
+
+def areas() -> list[str]:
+    return sorted(m.name for m in pkgutil.iter_modules(gzia.i18n.__path__))
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("area", areas())
+def test_catalogues_have_the_same_keys_and_placeholders(area: str) -> None:
+    module = importlib.import_module(f"gzia.i18n.{area}")
+    assert set(module.EN) == set(module.ES)
+    for key, english in module.EN.items():
+        assert fields(english) == fields(module.ES[key]), f"{area}.{key}"
+
+
+@pytest.mark.parametrize(("environ", "expected"), [
+    ({}, "en"),
+    ({"LANG": "es_ES.UTF-8"}, "es"),
+    ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "es_AR.UTF-8"}, "es"),
+    ({"LC_ALL": "en_GB.UTF-8", "LC_MESSAGES": "es_AR.UTF-8"}, "en"),
+    ({"GZ_LANG": "es", "LC_ALL": "en_GB.UTF-8"}, "es"),
+    ({"GZ_LANG": "en", "LANG": "es_ES.UTF-8"}, "en"),
+    ({"GZ_LANG": "", "LANG": "es_MX"}, "es"),
+    ({"LANG": "C.UTF-8"}, "en"),
+])
+def test_language_detection_order(environ: dict[str, str], expected: str) -> None:
+    assert detect_language(environ) == expected
+
+
+def test_spanish_catalogue_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    gzia.i18n.set_language(None)
+    assert t("core.unknown_command", command="x") == "comando desconocido: x"
+    gzia.i18n.set_language("en")
+    assert t("core.unknown_command", command="x") == "unknown command: x"

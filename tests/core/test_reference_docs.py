@@ -1,0 +1,43 @@
+"""docs/reference cannot drift from the code: the tables are checked against it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gzia.contract import EXIT_CODES, RETRYABLE, ErrorCode, ExitCode
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "reference"
+
+
+def table_rows(name: str) -> list[list[str]]:
+    rows = []
+    for line in (DOCS / name).read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if line.startswith("| ") and not set(cells[0]) <= {"-", "|"} and cells[0] not in (
+            "exit", "code"):
+            rows.append(cells)
+    return rows
+
+
+def test_exit_codes_table_matches_the_enum() -> None:
+    documented = {int(row[0]): row[1] for row in table_rows("exit-codes.md")}
+    assert documented == {code.value: code.name for code in ExitCode}
+
+
+def test_error_codes_table_matches_the_classifier() -> None:
+    documented = {row[0]: (int(row[1]), row[2] == "yes") for row in table_rows("error-codes.md")}
+    expected = {code.value: (int(EXIT_CODES[code]), code in RETRYABLE) for code in ErrorCode}
+    assert documented == expected
+
+
+def test_configuration_table_matches_the_settings() -> None:
+    from gzia.config import SETTINGS
+
+    text = (DOCS.parent / "configuration.md").read_text()
+    rows = [line.strip("|").split(" | ") for line in text.splitlines()
+            if line.startswith("| ") and line.count(" | ") == 3]
+    documented = {r[0].strip(): (r[1].strip(), r[2].strip(), r[3].strip()) for r in rows
+                  if r[0].strip() != "key"}
+    expected = {s.key: (s.env, "(none)" if s.default is None else str(s.default), s.help)
+                for s in SETTINGS}
+    assert documented == expected
