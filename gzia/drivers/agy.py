@@ -42,3 +42,7 @@ class AntigravityDriver(ExecutableDriver):
         if request.prompt:
             argv += ["-i", request.prompt]
         return argv
+
+
+# The gzia.drivers entry point names this instance, so every loader gets a ready driver.
+driver = AntigravityDriver()

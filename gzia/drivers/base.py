@@ -24,6 +24,7 @@ McpSupport = Literal["flag", "env", "none"]
 
 VERSION_PATTERN = re.compile(r"\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.-]+)?")
 VERSION_LINE_LIMIT = 80
+CONVERSATION_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}")
 
 
 class Permission(StrEnum):
@@ -171,8 +172,6 @@ def driver_not_found(driver: Driver) -> DriverNotFoundError:
         hint=hint,
     )
 
-
-CONVERSATION_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}")
 
 
 def checked_conversation_id(driver_id: str, conversation_id: str) -> str:

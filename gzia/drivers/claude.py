@@ -69,3 +69,7 @@ def _checked_uuid(conversation_id: str) -> str:
             provider="claude",
             conversation_id=conversation_id,
         ) from None
+
+
+# The gzia.drivers entry point names this instance, so every loader gets a ready driver.
+driver = ClaudeDriver()

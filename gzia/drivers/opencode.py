@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
+from gzia.contract import InvalidInputError
 from gzia.drivers.base import (
     ExecutableDriver,
     LaunchRequest,
@@ -68,13 +69,33 @@ class OpenCodeDriver(ExecutableDriver):
 
 def _config_with_mcp(existing: str | None, mcp_config: Path) -> str:
     """The user's inline config (if any) plus the servers of an ``mcpServers`` file."""
-    config = _json_object(existing) if existing else {}
-    servers = _json_object(mcp_config.read_text(encoding="utf-8")).get("mcpServers", {})
+    try:
+        config = _json_object(existing) if existing else {}
+    except ValueError:
+        config = {}  # opencode itself would reject it; ours must still reach the agent
+    servers = _read_servers(mcp_config)
     mcp = dict(config.get("mcp") or {})
     for name, server in servers.items():
         mcp[name] = _opencode_server(server)
     config["mcp"] = mcp
     return json.dumps(config, separators=(",", ":"))
+
+
+def _read_servers(mcp_config: Path) -> dict[str, dict[str, Any]]:
+    try:
+        servers = _json_object(mcp_config.read_text(encoding="utf-8")).get("mcpServers", {})
+        if not isinstance(servers, dict) or not all(
+            isinstance(s, dict) and ("url" in s or "command" in s) for s in servers.values()
+        ):
+            raise ValueError("'mcpServers' must map names to servers with a command or url")
+    except (OSError, ValueError) as exc:
+        raise InvalidInputError(
+            "drivers.bad_mcp_config",
+            details={"path": str(mcp_config)},
+            path=str(mcp_config),
+            detail=str(exc),
+        ) from exc
+    return servers
 
 
 def _opencode_server(server: dict[str, Any]) -> dict[str, Any]:
@@ -97,3 +118,7 @@ def _opencode_server(server: dict[str, Any]) -> dict[str, Any]:
 def _json_object(text: str) -> dict[str, Any]:
     value = json.loads(text)
     return value if isinstance(value, dict) else {}
+
+
+# The gzia.drivers entry point names this instance, so every loader gets a ready driver.
+driver = OpenCodeDriver()

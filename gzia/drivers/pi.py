@@ -38,3 +38,7 @@ class PiDriver(ExecutableDriver):
         if request.prompt:
             argv.append(guarded_positional(request.prompt, SUBCOMMANDS, MARKERS))
         return argv
+
+
+# The gzia.drivers entry point names this instance, so every loader gets a ready driver.
+driver = PiDriver()

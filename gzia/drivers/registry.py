@@ -58,18 +58,30 @@ def load_drivers() -> dict[str, Driver]:
 
 
 def get_driver(provider: str, drivers: Mapping[str, Driver] | None = None) -> Driver:
-    """The driver called ``provider``; an unknown one is a usage error listing the valid ids."""
-    available = load_drivers() if drivers is None else drivers
-    driver = available.get(provider)
-    if driver is None:
-        valid = ", ".join(available)
-        raise InvalidInputError(
-            "drivers.unknown_provider",
-            details={"provider": provider, "valid": list(available)},
-            provider=provider,
-            valid=valid,
-        )
-    return driver
+    """The driver called ``provider``.
+
+    An unknown one is a usage error listing the valid ids; one whose plugin failed to load
+    is ``DRIVER_NOT_FOUND`` naming the failure.
+    """
+    catalog = load_catalog() if drivers is None else DriverCatalog(dict(drivers))
+    driver = catalog.drivers.get(provider)
+    if driver is not None:
+        return driver
+    for failure in catalog.failures:
+        if failure.info.name == provider:
+            raise DriverNotFoundError(
+                "drivers.plugin_failed",
+                details={"provider": provider, "error": failure.error,
+                         "distribution": failure.info.distribution},
+                provider=provider,
+                error=failure.error,
+            )
+    raise InvalidInputError(
+        "drivers.unknown_provider",
+        details={"provider": provider, "valid": list(catalog.drivers)},
+        provider=provider,
+        valid=", ".join(catalog.drivers),
+    )
 
 
 def parse_permission(value: str) -> Permission:

@@ -1,7 +1,8 @@
 """The shell driver: runs ``$SHELL`` (else ``/bin/sh``), or a given command, in the workspace.
 
 It is always available, so gz-ia can run real sessions on a machine without any agent.
-Permission levels, prompts and conversations mean nothing to a shell and are ignored.
+Prompts and conversations mean nothing to a shell and are ignored; a shell cannot be
+restricted to read-only, so readonly is refused.
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ from pathlib import Path
 from typing import ClassVar
 
 from gzia.contract import NotFoundError
-from gzia.drivers.base import ExecutableDriver, LaunchRequest, LaunchSpec, which
+from gzia.drivers.base import (
+    ExecutableDriver,
+    LaunchRequest,
+    LaunchSpec,
+    Permission,
+    readonly_unsupported,
+    which,
+)
 
 FALLBACK_SHELL = "/bin/sh"
 
@@ -33,6 +41,8 @@ class ShellDriver(ExecutableDriver):
         return None
 
     def launch(self, request: LaunchRequest) -> LaunchSpec:
+        if request.permission is Permission.READONLY:
+            raise readonly_unsupported(self)
         env = self.environment(request)
         if not request.command:
             return LaunchSpec([self._shell(request.env)], env)
@@ -58,3 +68,7 @@ def _program_path(program: str, request: LaunchRequest) -> str:
 
 def _is_executable_file(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
+
+
+# The gzia.drivers entry point names this instance, so every loader gets a ready driver.
+driver = ShellDriver()

@@ -11,6 +11,8 @@ EN = {
     "readonly_unsupported": (
         "agent '{name}' cannot be restricted to read-only; choose supervised or autonomous"
     ),
+    "bad_mcp_config": "cannot use the MCP configuration {path}: {detail}",
+    "plugin_failed": "driver '{provider}' could not be loaded: {error}",
     "not_a_driver": "'{name}' does not provide a driver (missing: {missing})",
     "id_mismatch": "entry point '{name}' provides a driver whose id is '{driver_id}'",
     "hint_agy": "Install the Google Antigravity CLI following the official instructions.",
@@ -23,7 +25,8 @@ EN = {
     "column_version": "VERSION",
     "status_available": "available",
     "status_missing": "missing",
-    "listed_hint": "{id}: {hint}",
+    "install_header": "To install the missing agents:",
+    "listed_hint": "  {id}: {hint}",
 }
 
 ES = {
@@ -37,6 +40,8 @@ ES = {
     "readonly_unsupported": (
         "el agente '{name}' no se puede restringir a solo lectura; elija supervised o autonomous"
     ),
+    "bad_mcp_config": "no se puede usar la configuración MCP {path}: {detail}",
+    "plugin_failed": "no se pudo cargar el driver '{provider}': {error}",
     "not_a_driver": "'{name}' no proporciona un driver (falta: {missing})",
     "id_mismatch": "el entry point '{name}' proporciona un driver cuyo id es '{driver_id}'",
     "hint_agy": "Instala Google Antigravity CLI siguiendo las instrucciones oficiales.",
@@ -49,5 +54,6 @@ ES = {
     "column_version": "VERSIÓN",
     "status_available": "disponible",
     "status_missing": "no encontrado",
-    "listed_hint": "{id}: {hint}",
+    "install_header": "Para instalar los agentes que faltan:",
+    "listed_hint": "  {id}: {hint}",
 }
