@@ -43,18 +43,28 @@ def previous_path(target: Path) -> Path:
     return target.with_name(target.name + ".previous")
 
 
+def _try_lock(fd: int) -> None:
+    """Take an exclusive lock on ``fd`` or raise ``OSError`` at once."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
 @contextlib.contextmanager
 def update_lock(target: Path) -> Iterator[Path]:
     """An exclusive, non-blocking lock; yields the (cleaned) staging directory."""
-    import fcntl
-
     folder = staging_dir(target)
     folder.mkdir(mode=0o700, exist_ok=True)
     handle = (folder / "lock").open("a")
     try:
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
+            _try_lock(handle.fileno())
+        except OSError as exc:
             raise LockedError("update.locked", path=str(target), hint_key="update.locked_hint",
                               details={"path": str(target)}) from exc
         for leftover in folder.iterdir():
@@ -114,6 +124,8 @@ def build_id(path: Path) -> str | None:
 
 
 def fsync_dir(folder: Path) -> None:
+    if os.name == "nt":  # directories cannot be opened there; renames are journaled
+        return
     fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -155,7 +167,10 @@ def rollback(target: Path, scratch: Path) -> None:
 
 
 def shiv_root() -> Path:
+    """Where shiv extracts zipapps: ``SHIV_ROOT`` (``$VAR`` expanded, as shiv does) or ~/.shiv."""
     root = os.environ.get("SHIV_ROOT", "")
+    if root.startswith("$"):
+        root = os.environ.get(root[1:], root[1:])
     return Path(root).expanduser() if root else Path("~/.shiv").expanduser()
 
 

@@ -76,10 +76,29 @@ def ssl_context() -> ssl.SSLContext:
     return context
 
 
+READ_SIZE = 1 << 20
+
+
+def _larger_reads() -> None:
+    """Read the socket 1 MiB at a time instead of httpcore's 64 KiB.
+
+    There is no public option for it; bench/download.py shows the gain (about 1.4x on
+    loopback). Without the attribute (another httpcore) nothing changes.
+    """
+    try:
+        from httpcore._sync import http11
+    except ImportError:
+        return
+    connection = getattr(http11, "HTTP11Connection", None)
+    if connection is not None and getattr(connection, "READ_NUM_BYTES", READ_SIZE) < READ_SIZE:
+        connection.READ_NUM_BYTES = READ_SIZE
+
+
 def make_client(timeout: float = 30.0) -> httpx.Client:
     """The one configured client: every update request goes through it."""
     import httpx
 
+    _larger_reads()
     from gzia._version import __version__
 
     return httpx.Client(

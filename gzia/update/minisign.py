@@ -30,7 +30,7 @@ class PublicKey:
 
     @property
     def id_hex(self) -> str:
-        return self.key_id[::-1].hex().upper()  # as minisign prints it
+        return key_id_text(self.key_id)
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,11 @@ class Signature:
     signature: bytes
     trusted_comment: str
     global_signature: bytes
+
+
+def key_id_text(key_id: bytes) -> str:
+    """A key id as minisign prints it: a little-endian integer in upper-case hex."""
+    return format(int.from_bytes(key_id, "little"), "X")
 
 
 def _b64(text: str) -> bytes:
@@ -77,7 +82,7 @@ def verify(data: bytes, signature: Signature, keys: list[PublicKey]) -> PublicKe
 
     key = next((k for k in keys if k.key_id == signature.key_id), None)
     if key is None:
-        raise SignatureProblem("update.untrusted_key", key_id=signature.key_id[::-1].hex().upper())
+        raise SignatureProblem("update.untrusted_key", key_id=key_id_text(signature.key_id))
     message = data if signature.algorithm == b"Ed" else hashlib.blake2b(data).digest()
     verifier = Ed25519PublicKey.from_public_bytes(key.key)
     try:

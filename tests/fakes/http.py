@@ -172,6 +172,7 @@ def _chunks(body: bytes | Path, size: int = CHUNK) -> Any:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    block_on_close = False
     allow_reuse_address = True
     owner: FakeServer
     tls: ssl.SSLContext | None = None
@@ -210,7 +211,7 @@ class FakeServer:
             server.tls = context
         self._port = server.server_address[1]
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
         self._thread.start()
         return self
 

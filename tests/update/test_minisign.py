@@ -76,3 +76,11 @@ def test_keys_from_lines_and_files(minisign_key: MinisignKey, tmp_path: Path):
 def test_parse_sums_accepts_text_and_binary_markers():
     text = (b"A" * 64 + b"  one.pyz\n" + b"b" * 64 + b" *two.pyz\r\n\n# comment\nbad line\n")
     assert parse_sums(text) == {"one.pyz": "a" * 64, "two.pyz": "b" * 64}
+
+
+def test_key_ids_print_as_minisign_prints_them():
+    from gzia.update.minisign import key_id_text
+
+    # minisign writes "%" PRIX64 of the little-endian key number: no zero padding
+    assert key_id_text(bytes.fromhex("3412000000000000")) == "1234"
+    assert key_id_text(bytes.fromhex("efcdab8967452301")) == "123456789ABCDEF"

@@ -142,3 +142,37 @@ def test_sigkill_at_any_moment_leaves_a_working_pyz(nexus: NexusFake, releases, 
             break
         delay += 0.15
     assert outcomes[-1] == "gz-ia 2.0.0" and len(outcomes) > 1
+
+
+def _run_with_tty_stderr(target: Path, args: list[str], env: dict[str, str]) -> tuple[int, str]:
+    import pty
+
+    master, slave = pty.openpty()
+    child = subprocess.Popen([sys.executable, str(target), "update", *args],
+                             env={**os.environ, **env}, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=slave, start_new_session=True)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    child.communicate(timeout=30)
+    return child.returncode, b"".join(chunks).decode(errors="replace")
+
+
+@pytest.mark.parametrize("flags", [[], ["--json"], ["-q"]])
+def test_progress_bar_only_on_a_terminal_in_human_mode(nexus: NexusFake, releases,
+                                                       target: Path, keys_env, flags):
+    nexus.publish(releases("2.0.0", payload=standin_pyz_bytes("2.0.0", padding=PADDING)),
+                  "2.0.0")
+    code, stderr = _run_with_tty_stderr(target, flags, {**keys_env, **nexus_env(nexus)})
+    assert code == 0
+    size = (len(standin_pyz_bytes("2.0.0", padding=PADDING))) / 1048576
+    bar = f"\r[{'#' * 30}] {size:7.1f} / {size:.1f} MiB"
+    assert (bar in stderr) is (flags == [])

@@ -1,0 +1,147 @@
+"""``gz-ia session ...``: list, show, path, delete, diff, merge, prune, log, logs.
+
+Every subcommand takes ``-d/--dir`` (also accepted before the subcommand:
+``gz-ia session -d DIR list``) and finds the project from any directory inside it,
+including a session worktree. Ids are validated before anything else happens.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from gzia.cli import output
+from gzia.cli.session_common import Dir, SessionRef, open_session, open_store, session_group
+from gzia.cli.session_events import log_command, logs_command
+from gzia.i18n import t
+from gzia.sessions.reconcile import list_sessions
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs).",
+)
+app.callback()(session_group)
+
+@app.command("list", help="List the project's sessions, newest first.")
+def list_command(ctx: typer.Context, directory: Dir = None) -> None:
+    from gzia.cli.session_views import render_list
+
+    result = list_sessions(open_store(ctx, directory))
+    for bad in result.unreadable:
+        output.warn("IO", "sessions.unreadable_warning", path=bad.path, detail=bad.error,
+                    details=bad.to_json())
+    records = result.records
+    output.emit({"sessions": [r.to_json() for r in records]}, lambda: render_list(records))
+
+
+@app.command("show", help="Show one session's record.")
+def show_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
+    from gzia.cli.session_views import render_show
+
+    _, record = open_session(ctx, session, directory)
+    output.emit(record.to_json(), lambda: render_show(record))
+
+
+@app.command("path", help="Print the directory the session works in.")
+def path_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
+    _, record = open_session(ctx, session, directory)
+    path = record.workspace_path
+    output.emit({"id": record.id, "path": path, "is_isolated": record.is_isolated},
+                lambda: output.line(path))
+
+
+Force = Annotated[bool, typer.Option("--force", "-f", help="Delete even unmerged or running work.")]
+
+
+def delete_command(
+    ctx: typer.Context, session: SessionRef, force: Force = False, directory: Dir = None
+) -> None:
+    from gzia.sessions.delete import delete_session
+
+    store, record = open_session(ctx, session, directory)
+    result = delete_session(store, record, force=force)
+    output.emit(result.to_json(), lambda: output.line(t("sessions.deleted", id=record.id)))
+
+
+app.command("delete", help="Delete a session: record, events, log, worktree and branch.")(
+    delete_command)
+app.command("rm", hidden=True, help="Alias of delete.")(delete_command)
+
+Stat = Annotated[bool, typer.Option("--stat", help="Show only a summary of the changes.")]
+
+
+def diff_command(
+    ctx: typer.Context, session: SessionRef, stat: Stat = False, directory: Dir = None
+) -> None:
+    from gzia.sessions.diff import session_diff
+
+    store, record = open_session(ctx, session, directory)
+    result = session_diff(store.project, record, stat=stat)
+
+    def human() -> None:
+        if not result.is_isolated:
+            output.line(t("sessions.diff_direct"))
+        elif not result.text:
+            output.line(t("sessions.diff_empty"))
+        else:
+            output.line(result.text.rstrip("\n"))
+
+    output.emit(result.to_json(), human)
+
+
+app.command("diff", help="Show what the session changed (worktree and branch).")(diff_command)
+app.command("read", hidden=True, help="Alias of diff.")(diff_command)
+
+Squash = Annotated[bool, typer.Option("--squash", help="Squash the session into one change.")]
+NoCommit = Annotated[bool, typer.Option("--no-commit", help="Stage the merge, do not commit.")]
+
+
+def _merge(ctx: typer.Context, session: str, *, squash: bool, no_commit: bool,
+           directory: str | None, done_key: str) -> None:
+    from gzia.cli.session_views import render_merge
+    from gzia.sessions.merge import merge_session
+
+    store, record = open_session(ctx, session, directory)
+    result = merge_session(store, record, squash=squash, no_commit=no_commit)
+    output.emit(result.to_json(), lambda: render_merge(result, done_key))
+
+
+@app.command("merge", help="Merge the session's branch into the current branch.")
+def merge_command(ctx: typer.Context, session: SessionRef, squash: Squash = False,
+                  no_commit: NoCommit = False, directory: Dir = None) -> None:
+    _merge(ctx, session, squash=squash, no_commit=no_commit, directory=directory,
+           done_key="sessions.merge_done")
+
+
+@app.command("get", hidden=True, help="Alias of merge.")
+def get_command(ctx: typer.Context, session: SessionRef, squash: Squash = False,
+                no_commit: NoCommit = False, directory: Dir = None) -> None:
+    _merge(ctx, session, squash=squash, no_commit=no_commit, directory=directory,
+           done_key="sessions.get_done")
+
+
+DryRun = Annotated[bool, typer.Option("--dry-run", help="Report, remove nothing.")]
+
+
+@app.command("prune", help="Remove worktrees and harness/* branches that have no record.")
+def prune_command(ctx: typer.Context, dry_run: DryRun = False, directory: Dir = None) -> None:
+    from gzia.cli.session_views import render_prune
+    from gzia.sessions.prune import prune
+
+    report = prune(open_store(ctx, directory), dry_run=dry_run)
+    output.emit(report.to_json(), lambda: render_prune(report))
+
+
+app.command("log", help="Append an event to the session's event log.")(log_command)
+app.command("logs", help="Print the session's events (-f: follow while it runs).")(logs_command)
+
+
+def _register_run_control() -> None:
+    from gzia.cli.session_control import register
+
+    register(app)
+
+
+_register_run_control()

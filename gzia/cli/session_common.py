@@ -1,0 +1,44 @@
+"""What every ``session`` subcommand shares: ``-d/--dir``, the id argument, the store.
+
+Other modules adding subcommands to the ``session`` group (resume, kill) use these too.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from gzia.sessions.ids import validate_session_ref
+from gzia.sessions.project import find_project
+from gzia.sessions.reconcile import get_session
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.store import SessionStore
+
+Dir = Annotated[
+    str | None,
+    typer.Option("-d", "--dir", help="Project directory (default: the current directory)."),
+]
+SessionRef = Annotated[str, typer.Argument(metavar="ID", help="Session id (or unique prefix).")]
+
+
+def session_group(ctx: typer.Context, directory: Dir = None) -> None:
+    """The group's own ``-d/--dir``, for ``gz-ia session -d DIR <subcommand>``."""
+    ctx.obj = {"dir": directory}
+
+
+def open_store(ctx: typer.Context, directory: str | None) -> SessionStore:
+    """The store of the project containing ``-d`` (subcommand's, else the group's, else cwd)."""
+    group_dir = ctx.obj.get("dir") if isinstance(ctx.obj, dict) else None
+    return SessionStore(find_project(directory or group_dir))
+
+
+def open_session(
+    ctx: typer.Context, ref: str, directory: str | None
+) -> tuple[SessionStore, SessionRecord]:
+    """Validate ``ref`` first (touching nothing), then load and reconcile the record."""
+    validate_session_ref(ref)
+    store = open_store(ctx, directory)
+    return store, get_session(store, ref)
+
+

@@ -1,0 +1,58 @@
+"""``gz-ia session log`` (append an event) and ``session logs [-f]`` (read them)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from gzia.cli import output
+from gzia.cli.session_common import Dir, SessionRef, open_session
+from gzia.i18n import t
+from gzia.sessions.events import DEFAULT_AGENT, Event, append_event, new_event
+
+Action = Annotated[str, typer.Option("-a", "--action", help="What happened.")]
+Stage = Annotated[str, typer.Option("-s", "--stage", help="READ, PENDING or FINISH.")]
+Status = Annotated[str | None, typer.Option("--status", help="OK or FAILED.")]
+Agent = Annotated[str, typer.Option("--agent", help="Agent id.")]
+Role = Annotated[str | None, typer.Option("-r", "--role", help="Agent role.")]
+ErrorText = Annotated[str | None, typer.Option("--error", help="Error text.")]
+Duration = Annotated[int | None, typer.Option("--duration", help="Duration in milliseconds.")]
+Follow = Annotated[bool, typer.Option("-f", "--follow", help="Keep printing while it runs.")]
+
+
+def log_command(  # noqa: PLR0917 - typer maps one parameter to each flag
+    ctx: typer.Context, session: SessionRef, action: Action, stage: Stage,
+    status: Status = None, agent: Agent = DEFAULT_AGENT, role: Role = None,
+    error: ErrorText = None, duration: Duration = None, directory: Dir = None,
+) -> None:
+    event = new_event(session, action, stage, status=status, agent_id=agent, role=role,
+                      error=error, duration_ms=duration)
+    store, record = open_session(ctx, session, directory)
+    event.session_id = record.id
+    append_event(store, event)
+    output.emit(event.to_json(), lambda: output.line(t("sessions.logged", id=record.id)))
+
+
+def logs_command(
+    ctx: typer.Context, session: SessionRef, follow: Follow = False, directory: Dir = None
+) -> None:
+    from gzia.cli.session_views import event_line
+    from gzia.sessions.events import follow_events, read_events
+    from gzia.sessions.reconcile import get_session
+
+    store, record = open_session(ctx, session, directory)
+    if follow:
+        events = follow_events(store, record.id, lambda: get_session(store, record.id).is_running)
+    else:
+        batch = read_events(store, record.id)
+        for line in batch.unreadable_lines:
+            output.warn("IO", "sessions.event_unreadable", line=line,
+                        path=str(store.events_path(record.id)), details={"line": line})
+        events = iter(batch.events)
+    seen: list[Event] = []
+    for event in events:
+        seen.append(event)
+        output.line(event_line(event))
+    output.emit({"id": record.id, "events": [e.to_json() for e in seen]},
+                lambda: None if seen else output.line(t("sessions.no_events", id=record.id)))

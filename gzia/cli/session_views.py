@@ -1,0 +1,136 @@
+"""Human renderings of the ``session`` commands (the original gz-ia's formats)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from gzia.cli import output
+from gzia.i18n import t
+from gzia.sessions.events import Event
+from gzia.sessions.record import SessionRecord, elapsed_ms, parse_rfc3339
+
+if TYPE_CHECKING:
+    from gzia.sessions.merge import MergeResult
+    from gzia.sessions.prune import PruneReport
+
+ROW = "{:<10}  {:<12}  {:<8}  {:<12}  {:<10}  {:<20}  {:<10}"
+LABEL_WIDTH = 12
+
+
+def render_list(records: list[SessionRecord]) -> None:
+    if not records:
+        output.line(t("sessions.list_empty"))
+        return
+    header = ROW.format(*(t(f"sessions.col_{c}") for c in
+                          ("id", "status", "pid", "permission", "mode", "started", "duration")))
+    output.line(header.rstrip())
+    output.line("-" * len(header.rstrip()))
+    worktree, direct = t("sessions.mode_worktree"), t("sessions.mode_direct")
+    for r in records:
+        output.line(ROW.format(
+            r.id, r.status, str(r.pid) if r.pid else "-", r.permission_level,
+            worktree if r.is_isolated else direct, local_time(r.started_at), duration_of(r),
+        ).rstrip())
+
+
+def render_show(r: SessionRecord) -> None:
+    output.line(t("sessions.show_title", id=r.id))
+    rows: list[tuple[str, object]] = [("status", r.status), ("pid", r.pid or "-")]
+    if r.provider:
+        rows.append(("provider", r.provider))
+    rows += [("permission", r.permission_level), ("dir", r.working_dir)]
+    if r.is_isolated:
+        rows.append(("mode", t("sessions.show_mode_isolated", path=r.worktree_dir or "")))
+        rows.append(("branch", r.branch_name or ""))
+        if r.base_branch or r.base_commit:
+            rows.append(("base", " ".join(x for x in (r.base_branch, _short(r.base_commit)) if x)))
+    else:
+        rows.append(("mode", t("sessions.show_mode_direct")))
+    optional = [("prompt", r.initial_prompt), ("started", r.started_at),
+                ("finished", r.finished_at), ("end_reason", r.end_reason),
+                ("merged", r.merged_at)]
+    rows += [(k, v) for k, v in optional if v]
+    rows.append(("exit_code", r.exit_code))
+    for key, value in rows:
+        output.line(f"{t('sessions.label_' + key):<{LABEL_WIDTH}}{value}")
+
+
+def render_events(events: Iterable[Event]) -> None:
+    for event in events:
+        output.line(event_line(event))
+
+
+def event_line(e: Event) -> str:
+    """``[HH:MM:SS] [role/agent] [STAGE] action (status: OK)`` as the original printed."""
+    try:
+        clock = parse_rfc3339(e.timestamp).strftime("%H:%M:%S")
+    except ValueError:
+        clock = "--:--:--"
+    who = "/".join(x for x in (e.role, e.agent_id) if x) or "orchestrator"
+    line = f"[{clock}] [{who}] [{e.stage}] {e.action} (status: {e.status or 'null'})"
+    if e.duration_ms is not None:
+        line += f" [{e.duration_ms}ms]"
+    if e.error:
+        line += f" error: {e.error}"
+    return line
+
+
+def local_time(stamp: str) -> str:
+    try:
+        return parse_rfc3339(stamp).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return stamp or "-"
+
+
+def duration_of(r: SessionRecord) -> str:
+    ms = r.duration_ms
+    if ms is None and r.is_running:
+        ms = elapsed_ms(r.started_at)
+    return format_duration(ms) if ms is not None else "-"
+
+
+def format_duration(ms: int) -> str:
+    """Go-like durations: ``450ms``, ``12.3s``, ``4m05s``, ``2h03m``."""
+    if ms < 1000:
+        return f"{ms}ms"
+    seconds = ms / 1000
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m{secs:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+def _short(commit: str | None) -> str | None:
+    return f"({commit[:12]})" if commit else None
+
+
+def render_merge(result: MergeResult, done_key: str) -> None:
+    if result.already_up_to_date:
+        output.line(t("sessions.merge_up_to_date"))
+        return
+    output.line(t(done_key, id=result.session_id))
+    output.line(t("sessions.merge_files"))
+    for name in result.files:
+        output.line(f"  • {name}")
+    if result.no_commit:
+        key = "merge_note_squash_no_commit" if result.squash else "merge_note_no_commit"
+        output.line(t(f"sessions.{key}"))
+
+
+def render_prune(report: PruneReport) -> None:
+    if not report.removed_anything and not report.missing_worktrees:
+        output.line(t("sessions.prune_nothing"))
+        return
+    output.line(t("sessions.prune_title"))
+    groups = [("prune_worktree", report.removed_worktrees),
+              ("prune_branch", report.removed_branches), ("prune_dir", report.removed_dirs),
+              ("prune_events", report.removed_events), ("prune_missing", report.missing_worktrees)]
+    for key, names in groups:
+        for name in names:
+            output.line(t(f"sessions.{key}", name=name))
+    if report.dry_run:
+        output.line(t("sessions.prune_dry_run"))

@@ -1,0 +1,227 @@
+"""Messages about sessions, workspaces and events (Spanish follows the original gz-ia)."""
+
+EN = {
+    # store and ids
+    "not_found": "session '{id}' not found",
+    "list_hint": "gz-ia session list",
+    "invalid_id": "invalid session id '{id}': expected 8 hexadecimal characters",
+    "ambiguous_id": "session id prefix '{id}' is ambiguous: {matches}",
+    "id_taken": "session '{id}' already exists",
+    "locked": "session '{id}' is locked by another gz-ia process",
+    "record_unreadable": "session record {path} is unreadable: {detail}",
+    "unreadable_warning": "skipped unreadable session record {path}: {detail}",
+    "dir_not_found": "directory '{dir}' does not exist",
+    "git_failed": "'{command}' failed: {detail}",
+    # workspace
+    "no_commits": "the repository at {root} has no commits yet; sessions branch from HEAD",
+    "no_commits_hint": "make a first commit: git add -A && git commit -m 'initial commit'",
+    "invalid_inject_path": "invalid injected file path '{path}'",
+    # list
+    "list_empty": "✧ No sessions recorded in this project.",
+    "col_id": "ID",
+    "col_status": "STATUS",
+    "col_pid": "PID",
+    "col_permission": "PERMISSION",
+    "col_mode": "MODE",
+    "col_started": "STARTED",
+    "col_duration": "DURATION",
+    "mode_worktree": "Worktree",
+    "mode_direct": "Direct",
+    # show
+    "show_title": "❯ Session details: {id}",
+    "label_status": "Status:",
+    "label_pid": "PID:",
+    "label_provider": "Provider:",
+    "label_permission": "Permission:",
+    "label_dir": "Directory:",
+    "label_mode": "Mode:",
+    "label_branch": "Branch:",
+    "label_base": "Base:",
+    "label_prompt": "Prompt:",
+    "label_started": "Started:",
+    "label_finished": "Finished:",
+    "label_exit_code": "Exit Code:",
+    "label_end_reason": "End reason:",
+    "label_merged": "Merged:",
+    "show_mode_isolated": "Isolated worktree ({path})",
+    "show_mode_direct": "Direct (no Git)",
+    # delete
+    "deleted": "✓ Session '{id}' deleted from the registry.",
+    "delete_running": "session '{id}' is running (PID {pid}); stop it first or use --force",
+    "delete_running_no_kill": (
+        "session '{id}' is running (PID {pid}) and this gz-ia cannot stop it; "
+        "stop the agent first"
+    ),
+    "delete_unmerged": (
+        "session '{id}' has work that was never merged ({what}); "
+        "merge it with 'gz-ia session merge {id}' or delete with --force"
+    ),
+    "delete_what_commits": "{count} unmerged commit(s)",
+    "delete_what_files": "{count} uncommitted file(s)",
+    "force_hint": "gz-ia session delete {id} --force",
+    # diff
+    "diff_direct": "The session ran in direct mode and has no isolated diff.",
+    "diff_empty": "✧ No changes recorded in the session.",
+    "diff_unavailable": "session '{id}': neither its worktree nor its branch is available",
+    # merge
+    "merge_direct": (
+        "session '{id}' ran in direct mode and has no isolated worktree branch to merge"
+    ),
+    "merge_base_dirty": (
+        "the base repository ('{root}') has uncommitted changes or untracked files.\n"
+        "Commit or stash them before merging the session's changes, to avoid losing data"
+    ),
+    "merge_running": (
+        "session '{id}' is still running (PID {pid}); wait for it to finish or stop it "
+        "with 'gz-ia session kill {id}'"
+    ),
+    "merge_conflict": (
+        "merging session '{id}' would conflict in {count} file(s): {files}. Nothing was "
+        "changed: the base and the worktree are intact (inspect with 'gz-ia session path {id}')"
+    ),
+    "merge_conflict_hint": (
+        "resolve in the worktree (git merge {base} there), then run gz-ia session merge {id}"
+    ),
+    "merge_no_branch": "session '{id}': branch '{branch}' does not exist",
+    "merge_up_to_date": "✧ The branch is already up to date. Nothing to merge.",
+    "merge_done": "✓ Merge completed successfully for session '{id}'.",
+    "get_done": "✓ Worktree changes brought in and merged successfully for session '{id}'.",
+    "merge_files": "Integrated files:",
+    "merge_note_squash_no_commit": (
+        "Note: the changes are staged but not committed (--squash --no-commit)."
+    ),
+    "merge_note_no_commit": "Note: the changes are staged but not committed (--no-commit).",
+    # prune
+    "prune_nothing": "✓ No orphaned Git branches or worktrees found. Everything is in sync.",
+    "prune_title": "✧ Orphan cleanup:",
+    "prune_branch": "  ✓ Orphaned branch deleted: {name}",
+    "prune_worktree": "  ✓ Orphaned worktree pruned: {name}",
+    "prune_dir": "  ✓ Orphaned worktree directory removed: {name}",
+    "prune_events": "  ✓ Orphaned event log removed: {name}",
+    "prune_missing": "  ! Session {name} lost its worktree (record kept)",
+    "prune_dry_run": "(dry run: nothing was removed)",
+    # events
+    "invalid_stage": "invalid stage: '{value}' (valid: READ, PENDING, FINISH)",
+    "invalid_status": "invalid status: '{value}' (valid: OK, FAILED)",
+    "invalid_duration": "invalid duration: '{value}' (milliseconds, 0 or more)",
+    "empty_action": "the action must not be empty",
+    "logged": "✓ Event recorded for session '{id}'.",
+    "no_events": "✧ No events recorded for session '{id}'.",
+    "event_unreadable": "skipped unreadable event line {line} in {path}",
+}
+
+ES = {
+    "not_found": "sesión '{id}' no encontrada",
+    "list_hint": "gz-ia session list",
+    "invalid_id": "id de sesión inválido '{id}': se esperan 8 caracteres hexadecimales",
+    "ambiguous_id": "el prefijo de id de sesión '{id}' es ambiguo: {matches}",
+    "id_taken": "la sesión '{id}' ya existe",
+    "locked": "la sesión '{id}' está bloqueada por otro proceso de gz-ia",
+    "record_unreadable": "el registro de sesión {path} no se puede leer: {detail}",
+    "unreadable_warning": "se omitió el registro de sesión ilegible {path}: {detail}",
+    "dir_not_found": "el directorio '{dir}' no existe",
+    "git_failed": "'{command}' falló: {detail}",
+    "no_commits": (
+        "el repositorio en {root} aún no tiene commits; las sesiones parten de HEAD"
+    ),
+    "no_commits_hint": "haga un primer commit: git add -A && git commit -m 'commit inicial'",
+    "invalid_inject_path": "ruta de archivo inyectado inválida '{path}'",
+    "list_empty": "✧ No hay sesiones registradas en este proyecto.",
+    "col_id": "ID",
+    "col_status": "ESTADO",
+    "col_pid": "PID",
+    "col_permission": "PERMISO",
+    "col_mode": "MODO",
+    "col_started": "INICIO",
+    "col_duration": "DURACIÓN",
+    "mode_worktree": "Worktree",
+    "mode_direct": "Directo",
+    "show_title": "❯ Detalle de Sesión: {id}",
+    "label_status": "Estado:",
+    "label_pid": "PID:",
+    "label_provider": "Proveedor:",
+    "label_permission": "Permisos:",
+    "label_dir": "Directorio:",
+    "label_mode": "Modo:",
+    "label_branch": "Rama:",
+    "label_base": "Base:",
+    "label_prompt": "Prompt:",
+    "label_started": "Inicio:",
+    "label_finished": "Fin:",
+    "label_exit_code": "Exit Code:",
+    "label_end_reason": "Motivo fin:",
+    "label_merged": "Fusionada:",
+    "show_mode_isolated": "Worktree aislado ({path})",
+    "show_mode_direct": "Directo (sin Git)",
+    "deleted": "✓ Sesión '{id}' eliminada del registro.",
+    "delete_running": (
+        "la sesión '{id}' está en ejecución (PID {pid}); deténgala primero o use --force"
+    ),
+    "delete_running_no_kill": (
+        "la sesión '{id}' está en ejecución (PID {pid}) y este gz-ia no puede detenerla; "
+        "detenga primero el agente"
+    ),
+    "delete_unmerged": (
+        "la sesión '{id}' tiene trabajo que nunca se fusionó ({what}); "
+        "fusiónelo con 'gz-ia session merge {id}' o elimine con --force"
+    ),
+    "delete_what_commits": "{count} commit(s) sin fusionar",
+    "delete_what_files": "{count} archivo(s) sin comitear",
+    "force_hint": "gz-ia session delete {id} --force",
+    "diff_direct": "La sesión se ejecutó en modo directo y no cuenta con diff aislado.",
+    "diff_empty": "✧ No hay cambios registrados en la sesión.",
+    "diff_unavailable": "sesión '{id}': worktree o rama no disponible",
+    "merge_direct": (
+        "la sesión '{id}' se ejecutó en modo directo y no cuenta con una rama de worktree "
+        "aislada para fusionar"
+    ),
+    "merge_base_dirty": (
+        "el repositorio base ('{root}') tiene modificaciones o archivos sin comitear.\n"
+        "Por favor realiza commit o stash antes de integrar los cambios de la sesión para "
+        "evitar pérdida accidental de datos"
+    ),
+    "merge_running": (
+        "la sesión '{id}' sigue en ejecución (PID {pid}); espere a que termine o deténgala "
+        "con 'gz-ia session kill {id}'"
+    ),
+    "merge_conflict": (
+        "conflicto al fusionar cambios de la sesión '{id}' en {count} archivo(s): {files}. "
+        "No se modificó nada: la base y el worktree permanecen intactos (inspecciona con "
+        "'gz-ia session path {id}')"
+    ),
+    "merge_conflict_hint": (
+        "resuelva en el worktree (git merge {base} allí) y reintente gz-ia session merge {id}"
+    ),
+    "merge_no_branch": "sesión '{id}': la rama '{branch}' no existe",
+    "merge_up_to_date": (
+        "✧ La rama ya está actualizada. No hay cambios pendientes para fusionar."
+    ),
+    "merge_done": "✓ Fusión completada con éxito para la sesión '{id}'.",
+    "get_done": (
+        "✓ Cambios del worktree traídos e integrados con éxito para la sesión '{id}'."
+    ),
+    "merge_files": "Archivos integrados:",
+    "merge_note_squash_no_commit": (
+        "Nota: Los cambios quedaron preparados en el stage sin comitear (--squash --no-commit)."
+    ),
+    "merge_note_no_commit": (
+        "Nota: Los cambios quedaron preparados en el stage sin comitear (--no-commit)."
+    ),
+    "prune_nothing": (
+        "✓ No se encontraron ramas de Git ni worktrees huérfanos. Todo está sincronizado."
+    ),
+    "prune_title": "✧ Reconciliación de Basura Huérfana:",
+    "prune_branch": "  ✓ Rama huérfana eliminada: {name}",
+    "prune_worktree": "  ✓ Worktree huérfano podado: {name}",
+    "prune_dir": "  ✓ Directorio de worktree huérfano eliminado: {name}",
+    "prune_events": "  ✓ Registro de eventos huérfano eliminado: {name}",
+    "prune_missing": "  ! La sesión {name} perdió su worktree (registro conservado)",
+    "prune_dry_run": "(simulación: no se eliminó nada)",
+    "invalid_stage": "etapa inválida: '{value}' (válidos: READ, PENDING, FINISH)",
+    "invalid_status": "estado inválido: '{value}' (válidos: OK, FAILED)",
+    "invalid_duration": "duración inválida: '{value}' (milisegundos, 0 o más)",
+    "empty_action": "la acción no puede estar vacía",
+    "logged": "✓ Evento registrado exitosamente para la sesión '{id}'.",
+    "no_events": "✧ No hay eventos registrados para la sesión '{id}'.",
+    "event_unreadable": "se omitió la línea de evento ilegible {line} en {path}",
+}

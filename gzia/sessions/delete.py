@@ -1,0 +1,134 @@
+"""``session delete``: remove a session's record, events, log, worktree and branch.
+
+It refuses (``SAFETY_BLOCK``) to drop work that exists nowhere else: commits on
+``harness/<id>`` that no other branch holds and that were not merged by gz-ia, or
+uncommitted files in the worktree; and it refuses to delete a running session. ``--force``
+overrides both (a running session is stopped first through ``gzia.sessions.kill``).
+
+Only the paths a session owns are removed: ``.harness/worktrees/<id>`` and the branch
+``harness/<id>`` (never a path read from the record, which could have been edited).
+"""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+from dataclasses import dataclass, field
+from typing import Any
+
+from gzia.contract import SafetyBlockError
+from gzia.sessions.git import changed_paths, rev_parse, run_git
+from gzia.sessions.merge import HARNESS_PATHS
+from gzia.sessions.project import Project
+from gzia.sessions.reconcile import reconcile
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.store import SessionStore
+from gzia.sessions.workspace import branch_exists, branch_for, worktree_for
+
+KILL_MODULE = "gzia.sessions.kill"
+
+
+@dataclass
+class UnmergedWork:
+    commits: int = 0
+    files: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.commits or self.files)
+
+
+@dataclass
+class DeleteResult:
+    session_id: str
+    killed: bool = False
+    removed_worktree: bool = False
+    removed_branch: bool = False
+    discarded: UnmergedWork = field(default_factory=UnmergedWork)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.session_id, "deleted": True, "killed": self.killed,
+                "removed_worktree": self.removed_worktree,
+                "removed_branch": self.removed_branch,
+                "discarded_commits": self.discarded.commits,
+                "discarded_files": self.discarded.files}
+
+
+def unmerged_work(project: Project, record: SessionRecord) -> UnmergedWork:
+    """Work of the session that would be lost: unmerged commits, uncommitted files."""
+    if not project.is_git or not record.is_isolated:
+        return UnmergedWork()
+    work = UnmergedWork()
+    worktree = worktree_for(project, record.id)
+    if (worktree / ".git").is_file():
+        work.files = changed_paths(worktree, ignore_prefixes=HARNESS_PATHS)
+    work.commits = _unmerged_commits(project, record)
+    return work
+
+
+def _unmerged_commits(project: Project, record: SessionRecord) -> int:
+    branch = branch_for(record.id)
+    tip = rev_parse(project.root, branch)
+    if tip is None or (record.merged_commit and tip == record.merged_commit):
+        return 0
+    done = run_git(["rev-list", "--count", tip, "--not", f"--exclude={branch}",
+                    "--branches"], project.root)
+    return int(done.stdout.strip() or 0) if done.ok else 0
+
+
+def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -> DeleteResult:
+    result = DeleteResult(record.id)
+    record = reconcile(store, record)
+    if record.is_running:
+        record = _stop(store, record, force=force)
+        result.killed = True
+    result.discarded = unmerged_work(store.project, record)
+    if result.discarded and not force:
+        raise _unmerged_refusal(record.id, result.discarded)
+    _remove_workspace(store.project, record, result)
+    store.delete(record.id)
+    return result
+
+
+def _stop(store: SessionStore, record: SessionRecord, *, force: bool) -> SessionRecord:
+    details = {"id": record.id, "pid": record.pid}
+    if not force:
+        raise SafetyBlockError("sessions.delete_running", id=record.id, pid=record.pid,
+                               hint_key="sessions.force_hint", details=details)
+    try:
+        kill = importlib.import_module(KILL_MODULE)
+    except ModuleNotFoundError:
+        raise SafetyBlockError("sessions.delete_running_no_kill", id=record.id, pid=record.pid,
+                               details=details) from None
+    kill.kill_session(store, record.id)
+    return store.load(record.id)
+
+
+def _unmerged_refusal(session_id: str, work: UnmergedWork) -> SafetyBlockError:
+    from gzia.i18n import t
+
+    parts = []
+    if work.commits:
+        parts.append(t("sessions.delete_what_commits", count=work.commits))
+    if work.files:
+        parts.append(t("sessions.delete_what_files", count=len(work.files)))
+    return SafetyBlockError(
+        "sessions.delete_unmerged", id=session_id, what=", ".join(parts),
+        hint_key="sessions.force_hint",
+        details={"id": session_id, "unmerged_commits": work.commits,
+                 "uncommitted_files": work.files},
+    )
+
+
+def _remove_workspace(project: Project, record: SessionRecord, result: DeleteResult) -> None:
+    injected = project.harness_dir / "session-files" / record.id
+    shutil.rmtree(injected, ignore_errors=True)
+    if not project.is_git:
+        return
+    worktree, branch = worktree_for(project, record.id), branch_for(record.id)
+    if worktree.exists():
+        run_git(["worktree", "remove", "--force", str(worktree)], project.root)
+        shutil.rmtree(worktree, ignore_errors=True)
+        result.removed_worktree = True
+    run_git(["worktree", "prune"], project.root)
+    if branch_exists(project.root, branch):
+        result.removed_branch = run_git(["branch", "-D", branch], project.root).ok

@@ -1,0 +1,180 @@
+"""Session events: ``.harness/sessions/<id>.events.jsonl``, one JSON object per line.
+
+The event shape is the original gz-ia's (``id`` of 12 hex, ``session_id``, ``agent_id``,
+``role``, ``action``, ``stage`` READ|PENDING|FINISH, ``status`` null|OK|FAILED always
+written, ``timestamp`` in UTC, ``duration_ms``, ``error``, ``metadata``), so files written
+by either tool read in the other. Appends take an ``flock`` and write one line in one
+``write`` call; readers take only complete lines, so a line being written is never
+half-read.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from gzia.contract import InvalidInputError
+from gzia.sessions.record import now_rfc3339
+from gzia.sessions.store import SessionStore
+
+STAGES = ("READ", "PENDING", "FINISH")
+STATUSES = ("OK", "FAILED")
+DEFAULT_AGENT = "orchestrator"
+POLL_INTERVAL = 0.1
+
+_OPTIONAL = ("agent_id", "role", "duration_ms", "error", "metadata")
+_ORDER = ("id", "session_id", "agent_id", "role", "action", "stage", "status", "timestamp",
+          "duration_ms", "error", "metadata")
+
+
+@dataclass
+class Event:
+    id: str
+    session_id: str
+    action: str
+    stage: str
+    status: str | None
+    timestamp: str
+    agent_id: str | None = None
+    role: str | None = None
+    duration_ms: int | None = None
+    error: str | None = None
+    metadata: dict[str, Any] | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self, *, complete: bool = True) -> dict[str, Any]:
+        """All fields (``complete``), or the original's file form without empty optionals."""
+        data = {
+            name: getattr(self, name) for name in _ORDER
+            if complete or name not in _OPTIONAL or getattr(self, name) not in (None, "")
+        }
+        for key, value in self.extras.items():
+            data.setdefault(key, value)
+        return data
+
+    @classmethod
+    def from_json(cls, data: object) -> Event:
+        if not isinstance(data, dict):
+            raise ValueError("an event must be a JSON object")
+        known: dict[str, Any] = {k: data.get(k) for k in _ORDER}
+        for name in ("id", "session_id", "action", "stage", "timestamp"):
+            if not isinstance(known[name], str):
+                raise ValueError(f"event field '{name}' is missing")
+        extras = {k: v for k, v in data.items() if k not in _ORDER}
+        return cls(**known, extras=extras)
+
+
+@dataclass
+class EventBatch:
+    events: list[Event]
+    unreadable_lines: list[int]
+    offset: int
+    """Where the next read starts (after the last complete line)."""
+
+
+def parse_stage(raw: str) -> str:
+    stage = raw.strip().upper()
+    if stage not in STAGES:
+        raise InvalidInputError("sessions.invalid_stage", value=raw, details={"stage": raw})
+    return stage
+
+
+def parse_status(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    status = raw.strip().upper()
+    if status not in STATUSES:
+        raise InvalidInputError("sessions.invalid_status", value=raw, details={"status": raw})
+    return status
+
+
+def new_event(
+    session_id: str,
+    action: str,
+    stage: str,
+    *,
+    status: str | None = None,
+    agent_id: str | None = DEFAULT_AGENT,
+    role: str | None = None,
+    error: str | None = None,
+    duration_ms: int | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> Event:
+    """A validated event stamped now (stage and status are case-insensitive)."""
+    if not action.strip():
+        raise InvalidInputError("sessions.empty_action")
+    if duration_ms is not None and duration_ms < 0:
+        raise InvalidInputError("sessions.invalid_duration", value=str(duration_ms))
+    return Event(
+        id=secrets.token_hex(6), session_id=session_id, action=action,
+        stage=parse_stage(stage), status=parse_status(status), timestamp=now_rfc3339(),
+        agent_id=agent_id or None, role=role or None, duration_ms=duration_ms,
+        error=error or None, metadata=metadata,
+    )
+
+
+def append_event(store: SessionStore, event: Event) -> None:
+    path = store.events_path(event.session_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps(event.to_json(complete=False), ensure_ascii=False) + "\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, line.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def read_events(store: SessionStore, session_id: str, offset: int = 0) -> EventBatch:
+    """The complete event lines from byte ``offset`` on."""
+    try:
+        with store.events_path(session_id).open("rb") as handle:
+            handle.seek(offset)
+            raw = handle.read()
+    except FileNotFoundError:
+        return EventBatch([], [], offset)
+    complete = raw[: raw.rfind(b"\n") + 1]
+    events, bad = [], []
+    first_line = 1 + _count_lines_before(store, session_id, offset)
+    for number, line in enumerate(complete.splitlines(), start=first_line):
+        if not line.strip():
+            continue
+        try:
+            events.append(Event.from_json(json.loads(line)))
+        except ValueError:
+            bad.append(number)
+    return EventBatch(events, bad, offset + len(complete))
+
+
+def follow_events(
+    store: SessionStore,
+    session_id: str,
+    keep_going: Callable[[], bool],
+    poll_interval: float = POLL_INTERVAL,
+) -> Iterator[Event]:
+    """Every event, then new ones as they come, until ``keep_going()`` turns false.
+
+    After the last check one final read picks up events written while stopping.
+    """
+    offset = 0
+    while True:
+        running = keep_going()
+        batch = read_events(store, session_id, offset)
+        offset = batch.offset
+        yield from batch.events
+        if not running:
+            return
+        time.sleep(poll_interval)
+
+
+def _count_lines_before(store: SessionStore, session_id: str, offset: int) -> int:
+    if offset == 0:
+        return 0
+    with store.events_path(session_id).open("rb") as handle:
+        return handle.read(offset).count(b"\n")

@@ -1,0 +1,145 @@
+"""Running git for the session code: a clean environment and one error shape.
+
+Git runs with ``LC_ALL=C`` so its messages can be recognised, without prompts, and
+without the ``GIT_DIR``-style variables a calling hook may have set (they would point
+git at another repository). Nothing here changes any git configuration.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+
+from gzia import proc
+from gzia.contract import IOFailure
+
+_INHERITED_GIT_VARIABLES = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_COMMON_DIR",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_PREFIX",
+    "GIT_NAMESPACE",
+)
+FALLBACK_IDENTITY = ("-c", "user.name=gz-ia", "-c", "user.email=gz-ia@localhost")
+
+
+def git_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _INHERITED_GIT_VARIABLES}
+    env["LC_ALL"] = "C"
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    if extra:
+        env.update(extra)
+    return env
+
+
+def run_git(
+    args: Sequence[str],
+    cwd: str | Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    input_text: str | None = None,
+) -> proc.Completed:
+    """Run ``git <args>`` in ``cwd``; never raises for a non-zero exit."""
+    return proc.run(
+        ["git", *args], cwd=cwd, env=git_environment(env), input_text=input_text
+    )
+
+
+def git_ok(args: Sequence[str], cwd: str | Path, *, env: Mapping[str, str] | None = None) -> str:
+    """Run git and return its stdout; a non-zero exit is an ``IO`` error naming the command."""
+    done = run_git(args, cwd, env=env)
+    if not done.ok:
+        raise git_failure(done)
+    return done.stdout
+
+
+def git_failure(done: proc.Completed) -> IOFailure:
+    detail = (done.stderr or done.stdout).strip() or f"exit status {done.returncode}"
+    return IOFailure(
+        "sessions.git_failed",
+        command=" ".join(done.argv),
+        detail=detail,
+        details={"argv": list(done.argv), "exit_code": done.returncode, "output": detail},
+    )
+
+
+@cache
+def git_installed() -> bool:
+    from shutil import which
+
+    return which("git") is not None
+
+
+def commit_with_fallback_identity(args: Sequence[str], cwd: str | Path) -> proc.Completed:
+    """``git commit``-like command; when git knows no identity, retry as gz-ia.
+
+    The fallback identity is given with ``-c`` for this one command only: the user's
+    configuration is never written.
+    """
+    done = run_git(args, cwd)
+    if not done.ok and _missing_identity(done):
+        done = run_git([*FALLBACK_IDENTITY, *args], cwd)
+    return done
+
+
+def _missing_identity(done: proc.Completed) -> bool:
+    text = (done.stderr + done.stdout).lower()
+    return any(
+        marker in text
+        for marker in ("user.name", "user.email", "tell me who you are", "empty ident")
+    )
+
+
+def changed_paths(directory: str | Path, *, ignore_prefixes: tuple[str, ...] = ()) -> list[str]:
+    """Modified, staged and untracked paths of a work tree (``git status``, all files).
+
+    ``--no-optional-locks`` keeps git from refreshing (writing) the index, so this is
+    safe while an agent works in the same tree.
+    """
+    output = git_ok(
+        ["--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=all"],
+        directory,
+    )
+    paths, entries = [], output.split("\0")
+    index = 0
+    while index < len(entries):
+        entry = entries[index]
+        index += 1
+        if len(entry) < 4:
+            continue
+        if entry[0] in "RC":
+            index += 1  # the rename's source path follows
+        path = entry[3:]
+        if not path.startswith(ignore_prefixes):
+            paths.append(path)
+    return paths
+
+
+def private_index(worktree: str | Path, scratch: Path) -> dict[str, str]:
+    """Environment for git commands on a private copy of a worktree's index.
+
+    Git replaces its index by rename, so the copy is a consistent snapshot even while an
+    agent runs git in that worktree; the worktree's own index is never written.
+    """
+    import shutil
+
+    index = Path(git_ok(["rev-parse", "--path-format=absolute", "--git-path", "index"],
+                        worktree).strip())
+    private = scratch / "index"
+    if index.is_file():
+        shutil.copyfile(index, private)
+    return {"GIT_INDEX_FILE": str(private)}
+
+
+def is_ancestor(directory: str | Path, ancestor: str, descendant: str) -> bool:
+    return run_git(["merge-base", "--is-ancestor", ancestor, descendant], directory).ok
+
+
+def rev_parse(directory: str | Path, rev: str) -> str | None:
+    done = run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], directory)
+    return done.stdout.strip() if done.ok else None

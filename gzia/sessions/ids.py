@@ -1,0 +1,46 @@
+"""Session ids: 8 lowercase hex characters, checked before they touch any path."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from gzia.contract import InvalidInputError
+
+ID_LENGTH = 8
+MIN_PREFIX = 4
+_FULL_ID = re.compile(r"[0-9a-f]{8}")
+_ID_OR_PREFIX = re.compile(r"[0-9a-f]{4,8}")
+
+
+def new_session_id() -> str:
+    return secrets.token_hex(ID_LENGTH // 2)
+
+
+def is_session_id(text: str) -> bool:
+    return _FULL_ID.fullmatch(text) is not None
+
+
+def validate_session_id(raw: str) -> str:
+    """Return ``raw`` as a full session id, or raise ``INVALID_INPUT`` (exit 2)."""
+    candidate = raw.strip().lower()
+    if not is_session_id(candidate):
+        raise _invalid(raw)
+    return candidate
+
+
+def validate_session_ref(raw: str) -> str:
+    """A full id or a unique-prefix candidate (4 to 8 hex); the store resolves prefixes."""
+    candidate = raw.strip().lower()
+    if _ID_OR_PREFIX.fullmatch(candidate) is None:
+        raise _invalid(raw)
+    return candidate
+
+
+def _invalid(raw: str) -> InvalidInputError:
+    return InvalidInputError(
+        "sessions.invalid_id",
+        id=raw,
+        hint_key="sessions.list_hint",
+        details={"id": raw},
+    )

@@ -1,0 +1,209 @@
+"""``session merge`` / ``get``: bring a session's branch into the base repository.
+
+Order matters, so that a refusal never leaves anything half done:
+
+1. refuse direct-mode sessions, running sessions, and a base with local changes;
+2. commit the worktree's uncommitted work on ``harness/<id>`` (``harness(<id>): session
+   changes``; injected files under ``.harness-session/`` stay out: the exclude entry is
+   checked again first);
+3. ask ``git merge-tree --write-tree`` whether the merge would conflict: a conflict is
+   reported with its files before anything touches the base working tree;
+4. merge (``--squash`` / ``--no-commit`` as in the original) into the checked-out branch;
+5. record ``merged_at`` and ``merged_commit`` (not with ``--no-commit``: nothing was
+   committed yet, so the session still counts as unmerged).
+
+When git knows no user identity, commits are made as ``gz-ia <gz-ia@localhost>`` through
+``-c`` for that command only; no configuration is written.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gzia import proc
+from gzia.contract import ConflictError, LockedError, NotFoundError, SafetyBlockError
+from gzia.sessions.git import (
+    changed_paths,
+    commit_with_fallback_identity,
+    git_failure,
+    git_ok,
+    is_ancestor,
+    private_index,
+    rev_parse,
+    run_git,
+)
+from gzia.sessions.project import HARNESS_DIR, Project
+from gzia.sessions.record import SessionRecord, now_rfc3339
+from gzia.sessions.store import SessionStore
+from gzia.sessions.workspace import (
+    INJECTED_DIR,
+    branch_exists,
+    branch_for,
+    current_branch,
+    ensure_excluded,
+    worktree_for,
+)
+
+HARNESS_PATHS = (f"{HARNESS_DIR}/", f"{INJECTED_DIR}/", HARNESS_DIR, INJECTED_DIR)
+
+
+@dataclass
+class MergeResult:
+    session_id: str
+    branch: str
+    into: str | None
+    squash: bool
+    no_commit: bool
+    already_up_to_date: bool = False
+    files: list[str] = field(default_factory=list)
+    safety_commit: str | None = None
+    head: str | None = None
+    record: SessionRecord | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.session_id, "branch": self.branch, "into": self.into,
+            "squash": self.squash, "no_commit": self.no_commit,
+            "already_up_to_date": self.already_up_to_date, "files": self.files,
+            "safety_commit": self.safety_commit, "head": self.head,
+            "session": self.record.to_json() if self.record else None,
+        }
+
+
+def merge_session(
+    store: SessionStore, record: SessionRecord, *, squash: bool = False, no_commit: bool = False
+) -> MergeResult:
+    project = store.project
+    branch = _check_mergeable(project, record)
+    result = MergeResult(record.id, branch, current_branch(project.root), squash, no_commit)
+    ensure_excluded(project)  # injected files stay out of every "git add -A" below
+    worktree = _dirty_worktree(project, record.id)
+    # Check a snapshot of the worktree first, so a conflict leaves even its HEAD alone.
+    _refuse_conflicts(project, record.id, branch, _snapshot(worktree) if worktree else branch)
+    if worktree is not None:
+        result.safety_commit = _commit_worktree_changes(worktree, record.id)
+    result.files = _files_to_integrate(project.root, branch)
+    if not result.files or is_ancestor(project.root, branch, "HEAD"):
+        result.already_up_to_date = True
+        result.record = record
+        return result
+    _merge(project.root, record.id, branch, squash=squash, no_commit=no_commit)
+    result.head = rev_parse(project.root, "HEAD")
+    result.record = _record_merge(store, record.id, branch) if not no_commit else record
+    return result
+
+
+def _check_mergeable(project: Project, record: SessionRecord) -> str:
+    if not record.is_isolated or not project.is_git:
+        raise NotFoundError("sessions.merge_direct", id=record.id, details={"id": record.id})
+    if record.is_running:
+        raise LockedError("sessions.merge_running", id=record.id, pid=record.pid,
+                          details={"id": record.id, "pid": record.pid})
+    branch = branch_for(record.id)
+    if not branch_exists(project.root, branch):
+        raise NotFoundError("sessions.merge_no_branch", id=record.id, branch=branch,
+                            details={"id": record.id, "branch": branch})
+    dirty = changed_paths(project.root, ignore_prefixes=HARNESS_PATHS)
+    if dirty:
+        root = str(project.root)
+        raise SafetyBlockError("sessions.merge_base_dirty", root=root,
+                               details={"root": root, "files": dirty})
+    return branch
+
+
+def _dirty_worktree(project: Project, session_id: str) -> Path | None:
+    worktree = worktree_for(project, session_id)
+    if not (worktree / ".git").is_file():
+        return None
+    return worktree if changed_paths(worktree, ignore_prefixes=HARNESS_PATHS) else None
+
+
+def _snapshot(worktree: Path) -> str:
+    """A commit of the worktree as it is, made through a private index (nothing moves)."""
+    with tempfile.TemporaryDirectory(prefix="gzia-merge-") as scratch:
+        env = private_index(worktree, Path(scratch))
+        git_ok(["add", "-A"], worktree, env=env)
+        tree = git_ok(["write-tree"], worktree, env=env).strip()
+    done = commit_with_fallback_identity(["commit-tree", tree, "-p", "HEAD", "-m", "snapshot"],
+                                         worktree)
+    if not done.ok:
+        raise git_failure(done)
+    return done.stdout.strip()
+
+
+def _commit_worktree_changes(worktree: Path, session_id: str) -> str | None:
+    git_ok(["add", "-A"], worktree)
+    done = commit_with_fallback_identity(
+        ["commit", "-q", "-m", f"harness({session_id}): session changes"], worktree
+    )
+    if not done.ok:
+        raise git_failure(done)
+    return rev_parse(worktree, "HEAD")
+
+
+def _refuse_conflicts(project: Project, session_id: str, branch: str, tip: str) -> None:
+    done = run_git(["merge-tree", "--write-tree", "--name-only", "--no-messages", "HEAD", tip],
+                   project.root)
+    if done.returncode == 0:
+        return
+    if done.returncode != 1:
+        raise git_failure(done)
+    files = _conflicted_files(done)
+    base = current_branch(project.root) or "HEAD"
+    worktree = str(worktree_for(project, session_id))
+    raise ConflictError(
+        "sessions.merge_conflict", id=session_id, count=len(files), files=", ".join(files),
+        base=base, hint_key="sessions.merge_conflict_hint",
+        details={"id": session_id, "files": files, "branch": branch, "worktree": worktree},
+    )
+
+
+def _conflicted_files(done: proc.Completed) -> list[str]:
+    """``merge-tree --name-only`` prints the tree id, then one conflicted path per line."""
+    lines = done.stdout.splitlines()[1:]
+    files: list[str] = []
+    for line in lines:
+        if not line:
+            break
+        if line not in files:
+            files.append(line)
+    return files
+
+
+def _files_to_integrate(root: Path, branch: str) -> list[str]:
+    names = git_ok(["diff", "--name-only", "-z", f"HEAD...{branch}"], root)
+    return [n for n in names.split("\0") if n]
+
+
+def _merge(root: Path, session_id: str, branch: str, *, squash: bool, no_commit: bool) -> None:
+    if squash:
+        args = ["merge", "--squash", branch]
+        undo = ["reset", "--merge"]
+    elif no_commit:
+        args = ["merge", "--no-ff", "--no-commit", branch]
+        undo = ["merge", "--abort"]
+    else:
+        args = ["merge", "--no-edit", "-m", f"harness({session_id}): merge session changes", branch]
+        undo = ["merge", "--abort"]
+    done = commit_with_fallback_identity(args, root)
+    if not done.ok:
+        run_git(undo, root)  # a race after the pre-check: put the base back as it was
+        raise git_failure(done)
+    if squash and not no_commit and not run_git(["diff", "--cached", "--quiet"], root).ok:
+        message = f"harness({session_id}): merge session changes (squash)"
+        committed = commit_with_fallback_identity(["commit", "-q", "-m", message], root)
+        if not committed.ok:
+            raise git_failure(committed)
+
+
+def _record_merge(store: SessionStore, session_id: str, branch: str) -> SessionRecord:
+    tip = rev_parse(store.project.root, branch)
+
+    def mark(record: SessionRecord) -> None:
+        record.merged_at = now_rfc3339()
+        record.merged_commit = tip
+
+    return store.update(session_id, mark)

@@ -1,0 +1,87 @@
+"""Finding the project a command works on, from any directory inside it.
+
+The project root is the MAIN worktree of the git repository containing the directory,
+found through git's common directory, so a command run inside a session worktree
+(``.harness/worktrees/<id>``) or any linked worktree still reaches the one store. A
+directory outside any git work tree (or without git installed) is its own project:
+sessions there run in direct mode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from gzia.contract import InvalidInputError
+from gzia.sessions.git import git_installed, run_git
+
+HARNESS_DIR = ".harness"
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    is_git: bool
+    git_common_dir: Path | None = None
+
+    @property
+    def harness_dir(self) -> Path:
+        return self.root / HARNESS_DIR
+
+    @property
+    def sessions_dir(self) -> Path:
+        return self.harness_dir / "sessions"
+
+    @property
+    def worktrees_dir(self) -> Path:
+        return self.harness_dir / "worktrees"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.harness_dir / "logs"
+
+
+def find_project(directory: str | Path | None = None) -> Project:
+    """The project containing ``directory`` (default: the current directory)."""
+    start = Path(directory if directory is not None else Path.cwd()).expanduser()
+    if not start.is_dir():
+        raise InvalidInputError(
+            "sessions.dir_not_found", dir=str(start), details={"dir": str(start)}
+        )
+    start = start.resolve()
+    if not git_installed():
+        return Project(root=start, is_git=False)
+    located = _locate_in_git(start)
+    if located is None:
+        return Project(root=start, is_git=False)
+    return located
+
+
+def _locate_in_git(start: Path) -> Project | None:
+    done = run_git(
+        ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir",
+         "--git-dir"],
+        start,
+    )
+    lines = done.stdout.splitlines()
+    if not done.ok or len(lines) != 3:
+        return None
+    toplevel, common_dir, git_dir = (Path(line) for line in lines)
+    if common_dir == git_dir:
+        return Project(root=toplevel, is_git=True, git_common_dir=common_dir)
+    return Project(root=_main_worktree(start, common_dir, toplevel), is_git=True,
+                   git_common_dir=common_dir)
+
+
+def _main_worktree(start: Path, common_dir: Path, fallback: Path) -> Path:
+    """The main worktree of a repository seen from one of its linked worktrees."""
+    if common_dir.name == ".git" and (common_dir.parent / ".git").is_dir():
+        return common_dir.parent
+    done = run_git(["worktree", "list", "--porcelain"], start)
+    first = done.stdout.splitlines()[:3] if done.ok else []
+    if first and first[0].startswith("worktree ") and "bare" not in first:
+        main = Path(first[0].removeprefix("worktree "))
+        if (main / ".git").exists():
+            return main
+    # git cannot name the main worktree (e.g. ``--separate-git-dir``): stay where we are.
+    return fallback

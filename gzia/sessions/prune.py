@@ -1,0 +1,149 @@
+"""``session prune``: remove what belongs to no session record; report the reverse.
+
+Removed: worktrees on ``harness/<id>`` branches, ``harness/<id>`` branches, directories
+``.harness/worktrees/<id>`` and event files ``<id>.events.jsonl`` whose ``<id>`` has no
+record file. A record file that no longer parses still counts as a record, so a damaged
+record never costs its worktree. Records whose worktree has disappeared are reported,
+not deleted (``session delete`` does that). Only names of the session-id shape are
+touched: a user's own ``harness/feature`` branch is not gz-ia's to remove.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gzia.sessions.git import run_git
+from gzia.sessions.ids import is_session_id
+from gzia.sessions.project import Project
+from gzia.sessions.store import SessionStore
+from gzia.sessions.workspace import BRANCH_PREFIX
+
+_EVENTS_SUFFIX = ".events.jsonl"
+
+
+@dataclass
+class PruneReport:
+    dry_run: bool
+    removed_worktrees: list[str] = field(default_factory=list)
+    removed_branches: list[str] = field(default_factory=list)
+    removed_dirs: list[str] = field(default_factory=list)
+    removed_events: list[str] = field(default_factory=list)
+    missing_worktrees: list[str] = field(default_factory=list)
+
+    @property
+    def removed_anything(self) -> bool:
+        return bool(self.removed_worktrees or self.removed_branches or self.removed_dirs
+                    or self.removed_events)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dry_run": self.dry_run, "removed_worktrees": self.removed_worktrees,
+                "removed_branches": self.removed_branches, "removed_dirs": self.removed_dirs,
+                "removed_events": self.removed_events,
+                "missing_worktrees": self.missing_worktrees}
+
+
+def prune(store: SessionStore, *, dry_run: bool = False) -> PruneReport:
+    project, report = store.project, PruneReport(dry_run)
+    known = _recorded_ids(store)
+    if project.is_git:
+        run_git(["worktree", "prune"], project.root)
+        _prune_worktrees(project, known, report)
+        if not dry_run:
+            run_git(["worktree", "prune"], project.root)
+        _prune_branches(project, known, report)
+    _prune_dirs(project, known, report)
+    _prune_events(store, known, report)
+    report.missing_worktrees = _records_without_worktree(store)
+    return report
+
+
+def _recorded_ids(store: SessionStore) -> set[str]:
+    try:
+        names = os.listdir(store.dir)  # noqa: PTH208 - names only
+    except FileNotFoundError:
+        return set()
+    return {n[:-5] for n in names if n.endswith(".json") and is_session_id(n[:-5])}
+
+
+def _orphan_id(name: str, known: set[str]) -> str | None:
+    return name if is_session_id(name) and name not in known else None
+
+
+def _worktrees(project: Project) -> list[tuple[Path, str | None]]:
+    done = run_git(["worktree", "list", "--porcelain"], project.root)
+    entries: list[tuple[Path, str | None]] = []
+    for block in done.stdout.split("\n\n") if done.ok else []:
+        fields = dict(line.partition(" ")[::2] for line in block.splitlines() if line)
+        if "worktree" in fields:
+            branch = fields.get("branch", "").removeprefix("refs/heads/") or None
+            entries.append((Path(fields["worktree"]), branch))
+    return entries[1:]  # the first is the main worktree
+
+
+def _prune_worktrees(project: Project, known: set[str], report: PruneReport) -> None:
+    for path, branch in _worktrees(project):
+        if path.parent != project.worktrees_dir:
+            continue  # a worktree the user made elsewhere is not ours to remove
+        owner = path.name
+        if branch and branch.startswith(BRANCH_PREFIX):
+            owner = branch.removeprefix(BRANCH_PREFIX)
+        session_id = _orphan_id(owner, known) if _orphan_id(path.name, known) else None
+        if session_id is None:
+            continue
+        report.removed_worktrees.append(session_id)
+        if not report.dry_run:
+            run_git(["worktree", "remove", "--force", str(path)], project.root)
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _prune_branches(project: Project, known: set[str], report: PruneReport) -> None:
+    done = run_git(["for-each-ref", "--format=%(refname:short)", f"refs/heads/{BRANCH_PREFIX}"],
+                   project.root)
+    for branch in done.stdout.split() if done.ok else []:
+        if _orphan_id(branch.removeprefix(BRANCH_PREFIX), known) is None:
+            continue
+        if report.dry_run or run_git(["branch", "-D", branch], project.root).ok:
+            report.removed_branches.append(branch)
+
+
+def _prune_dirs(project: Project, known: set[str], report: PruneReport) -> None:
+    try:
+        names = sorted(os.listdir(project.worktrees_dir))  # noqa: PTH208 - names only
+    except FileNotFoundError:
+        return
+    for name in names:
+        path = project.worktrees_dir / name
+        orphan = _orphan_id(name, known)
+        if orphan is None or orphan in report.removed_worktrees or not path.exists():
+            continue
+        report.removed_dirs.append(name)
+        if not report.dry_run:
+            shutil.rmtree(path, ignore_errors=True)
+    if not report.dry_run and not any(project.worktrees_dir.iterdir()):
+        project.worktrees_dir.rmdir()
+
+
+def _prune_events(store: SessionStore, known: set[str], report: PruneReport) -> None:
+    try:
+        names = sorted(os.listdir(store.dir))  # noqa: PTH208 - names only
+    except FileNotFoundError:
+        return
+    for name in names:
+        if not name.endswith(_EVENTS_SUFFIX):
+            continue
+        if _orphan_id(name.removesuffix(_EVENTS_SUFFIX), known) is None:
+            continue
+        report.removed_events.append(name)
+        if not report.dry_run:
+            (store.dir / name).unlink(missing_ok=True)
+
+
+def _records_without_worktree(store: SessionStore) -> list[str]:
+    return sorted(
+        record.id for record in store.list().records
+        if record.is_isolated and not (store.project.worktrees_dir / record.id).is_dir()
+    )

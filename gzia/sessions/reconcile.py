@@ -1,0 +1,50 @@
+"""Reconcile: a ``running`` record whose process is gone becomes ``lost``.
+
+The original gz-ia left such records ``running`` forever (gz-ia killed by Ctrl+C, a
+crash, a reboot). Here every command that reads records passes them through
+:func:`reconcile`: if the recorded process is dead, a zombie, or its pid now belongs to
+another process (the start time differs), the record is rewritten under its lock as
+``lost``, ``end_reason: lost``. A record still being set up (pid 0) is left alone.
+"""
+
+from __future__ import annotations
+
+from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
+from gzia.sessions.store import ListResult, SessionStore
+from gzia.supervisor.procinfo import is_process_alive
+
+
+def is_stale(record: SessionRecord) -> bool:
+    """A ``running`` record whose process no longer runs."""
+    if not record.is_running or record.pid <= 0:
+        return False
+    return not is_process_alive(record.pid, record.pid_start_time)
+
+
+def reconcile(store: SessionStore, record: SessionRecord) -> SessionRecord:
+    """The record, marked ``lost`` first if its process vanished without a final write."""
+    if not is_stale(record):
+        return record
+    return store.update(record.id, _mark_lost_if_still_stale)
+
+
+def _mark_lost_if_still_stale(record: SessionRecord) -> None:
+    # Re-checked under the lock: the exit handler may have written the outcome meanwhile.
+    if not is_stale(record):
+        return
+    record.status = Status.LOST
+    record.end_reason = EndReason.LOST
+    record.finished_at = now_rfc3339()
+    record.duration_ms = elapsed_ms(record.started_at, record.finished_at)
+
+
+def get_session(store: SessionStore, ref: str) -> SessionRecord:
+    """Resolve ``ref`` (an id or a unique prefix), load and reconcile the record."""
+    return reconcile(store, store.load(store.resolve(ref)))
+
+
+def list_sessions(store: SessionStore) -> ListResult:
+    """Every record (newest first), reconciled."""
+    result = store.list()
+    result.records = [reconcile(store, record) for record in result.records]
+    return result

@@ -1,0 +1,180 @@
+"""The session record: one JSON file per session, ``.harness/sessions/<id>.json``.
+
+The field names and JSON shape are those of the original gz-ia (so its records load as
+they are), plus the fields this version adds. Timestamps stay RFC 3339 strings exactly as
+read (the original wrote nanoseconds, which ``datetime`` cannot hold): a record read and
+written again keeps them byte for byte, and so it keeps every field it does not know.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+SCHEMA_VERSION = 2
+"""1 is the original gz-ia (no ``schema_version`` field); 2 adds the fields below."""
+
+
+class Status(StrEnum):
+    RUNNING = "running"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    KILLED = "killed"
+    LOST = "lost"  # the process vanished without a final write
+
+
+class EndReason(StrEnum):
+    PROCESS_EXIT = "process_exit"
+    SIGNAL = "signal"
+    TIMEOUT = "timeout"
+    NO_OUTPUT_TIMEOUT = "no_output_timeout"
+    SPAWN_FAILED = "spawn_failed"
+    KILLED = "killed"
+    CANCELED = "canceled"
+    LOST = "lost"
+
+
+class RecordFormatError(ValueError):
+    """A record file whose JSON does not have the shape of a session record."""
+
+
+@dataclass
+class SessionRecord:
+    # The original gz-ia's fields, in its order.
+    id: str
+    pid: int = 0
+    provider: str = ""
+    status: str = Status.RUNNING
+    permission_level: str = "supervised"
+    working_dir: str = ""
+    initial_prompt: str | None = None
+    started_at: str = ""
+    finished_at: str | None = None
+    duration_ms: int | None = None
+    exit_code: int = 0
+    is_isolated: bool = False
+    worktree_dir: str | None = None
+    branch_name: str | None = None
+    profiles: list[str] | None = None
+    # Added by this version.
+    schema_version: int = SCHEMA_VERSION
+    base_branch: str | None = None
+    base_commit: str | None = None
+    pgid: int | None = None
+    pid_start_time: str | None = None
+    end_reason: str | None = None
+    signal: int | None = None
+    mode: str | None = None
+    conversation_id: str | None = None
+    log_path: str | None = None
+    merged_at: str | None = None
+    merged_commit: str | None = None
+    updated_at: str | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+    """Fields this version does not know; written back unchanged."""
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == Status.RUNNING
+
+    @property
+    def workspace_path(self) -> str:
+        """Where the agent works: the worktree when isolated, else the working dir."""
+        if self.is_isolated and self.worktree_dir:
+            return self.worktree_dir
+        return self.working_dir
+
+    def to_json(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in _FIELD_NAMES}
+        for key, value in self.extras.items():
+            data.setdefault(key, value)
+        return data
+
+    @classmethod
+    def from_json(cls, data: object) -> SessionRecord:
+        """Build a record from parsed JSON; :class:`RecordFormatError` when it is not one."""
+        if not isinstance(data, dict):
+            raise RecordFormatError("a session record must be a JSON object")
+        known: dict[str, Any] = {}
+        extras: dict[str, Any] = {}
+        for key, value in data.items():
+            check = _CHECKS.get(key)
+            if check is None:
+                extras[key] = value
+                continue
+            if value is not None and not check(value):
+                raise RecordFormatError(f"field '{key}' has an unexpected type")
+            if value is not None or key in _NULLABLE:
+                known[key] = value
+        if not isinstance(known.get("id"), str):
+            raise RecordFormatError("field 'id' is missing")
+        known.setdefault("schema_version", 1)
+        return cls(**known, extras=extras)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_str(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _is_bool(value: object) -> bool:
+    return isinstance(value, bool)
+
+
+def _is_str_list(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(SessionRecord) if f.name != "extras")
+_INT_FIELDS = {"pid", "duration_ms", "exit_code", "schema_version", "pgid", "signal"}
+_CHECKS = {
+    name: (
+        _is_int
+        if name in _INT_FIELDS
+        else _is_bool
+        if name == "is_isolated"
+        else _is_str_list
+        if name == "profiles"
+        else _is_str
+    )
+    for name in _FIELD_NAMES
+}
+_NULLABLE = {
+    f.name for f in fields(SessionRecord) if "None" in str(f.type) and f.name != "extras"
+}
+
+
+def now_rfc3339() -> str:
+    """The current time as RFC 3339 in UTC with microseconds (``...Z``)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_rfc3339(text: str) -> datetime:
+    """Parse RFC 3339 / Go's RFC3339Nano (nanoseconds are cut to microseconds)."""
+    value = text.strip()
+    if value.endswith(("Z", "z")):
+        value = value[:-1] + "+00:00"
+    date_part, sep, rest = value.partition(".")
+    if sep:
+        digits = len(rest) - len(rest.lstrip("0123456789"))
+        fraction, zone = rest[:digits], rest[digits:]
+        value = f"{date_part}.{fraction[:6].ljust(6, '0')}{zone}" if fraction else date_part + zone
+    parsed = datetime.fromisoformat(value)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed
+
+
+def elapsed_ms(started_at: str, finished_at: str | None = None) -> int | None:
+    """Milliseconds between two RFC 3339 times (``finished_at`` defaults to now)."""
+    try:
+        start = parse_rfc3339(started_at)
+        end = parse_rfc3339(finished_at) if finished_at else datetime.now(UTC)
+    except ValueError:
+        return None
+    return max(0, int((end - start).total_seconds() * 1000))

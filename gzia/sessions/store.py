@@ -1,0 +1,244 @@
+"""The session store: ``.harness/sessions/<id>.json`` plus events, logs and lock files.
+
+Every write is atomic (temporary file, fsync, rename, fsync of the directory) and
+happens under a per-record lock (``flock`` on ``<id>.lock``), so two writers racing on
+one record (a ``kill`` and the exit handler) each see the other's result: nothing is
+lost and no reader ever sees half a file. Readers need no lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
+from gzia.sessions.ids import is_session_id, validate_session_id, validate_session_ref
+from gzia.sessions.project import Project
+from gzia.sessions.record import (
+    SCHEMA_VERSION,
+    RecordFormatError,
+    SessionRecord,
+    now_rfc3339,
+    parse_rfc3339,
+)
+
+LOCK_TIMEOUT = 10.0
+Mutation = Callable[[SessionRecord], SessionRecord | None]
+
+
+@dataclass(frozen=True)
+class UnreadableRecord:
+    path: str
+    error: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "error": self.error}
+
+
+@dataclass
+class ListResult:
+    records: list[SessionRecord] = field(default_factory=list)
+    unreadable: list[UnreadableRecord] = field(default_factory=list)
+
+
+class SessionStore:
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.dir = project.sessions_dir
+
+    # -- paths (every id is validated before a path is built) -------------------------
+    def record_path(self, session_id: str) -> Path:
+        return self.dir / f"{validate_session_id(session_id)}.json"
+
+    def events_path(self, session_id: str) -> Path:
+        return self.dir / f"{validate_session_id(session_id)}.events.jsonl"
+
+    def lock_path(self, session_id: str) -> Path:
+        return self.dir / f"{validate_session_id(session_id)}.lock"
+
+    def log_path(self, session_id: str) -> Path:
+        return self.project.logs_dir / f"{validate_session_id(session_id)}.log"
+
+    # -- reading -------------------------------------------------------------------------
+    def resolve(self, ref: str) -> str:
+        """A full id from a full id or a unique prefix (4+ hex characters)."""
+        candidate = validate_session_ref(ref)
+        if is_session_id(candidate):
+            return candidate
+        matches = sorted(
+            name[:-5] for name in _list_names(self.dir)
+            if name.endswith(".json") and name.startswith(candidate) and is_session_id(name[:-5])
+        )
+        if not matches:
+            raise _not_found(candidate)
+        if len(matches) > 1:
+            raise InvalidInputError(
+                "sessions.ambiguous_id", id=candidate, matches=", ".join(matches),
+                details={"id": candidate, "matches": matches},
+            )
+        return matches[0]
+
+    def exists(self, session_id: str) -> bool:
+        return self.record_path(session_id).is_file()
+
+    def load(self, session_id: str) -> SessionRecord:
+        path = self.record_path(session_id)
+        try:
+            with path.open("rb") as handle:
+                raw = handle.read()
+        except FileNotFoundError:
+            raise _not_found(session_id) from None
+        return _parse(path, raw)
+
+    def list(self) -> ListResult:
+        """Every record, newest first; files that do not parse are reported, not dropped."""
+        result = ListResult()
+        for name in _list_names(self.dir):
+            if not name.endswith(".json"):
+                continue
+            path = self.dir / name
+            try:
+                with path.open("rb") as handle:
+                    record = _parse(path, handle.read())
+            except (OSError, IOFailure) as exc:
+                result.unreadable.append(UnreadableRecord(str(path), _describe(exc)))
+                continue
+            if record.id != name[:-5]:
+                result.unreadable.append(UnreadableRecord(str(path), "id does not match file name"))
+                continue
+            result.records.append(record)
+        result.records.sort(key=_start_key, reverse=True)
+        return result
+
+    # -- writing -------------------------------------------------------------------------
+    def create(self, record: SessionRecord) -> SessionRecord:
+        """Write a new record; ``CONFLICT`` if one with this id exists already."""
+        with self.lock(record.id):
+            if self.record_path(record.id).exists():
+                raise ConflictError("sessions.id_taken", id=record.id, details={"id": record.id})
+            self._write(record)
+        return record
+
+    def update(self, session_id: str, mutate: Mutation) -> SessionRecord:
+        """Read, change and write one record atomically under its lock.
+
+        ``mutate`` changes the record in place (or returns a replacement); if it raises,
+        nothing is written.
+        """
+        with self.lock(session_id):
+            record = self.load(session_id)
+            changed = mutate(record)
+            record = changed if changed is not None else record
+            self._write(record)
+        return record
+
+    def delete(self, session_id: str) -> None:
+        """Remove the record, its events and its log (the worktree is not this store's)."""
+        with self.lock(session_id):
+            if not self.record_path(session_id).exists():
+                raise _not_found(session_id)
+            for path in (self.events_path(session_id), self.log_path(session_id),
+                         self.record_path(session_id)):
+                path.unlink(missing_ok=True)
+        self.lock_path(session_id).unlink(missing_ok=True)
+
+    @contextlib.contextmanager
+    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+        """Hold the record's exclusive lock (``LOCKED``, retryable, after ``timeout``)."""
+        path = self.lock_path(session_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            _acquire(fd, session_id, timeout)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+
+    def _write(self, record: SessionRecord) -> None:
+        record.schema_version = max(record.schema_version, SCHEMA_VERSION)
+        record.updated_at = now_rfc3339()
+        text = json.dumps(record.to_json(), indent=2, ensure_ascii=False) + "\n"
+        write_atomic(self.record_path(record.id), text.encode("utf-8"))
+
+
+def write_atomic(path: Path, content: bytes, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``content`` so that readers see the old or the new file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        Path(temp).chmod(mode)
+        Path(temp).replace(path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _acquire(fd: int, session_id: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise LockedError(
+                    "sessions.locked", id=session_id, details={"id": session_id}
+                ) from None
+            time.sleep(0.005)
+
+
+def _list_names(directory: Path) -> list[str]:
+    try:
+        return os.listdir(directory)  # noqa: PTH208 - plain names, fast for 10,000 records
+    except FileNotFoundError:
+        return []
+
+
+def _parse(path: Path, raw: bytes) -> SessionRecord:
+    try:
+        return SessionRecord.from_json(json.loads(raw))
+    except (ValueError, RecordFormatError) as exc:
+        raise IOFailure(
+            "sessions.record_unreadable", path=str(path), detail=str(exc),
+            details={"path": str(path), "error": str(exc)},
+        ) from exc
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, IOFailure):
+        return str(exc.details.get("error", exc.key))
+    return str(exc)
+
+
+def _start_key(record: SessionRecord) -> float:
+    try:
+        return parse_rfc3339(record.started_at).timestamp()
+    except ValueError:
+        return 0.0
+
+
+def _not_found(session_id: str) -> NotFoundError:
+    return NotFoundError(
+        "sessions.not_found", id=session_id, hint_key="sessions.list_hint",
+        details={"id": session_id},
+    )

@@ -1,0 +1,165 @@
+"""Where a session's agent works: an isolated git worktree, or the directory itself.
+
+Isolated: ``git worktree add -b harness/<id> .harness/worktrees/<id> <HEAD>``, with
+``.harness/`` and ``.harness-session/`` listed in the repository's ``info/exclude``.
+Direct mode (``is_isolated: false``) when git is missing or the directory is not a work
+tree. A repository without any commit is an error that says to commit first.
+
+Nothing here writes git configuration and no hook path is changed, so the project's own
+hooks keep running inside session worktrees.
+
+Injected files (MCP configuration and the like) live under ``.harness-session/`` at the
+top of the worktree. ``info/exclude`` lives in git's common directory, so that one entry
+applies to every worktree of the repository: ``git add -A`` (by the agent or by
+``session merge``) never picks those files up, and they never reach the user's branch.
+In direct mode they live under ``.harness/session-files/<id>/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from gzia.contract import InvalidInputError, NotFoundError
+from gzia.sessions.git import git_ok, run_git
+from gzia.sessions.ids import validate_session_id
+from gzia.sessions.project import HARNESS_DIR, Project
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.store import write_atomic
+
+INJECTED_DIR = ".harness-session"
+BRANCH_PREFIX = "harness/"
+EXCLUDE_HEADER = "# gz-ia session worktrees and metadata"
+EXCLUDED_ENTRIES = (f"{HARNESS_DIR}/", f"{INJECTED_DIR}/")
+
+
+@dataclass(frozen=True)
+class Workspace:
+    session_id: str
+    working_dir: Path
+    """The project root (the base repository), never the worktree."""
+    target_dir: Path
+    """Where the agent runs: the worktree, or ``working_dir`` in direct mode."""
+    is_isolated: bool
+    worktree_dir: Path | None = None
+    branch_name: str | None = None
+    base_branch: str | None = None
+    base_commit: str | None = None
+
+    @property
+    def injected_dir(self) -> Path:
+        if self.is_isolated:
+            return self.target_dir / INJECTED_DIR
+        return self.working_dir / HARNESS_DIR / "session-files" / self.session_id
+
+    def apply_to(self, record: SessionRecord) -> None:
+        """Copy the workspace facts into a session record."""
+        record.working_dir = str(self.working_dir)
+        record.is_isolated = self.is_isolated
+        record.worktree_dir = str(self.worktree_dir) if self.worktree_dir else None
+        record.branch_name = self.branch_name
+        if self.base_branch is not None or record.base_branch is None:
+            record.base_branch = self.base_branch
+        if self.base_commit is not None or record.base_commit is None:
+            record.base_commit = self.base_commit
+
+
+def branch_for(session_id: str) -> str:
+    return BRANCH_PREFIX + validate_session_id(session_id)
+
+
+def worktree_for(project: Project, session_id: str) -> Path:
+    return project.worktrees_dir / validate_session_id(session_id)
+
+
+def prepare_workspace(project: Project, session_id: str) -> Workspace:
+    """Create (or reuse, on resume) the session's workspace."""
+    session_id = validate_session_id(session_id)
+    if not project.is_git:
+        return Workspace(session_id, project.root, project.root, is_isolated=False)
+    base_commit = _head_commit(project)
+    base_branch = current_branch(project.root)
+    ensure_excluded(project)
+    worktree, branch = worktree_for(project, session_id), branch_for(session_id)
+    if not _is_worktree(worktree):
+        _add_worktree(project, worktree, branch, base_commit)
+    return Workspace(session_id, project.root, worktree, True, worktree, branch,
+                     base_branch, base_commit)
+
+
+def workspace_of(project: Project, record: SessionRecord) -> Workspace:
+    """The workspace a record describes (as stored; nothing is created)."""
+    if record.is_isolated and record.worktree_dir:
+        worktree = Path(record.worktree_dir)
+        return Workspace(record.id, Path(record.working_dir or project.root), worktree, True,
+                         worktree, record.branch_name or branch_for(record.id),
+                         record.base_branch, record.base_commit)
+    root = Path(record.working_dir) if record.working_dir else project.root
+    return Workspace(record.id, root, root, is_isolated=False)
+
+
+def inject_file(workspace: Workspace, relpath: str, content: str | bytes) -> Path:
+    """Write a file for the agent that never reaches the user's branch; returns its path.
+
+    ``relpath`` is relative to the workspace's injected-files directory
+    (``<worktree>/.harness-session/``); absolute paths and ``..`` are refused.
+    """
+    parts = PurePosixPath(relpath).parts
+    if not parts or PurePosixPath(relpath).is_absolute() or ".." in parts or "\\" in relpath:
+        raise InvalidInputError("sessions.invalid_inject_path", path=relpath,
+                                details={"path": relpath})
+    destination = workspace.injected_dir.joinpath(*parts)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    write_atomic(destination, data, mode=0o600)
+    return destination
+
+
+def ensure_excluded(project: Project) -> None:
+    """List ``.harness/`` and ``.harness-session/`` in the repository's ``info/exclude``."""
+    if project.git_common_dir is None:
+        return
+    exclude = project.git_common_dir / "info" / "exclude"
+    existing = exclude.read_text(encoding="utf-8") if exclude.is_file() else ""
+    present = {line.strip() for line in existing.splitlines()}
+    missing = [entry for entry in EXCLUDED_ENTRIES if entry not in present]
+    if not missing:
+        return
+    exclude.parent.mkdir(parents=True, exist_ok=True)
+    prefix = "" if not existing or existing.endswith("\n") else "\n"
+    header = "" if EXCLUDE_HEADER in present else f"\n{EXCLUDE_HEADER}\n"
+    with exclude.open("a", encoding="utf-8") as handle:
+        handle.write(prefix + header + "".join(f"{entry}\n" for entry in missing))
+
+
+def current_branch(directory: Path) -> str | None:
+    done = run_git(["symbolic-ref", "-q", "--short", "HEAD"], directory)
+    if not done.ok:
+        return None  # detached HEAD
+    return done.stdout.strip() or None
+
+
+def branch_exists(directory: Path, branch: str) -> bool:
+    return run_git(["show-ref", "--verify", "--quiet", f"refs/heads/{branch}"], directory).ok
+
+
+def _head_commit(project: Project) -> str:
+    done = run_git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], project.root)
+    if not done.ok:
+        root = str(project.root)
+        raise NotFoundError("sessions.no_commits", root=root,
+                            hint_key="sessions.no_commits_hint", details={"root": root})
+    return done.stdout.strip()
+
+
+def _is_worktree(directory: Path) -> bool:
+    return (directory / ".git").is_file()
+
+
+def _add_worktree(project: Project, worktree: Path, branch: str, base_commit: str) -> None:
+    project.worktrees_dir.mkdir(parents=True, exist_ok=True)
+    run_git(["worktree", "prune"], project.root)  # forget a worktree whose dir was removed
+    if branch_exists(project.root, branch):
+        args = ["worktree", "add", str(worktree), branch]
+    else:
+        args = ["worktree", "add", "-b", branch, str(worktree), base_commit]
+    git_ok(args, project.root)

@@ -1,0 +1,223 @@
+"""session diff/read, delete/rm and prune through the CLI."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gzia.sessions.project import Project, find_project
+from gzia.sessions.store import SessionStore
+from tests.conftest import Result
+from tests.sessions.session_testkit import commit_file, make_session, run_git
+
+Cli = Callable[..., Result]
+ES = {"GZ_LANG": "es"}
+SID = "abcdef01"
+
+
+@pytest.fixture
+def worktree(project: Project) -> Path:
+    make_session(project, SID)
+    path = project.worktrees_dir / SID
+    commit_file(path, "committed.txt", "one\n")
+    (path / "README.md").write_text("hello\nchanged\n")
+    (path / "untracked.txt").write_text("new\n")
+    return path
+
+
+def test_diff_shows_committed_modified_and_untracked(cli: Cli, project: Project,
+                                                     worktree: Path) -> None:
+    index = worktree.parent.parent.parent / ".git" / "worktrees" / SID / "index"
+    index_before = index.read_bytes()
+    result = cli("session", "diff", SID, "-d", str(project.root))
+    assert result.exit_code == 0
+    for expected in ("+++ b/committed.txt", "+changed", "+++ b/untracked.txt", "+new"):
+        assert expected in result.stdout
+    assert index.read_bytes() == index_before  # the agent's index was never touched
+    assert run_git(worktree, "status", "--porcelain").splitlines() == [
+        " M README.md", "?? untracked.txt"]
+
+
+def test_diff_stat_and_json(cli: Cli, project: Project, worktree: Path) -> None:
+    stat = cli("session", "read", SID, "--stat", "-d", str(project.root))
+    assert stat.stdout == (
+        " README.md     | 1 +\n committed.txt | 1 +\n untracked.txt | 1 +\n"
+        " 3 files changed, 3 insertions(+)\n")
+    data = cli("session", "diff", SID, "--json", "-d", str(project.root)).json["data"]
+    base = run_git(project.root, "rev-parse", "main").strip()
+    assert {k: data[k] for k in ("id", "is_isolated", "stat", "base", "files")} == {
+        "id": SID, "is_isolated": True, "stat": False, "base": base,
+        "files": ["README.md", "committed.txt", "untracked.txt"]}
+    assert data["diff"].startswith("diff --git a/README.md b/README.md\n")
+
+
+def test_diff_ignores_later_base_commits(cli: Cli, project: Project, worktree: Path) -> None:
+    commit_file(project.root, "base-only.txt", "base\n")
+    data = cli("session", "diff", SID, "--json", "-d", str(project.root)).json["data"]
+    assert "base-only.txt" not in data["files"]
+
+
+def test_diff_of_a_branch_whose_worktree_is_gone(cli: Cli, project: Project,
+                                                 worktree: Path) -> None:
+    run_git(project.root, "worktree", "remove", "--force", str(worktree))
+    data = cli("session", "diff", SID, "--json", "-d", str(project.root)).json["data"]
+    assert data["files"] == ["committed.txt"]
+
+
+def test_diff_empty_and_direct_messages(cli: Cli, project: Project, tmp_path: Path) -> None:
+    make_session(project, SID)
+    assert cli("session", "diff", SID, "-d", str(project.root), env=ES).stdout == (
+        "✧ No hay cambios registrados en la sesión.\n")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    make_session(find_project(plain), "0badc0de")
+    result = cli("session", "diff", "0badc0de", "-d", str(plain), env=ES)
+    assert (result.exit_code, result.stdout) == (0, (
+        "La sesión se ejecutó en modo directo y no cuenta con diff aislado.\n"))
+    assert cli("session", "diff", "0badc0de", "-d", str(plain)).stdout == (
+        "The session ran in direct mode and has no isolated diff.\n")
+
+
+def test_diff_without_worktree_or_branch(cli: Cli, project: Project) -> None:
+    make_session(project, SID)
+    run_git(project.root, "worktree", "remove", "--force", str(project.worktrees_dir / SID))
+    run_git(project.root, "branch", "-D", f"harness/{SID}")
+    result = cli("session", "diff", SID, "-d", str(project.root), env=ES)
+    assert (result.exit_code, result.stderr) == (
+        1, "Error: sesión 'abcdef01': worktree o rama no disponible\n")
+
+
+def test_delete_refuses_unmerged_work_then_force(cli: Cli, project: Project,
+                                                 worktree: Path) -> None:
+    root = str(project.root)
+    refused = cli("session", "delete", SID, "--json", "-d", root)
+    assert refused.exit_code == 1
+    [error] = refused.json["errors"]
+    assert (error["code"], error["hint"]) == ("SAFETY_BLOCK", f"gz-ia session delete {SID} --force")
+    assert error["details"] == {"id": SID, "unmerged_commits": 1,
+                                "uncommitted_files": ["README.md", "untracked.txt"]}
+    human = cli("session", "rm", SID, "-d", root, env=ES)
+    assert human.stderr == (
+        "Error: la sesión 'abcdef01' tiene trabajo que nunca se fusionó (1 commit(s) sin "
+        "fusionar, 2 archivo(s) sin comitear); fusiónelo con 'gz-ia session merge abcdef01' o "
+        "elimine con --force\ngz-ia session delete abcdef01 --force\n")
+    assert worktree.is_dir()
+    forced = cli("session", "delete", SID, "--force", "--json", "-d", root)
+    assert forced.json["data"] == {
+        "id": SID, "deleted": True, "killed": False, "removed_worktree": True,
+        "removed_branch": True, "discarded_commits": 1,
+        "discarded_files": ["README.md", "untracked.txt"]}
+    assert not worktree.exists()
+    assert run_git(project.root, "branch", "--list", "harness/*") == ""
+    assert run_git(project.root, "worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+def test_delete_after_merge_needs_no_force(cli: Cli, project: Project, worktree: Path) -> None:
+    root = str(project.root)
+    store = SessionStore(project)
+    store.events_path(SID).write_text('{"id": "x"}\n')
+    assert cli("session", "merge", SID, "--squash", "-d", root).exit_code == 0
+    result = cli("session", "delete", SID, "-d", root, env=ES)
+    assert (result.exit_code, result.stdout) == (
+        0, "✓ Sesión 'abcdef01' eliminada del registro.\n")
+    assert sorted(os.listdir(project.sessions_dir)) == []
+    assert cli("session", "show", SID, "-d", root).exit_code == 1
+
+
+def test_delete_clean_session_and_direct_session(cli: Cli, project: Project,
+                                                 tmp_path: Path) -> None:
+    make_session(project, SID)
+    assert cli("session", "delete", SID, "-d", str(project.root)).stdout == (
+        "✓ Session 'abcdef01' deleted from the registry.\n")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "keep.txt").write_text("user file")
+    make_session(find_project(plain), "0badc0de")
+    assert cli("session", "delete", "0badc0de", "-d", str(plain)).exit_code == 0
+    assert (plain / "keep.txt").read_text() == "user file"
+
+
+def test_delete_never_removes_a_path_taken_from_the_record(
+    cli: Cli, project: Project, tmp_path: Path
+) -> None:
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "precious.txt").write_text("keep")
+    make_session(project, SID)
+    store = SessionStore(project)
+    store.update(SID, lambda r: setattr(r, "worktree_dir", str(victim)))
+    assert cli("session", "delete", SID, "--force", "-d", str(project.root)).exit_code == 0
+    assert (victim / "precious.txt").read_text() == "keep"
+
+
+def test_delete_running_session_is_refused(cli: Cli, project: Project) -> None:
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        make_session(project, SID, status="running", pid=child.pid)
+        result = cli("session", "delete", SID, "--json", "-d", str(project.root))
+        assert result.exit_code == 1
+        assert result.json["errors"][0]["code"] == "SAFETY_BLOCK"
+        assert result.json["errors"][0]["details"] == {"id": SID, "pid": child.pid}
+        assert SessionStore(project).exists(SID)
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_delete_of_a_stale_running_record_reconciles_then_deletes(
+    cli: Cli, project: Project
+) -> None:
+    make_session(project, SID, status="running", pid=2**22 + 4321)
+    assert cli("session", "delete", SID, "-d", str(project.root)).exit_code == 0
+    assert not SessionStore(project).exists(SID)
+
+
+def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: Project) -> None:
+    root = project.root
+    make_session(project, "00000001")
+    make_session(project, "00000002")
+    make_session(project, "00000003")
+    (project.sessions_dir / "00000002.json").unlink()  # worktree + branch orphaned
+    run_git(root, "branch", "harness/00000004")  # branch only
+    run_git(root, "branch", "harness/feature")  # not a session branch: kept
+    (project.worktrees_dir / "00000005").mkdir()  # stray directory
+    (project.sessions_dir / "00000006.events.jsonl").write_text("{}\n")
+    run_git(root, "worktree", "remove", "--force", str(project.worktrees_dir / "00000003"))
+    (project.sessions_dir / "00000001.json").write_text("{damaged")  # still protects its tree
+    dry = cli("session", "prune", "--dry-run", "--json", "-d", str(root)).json["data"]
+    expected = {"removed_worktrees": ["00000002"],
+                "removed_branches": ["harness/00000002", "harness/00000004"],
+                "removed_dirs": ["00000005"], "removed_events": ["00000006.events.jsonl"],
+                "missing_worktrees": ["00000003"]}
+    assert dry == {"dry_run": True, **expected}
+    assert (project.worktrees_dir / "00000002").is_dir()
+    result = cli("session", "prune", "-d", str(root), env=ES)
+    assert result.stdout == (
+        "✧ Reconciliación de Basura Huérfana:\n"
+        "  ✓ Worktree huérfano podado: 00000002\n"
+        "  ✓ Rama huérfana eliminada: harness/00000002\n"
+        "  ✓ Rama huérfana eliminada: harness/00000004\n"
+        "  ✓ Directorio de worktree huérfano eliminado: 00000005\n"
+        "  ✓ Registro de eventos huérfano eliminado: 00000006.events.jsonl\n"
+        "  ! La sesión 00000003 perdió su worktree (registro conservado)\n")
+    assert sorted(os.listdir(project.worktrees_dir)) == ["00000001"]
+    assert run_git(root, "branch", "--list", "harness/*", "--format=%(refname:short)").split() == [
+        "harness/00000001", "harness/00000003", "harness/feature"]
+    again = cli("session", "prune", "--json", "-d", str(root)).json["data"]
+    assert again == {"dry_run": False, "removed_worktrees": [], "removed_branches": [],
+                     "removed_dirs": [], "removed_events": [], "missing_worktrees": ["00000003"]}
+
+
+def test_prune_with_nothing_to_do(cli: Cli, project: Project, tmp_path: Path) -> None:
+    make_session(project, SID)
+    assert cli("session", "prune", "-d", str(project.root)).stdout == (
+        "✓ No orphaned Git branches or worktrees found. Everything is in sync.\n")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert cli("session", "prune", "-d", str(plain), env=ES).stdout == (
+        "✓ No se encontraron ramas de Git ni worktrees huérfanos. Todo está sincronizado.\n")

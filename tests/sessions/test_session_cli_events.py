@@ -1,0 +1,146 @@
+"""session log / logs [-f] through the CLI; the event file format of the original."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+from gzia.sessions.events import append_event, new_event, read_events
+from gzia.sessions.project import Project
+from gzia.sessions.store import SessionStore
+from gzia.supervisor.procinfo import process_start_time
+from tests.conftest import Result
+from tests.sessions.session_testkit import make_session
+
+Cli = Callable[..., Result]
+ES = {"GZ_LANG": "es"}
+SID = "abcdef01"
+
+
+@pytest.fixture
+def session(project: Project) -> Project:
+    make_session(project, SID)
+    return project
+
+
+def test_log_appends_an_event_in_the_original_format(cli: Cli, session: Project) -> None:
+    result = cli("session", "log", SID, "-a", "leer archivos", "-s", "read", "--status", "ok",
+                 "-r", "planner", "--duration", "15", "-d", str(session.root), env=ES)
+    assert (result.exit_code, result.stdout) == (
+        0, "✓ Evento registrado exitosamente para la sesión 'abcdef01'.\n")
+    [line] = (session.sessions_dir / f"{SID}.events.jsonl").read_text().splitlines()
+    event = json.loads(line)
+    assert list(event) == ["id", "session_id", "agent_id", "role", "action", "stage", "status",
+                           "timestamp", "duration_ms"]
+    assert {k: event[k] for k in list(event)[1:7]} == {
+        "session_id": SID, "agent_id": "orchestrator", "role": "planner",
+        "action": "leer archivos", "stage": "READ", "status": "OK"}
+    assert len(event["id"]) == 12 and event["timestamp"].endswith("Z")
+
+
+def test_log_json_returns_the_event(cli: Cli, session: Project) -> None:
+    data = cli("session", "log", SID, "-a", "x", "-s", "PENDING", "--json",
+               "-d", str(session.root)).json["data"]
+    assert (data["stage"], data["status"], data["error"], data["metadata"]) == (
+        "PENDING", None, None, None)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("-s", "DONE"), "Error: etapa inválida: 'DONE' (válidos: READ, PENDING, FINISH)\n"),
+    (("-s", "READ", "--status", "MAYBE"),
+     "Error: estado inválido: 'MAYBE' (válidos: OK, FAILED)\n"),
+    (("-s", "READ", "--duration", "-4"),
+     "Error: duración inválida: '-4' (milisegundos, 0 o más)\n"),
+])
+def test_log_validates_stage_status_duration(cli: Cli, session: Project,
+                                             args: tuple[str, ...], message: str) -> None:
+    result = cli("session", "log", SID, "-a", "x", *args, "-d", str(session.root), env=ES)
+    assert (result.exit_code, result.stderr) == (2, message)
+    assert not (session.sessions_dir / f"{SID}.events.jsonl").exists()
+
+
+def test_log_requires_action_and_stage(cli: Cli, session: Project) -> None:
+    result = cli("session", "log", SID, "-s", "READ", "--json", "-d", str(session.root))
+    assert result.exit_code == 2
+    assert result.json["errors"][0]["code"] == "MISSING_REQUIRED"
+
+
+def test_log_to_an_unknown_session_is_refused(cli: Cli, session: Project) -> None:
+    result = cli("session", "log", "0000aaaa", "-a", "x", "-s", "READ", "-d", str(session.root))
+    assert result.exit_code == 1
+    assert not (session.sessions_dir / "0000aaaa.events.jsonl").exists()
+
+
+def test_logs_human_and_json(cli: Cli, session: Project) -> None:
+    store = SessionStore(session)
+    first = new_event(SID, "Sesión de chat iniciada", "PENDING")
+    first.timestamp = "2026-03-01T10:00:00.5Z"
+    second = new_event(SID, "Sesión finalizada con fallas", "FINISH", status="FAILED",
+                       role="coder", agent_id="claude", error="exit status 2")
+    second.timestamp = "2026-03-01T10:01:05Z"
+    append_event(store, first)
+    append_event(store, second)
+    result = cli("session", "logs", SID, "-d", str(session.root))
+    assert result.stdout == (
+        "[10:00:00] [orchestrator] [PENDING] Sesión de chat iniciada (status: null)\n"
+        "[10:01:05] [coder/claude] [FINISH] Sesión finalizada con fallas (status: FAILED)"
+        " error: exit status 2\n")
+    data = cli("session", "logs", SID, "--json", "-d", str(session.root)).json["data"]
+    assert data == {"id": SID, "events": [first.to_json(), second.to_json()]}
+
+
+def test_logs_empty(cli: Cli, session: Project) -> None:
+    assert cli("session", "logs", SID, "-d", str(session.root), env=ES).stdout == (
+        "✧ No hay eventos registrados para la sesión 'abcdef01'.\n")
+
+
+def test_logs_skips_and_reports_a_damaged_line(cli: Cli, session: Project) -> None:
+    store = SessionStore(session)
+    append_event(store, new_event(SID, "ok", "READ"))
+    with store.events_path(SID).open("a") as handle:
+        handle.write("{broken\n")
+    append_event(store, new_event(SID, "after", "READ"))
+    document = cli("session", "logs", SID, "--json", "-d", str(session.root)).json
+    assert [e["action"] for e in document["data"]["events"]] == ["ok", "after"]
+    assert document["warnings"][0]["details"] == {"line": 2}
+
+
+def test_a_partly_written_last_line_is_not_read_yet(session: Project) -> None:
+    store = SessionStore(session)
+    append_event(store, new_event(SID, "whole", "READ"))
+    with store.events_path(SID).open("a") as handle:
+        handle.write('{"id": "abc", "session_')
+    batch = read_events(store, SID)
+    assert [e.action for e in batch.events] == ["whole"]
+    assert batch.unreadable_lines == []
+
+
+def test_logs_follow_stops_when_the_session_stops(cli: Cli, project: Project) -> None:
+    agent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.8)"])
+    try:
+        make_session(project, SID, status="running", pid=agent.pid,
+                     pid_start_time=process_start_time(agent.pid))
+        store = SessionStore(project)
+        append_event(store, new_event(SID, "before", "PENDING"))
+
+        def writer() -> None:
+            time.sleep(0.3)
+            append_event(store, new_event(SID, "during", "READ"))
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        started = time.monotonic()
+        result = cli("session", "logs", SID, "-f", "--json", "-d", str(project.root))
+        thread.join()
+        assert time.monotonic() - started < 5
+        assert [e["action"] for e in result.json["data"]["events"]] == ["before", "during"]
+        assert store.load(SID).status == "lost"  # the fake agent never wrote its outcome
+    finally:
+        agent.kill()
+        agent.wait()

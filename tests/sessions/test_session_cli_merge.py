@@ -1,0 +1,213 @@
+"""session merge / get through the CLI, on real repositories."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gzia.sessions.project import Project
+from gzia.sessions.store import SessionStore
+from gzia.sessions.workspace import inject_file, workspace_of
+from tests.conftest import Result
+from tests.sessions.session_testkit import commit_file, make_session, run_git
+
+Cli = Callable[..., Result]
+ES = {"GZ_LANG": "es"}
+SID = "abcdef01"
+
+
+@pytest.fixture
+def session(project: Project) -> Path:
+    """A finished session whose agent committed one file and left one uncommitted."""
+    make_session(project, SID)
+    worktree = project.worktrees_dir / SID
+    commit_file(worktree, "feature.txt", "feature\n", "agent: feature")
+    (worktree / "notes.txt").write_text("uncommitted\n")
+    return worktree
+
+
+def _snapshot(directory: Path) -> tuple[str, str, str]:
+    return (run_git(directory, "rev-parse", "HEAD"),
+            run_git(directory, "status", "--porcelain", "--untracked-files=all"),
+            run_git(directory, "diff", "HEAD"))
+
+
+def test_merge_commits_worktree_work_then_merges(cli: Cli, project: Project,
+                                                 session: Path) -> None:
+    root = project.root
+    result = cli("session", "merge", SID, "-d", str(root))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == (
+        "✓ Merge completed successfully for session 'abcdef01'.\n"
+        "Integrated files:\n  • feature.txt\n  • notes.txt\n")
+    assert (root / "notes.txt").read_text() == "uncommitted\n"
+    log = run_git(session, "log", "--format=%s", "-2").splitlines()
+    assert log == ["harness(abcdef01): session changes", "agent: feature"]
+    assert run_git(root, "status", "--porcelain") == ""
+    record = SessionStore(project).load(SID)
+    assert record.merged_at is not None
+    assert record.merged_commit == run_git(root, "rev-parse", f"harness/{SID}").strip()
+
+
+def test_merge_json_and_then_up_to_date(cli: Cli, project: Project, session: Path) -> None:
+    document = cli("session", "merge", SID, "--json", "-d", str(project.root)).json
+    data = document["data"]
+    assert data["files"] == ["feature.txt", "notes.txt"]
+    assert (data["id"], data["branch"], data["into"]) == (SID, f"harness/{SID}", "main")
+    assert (data["squash"], data["no_commit"], data["already_up_to_date"]) == (
+        False, False, False)
+    assert data["head"] == run_git(project.root, "rev-parse", "HEAD").strip()
+    assert data["session"] == SessionStore(project).load(SID).to_json()
+    again = cli("session", "get", SID, "-d", str(project.root), env=ES)
+    assert again.stdout == (
+        "✧ La rama ya está actualizada. No hay cambios pendientes para fusionar.\n")
+
+
+def test_get_spanish_message(cli: Cli, project: Project, session: Path) -> None:
+    result = cli("session", "get", SID, "-d", str(project.root), env=ES)
+    assert result.stdout.splitlines()[0] == (
+        "✓ Cambios del worktree traídos e integrados con éxito para la sesión 'abcdef01'.")
+
+
+def test_squash_makes_one_commit(cli: Cli, project: Project, session: Path) -> None:
+    before = run_git(project.root, "rev-parse", "HEAD").strip()
+    assert cli("session", "merge", SID, "--squash", "-d", str(project.root)).exit_code == 0
+    assert run_git(project.root, "log", "--format=%s", "-1").strip() == (
+        "harness(abcdef01): merge session changes (squash)")
+    assert run_git(project.root, "rev-parse", "HEAD~1").strip() == before
+
+
+@pytest.mark.parametrize(("flags", "note"), [
+    (("--squash", "--no-commit"),
+     "Nota: Los cambios quedaron preparados en el stage sin comitear (--squash --no-commit)."),
+    (("--no-commit",),
+     "Nota: Los cambios quedaron preparados en el stage sin comitear (--no-commit)."),
+])
+def test_no_commit_stages_only(cli: Cli, project: Project, session: Path,
+                               flags: tuple[str, ...], note: str) -> None:
+    before = run_git(project.root, "rev-parse", "HEAD").strip()
+    result = cli("session", "merge", SID, *flags, "-d", str(project.root), env=ES)
+    assert result.stdout.splitlines()[-1] == note
+    assert run_git(project.root, "rev-parse", "HEAD").strip() == before
+    staged = run_git(project.root, "diff", "--cached", "--name-only").split()
+    assert staged == ["feature.txt", "notes.txt"]
+    assert SessionStore(project).load(SID).merged_at is None
+
+
+def test_conflict_is_reported_before_touching_anything(
+    cli: Cli, project: Project, session: Path
+) -> None:
+    root = project.root
+    commit_file(session, "README.md", "session version\n", "agent: readme")
+    commit_file(root, "README.md", "base version\n", "user: readme")
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    result = cli("session", "merge", SID, "--json", "-d", str(root))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "CONFLICT"
+    assert error["details"] == {"id": SID, "files": ["README.md"], "branch": f"harness/{SID}",
+                                "worktree": str(session)}
+    assert _snapshot(root) == base_before
+    assert _snapshot(session) == wt_before  # not even the safety commit was made
+    human = cli("session", "merge", SID, "-d", str(root), env=ES)
+    assert human.stderr == (
+        "Error: conflicto al fusionar cambios de la sesión 'abcdef01' en 1 archivo(s): "
+        "README.md. No se modificó nada: la base y el worktree permanecen intactos "
+        "(inspecciona con 'gz-ia session path abcdef01')\n"
+        "resuelva en el worktree (git merge main allí) y reintente gz-ia session merge abcdef01\n")
+    assert _snapshot(root) == base_before
+
+
+def test_conflict_with_uncommitted_worktree_work(cli: Cli, project: Project,
+                                                 session: Path) -> None:
+    commit_file(project.root, "notes.txt", "base notes\n", "user: notes")
+    wt_before = _snapshot(session)
+    result = cli("session", "merge", SID, "--squash", "--json", "-d", str(project.root))
+    assert result.json["errors"][0]["details"]["files"] == ["notes.txt"]
+    assert _snapshot(session) == wt_before
+
+
+def test_dirty_base_is_refused(cli: Cli, project: Project, session: Path) -> None:
+    (project.root / "scratch.txt").write_text("mine")
+    result = cli("session", "merge", SID, "-d", str(project.root), env=ES)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: el repositorio base ('{project.root}') tiene modificaciones o archivos sin "
+        "comitear.\nPor favor realiza commit o stash antes de integrar los cambios de la "
+        "sesión para evitar pérdida accidental de datos\n")
+    document = cli("session", "merge", SID, "--json", "-d", str(project.root)).json
+    assert document["errors"][0]["code"] == "SAFETY_BLOCK"
+    assert document["errors"][0]["details"]["files"] == ["scratch.txt"]
+    assert run_git(session, "status", "--porcelain") == "?? notes.txt\n"
+
+
+def test_direct_session_cannot_be_merged(cli: Cli, tmp_path: Path) -> None:
+    from gzia.sessions.project import find_project
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    make_session(find_project(plain), SID)
+    result = cli("session", "merge", SID, "-d", str(plain), env=ES)
+    assert (result.exit_code, result.stderr) == (1, (
+        "Error: la sesión 'abcdef01' se ejecutó en modo directo y no cuenta con una rama de "
+        "worktree aislada para fusionar\n"))
+
+
+def test_running_session_is_not_merged(cli: Cli, project: Project) -> None:
+    import os
+
+    make_session(project, SID, status="running", pid=os.getpid())
+    result = cli("session", "merge", SID, "--json", "-d", str(project.root))
+    assert result.exit_code == 1
+    assert result.json["errors"][0]["code"] == "LOCKED"
+    assert result.json["errors"][0]["retryable"] is True
+
+
+def test_injected_files_never_reach_the_base_branch(cli: Cli, project: Project,
+                                                    session: Path) -> None:
+    record = SessionStore(project).load(SID)
+    inject_file(workspace_of(project, record), "mcp.json", '{"token": "secret"}')
+    (project.root / ".git" / "info" / "exclude").write_text("")  # even if the user cleared it
+    assert cli("session", "merge", SID, "-d", str(project.root)).exit_code == 0
+    tracked = run_git(project.root, "ls-tree", "-r", "--name-only", "HEAD").split()
+    assert tracked == ["README.md", "feature.txt", "notes.txt"]
+    assert (session / ".harness-session" / "mcp.json").exists()
+
+
+def test_merge_without_any_git_identity_uses_the_fallback(
+    cli: Cli, project: Project, session: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    home = tmp_path / "bare-home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("EMAIL", "")
+    config_before = (project.root / ".git" / "config").read_text()
+    assert cli("session", "merge", SID, "-d", str(project.root)).exit_code == 0
+    author = run_git(session, "log", "-1", "--format=%an <%ae>").strip()
+    assert author == "gz-ia <gz-ia@localhost>"
+    assert (project.root / ".git" / "config").read_text() == config_before
+    assert not (home / ".gitconfig").exists()
+
+
+def test_project_hooks_run_on_the_safety_commit(cli: Cli, project: Project,
+                                                session: Path) -> None:
+    hook = project.root / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho 'blocked by project policy' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    result = cli("session", "merge", SID, "--json", "-d", str(project.root))
+    assert result.exit_code == 1
+    assert "blocked by project policy" in result.json["errors"][0]["message"]
+    assert run_git(project.root, "log", "--format=%s").splitlines() == ["initial"]
+
+
+def test_merge_after_the_base_moved_makes_a_merge_commit(cli: Cli, project: Project,
+                                                         session: Path) -> None:
+    commit_file(project.root, "base.txt", "base\n", "user: base")
+    assert cli("session", "merge", SID, "-d", str(project.root)).exit_code == 0
+    subjects = run_git(project.root, "log", "--format=%s", "-1").strip()
+    assert subjects == "harness(abcdef01): merge session changes"
+    parents = run_git(project.root, "rev-list", "--parents", "-1", "HEAD").split()
+    assert len(parents) == 3

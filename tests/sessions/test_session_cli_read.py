@@ -1,0 +1,216 @@
+"""session list / show / path through the CLI, human (en, es) and JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gzia.sessions.project import Project
+from gzia.sessions.store import SessionStore
+from tests.conftest import Result
+from tests.sessions.session_testkit import (
+    COMPLETED_ISOLATED,
+    go_record,
+    make_session,
+    run_git,
+)
+
+Cli = Callable[..., Result]
+ES = {"GZ_LANG": "es"}
+
+
+@pytest.fixture
+def two_sessions(project: Project) -> Project:
+    make_session(project, "abcdef01", permission_level="autonomous", initial_prompt="fix it")
+    make_session(project, "12345678", status="failed", exit_code=3,
+                 started_at="2026-03-02T08:30:00Z")
+    return project
+
+
+def test_list_human_english(cli: Cli, two_sessions: Project) -> None:
+    result = cli("session", "list", "-d", str(two_sessions.root))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == (
+        "ID          STATUS        PID       PERMISSION    MODE        STARTED"
+        "               DURATION\n"
+        + "-" * 92 + "\n"
+        "12345678    failed        -         supervised    Worktree    2026-03-02 08:30:00"
+        "   1m05s\n"
+        "abcdef01    completed     -         autonomous    Worktree    2026-03-01 10:00:00"
+        "   1m05s\n"
+    )
+
+
+def test_list_human_spanish_and_direct_mode(cli: Cli, tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    from gzia.sessions.project import find_project
+
+    make_session(find_project(plain), "0badc0de", pid=4242, status="killed")
+    result = cli("session", "list", "-d", str(plain), env=ES)
+    assert result.stdout.splitlines() == [
+        "ID          ESTADO        PID       PERMISO       MODO        INICIO"
+        "                DURACIÓN",
+        "-" * 92,
+        "0badc0de    killed        4242      supervised    Directo     2026-03-01 10:00:00"
+        "   1m05s",
+    ]
+
+
+def test_list_empty_in_both_languages(cli: Cli, repo: Path) -> None:
+    assert cli("session", "list", "-d", str(repo)).stdout == (
+        "✧ No sessions recorded in this project.\n")
+    assert cli("session", "list", "-d", str(repo), env=ES).stdout == (
+        "✧ No hay sesiones registradas en este proyecto.\n")
+    assert cli("session", "list", "--json", "-d", str(repo)).json == {
+        "ok": True, "data": {"sessions": []}, "errors": [], "warnings": []}
+
+
+def test_list_json_has_complete_records(cli: Cli, two_sessions: Project) -> None:
+    document = cli("--json", "session", "list", "-d", str(two_sessions.root)).json
+    store = SessionStore(two_sessions)
+    expected = [store.load("12345678").to_json(), store.load("abcdef01").to_json()]
+    assert document == {"ok": True, "data": {"sessions": expected}, "errors": [],
+                        "warnings": []}
+    assert document["data"]["sessions"][1]["initial_prompt"] == "fix it"
+
+
+def test_list_reports_unreadable_records_as_warnings(cli: Cli, two_sessions: Project) -> None:
+    bad = two_sessions.sessions_dir / "ffffffff.json"
+    bad.write_text("{oops")
+    document = cli("session", "list", "--json", "-d", str(two_sessions.root)).json
+    assert [s["id"] for s in document["data"]["sessions"]] == ["12345678", "abcdef01"]
+    [warning] = document["warnings"]
+    assert (warning["code"], warning["details"]["path"]) == ("IO", str(bad))
+    human = cli("session", "list", "-d", str(two_sessions.root), env=ES)
+    assert human.exit_code == 0
+    assert human.stderr.startswith(f"Aviso: se omitió el registro de sesión ilegible {bad}: ")
+
+
+def test_commands_work_from_inside_a_session_worktree(cli: Cli, two_sessions: Project) -> None:
+    inside = two_sessions.worktrees_dir / "abcdef01"
+    (inside / "sub").mkdir()
+    result = cli("session", "list", "--json", cwd=inside / "sub")
+    assert [s["id"] for s in result.json["data"]["sessions"]] == ["12345678", "abcdef01"]
+    assert cli("session", "path", "abcdef01", cwd=inside).stdout == f"{inside}\n"
+
+
+def test_group_dir_option_before_the_subcommand(cli: Cli, two_sessions: Project) -> None:
+    result = cli("session", "-d", str(two_sessions.root), "show", "abcdef01", "--json")
+    assert result.json["data"]["id"] == "abcdef01"
+
+
+def test_show_human_english(cli: Cli, two_sessions: Project) -> None:
+    root = two_sessions.root
+    base = run_git(root, "rev-parse", "HEAD").strip()
+    result = cli("session", "show", "abcdef01", "-d", str(root))
+    assert result.stdout == (
+        "❯ Session details: abcdef01\n"
+        "Status:     completed\n"
+        "PID:        -\n"
+        "Provider:   shell\n"
+        "Permission: autonomous\n"
+        f"Directory:  {root}\n"
+        f"Mode:       Isolated worktree ({root}/.harness/worktrees/abcdef01)\n"
+        "Branch:     harness/abcdef01\n"
+        f"Base:       main ({base[:12]})\n"
+        "Prompt:     fix it\n"
+        "Started:    2026-03-01T10:00:00Z\n"
+        "Finished:   2026-03-01T10:01:05Z\n"
+        "End reason: process_exit\n"
+        "Exit Code:  0\n"
+    )
+
+
+def test_show_human_spanish_of_a_go_record(cli: Cli, repo: Path) -> None:
+    sessions = repo / ".harness" / "sessions"
+    sessions.mkdir(parents=True)
+    (sessions / "3f9a1c7e.json").write_text(go_record(COMPLETED_ISOLATED, repo))
+    result = cli("session", "show", "3f9a", "-d", str(repo), env=ES)
+    assert result.stdout == (
+        "❯ Detalle de Sesión: 3f9a1c7e\n"
+        "Estado:     completed\n"
+        "PID:        48213\n"
+        "Proveedor:  claude\n"
+        "Permisos:   supervised\n"
+        f"Directorio: {repo}\n"
+        f"Modo:       Worktree aislado ({repo}/.harness/worktrees/3f9a1c7e)\n"
+        "Rama:       harness/3f9a1c7e\n"
+        "Prompt:     Arregla los tests\n"
+        "Inicio:     2025-06-01T10:15:30.123456789+02:00\n"
+        "Fin:        2025-06-01T10:20:31.987654321+02:00\n"
+        "Exit Code:  0\n"
+    )
+    # Reading never rewrote the original's file.
+    assert (sessions / "3f9a1c7e.json").read_text() == go_record(COMPLETED_ISOLATED, repo)
+
+
+def test_show_json_is_the_record(cli: Cli, two_sessions: Project) -> None:
+    document = cli("session", "show", "abcdef01", "--json", "-d", str(two_sessions.root)).json
+    assert document == {"ok": True, "errors": [], "warnings": [],
+                        "data": SessionStore(two_sessions).load("abcdef01").to_json()}
+
+
+def test_show_missing_session(cli: Cli, repo: Path) -> None:
+    result = cli("session", "show", "abcdef09", "-d", str(repo), env=ES)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "Error: sesión 'abcdef09' no encontrada\ngz-ia session list\n"
+    document = cli("session", "show", "abcdef09", "--json", "-d", str(repo)).json
+    assert document == {"ok": False, "data": None, "warnings": [], "errors": [{
+        "code": "NOT_FOUND", "message": "session 'abcdef09' not found", "retryable": False,
+        "hint": "gz-ia session list", "details": {"id": "abcdef09"}}]}
+
+
+@pytest.mark.parametrize("command", ["show", "path", "delete", "rm", "diff", "read", "merge",
+                                     "get", "logs"])
+def test_traversal_ids_are_rejected_and_touch_nothing(
+    cli: Cli, repo: Path, command: str
+) -> None:
+    result = cli("session", command, "../../etc", "--json", "-d", str(repo))
+    assert result.exit_code == 2
+    assert result.json["errors"][0]["code"] == "INVALID_INPUT"
+    assert result.json["errors"][0]["details"] == {"id": "../../etc"}
+    assert not (repo / ".harness").exists()
+
+
+def test_ambiguous_prefix_is_invalid_input(cli: Cli, two_sessions: Project) -> None:
+    make_session(two_sessions, "abcdef02")
+    result = cli("session", "show", "abcd", "--json", "-d", str(two_sessions.root))
+    assert result.exit_code == 2
+    assert result.json["errors"][0]["details"] == {"id": "abcd",
+                                                   "matches": ["abcdef01", "abcdef02"]}
+
+
+def test_path_isolated_and_direct(cli: Cli, two_sessions: Project, tmp_path: Path) -> None:
+    root = two_sessions.root
+    assert cli("session", "path", "abcdef01", "-d", str(root)).stdout == (
+        f"{root}/.harness/worktrees/abcdef01\n")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    from gzia.sessions.project import find_project
+
+    make_session(find_project(plain), "0badc0de")
+    assert cli("session", "path", "0badc0de", "--json", "-d", str(plain)).json["data"] == {
+        "id": "0badc0de", "path": str(plain), "is_isolated": False}
+
+
+def test_stale_running_record_shows_as_lost(cli: Cli, project: Project) -> None:
+    make_session(project, "abcdef01", status="running", pid=2**22 + 12345)
+    data = cli("session", "show", "abcdef01", "--json", "-d", str(project.root)).json["data"]
+    assert (data["status"], data["end_reason"]) == ("lost", "lost")
+    on_disk = json.loads((project.sessions_dir / "abcdef01.json").read_text())
+    assert on_disk["status"] == "lost"
+
+
+def test_missing_directory_is_a_usage_error(cli: Cli, tmp_path: Path) -> None:
+    result = cli("session", "list", "--json", "-d", str(tmp_path / "nope"))
+    assert result.exit_code == 2
+    assert result.json["errors"][0]["code"] == "INVALID_INPUT"
+
+
+def test_wrong_argument_count_is_a_usage_error(cli: Cli, repo: Path) -> None:
+    assert cli("session", "show", "-d", str(repo)).exit_code == 2
+    assert cli("session", "show", "abcdef01", "abcdef02", "-d", str(repo)).exit_code == 2

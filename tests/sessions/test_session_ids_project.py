@@ -1,0 +1,107 @@
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gzia.contract import ErrorCode, InvalidInputError, classify
+from gzia.sessions.ids import new_session_id, validate_session_id, validate_session_ref
+from gzia.sessions.project import find_project
+from tests.sessions.session_testkit import make_repo, run_git
+
+
+def test_new_ids_are_8_lowercase_hex_and_differ() -> None:
+    ids = {new_session_id() for _ in range(200)}
+    assert len(ids) == 200
+    assert all(validate_session_id(i) == i for i in ids)
+
+
+@pytest.mark.parametrize(
+    "raw", ["../../etc", "abcdef0", "abcdef012", "abcdefgh", "ab/def01", "", "..", "abcd ef0"]
+)
+def test_invalid_ids_are_usage_errors(raw: str) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        validate_session_id(raw)
+    assert classify(caught.value) == (2, ErrorCode.INVALID_INPUT)
+    assert caught.value.details == {"id": raw}
+
+
+def test_ids_are_normalised_to_lowercase() -> None:
+    assert validate_session_id("ABCDEF01") == "abcdef01"
+    assert validate_session_ref("AbCd") == "abcd"
+    with pytest.raises(InvalidInputError):
+        validate_session_ref("abc")
+
+
+def test_project_root_is_the_git_top_level_from_a_subdirectory(repo: Path) -> None:
+    sub = repo / "a" / "b"
+    sub.mkdir(parents=True)
+    project = find_project(sub)
+    assert (project.root, project.is_git) == (repo, True)
+    assert project.git_common_dir == repo / ".git"
+    assert project.sessions_dir == repo / ".harness" / "sessions"
+
+
+def test_project_from_inside_a_linked_worktree_is_the_main_worktree(repo: Path) -> None:
+    linked = repo / ".harness" / "worktrees" / "abcdef01"
+    run_git(repo, "worktree", "add", "-q", "-b", "harness/abcdef01", str(linked))
+    (linked / "deep").mkdir()
+    assert find_project(linked / "deep").root == repo
+    outside = repo.parent / "elsewhere"
+    run_git(repo, "worktree", "add", "-q", "-b", "other", str(outside))
+    assert find_project(outside).root == repo
+
+
+def test_separate_git_dir_never_resolves_to_the_git_dir(tmp_path: Path) -> None:
+    """git itself cannot name the main worktree here; the linked worktree is used."""
+    main = tmp_path / "main"
+    main.mkdir()
+    run_git(main, "init", "-q", "-b", "main", f"--separate-git-dir={tmp_path / 'store.git'}")
+    (main / "f").write_text("x")
+    run_git(main, "add", "f")
+    run_git(main, "commit", "-q", "-m", "one")
+    linked = tmp_path / "linked"
+    run_git(main, "worktree", "add", "-q", "-b", "x", str(linked))
+    assert find_project(linked).root == linked
+    assert find_project(main).root == main
+
+
+def test_non_git_directory_is_its_own_project(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    project = find_project(plain)
+    assert (project.root, project.is_git, project.git_common_dir) == (plain, False, None)
+
+
+def test_directory_without_git_installed_is_direct(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path / "repo")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-path"))
+    from gzia.sessions import git
+
+    git.git_installed.cache_clear()
+    try:
+        project = find_project(repo)
+    finally:
+        git.git_installed.cache_clear()
+    assert (project.root, project.is_git) == (repo, False)
+
+
+def test_missing_directory_is_invalid_input(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError):
+        find_project(tmp_path / "nope")
+
+
+def test_git_variables_from_a_calling_hook_are_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path / "repo")
+    other = make_repo(tmp_path / "other")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    assert find_project(repo).root == repo
+    assert subprocess.run(["git", "rev-parse", "--git-dir"], cwd=repo, capture_output=True,
+                          text=True, env=os.environ, check=True).stdout.strip() == str(
+        other / ".git")

@@ -1,0 +1,107 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from gzia.sessions.reconcile import get_session, list_sessions, reconcile
+from gzia.sessions.record import EndReason, SessionRecord, Status
+from gzia.sessions.store import SessionStore
+from gzia.supervisor.procinfo import is_process_alive, process_start_time
+
+
+@pytest.fixture
+def sleeper() -> Iterator[subprocess.Popen[bytes]]:
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    yield child
+    child.kill()
+    child.wait()
+
+
+def _zombie() -> subprocess.Popen[bytes]:
+    child = subprocess.Popen(["true"])
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        with open(f"/proc/{child.pid}/stat") as stat:
+            if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                return child
+        time.sleep(0.01)
+    raise AssertionError("child never became a zombie")
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def test_live_process_with_its_start_time(sleeper: subprocess.Popen[bytes]) -> None:
+    start = process_start_time(sleeper.pid)
+    assert start is not None and start.isdigit()
+    assert is_process_alive(sleeper.pid, start)
+    assert is_process_alive(sleeper.pid)
+    assert process_start_time(os.getpid()) != start or os.getpid() == sleeper.pid
+
+
+def test_reused_pid_is_not_the_recorded_process(sleeper: subprocess.Popen[bytes]) -> None:
+    assert not is_process_alive(sleeper.pid, "1")
+
+
+def test_dead_and_invalid_pids() -> None:
+    pid = _dead_pid()
+    assert not is_process_alive(pid)
+    assert process_start_time(pid) is None
+    assert not is_process_alive(0)
+    assert not is_process_alive(-5)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_zombie_is_not_alive() -> None:
+    child = _zombie()
+    try:
+        assert not is_process_alive(child.pid)
+    finally:
+        child.wait()
+
+
+def _running(store: SessionStore, session_id: str, pid: int, start: str | None) -> None:
+    store.create(SessionRecord(id=session_id, pid=pid, pid_start_time=start,
+                               started_at="2026-01-01T00:00:00Z", working_dir="/w"))
+
+
+def test_running_record_whose_process_died_becomes_lost(store: SessionStore) -> None:
+    _running(store, "abcdef01", _dead_pid(), None)
+    record = get_session(store, "abcdef01")
+    assert (record.status, record.end_reason) == (Status.LOST, EndReason.LOST)
+    assert record.finished_at is not None and record.duration_ms is not None
+    assert store.load("abcdef01").status == Status.LOST  # written, not only returned
+
+
+def test_running_record_with_reused_pid_becomes_lost(
+    store: SessionStore, sleeper: subprocess.Popen[bytes]
+) -> None:
+    _running(store, "abcdef01", sleeper.pid, "12")
+    assert list_sessions(store).records[0].status == Status.LOST
+
+
+def test_live_running_record_and_finished_records_are_untouched(
+    store: SessionStore, sleeper: subprocess.Popen[bytes]
+) -> None:
+    _running(store, "abcdef01", sleeper.pid, process_start_time(sleeper.pid))
+    _running(store, "abcdef02", 0, None)  # still being set up
+    store.create(SessionRecord(id="abcdef03", pid=_dead_pid(), status=Status.COMPLETED))
+    before = {p.name: p.read_bytes() for p in store.dir.glob("*.json")}
+    statuses = {r.id: r.status for r in list_sessions(store).records}
+    assert statuses == {"abcdef01": "running", "abcdef02": "running", "abcdef03": "completed"}
+    assert {p.name: p.read_bytes() for p in store.dir.glob("*.json")} == before
+
+
+def test_reconcile_does_not_overwrite_a_final_write_made_meanwhile(store: SessionStore) -> None:
+    _running(store, "abcdef01", _dead_pid(), None)
+    stale = store.load("abcdef01")
+    store.update("abcdef01", lambda r: setattr(r, "status", Status.COMPLETED))
+    assert reconcile(store, stale).status == Status.COMPLETED

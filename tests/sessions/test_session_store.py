@@ -1,0 +1,158 @@
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from pathlib import Path
+
+import pytest
+
+from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
+from gzia.sessions.project import find_project
+from gzia.sessions.record import SessionRecord, Status
+from gzia.sessions.store import SessionStore
+from tests.sessions.session_testkit import COMPLETED_ISOLATED, RUNNING_DIRECT, go_record
+
+
+def _record(session_id: str, started: str = "2026-01-01T00:00:00Z") -> SessionRecord:
+    return SessionRecord(id=session_id, started_at=started, working_dir="/w")
+
+
+def test_create_load_round_trip(store: SessionStore) -> None:
+    created = store.create(_record("abcdef01"))
+    loaded = store.load("abcdef01")
+    assert loaded == created
+    assert loaded.updated_at is not None
+    path = store.dir / "abcdef01.json"
+    assert oct(path.stat().st_mode & 0o777) == "0o644"
+    assert json.loads(path.read_text())["id"] == "abcdef01"
+    assert path.read_text().startswith('{\n  "id": "abcdef01"')
+
+
+def test_create_refuses_an_existing_id(store: SessionStore) -> None:
+    store.create(_record("abcdef01"))
+    with pytest.raises(ConflictError):
+        store.create(_record("abcdef01"))
+
+
+def test_load_missing_is_not_found_with_hint(store: SessionStore) -> None:
+    with pytest.raises(NotFoundError) as caught:
+        store.load("abcdef01")
+    assert caught.value.key == "sessions.not_found"
+    assert caught.value.hint_key == "sessions.list_hint"
+    assert caught.value.details == {"id": "abcdef01"}
+
+
+def test_traversal_ids_never_build_a_path(store: SessionStore, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.json"
+    victim.write_text("{}")
+    for call in (store.load, store.delete, store.record_path, store.resolve):
+        with pytest.raises(InvalidInputError):
+            call("../../victim")
+    assert victim.exists()
+    assert not store.dir.exists()
+
+
+def test_prefix_resolution(store: SessionStore) -> None:
+    store.create(_record("abcdef01"))
+    store.create(_record("abcd9999"))
+    store.create(_record("12345678"))
+    assert store.resolve("1234") == "12345678"
+    assert store.resolve("abcdef01") == "abcdef01"
+    with pytest.raises(InvalidInputError) as caught:
+        store.resolve("abcd")
+    assert caught.value.details == {"id": "abcd", "matches": ["abcd9999", "abcdef01"]}
+    with pytest.raises(NotFoundError):
+        store.resolve("ffff")
+
+
+def test_list_is_newest_first_and_reports_unreadable_files(store: SessionStore) -> None:
+    store.create(_record("00000001", "2026-01-01T00:00:00Z"))
+    store.create(_record("00000002", "2026-01-02T03:00:00+05:00"))
+    store.create(_record("00000003", "2026-01-02T00:00:00Z"))
+    (store.dir / "0000000f.json").write_text("{not json")
+    (store.dir / "0000000e.json").write_text('{"id": "deadbeef"}')
+    (store.dir / "0000000d.events.jsonl").write_text("{}\n")
+    result = store.list()
+    assert [r.id for r in result.records] == ["00000003", "00000002", "00000001"]
+    assert sorted(Path(u.path).name for u in result.unreadable) == ["0000000e.json",
+                                                                   "0000000f.json"]
+
+
+def test_list_of_a_missing_store_is_empty(store: SessionStore) -> None:
+    result = store.list()
+    assert (result.records, result.unreadable) == ([], [])
+
+
+def test_go_records_load_and_survive_a_rewrite(store: SessionStore, repo: Path) -> None:
+    store.dir.mkdir(parents=True)
+    text = go_record(COMPLETED_ISOLATED, repo).replace('"exit_code"', '"extra": 7,\n  "exit_code"')
+    (store.dir / "3f9a1c7e.json").write_text(text)
+    (store.dir / "0badc0de.json").write_text(go_record(RUNNING_DIRECT, repo))
+    assert [r.id for r in store.list().records] == ["3f9a1c7e", "0badc0de"]
+    store.update("3f9a1c7e", lambda r: setattr(r, "provider", "claude"))
+    rewritten = json.loads((store.dir / "3f9a1c7e.json").read_text())
+    original = json.loads(text)
+    assert {k: rewritten[k] for k in original} == original
+    assert rewritten["schema_version"] == 2
+
+
+def test_unreadable_record_load_is_an_io_error(store: SessionStore) -> None:
+    store.dir.mkdir(parents=True)
+    (store.dir / "abcdef01.json").write_text("[]")
+    with pytest.raises(IOFailure):
+        store.load("abcdef01")
+
+
+def test_update_that_raises_writes_nothing(store: SessionStore) -> None:
+    store.create(_record("abcdef01"))
+    before = (store.dir / "abcdef01.json").read_bytes()
+
+    def boom(record: SessionRecord) -> None:
+        record.status = Status.KILLED
+        raise RuntimeError("no")
+
+    with pytest.raises(RuntimeError):
+        store.update("abcdef01", boom)
+    assert (store.dir / "abcdef01.json").read_bytes() == before
+    assert [p.name for p in store.dir.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_delete_removes_record_events_log_and_lock(store: SessionStore) -> None:
+    store.create(_record("abcdef01"))
+    store.events_path("abcdef01").write_text("{}\n")
+    store.log_path("abcdef01").parent.mkdir(parents=True)
+    store.log_path("abcdef01").write_text("log")
+    store.delete("abcdef01")
+    assert sorted(os.listdir(store.dir)) == []
+    assert not store.log_path("abcdef01").exists()
+    with pytest.raises(NotFoundError):
+        store.delete("abcdef01")
+
+
+def test_a_held_lock_times_out_as_locked(store: SessionStore) -> None:
+    store.create(_record("abcdef01"))
+    with store.lock("abcdef01"), pytest.raises(LockedError), store.lock("abcdef01", timeout=0.05):
+        pass
+
+
+def _bump(root: str, field: str, times: int) -> None:
+    store = SessionStore(find_project(root))
+    for _ in range(times):
+        def add(record: SessionRecord) -> None:
+            record.extras[field] = record.extras.get(field, 0) + 1
+            record.pid += 1
+        store.update("abcdef01", add)
+
+
+def test_concurrent_writers_in_two_processes_lose_nothing(store: SessionStore, repo: Path) -> None:
+    store.create(_record("abcdef01"))
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_bump, args=(str(repo), f"w{n}", 60)) for n in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+        assert worker.exitcode == 0
+    final = store.load("abcdef01")
+    assert (final.pid, final.extras) == (120, {"w0": 60, "w1": 60})

@@ -1,0 +1,131 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gzia.contract import InvalidInputError, NotFoundError
+from gzia.sessions.project import Project, find_project
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.workspace import (
+    Workspace,
+    inject_file,
+    prepare_workspace,
+    workspace_of,
+)
+from tests.sessions.session_testkit import make_repo, run_git
+
+SID = "abcdef01"
+
+
+def test_isolated_worktree_on_its_own_branch_from_head(project: Project, repo: Path) -> None:
+    head = run_git(repo, "rev-parse", "HEAD").strip()
+    config_before = (repo / ".git" / "config").read_text()
+    ws = prepare_workspace(project, SID)
+    assert ws == Workspace(SID, repo, repo / ".harness/worktrees" / SID, True,
+                           repo / ".harness/worktrees" / SID, f"harness/{SID}", "main", head)
+    assert run_git(ws.target_dir, "rev-parse", "--abbrev-ref", "HEAD").strip() == f"harness/{SID}"
+    assert (ws.target_dir / "README.md").read_text() == "hello\n"
+    assert (repo / ".git" / "config").read_text() == config_before
+    assert run_git(repo, "status", "--porcelain") == ""
+
+
+def test_exclude_entries_are_added_once(project: Project, repo: Path) -> None:
+    exclude = repo / ".git" / "info" / "exclude"
+    exclude.write_text("*.log")  # no trailing newline
+    prepare_workspace(project, SID)
+    prepare_workspace(project, "abcdef02")
+    assert exclude.read_text() == (
+        "*.log\n\n# gz-ia session worktrees and metadata\n.harness/\n.harness-session/\n"
+    )
+
+
+def test_resume_reuses_the_worktree_and_keeps_its_work(project: Project) -> None:
+    first = prepare_workspace(project, SID)
+    (first.target_dir / "work.txt").write_text("in progress")
+    again = prepare_workspace(project, SID)
+    assert again.target_dir == first.target_dir
+    assert (again.target_dir / "work.txt").read_text() == "in progress"
+
+
+def test_worktree_dir_removed_but_branch_kept_is_recreated(project: Project, repo: Path) -> None:
+    ws = prepare_workspace(project, SID)
+    (ws.target_dir / "a.txt").write_text("a")
+    run_git(ws.target_dir, "add", "a.txt")
+    run_git(ws.target_dir, "commit", "-q", "-m", "agent work")
+    shutil.rmtree(ws.target_dir)
+    again = prepare_workspace(project, SID)
+    assert (again.target_dir / "a.txt").read_text() == "a"
+
+
+def test_repository_without_commits_is_a_clear_error(tmp_path: Path) -> None:
+    project = find_project(make_repo(tmp_path / "empty", commit=False))
+    with pytest.raises(NotFoundError) as caught:
+        prepare_workspace(project, SID)
+    assert caught.value.key == "sessions.no_commits"
+    assert caught.value.hint_key == "sessions.no_commits_hint"
+    assert not (tmp_path / "empty" / ".harness").exists()
+
+
+def test_non_git_directory_runs_in_direct_mode(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    ws = prepare_workspace(find_project(plain), SID)
+    assert ws == Workspace(SID, plain, plain, False)
+    assert list(plain.iterdir()) == []
+    record = SessionRecord(id=SID)
+    ws.apply_to(record)
+    assert (record.is_isolated, record.working_dir) == (False, str(plain))
+    assert record.worktree_dir is None
+
+
+def test_detached_head_has_no_base_branch(project: Project, repo: Path) -> None:
+    run_git(repo, "checkout", "-q", "--detach")
+    assert prepare_workspace(project, SID).base_branch is None
+
+
+def test_project_hooks_keep_running_in_the_worktree(project: Project, repo: Path) -> None:
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    marker = repo.parent / "hook-ran"
+    hook.write_text(f"#!/bin/sh\necho ran >> '{marker}'\n")
+    hook.chmod(0o755)
+    ws = prepare_workspace(project, SID)
+    (ws.target_dir / "b.txt").write_text("b")
+    run_git(ws.target_dir, "add", "b.txt")
+    run_git(ws.target_dir, "commit", "-q", "-m", "b")
+    assert marker.read_text() == "ran\n"
+
+
+def test_injected_files_never_reach_a_commit(project: Project, repo: Path) -> None:
+    ws = prepare_workspace(project, SID)
+    path = inject_file(ws, "mcp/config.json", '{"mcpServers": {}}')
+    assert path == ws.target_dir / ".harness-session" / "mcp" / "config.json"
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+    (ws.target_dir / "agent.txt").write_text("agent")
+    run_git(ws.target_dir, "add", "-A")  # what an agent typically does
+    run_git(ws.target_dir, "commit", "-q", "-m", "agent")
+    files = run_git(ws.target_dir, "show", "--name-only", "--format=", "HEAD").split()
+    assert files == ["agent.txt"]
+    assert run_git(ws.target_dir, "status", "--porcelain") == ""
+
+
+@pytest.mark.parametrize("bad", ["/etc/passwd", "../escape", "a/../../b", "", "a\\b"])
+def test_inject_refuses_paths_outside_its_directory(project: Project, bad: str) -> None:
+    ws = prepare_workspace(project, SID)
+    with pytest.raises(InvalidInputError):
+        inject_file(ws, bad, "x")
+
+
+def test_direct_mode_injects_under_the_harness_dir(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    ws = prepare_workspace(find_project(plain), SID)
+    assert inject_file(ws, "x.json", b"{}") == plain / ".harness/session-files" / SID / "x.json"
+
+
+def test_workspace_of_a_record(project: Project, repo: Path) -> None:
+    ws = prepare_workspace(project, SID)
+    record = SessionRecord(id=SID)
+    ws.apply_to(record)
+    assert workspace_of(project, record) == ws
