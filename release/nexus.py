@@ -5,7 +5,7 @@ same bytes is left alone (so re-running after a partial failure completes the re
 file there with other bytes stops the whole publication before anything is uploaded. Nexus
 itself refuses a redeploy with 400 (up to 3.77) or 409 (3.96); both mean "already published".
 The zipapps go first and the signature last, so a client never sees a signed list whose
-files are not there yet.
+files are not there yet; each upload is read back and must hash as the local file.
 """
 
 from __future__ import annotations
@@ -90,14 +90,25 @@ def upload(client: httpx.Client, url: str, path: Path) -> None:
         raise status_error(f"Nexus PUT {url}", response)
 
 
+def confirm(client: httpx.Client, url: str, path: Path) -> None:
+    """Nexus serves exactly the uploaded bytes (a wrong request can store an empty file)."""
+    if remote_sha256(client, url) != sums.file_sha256(path):
+        raise ReleaseError(
+            "INTEGRITY",
+            f"Nexus does not serve the uploaded {path.name}",
+            hint=f"delete {url} in Nexus, then publish again",
+        )
+
+
 def publish(
     target: NexusTarget, version: str, files: list[Path], *, dry_run: bool
 ) -> dict[str, object]:
-    """Check every path, then upload what is missing (nothing in a dry run)."""
+    """Check every path, then upload what is missing and read it back (nothing in a dry run)."""
     with make_client(auth=(target.user, target.password)) as client:
         steps = plan(client, target, version, files)
         for step, path in zip(steps, files, strict=True):
             if step["action"] == "upload" and not dry_run:
                 upload(client, step["url"], path)
+                confirm(client, step["url"], path)
                 step["action"] = "uploaded"
     return {"url": target.url, "repository": target.repository, "files": steps}

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.forgejo import ForgejoFake
+from tests.fakes.http import Request, Response
 from tests.fakes.nexus import NexusFake
 from tests.release.conftest import (
     NEXUS_PASSWORD,
@@ -288,3 +289,36 @@ def test_tls_is_verified_against_ssl_cert_file(  # noqa: PLR0917 - pytest fixtur
     assert "CERTIFICATE_VERIFY_FAILED" in untrusted.stderr
     assert (trusted.exit_code, trusted.stderr) == (0, "")
     assert stored(nexus_tls) == files_of(signed_release)
+
+
+def test_an_upload_stored_wrongly_is_caught_by_reading_it_back(
+    signed_release: Path,
+    release_key: KeyFiles,
+    run_release: RunRelease,
+    nexus: NexusFake,
+    forgejo: ForgejoFake,
+) -> None:
+    """As when a form-encoded PUT makes Nexus store an empty file with 201 Created."""
+    env = publish_env(nexus, forgejo)
+    assert nexus.server is not None
+    real = nexus.server.app
+
+    def stores_empty_files(request: Request) -> Response:
+        if request.method == "PUT":
+            request.body = b""
+        return real(request)
+
+    nexus.server.app = stores_empty_files
+
+    result = publish(run_release, signed_release, release_key, env, "--json")
+
+    url = f"{env['GZ_RELEASE_NEXUS_URL']}/repository/gz-ia/gz-ia/{VERSION}/{AMD64}"
+    assert result.exit_code == 1
+    assert result.json["errors"] == [
+        {
+            "code": "INTEGRITY",
+            "message": f"Nexus does not serve the uploaded {AMD64}",
+            "hint": f"delete {url} in Nexus, then publish again",
+        }
+    ]
+    assert writes(nexus) == [f"PUT /repository/gz-ia/gz-ia/{VERSION}/{AMD64}"]
