@@ -43,6 +43,7 @@ BUILD_TIMEOUT = 900
 @dataclass(frozen=True)
 class Builds:
     key: KeyFiles
+    work_dir: Path  # the prepared site-packages, reused by every build of the session
     dirs: dict[str, Path]  # version -> signed release directory
     reports: dict[str, Any]  # version -> the build step's JSON data
 
@@ -99,7 +100,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> Builds:
             key.keys_dir,
         )
         dirs[version] = folder
-    return Builds(key, dirs, reports)
+    return Builds(key, root / "work", dirs, reports)
 
 
 def run(
@@ -275,3 +276,34 @@ def test_other_platforms_carry_their_own_compiled_modules(
         "cryptography/hazmat/bindings/_rust.abi3.so",
     ]
     assert key == builds.key.public.read_text()
+
+
+def test_all_builds_signs_and_publishes_in_one_go(
+    builds: Builds, tmp_path: Path, nexus: NexusFake, forgejo: ForgejoFake
+) -> None:
+    env = {**publish_env(nexus, forgejo), "GZ_RELEASE_MINISIGN_KEY_FILE": str(builds.key.secret)}
+    folder = tmp_path / "dist"
+
+    data = release_py(
+        "all",
+        "--version",
+        "2.0.0",
+        "--platform",
+        HOST,
+        "--dir",
+        folder,
+        "--work-dir",
+        builds.work_dir,
+        "--keys-dir",
+        builds.key.keys_dir,
+        env=env,
+    )["data"]
+
+    files = {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    assert sorted(files) == ["SHA256SUMS", "SHA256SUMS.minisig", f"gz-ia-2.0.0-{HOST}.pyz"]
+    assert sorted(data) == ["build", "publish", "sign"]
+    assert data["publish"]["forgejo"]["release"] == "created"
+    assert {p.removeprefix("gz-ia/2.0.0/"): d for p, d in nexus.repos["gz-ia"].items()} == files
+    (release,) = forgejo.repo().releases
+    assert (release.tag_name, release.draft) == ("v2.0.0", False)
+    assert {a.name: a.data for a in release.assets} == files
