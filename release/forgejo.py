@@ -86,8 +86,8 @@ class Api:
 
 def check_published(release: dict[str, Any], body: str, files: list[Path]) -> None:
     """A published release must be this very release, or the publication is refused."""
-    sizes = {a["name"]: a["size"] for a in release.get("assets") or []}
-    expected = {p.name: p.stat().st_size for p in files}
+    sizes = sorted((a["name"], a["size"]) for a in release.get("assets") or [])
+    expected = sorted((p.name, p.stat().st_size) for p in files)
     if body.split("SHA256SUMS:", 1)[1] not in (release.get("body") or "") or sizes != expected:
         raise ReleaseError(
             "CONFLICT",
@@ -99,12 +99,18 @@ def check_published(release: dict[str, Any], body: str, files: list[Path]) -> No
 
 def stale_assets(release: dict[str, Any], body: str, files: list[Path]) -> list[dict[str, Any]]:
     """Attachments of a draft that must go: all of them if the draft is another build's,
-    else those whose name is unknown or whose size differs."""
+    else those whose name is unknown, whose size differs, or whose name came before."""
     assets = list(release.get("assets") or [])
     if release.get("body") != body:
         return assets
     sizes = {p.name: p.stat().st_size for p in files}
-    return [a for a in assets if sizes.get(a["name"]) != a["size"]]
+    stale, kept = [], set()
+    for asset in assets:  # a second attachment of one name goes too: names must be unique
+        if sizes.get(asset["name"]) != asset["size"] or asset["name"] in kept:
+            stale.append(asset)
+        else:
+            kept.add(asset["name"])
+    return stale
 
 
 def sync_draft(

@@ -332,3 +332,31 @@ def test_both_registries_are_published_even_when_one_fails(
     )
     assert result.json["data"]["forgejo"]["release"] == "created"
     assert attachments(forgejo) == files_of(signed_release)
+
+
+def test_a_duplicate_attachment_in_our_draft_is_removed(
+    signed_release: Path,
+    release_key: KeyFiles,
+    run_release: RunRelease,
+    nexus: NexusFake,
+    forgejo: ForgejoFake,
+) -> None:
+    """Two attachments of one name make Forgejo fall back to /attachments/<uuid> links."""
+    env = publish_env(nexus, forgejo)
+    sums = (signed_release / "SHA256SUMS").read_text()
+    data = (signed_release / AMD64).read_bytes()
+    draft = forgejo.publish("v1.2.3", {AMD64: data}, draft=True)
+    draft.body = release_body(VERSION, sums)
+    duplicate = forgejo.publish("v0.0.0", {AMD64: data}).assets[0]
+    draft.assets.append(duplicate)
+
+    result = publish(run_release, signed_release, release_key, env)
+
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == (
+        "forgejo: release v1.2.3: completed\n"
+        f"forgejo: removed {AMD64}\nforgejo: present {AMD64}\n"
+        f"forgejo: uploaded {ARM64}\nforgejo: uploaded SHA256SUMS\n"
+        "forgejo: uploaded SHA256SUMS.minisig\n"
+    )
+    assert sorted(a.name for a in draft.assets) == sorted(ORDER)
