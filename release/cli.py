@@ -49,8 +49,14 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
         "--platform", action="append", choices=sorted(artifacts.PLATFORMS),
         help="platform to build (repeatable; default: all)",
     )  # fmt: skip
-    parser.add_argument("--work-dir", type=Path, default=REPO_ROOT / "build" / "_work" / "release")
-    parser.add_argument("--lock", type=Path, default=REPO_ROOT / "build" / "requirements.lock")
+    parser.add_argument(
+        "--work-dir", type=Path, default=REPO_ROOT / "build" / "_work" / "release",
+        help="unpacked wheels, reused while the lock is unchanged (default: build/_work/release)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--lock", type=Path, default=REPO_ROOT / "build" / "requirements.lock",
+        help="pinned dependencies (default: build/requirements.lock)",
+    )  # fmt: skip
 
 
 def _sign_options(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +64,9 @@ def _sign_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _publish_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--to", default="nexus,forgejo", help="registries (default: both)")
+    parser.add_argument(
+        "--to", default="nexus,forgejo", help="nexus, forgejo or both (default: nexus,forgejo)"
+    )
     parser.add_argument("--nexus-url", help=f"default: ${publish.NEXUS_ENV['url']}")
     parser.add_argument("--nexus-repository", help=f"default: ${publish.NEXUS_ENV['repository']}")
     parser.add_argument("--forgejo-url", help=f"default: ${publish.FORGEJO_ENV['url']}")
