@@ -4,9 +4,10 @@ Formats, as minisign 0.11 writes them (all integers little-endian):
 
 - public key: ``"Ed" | key_id[8] | public_key[32]``
 - secret key: ``"Ed" | kdf[2] | "B2" | salt[32] | opslimit[8] | memlimit[8] |
-  key_id[8] | secret_key[64] | checksum[32]``; only unencrypted keys (kdf ``\\0\\0``, what
-  ``minisign -G -W`` writes) are supported; the checksum is BLAKE2b-256 of
-  ``"Ed" | key_id | secret_key`` (``minisign -W`` leaves it zeroed)
+  key_id[8] | secret_key[64] | checksum[32]``; kdf ``\\0\\0`` is an unencrypted key (what
+  ``minisign -G -W`` writes); the checksum is BLAKE2b-256 of
+  ``"Ed" | key_id | secret_key`` (``minisign -W`` leaves it zeroed); a password-protected
+  key (kdf ``"Sc"``) has those 104 bytes encrypted (release.minisign_scrypt)
 - signature: ``"ED" | key_id[8] | Ed25519(BLAKE2b-512(file))[64]`` (the prehashed variant),
   then the trusted comment and the global signature ``Ed25519(signature | trusted_comment)``.
 
@@ -104,23 +105,37 @@ def parse_public_key(text: str) -> PublicKey:
     return PublicKey(key_id=raw[2:10], public_key=raw[10:])
 
 
-def parse_secret_key(text: str) -> SecretKey:
-    """An unencrypted secret key (``minisign -G -W``); encrypted keys are refused with a hint."""
-    raw = _payload(text, "minisign secret key")
-    if len(raw) != SECRET_KEY_LENGTH or raw[:2] != KEY_ALG or raw[4:6] != CHECKSUM_ALG:
-        raise ReleaseError("INVALID_INPUT", "not a minisign Ed25519 secret key")
-    if raw[2:4] != KDF_NONE:
+def _secret_bytes(raw: bytes, password: str | None) -> bytes:
+    """key id | secret key | checksum, decrypted with ``password`` if the key has one."""
+    from release import minisign_scrypt
+
+    if raw[2:4] == KDF_NONE:
+        return raw[54:158]
+    if raw[2:4] != minisign_scrypt.KDF_SCRYPT:
+        raise ReleaseError("INVALID_INPUT", "unknown key derivation in the minisign secret key")
+    if password is None:
         raise ReleaseError(
             "INVALID_INPUT",
             "the minisign secret key is encrypted with a password",
-            hint="create the release key without a password: minisign -G -W "
-            "(docs/release.md keeps it in a CI secret)",
+            hint="set GZ_RELEASE_MINISIGN_PASSWORD, or use a key made by: minisign -G -W",
         )
-    key_id, secret, checksum = raw[54:62], raw[62:126], raw[126:158]
-    if any(checksum):
+    return minisign_scrypt.decrypt(raw, password)
+
+
+def parse_secret_key(text: str, password: str | None = None) -> SecretKey:
+    """A secret key as ``minisign -G`` writes it: unencrypted (``-W``) or with a password."""
+    raw = _payload(text, "minisign secret key")
+    if len(raw) != SECRET_KEY_LENGTH or raw[:2] != KEY_ALG or raw[4:6] != CHECKSUM_ALG:
+        raise ReleaseError("INVALID_INPUT", "not a minisign Ed25519 secret key")
+    plain = _secret_bytes(raw, password)
+    key_id, secret, checksum = plain[:8], plain[8:72], plain[72:]
+    if any(checksum) or raw[2:4] != KDF_NONE:  # minisign -W leaves the checksum zeroed
         expected = hashlib.blake2b(KEY_ALG + key_id + secret, digest_size=32).digest()
         if not hmac.compare_digest(expected, checksum):
-            raise ReleaseError("INTEGRITY", "the minisign secret key's checksum does not match")
+            wrong = "the password is wrong or " if raw[2:4] != KDF_NONE else ""
+            raise ReleaseError(
+                "INTEGRITY", f"{wrong}the minisign secret key's checksum does not match"
+            )
     key = SecretKey(key_id=key_id, seed=secret[:32])
     if key.public().public_key != secret[32:]:
         raise ReleaseError("INTEGRITY", "the minisign secret key is damaged (halves disagree)")

@@ -12,14 +12,17 @@ from release.errors import ReleaseError
 
 KEY_ENV = "GZ_RELEASE_MINISIGN_KEY"
 KEY_FILE_ENV = "GZ_RELEASE_MINISIGN_KEY_FILE"
+PASSWORD_ENV = "GZ_RELEASE_MINISIGN_PASSWORD"  # noqa: S105 - a variable name, not a secret
 UNTRUSTED_COMMENT = "signature from the gz-ia release key"
 
 
 def load_secret_key(key_file: Path | None, env: Mapping[str, str]) -> minisign.SecretKey:
     """The signing key: ``--key-file``, else ``$GZ_RELEASE_MINISIGN_KEY`` (the key file's
-    text or its base64 line), else the file named by ``$GZ_RELEASE_MINISIGN_KEY_FILE``."""
+    text or its base64 line), else the file named by ``$GZ_RELEASE_MINISIGN_KEY_FILE``;
+    a password-protected key is opened with ``$GZ_RELEASE_MINISIGN_PASSWORD``."""
+    password = env.get(PASSWORD_ENV)
     if key_file is None and env.get(KEY_ENV, "").strip():
-        return minisign.parse_secret_key(env[KEY_ENV])
+        return minisign.parse_secret_key(env[KEY_ENV], password)
     if key_file is None and env.get(KEY_FILE_ENV):
         key_file = Path(env[KEY_FILE_ENV])
     if key_file is None:
@@ -29,9 +32,10 @@ def load_secret_key(key_file: Path | None, env: Mapping[str, str]) -> minisign.S
             hint="docs/release.md explains how to create the key",
         )
     try:
-        return minisign.parse_secret_key(key_file.read_text(encoding="ascii"))
+        text = key_file.read_text(encoding="ascii")
     except (OSError, UnicodeDecodeError) as exc:
         raise ReleaseError("IO", f"cannot read the signing key {key_file}: {exc}") from None
+    return minisign.parse_secret_key(text, password)
 
 
 def load_trusted_keys(keys_dir: Path) -> list[minisign.PublicKey]:

@@ -12,7 +12,7 @@ import pytest
 from release import minisign
 from release.errors import ReleaseError
 from tests.fakes.signing import MinisignKey, minisign_binary, verify_with_minisign
-from tests.release.conftest import KeyFiles, write_key
+from tests.release.conftest import VERSION, KeyFiles, RunRelease, make_artifacts, write_key
 
 TRUSTED = "timestamp:1767225600\tfile:SHA256SUMS\thashed"
 
@@ -123,7 +123,9 @@ def test_verify_rejects_tampering(
     assert message in raised.value.message
 
 
-def test_an_encrypted_key_is_refused_with_a_hint(tmp_path: Path, release_key: KeyFiles) -> None:
+def test_an_encrypted_key_without_a_password_says_how_to_give_one(
+    release_key: KeyFiles,
+) -> None:
     raw = bytearray(base64.b64decode(release_key.secret.read_text().splitlines()[1]))
     raw[2:4] = b"Sc"  # the scrypt KDF minisign uses for password-protected keys
     text = "untrusted comment: minisign encrypted secret key\n" + base64.b64encode(raw).decode()
@@ -134,9 +136,68 @@ def test_an_encrypted_key_is_refused_with_a_hint(tmp_path: Path, release_key: Ke
     assert raised.value.to_json() == {
         "code": "INVALID_INPUT",
         "message": "the minisign secret key is encrypted with a password",
-        "hint": "create the release key without a password: minisign -G -W "
-        "(docs/release.md keeps it in a CI secret)",
+        "hint": "set GZ_RELEASE_MINISIGN_PASSWORD, or use a key made by: minisign -G -W",
     }
+
+
+@pytest.fixture(scope="module")
+def encrypted_key(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A password-protected key made by ``minisign -G`` (password on standard input)."""
+    folder = tmp_path_factory.mktemp("encrypted")
+    public, secret = folder / "e.pub", folder / "e.key"
+    subprocess.run(
+        [minisign_binary(), "-G", "-p", str(public), "-s", str(secret)],
+        input="c0rrect horse\nc0rrect horse\n",
+        text=True,
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    return secret, public
+
+
+def test_a_password_protected_key_from_minisign_signs(
+    tmp_path: Path, encrypted_key: tuple[Path, Path], run_release: RunRelease
+) -> None:
+    secret, public = encrypted_key
+    folder = tmp_path / "dist"
+    make_artifacts(folder)
+
+    result = run_release(
+        "sign",
+        "--version",
+        VERSION,
+        "--dir",
+        folder,
+        "--key-file",
+        secret,
+        "--keys-dir",
+        public.parent,
+        env={"GZ_RELEASE_MINISIGN_PASSWORD": "c0rrect horse"},
+    )
+    done = verify_with_minisign(folder / "SHA256SUMS", folder / "SHA256SUMS.minisig", public)
+
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert "c0rrect horse" not in result.stdout
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_wrong_password_is_named(encrypted_key: tuple[Path, Path]) -> None:
+    with pytest.raises(ReleaseError) as raised:
+        minisign.parse_secret_key(encrypted_key[0].read_text(), "wrong horse")
+
+    assert (raised.value.code, raised.value.message) == (
+        "INTEGRITY",
+        "the password is wrong or the minisign secret key's checksum does not match",
+    )
+
+
+def test_scrypt_parameters_follow_libsodium() -> None:
+    from release.minisign_scrypt import scrypt_parameters
+
+    assert scrypt_parameters(2**25, 2**30) == (2**20, 8, 1)  # what minisign -G stores
+    assert scrypt_parameters(2**19, 2**30) == (2**14, 8, 1)  # few operations: p=1, N by ops
+    assert scrypt_parameters(1, 2**24) == (2**10, 8, 1)  # opslimit raised to 32768
 
 
 def test_a_damaged_secret_key_is_refused(tmp_path: Path) -> None:

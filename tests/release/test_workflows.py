@@ -102,7 +102,7 @@ def test_secrets_reach_only_the_steps_that_need_them_and_are_documented() -> Non
     docs = (REPO / "docs" / "release.md").read_text()
 
     assert {k: v for k, v in by_step.items() if v} == {
-        "Sign": {"MINISIGN_SECRET_KEY"},
+        "Sign": {"MINISIGN_SECRET_KEY", "MINISIGN_PASSWORD"},
         "Publish": {"NEXUS_USER", "NEXUS_PASSWORD", "FORGEJO_TOKEN"},
     }
     for name in set().union(*by_step.values()) - AUTOMATIC_SECRETS:
@@ -120,7 +120,7 @@ def test_publish_environment_matches_the_tooling() -> None:
     sign_env = next(s for s in steps(job) if s["name"] == "Sign")["env"]
 
     assert set(publish_env) == {*publish.NEXUS_ENV.values(), *publish.FORGEJO_ENV.values()}
-    assert set(sign_env) == {signing.KEY_ENV}
+    assert set(sign_env) == {signing.KEY_ENV, signing.PASSWORD_ENV}
 
 
 def test_the_checked_out_scripts_exist() -> None:
