@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC
 from pathlib import Path
 
 from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
@@ -100,18 +101,19 @@ class SessionStore:
     def list(self) -> ListResult:
         """Every record, newest first; files that do not parse are reported, not dropped."""
         result = ListResult()
+        directory = str(self.dir)
         for name in _list_names(self.dir):
             if not name.endswith(".json"):
                 continue
-            path = self.dir / name
+            path = os.path.join(directory, name)  # noqa: PTH118 - str paths: this loop is hot
             try:
-                with path.open("rb") as handle:
+                with open(path, "rb") as handle:  # noqa: PTH123
                     record = _parse(path, handle.read())
             except (OSError, IOFailure) as exc:
-                result.unreadable.append(UnreadableRecord(str(path), _describe(exc)))
+                result.unreadable.append(UnreadableRecord(path, _describe(exc)))
                 continue
             if record.id != name[:-5]:
-                result.unreadable.append(UnreadableRecord(str(path), "id does not match file name"))
+                result.unreadable.append(UnreadableRecord(path, "id does not match file name"))
                 continue
             result.records.append(record)
         result.records.sort(key=_start_key, reverse=True)
@@ -214,7 +216,7 @@ def _list_names(directory: Path) -> list[str]:
         return []
 
 
-def _parse(path: Path, raw: bytes) -> SessionRecord:
+def _parse(path: Path | str, raw: bytes) -> SessionRecord:
     try:
         return SessionRecord.from_json(json.loads(raw))
     except (ValueError, RecordFormatError) as exc:
@@ -230,11 +232,20 @@ def _describe(exc: Exception) -> str:
     return str(exc)
 
 
-def _start_key(record: SessionRecord) -> float:
+def _start_key(record: SessionRecord) -> tuple[str, str]:
+    """A sort key for ``started_at`` in UTC: (date and time to the second, fraction).
+
+    UTC stamps (``...Z``, what gz-ia writes) need no parsing: a decimal fraction such as
+    ``.5`` or ``.123456789`` orders correctly as text. Other offsets are converted.
+    """
+    stamp = record.started_at
+    if len(stamp) >= 20 and stamp[-1] == "Z" and stamp[10] == "T":
+        return stamp[:19], stamp[19:-1]
     try:
-        return parse_rfc3339(record.started_at).timestamp()
+        moment = parse_rfc3339(stamp).astimezone(UTC)
     except ValueError:
-        return 0.0
+        return "", ""
+    return moment.strftime("%Y-%m-%dT%H:%M:%S"), f".{moment.microsecond:06d}"
 
 
 def _not_found(session_id: str) -> NotFoundError:

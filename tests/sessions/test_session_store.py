@@ -156,3 +156,13 @@ def test_concurrent_writers_in_two_processes_lose_nothing(store: SessionStore, r
         assert worker.exitcode == 0
     final = store.load("abcdef01")
     assert (final.pid, final.extras) == (120, {"w0": 60, "w1": 60})
+
+
+def test_list_orders_fractions_and_offsets_by_instant(store: SessionStore) -> None:
+    stamps = {"00000001": "2026-01-01T00:00:00Z", "00000002": "2026-01-01T00:00:00.5Z",
+              "00000003": "2026-01-01T00:00:00.123456789Z",
+              "00000004": "2026-01-01T01:00:00.3+01:00", "00000005": "not a time"}
+    for session_id, stamp in stamps.items():
+        store.create(_record(session_id, stamp))
+    assert [r.id for r in store.list().records] == [
+        "00000002", "00000004", "00000003", "00000001", "00000005"]
