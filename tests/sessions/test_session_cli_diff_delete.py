@@ -221,3 +221,46 @@ def test_prune_with_nothing_to_do(cli: Cli, project: Project, tmp_path: Path) ->
     plain.mkdir()
     assert cli("session", "prune", "-d", str(plain), env=ES).stdout == (
         "✓ No se encontraron ramas de Git ni worktrees huérfanos. Todo está sincronizado.\n")
+
+
+def _sleeping_agent() -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"],
+                            start_new_session=True)
+
+
+def test_force_delete_of_a_running_session_without_a_killer_refuses(
+    cli: Cli, project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gzia.sessions import delete
+
+    monkeypatch.setattr(delete, "KILL_MODULE", "gzia.sessions.no_such_killer")
+    agent = _sleeping_agent()
+    try:
+        make_session(project, SID, status="running", pid=agent.pid)
+        result = cli("session", "delete", SID, "--force", "-d", str(project.root), env=ES)
+        assert (result.exit_code, result.stderr) == (1, (
+            f"Error: la sesión 'abcdef01' está en ejecución (PID {agent.pid}) y este gz-ia no "
+            "puede detenerla; detenga primero el agente\n"))
+        assert agent.poll() is None
+    finally:
+        agent.kill()
+        agent.wait()
+
+
+def test_force_delete_stops_a_running_session_first(cli: Cli, project: Project) -> None:
+    pytest.importorskip("gzia.sessions.kill")
+    from gzia.supervisor.procinfo import process_start_time
+
+    agent = _sleeping_agent()
+    try:
+        make_session(project, SID, status="running", pid=agent.pid, pgid=agent.pid,
+                     pid_start_time=process_start_time(agent.pid))
+        result = cli("session", "delete", SID, "--force", "--json", "-d", str(project.root))
+        assert result.exit_code == 0, result.stdout
+        assert result.json["data"]["killed"] is True
+        assert agent.wait(timeout=5) != 0
+        assert not SessionStore(project).exists(SID)
+    finally:
+        if agent.poll() is None:
+            agent.kill()
+        agent.wait()
