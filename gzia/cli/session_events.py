@@ -53,6 +53,7 @@ def logs_command(
     seen: list[Event] = []
     for event in events:
         seen.append(event)
-        output.line(event_line(event))
+        if not output.state.quiet:
+            output.line(event_line(event))
     output.emit({"id": record.id, "events": [e.to_json() for e in seen]},
                 lambda: None if seen else output.line(t("sessions.no_events", id=record.id)))

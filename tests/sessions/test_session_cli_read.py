@@ -176,6 +176,12 @@ def test_traversal_ids_are_rejected_and_touch_nothing(
     assert not (repo / ".harness").exists()
 
 
+def test_traversal_id_in_log_is_rejected(cli: Cli, repo: Path) -> None:
+    result = cli("session", "log", "../x", "-a", "a", "-s", "READ", "--json", "-d", str(repo))
+    assert (result.exit_code, result.json["errors"][0]["code"]) == (2, "INVALID_INPUT")
+    assert not (repo / ".harness").exists()
+
+
 def test_ambiguous_prefix_is_invalid_input(cli: Cli, two_sessions: Project) -> None:
     make_session(two_sessions, "abcdef02")
     result = cli("session", "show", "abcd", "--json", "-d", str(two_sessions.root))
