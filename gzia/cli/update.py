@@ -1,0 +1,110 @@
+"""``gz-ia update [--check] [--version X] [--pre] [--force] [--allow-downgrade] [--dry-run]``
+and ``gz-ia update rollback``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from gzia.cli import output
+from gzia.i18n import t
+
+app = typer.Typer(add_completion=False, invoke_without_command=True,
+                  help="Update gz-ia from Nexus (or Forgejo), verified and atomic.")
+
+
+def _on_failure(source: Any, failure: Any) -> None:
+    following = "Forgejo" if source.name == "nexus" else "Nexus"
+    output.warn("NETWORK", "update.source_failed", source=source.name.capitalize(),
+                reason=failure.message, next=following,
+                details={"source": source.name, "reason": failure.key})
+
+
+def _progress_bar() -> Any:
+    if output.state.json or output.state.quiet or not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int | None) -> None:
+        mib = done / 1048576
+        if total:
+            filled = int(30 * done / total)
+            bar = "#" * filled + " " * (30 - filled)
+            text = f"\r[{bar}] {mib:7.1f} / {total / 1048576:.1f} MiB"
+        else:
+            text = f"\r{mib:7.1f} MiB"
+        sys.stderr.write(text + ("\n" if total and done >= total else ""))
+        sys.stderr.flush()
+
+    return show
+
+
+@app.callback()
+def update(  # noqa: PLR0917 - typer maps each flag to one parameter
+    ctx: typer.Context,
+    check: Annotated[bool, typer.Option("--check", "-c", help="Only report; change nothing.")]
+    = False,
+    version: Annotated[str | None, typer.Option("--version", help="Install this version.")]
+    = None,
+    pre: Annotated[bool, typer.Option("--pre", help="Consider prereleases.")] = False,
+    force: Annotated[bool, typer.Option("--force", "-f", help="Reinstall even if current.")]
+    = False,
+    allow_downgrade: Annotated[bool, typer.Option("--allow-downgrade",
+                                                  help="Allow an older --version.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run",
+                                          help="Download and verify, but do not install.")]
+    = False,
+) -> None:
+    if ctx.invoked_subcommand is not None:
+        return
+    from gzia.update import apply, service
+    from gzia.update.client import make_client
+    from gzia.update.settings import UpdateSettings
+
+    settings = UpdateSettings.load()
+    options = service.Options(version, pre, force, allow_downgrade, dry_run)
+    with make_client(settings.timeout) as client:
+        if check:
+            result = service.check(client, settings, options, _on_failure)
+            output.emit(result, lambda: _render_check(result))
+            return
+        result = service.update(client, settings, options, apply.running_pyz(),
+                                on_failure=_on_failure, progress=_progress_bar(),
+                                on_install=lambda v: output.progress(t("update.downloading",
+                                                                       version=v)))
+    output.emit(result, lambda: _render_update(result))
+
+
+def _render_check(result: dict[str, Any]) -> None:
+    output.line(t("update.current_version", version=result["current"]))
+    output.line(t("update.remote_version", version=result["latest"], source=result["source"]))
+    key = "update.newer_available" if result["newer"] else "update.up_to_date"
+    output.line(t(key, version=result["latest"]))
+
+
+def _render_update(result: dict[str, Any]) -> None:
+    if result["updated"]:
+        output.line(t("update.updated", version=result["version"], path=result["path"]))
+    elif result["dry_run"] and result["verified"]:
+        output.line(t("update.dry_run_ok", version=result["version"]))
+    else:
+        output.line(t("update.up_to_date", version=_highest(result)))
+
+
+def _highest(result: dict[str, Any]) -> str:
+    from gzia.update.model import parse_version
+
+    current, remote = parse_version(result["current"]), parse_version(result["version"])
+    if current is not None and remote is not None and current > remote:
+        return str(result["current"])
+    return str(result["version"])
+
+
+@app.command("rollback", help="Go back to the version that ran before the last update.")
+def rollback() -> None:
+    from gzia.update import apply, service
+
+    result = service.rollback(apply.running_pyz())
+    output.emit(result, lambda: output.line(
+        t("update.rolled_back", version=result["version"], path=result["path"])))

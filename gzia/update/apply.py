@@ -1,0 +1,195 @@
+"""Apply: swap the running zipapp for a verified one, atomically, under a lock.
+
+Layout beside ``gz-ia.pyz``: ``.gz-ia.pyz.update/`` (the lock and the staged download,
+under the same base name so its ``--version`` warms the shiv cache the installed file
+will use) and ``gz-ia.pyz.previous`` (the file that ran before the last swap). Every step
+is a rename within one directory, so a kill at any moment leaves a complete
+``gz-ia.pyz``, old or new.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from gzia.contract import IntegrityError, LockedError, NotFoundError
+
+SELF_TEST_TIMEOUT = 120.0
+_VERSION_OUTPUT = re.compile(r"gz-ia\s+v?(?P<version>\S+)")
+_VERSION_SOURCE = re.compile(r"""__version__\s*=\s*["'](?P<version>[^"']+)["']""")
+
+
+def running_pyz(argv0: str | None = None) -> Path | None:
+    """The zipapp this process runs from (shiv starts from ``sys.argv[0]``), if any."""
+    candidate = sys.argv[0] if argv0 is None else argv0
+    if not candidate:
+        return None
+    path = Path(candidate).resolve()
+    return path if path.is_file() and zipfile.is_zipfile(path) else None
+
+
+def staging_dir(target: Path) -> Path:
+    return target.parent / f".{target.name}.update"
+
+
+def previous_path(target: Path) -> Path:
+    return target.with_name(target.name + ".previous")
+
+
+def _try_lock(fd: int) -> None:
+    """Take an exclusive lock on ``fd`` or raise ``OSError`` at once."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+@contextlib.contextmanager
+def update_lock(target: Path) -> Iterator[Path]:
+    """An exclusive, non-blocking lock; yields the (cleaned) staging directory."""
+    folder = staging_dir(target)
+    folder.mkdir(mode=0o700, exist_ok=True)
+    handle = (folder / "lock").open("a")
+    try:
+        try:
+            _try_lock(handle.fileno())
+        except OSError as exc:
+            raise LockedError("update.locked", path=str(target), hint_key="update.locked_hint",
+                              details={"path": str(target)}) from exc
+        for leftover in folder.iterdir():
+            if leftover.name != "lock":
+                _remove(leftover)
+        yield folder
+    finally:
+        handle.close()
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def self_test(staged: Path, expected: str) -> None:
+    """Run the staged file's ``--version``; it must name ``expected``."""
+    from packaging.version import InvalidVersion, Version
+
+    from gzia import proc
+
+    result = proc.run([sys.executable, str(staged), "--version"], timeout=SELF_TEST_TIMEOUT)
+    match = _VERSION_OUTPUT.search(result.stdout)
+    try:
+        ok = result.ok and match is not None and Version(match["version"]) == Version(expected)
+    except InvalidVersion:
+        ok = False
+    if not ok:
+        output = (result.stdout + result.stderr).strip()[:200]
+        raise IntegrityError("update.self_test_failed", version=expected, output=output,
+                             details={"exit_code": result.returncode, "output": output})
+
+
+def pyz_version(path: Path) -> str | None:
+    """The version inside a zipapp, read without running it."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for name in ("site-packages/gzia/_version.py", "gzia/_version.py"):
+                if name in archive.namelist():
+                    found = _VERSION_SOURCE.search(archive.read(name).decode("utf-8", "replace"))
+                    return found["version"] if found else None
+    except (OSError, zipfile.BadZipFile):
+        return None
+    return None
+
+
+def build_id(path: Path) -> str | None:
+    """shiv's build id (its extraction directory is ``<name>_<build_id>``)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            value = json.loads(archive.read("environment.json")).get("build_id")
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def fsync_dir(folder: Path) -> None:
+    if os.name == "nt":  # directories cannot be opened there; renames are journaled
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _keep_copy(source: Path, destination: Path, scratch: Path) -> None:
+    """Make ``destination`` a copy of ``source`` atomically (a hard link when possible)."""
+    temporary = scratch / (destination.name + ".tmp")
+    temporary.unlink(missing_ok=True)
+    try:
+        os.link(source, temporary)
+    except OSError:
+        shutil.copy2(source, temporary)
+    temporary.replace(destination)
+
+
+def install(staged: Path, target: Path, scratch: Path) -> Path:
+    """Keep ``target`` as ``<name>.previous``, then rename ``staged`` over it."""
+    staged.chmod(target.stat().st_mode & 0o7777)
+    previous = previous_path(target)
+    _keep_copy(target, previous, scratch)
+    staged.replace(target)
+    fsync_dir(target.parent)
+    return previous
+
+
+def rollback(target: Path, scratch: Path) -> None:
+    """Swap ``target`` and ``<name>.previous`` (a second rollback undoes the first)."""
+    previous = previous_path(target)
+    if not previous.is_file():
+        raise NotFoundError("update.no_previous", path=str(previous),
+                            details={"path": str(previous)})
+    _keep_copy(target, scratch / target.name, scratch)
+    previous.replace(target)
+    (scratch / target.name).replace(previous)
+    fsync_dir(target.parent)
+
+
+def shiv_root() -> Path:
+    """Where shiv extracts zipapps: ``SHIV_ROOT`` (``$VAR`` expanded, as shiv does) or ~/.shiv."""
+    root = os.environ.get("SHIV_ROOT", "")
+    if root.startswith("$"):
+        root = os.environ.get(root[1:], root[1:])
+    return Path(root).expanduser() if root else Path("~/.shiv").expanduser()
+
+
+def clean_shiv_cache(target_name: str, keep: set[str], root: Path | None = None) -> list[Path]:
+    """Remove extraction directories of ``target_name`` whose build id is not in ``keep``."""
+    folder = root if root is not None else shiv_root()
+    if not folder.is_dir():
+        return []
+    removed = []
+    for prefix in (f"{target_name}_", f"{target_name}.previous_"):
+        for entry in folder.glob(f"{glob_escape(prefix)}*"):
+            if entry.is_dir() and entry.name[len(prefix):] not in keep:
+                shutil.rmtree(entry, ignore_errors=True)
+                (folder / f".{entry.name}_lock").unlink(missing_ok=True)
+                removed.append(entry)
+    return removed
+
+
+def glob_escape(text: str) -> str:
+    import glob
+
+    return glob.escape(text)

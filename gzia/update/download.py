@@ -1,0 +1,80 @@
+"""Download: stream a release file to disk, hashing while streaming, bounded in size."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gzia.contract import IntegrityError, NetworkError
+from gzia.update.client import Credentials, open_stream, translate_errors
+from gzia.update.errors import SourceFailure
+from gzia.update.model import ReleaseFile
+
+if TYPE_CHECKING:
+    import httpx
+
+SMALL_LIMIT = 1 << 20  # SHA256SUMS and its signature
+PYZ_LIMIT = 1 << 30  # when the registry does not say the size
+Progress = Callable[[int, "int | None"], None]
+
+
+def _too_large(file: ReleaseFile, limit: int) -> IntegrityError:
+    return IntegrityError("update.too_large", file=file.name, limit=limit,
+                          details={"file": file.name, "limit": limit})
+
+
+def _failed(file: ReleaseFile, failure: SourceFailure) -> NetworkError:
+    return NetworkError("update.download_failed", file=file.name, reason=failure.message,
+                        details={"file": file.name, "reason": failure.key})
+
+
+def fetch_small(client: httpx.Client, file: ReleaseFile, credentials: Credentials | None,
+                limit: int = SMALL_LIMIT) -> bytes:
+    chunks: list[bytes] = []
+    received = 0
+    try:
+        with open_stream(client, file.url, credentials) as response, \
+                translate_errors(file.url, client):
+            for chunk in response.iter_bytes():
+                received += len(chunk)
+                if received > limit:
+                    raise _too_large(file, limit)
+                chunks.append(chunk)
+    except SourceFailure as failure:
+        raise _failed(file, failure) from failure
+    return b"".join(chunks)
+
+
+def stream_to_file(client: httpx.Client, file: ReleaseFile, credentials: Credentials | None,
+                   destination: Path, *, progress: Progress | None = None) -> tuple[str, int]:
+    """Write ``file`` to ``destination`` (fsynced); returns (sha256 hex, size).
+
+    Stops as soon as more bytes arrive than the registry announced (or than
+    :data:`PYZ_LIMIT` when it announced nothing).
+    """
+    limit = file.size if file.size is not None else PYZ_LIMIT
+    digest = hashlib.sha256()
+    received = 0
+    try:
+        with open_stream(client, file.url, credentials) as response, \
+                destination.open("wb") as out, translate_errors(file.url, client):
+            announced = int(response.headers.get("content-length") or -1)
+            if announced > limit:
+                raise _too_large(file, limit)
+            total = file.size if file.size is not None else (announced if announced >= 0 else None)
+            for chunk in response.iter_bytes():
+                received += len(chunk)
+                if received > limit:
+                    raise _too_large(file, limit)
+                digest.update(chunk)
+                out.write(chunk)
+                if progress is not None:
+                    progress(received, total)
+            out.flush()
+            os.fsync(out.fileno())
+    except SourceFailure as failure:
+        raise _failed(file, failure) from failure
+    return digest.hexdigest(), received

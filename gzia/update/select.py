@@ -1,0 +1,42 @@
+"""Select: the release to install and whether installing it is an update at all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from packaging.version import Version
+
+from gzia.contract import SafetyBlockError
+from gzia.update.model import Release, parse_version
+
+
+@dataclass(frozen=True)
+class Decision:
+    release: Release
+    current: str
+    newer: bool  # the release is newer than what runs
+    install: bool  # what the options make of it
+
+
+def newest(releases: list[Release]) -> Release:
+    """The highest version by PEP 440 ordering, never the server's order."""
+    return max(releases, key=lambda r: r.version)
+
+
+def current_version(text: str) -> Version | None:
+    """``None`` for development builds (``dev``, ``none``, unparsable): anything is newer."""
+    return parse_version(text)
+
+
+def decide(releases: list[Release], current: str, *, pinned: bool = False,
+           force: bool = False, allow_downgrade: bool = False) -> Decision:
+    release = newest(releases)
+    running = current_version(current)
+    newer = running is None or release.version > running
+    if running is not None and release.version < running:
+        if pinned and not allow_downgrade:
+            raise SafetyBlockError("update.downgrade_refused", version=release.label,
+                                   current=current, hint_key="update.downgrade_hint",
+                                   details={"version": release.label, "current": current})
+        return Decision(release, current, False, install=pinned or (force and allow_downgrade))
+    return Decision(release, current, newer, install=newer or force)

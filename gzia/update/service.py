@@ -1,0 +1,138 @@
+"""The update use cases, composed of the steps: check, update, rollback."""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gzia.contract import InvalidInputError, NotFoundError
+from gzia.update import apply, download, verify
+from gzia.update.client import Credentials
+from gzia.update.errors import SourceFailure
+from gzia.update.model import SIGNATURE, SUMS, Release, Want, parse_version
+from gzia.update.select import Decision, decide, newest
+from gzia.update.settings import UpdateSettings
+from gzia.update.sources import Discovery, Source, configured_sources, discover
+
+if TYPE_CHECKING:
+    import httpx
+
+OnFailure = Callable[[Source, SourceFailure], None]
+
+
+@dataclass(frozen=True)
+class Options:
+    version: str | None = None
+    pre: bool = False
+    force: bool = False
+    allow_downgrade: bool = False
+    dry_run: bool = False
+
+
+def current_version() -> str:
+    import gzia._version
+
+    return gzia._version.__version__
+
+
+def want_for(options: Options) -> Want:
+    if options.version is None:
+        return Want(pre=options.pre)
+    pinned = parse_version(options.version)
+    if pinned is None:
+        raise InvalidInputError("update.bad_version", version=options.version,
+                                details={"version": options.version})
+    return Want(version=pinned, pre=True)
+
+
+def check(client: httpx.Client, settings: UpdateSettings, options: Options,
+          on_failure: OnFailure | None = None) -> dict[str, Any]:
+    found = discover(client, configured_sources(settings), want_for(options), on_failure)
+    latest = newest(found.releases)
+    decision = decide(found.releases, current_version(), pinned=options.version is not None,
+                      allow_downgrade=True)
+    return {"current": current_version(), "latest": latest.label, "source": found.source.name,
+            "newer": decision.newer}
+
+
+def update(client: httpx.Client, settings: UpdateSettings, options: Options,
+           target: Path | None, *, on_failure: OnFailure | None = None,
+           progress: download.Progress | None = None,
+           on_install: Callable[[str], None] | None = None) -> dict[str, Any]:
+    if target is None and not options.dry_run:
+        raise NotFoundError("update.not_a_pyz", hint_key="update.not_a_pyz_hint")
+    keys = verify.trusted_keys(settings.public_keys)
+    with _workspace(target, options.dry_run) as folder:
+        found = discover(client, configured_sources(settings), want_for(options), on_failure)
+        decision = decide(found.releases, current_version(),
+                          pinned=options.version is not None, force=options.force,
+                          allow_downgrade=options.allow_downgrade)
+        result = _result(decision, found, target, options)
+        if not decision.install:
+            return result
+        if on_install is not None:
+            on_install(decision.release.label)
+        name = target.name if target is not None else decision.release.pyz_name()
+        staged = folder / name
+        try:
+            fetch_verified(client, decision.release, found.source.credentials, keys, staged,
+                           progress=progress)
+            apply.self_test(staged, decision.release.label)
+        except BaseException:
+            staged.unlink(missing_ok=True)
+            raise
+        result["verified"] = True
+        if target is not None and not options.dry_run:
+            keep = {b for b in (apply.build_id(target), apply.build_id(staged)) if b}
+            result["previous"] = str(apply.install(staged, target, folder))
+            apply.clean_shiv_cache(target.name, keep)
+            result["updated"] = True
+        return result
+
+
+@contextlib.contextmanager
+def _workspace(target: Path | None, dry_run: bool) -> Iterator[Path]:
+    if target is None or dry_run:
+        with tempfile.TemporaryDirectory(prefix="gz-ia-update-") as folder:
+            yield Path(folder)
+        return
+    with apply.update_lock(target) as folder:
+        yield folder
+
+
+def _result(decision: Decision, found: Discovery, target: Path | None,
+            options: Options) -> dict[str, Any]:
+    return {"current": decision.current, "version": decision.release.label,
+            "source": found.source.name, "newer": decision.newer, "updated": False,
+            "dry_run": options.dry_run, "verified": False,
+            "path": str(target) if target else None, "previous": None}
+
+
+def fetch_verified(client: httpx.Client, release: Release, credentials: Credentials | None,
+                   keys: list[Any], destination: Path, *,
+                   progress: download.Progress | None = None) -> None:
+    """Signature first (small files), then the pyz, hashed while it streams."""
+    sums = download.fetch_small(client, release.file(SUMS), credentials)
+    signature = download.fetch_small(client, release.file(SIGNATURE), credentials)
+    entries = verify.verify_sums(sums, signature, keys)
+    pyz = release.file(release.pyz_name())
+    expected = verify.expected_hash(entries, pyz.name, pyz.sha256)
+    digest, size = download.stream_to_file(client, pyz, credentials, destination,
+                                           progress=progress)
+    verify.check_download(pyz.name, digest, expected, size, pyz.size)
+
+
+def rollback(target: Path | None) -> dict[str, Any]:
+    if target is None:
+        raise NotFoundError("update.not_a_pyz", hint_key="update.not_a_pyz_hint")
+    previous = apply.previous_path(target)
+    version = apply.pyz_version(previous) if previous.is_file() else None
+    replaced = apply.pyz_version(target)
+    with apply.update_lock(target) as folder:
+        apply.rollback(target, folder)
+    return {"path": str(target), "version": version, "previous": str(previous),
+            "replaced": replaced}

@@ -1,0 +1,77 @@
+"""Discover: Nexus first, Forgejo when Nexus fails for any reason; both failing is NETWORK."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from gzia.contract import NetworkError
+from gzia.update.client import Credentials
+from gzia.update.errors import SourceFailure
+from gzia.update.forgejo import discover_forgejo
+from gzia.update.model import Release, Want
+from gzia.update.nexus import discover_nexus
+from gzia.update.settings import UpdateSettings
+
+if TYPE_CHECKING:
+    import httpx
+
+Discover = Callable[["httpx.Client", str, "Credentials | None", Want], list[Release]]
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str  # "nexus" or "forgejo"
+    url: str
+    credentials: Credentials | None
+    discover: Discover
+    setting: str  # the key that configures it
+
+
+@dataclass
+class Discovery:
+    releases: list[Release]
+    source: Source
+    failures: list[tuple[Source, SourceFailure]] = field(default_factory=list)
+
+
+def configured_sources(settings: UpdateSettings) -> list[Source]:
+    nexus = settings.nexus_search_url
+    forgejo = settings.forgejo_api_url
+    return [
+        Source("nexus", nexus,
+               Credentials.basic(nexus, settings.nexus_user, settings.nexus_password),
+               discover_nexus, "GZ_NEXUS_SEARCH_URL"),
+        Source("forgejo", forgejo, Credentials.token(forgejo, settings.forgejo_token),
+               discover_forgejo, "GZ_FORGEJO_API_URL"),
+    ]
+
+
+def discover(client: httpx.Client, sources: list[Source], want: Want,
+             on_failure: Callable[[Source, SourceFailure], None] | None = None) -> Discovery:
+    """The usable releases of the first source that has any; failures are reported."""
+    failures: list[tuple[Source, SourceFailure]] = []
+    for source in sources:
+        try:
+            if not source.url:
+                raise SourceFailure("update.reason_not_configured", setting=source.setting)
+            releases = source.discover(client, source.url, source.credentials, want)
+            return Discovery(releases, source, failures)
+        except SourceFailure as failure:
+            failures.append((source, failure))
+            configured = failure.key != "update.reason_not_configured"
+            if on_failure is not None and configured and source is not sources[-1]:
+                on_failure(source, failure)
+    raise _all_failed(failures)
+
+
+def _all_failed(failures: list[tuple[Source, SourceFailure]]) -> NetworkError:
+    reasons = {s.name: f.message for s, f in failures}
+    unconfigured = all(f.key == "update.reason_not_configured" for _, f in failures)
+    return NetworkError(
+        "update.all_sources_failed", nexus=reasons.get("nexus", ""),
+        forgejo=reasons.get("forgejo", ""),
+        hint_key="update.configure_hint" if unconfigured else "update.network_hint",
+        details={"reasons": reasons},
+    )

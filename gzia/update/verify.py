@@ -1,0 +1,90 @@
+"""Verify: trusted keys, the signature over SHA256SUMS, and a file against its entry."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+
+from gzia.contract import IntegrityError
+from gzia.update.minisign import PublicKey, SignatureProblem, parse_public_key, parse_signature
+from gzia.update.minisign import verify as verify_signature
+
+_SUMS_LINE = re.compile(r"^(?P<hash>[0-9a-fA-F]{64}) [ *](?P<name>.+)$")
+
+
+def builtin_keys() -> list[PublicKey]:
+    """Keys shipped in the zipapp as ``gzia/update/keys/*.pub`` (none in a dev install)."""
+    folder = resources.files("gzia.update").joinpath("keys")
+    if not folder.is_dir():
+        return []
+    found = sorted((e for e in folder.iterdir() if e.name.endswith(".pub")), key=lambda e: e.name)
+    return [parse_public_key(e.read_text()) for e in found]
+
+
+def configured_keys(value: str) -> list[PublicKey]:
+    """``GZ_UPDATE_PUBLIC_KEYS``: comma-separated key lines or paths of ``.pub`` files."""
+    keys = []
+    for entry in (e.strip() for e in value.split(",")):
+        if not entry:
+            continue
+        path = Path(entry).expanduser()
+        try:
+            text = path.read_text() if path.is_file() else entry
+            keys.append(parse_public_key(text))
+        except (SignatureProblem, OSError) as exc:
+            raise IntegrityError("update.bad_configured_key", entry=_short(entry),
+                                 hint_key="update.keys_hint") from exc
+    return keys
+
+
+def _short(entry: str) -> str:
+    return entry if len(entry) <= 24 or "/" in entry else entry[:12] + "…"
+
+
+def trusted_keys(configured: str) -> list[PublicKey]:
+    keys = builtin_keys() + configured_keys(configured)
+    if not keys:
+        raise IntegrityError("update.no_trusted_keys", hint_key="update.keys_hint")
+    return keys
+
+
+def verify_sums(sums: bytes, signature_text: bytes, keys: list[PublicKey]) -> dict[str, str]:
+    """Check the signature over SHA256SUMS; returns ``{file name: sha256 hex}``."""
+    try:
+        signature = parse_signature(signature_text.decode("utf-8", errors="replace"))
+        verify_signature(sums, signature, keys)
+    except SignatureProblem as problem:
+        raise IntegrityError("update.signature_invalid", reason=problem.message,
+                             details={"reason": problem.key}) from problem
+    return parse_sums(sums)
+
+
+def parse_sums(sums: bytes) -> dict[str, str]:
+    entries = {}
+    for line in sums.decode("utf-8", errors="replace").splitlines():
+        match = _SUMS_LINE.match(line.strip())
+        if match:
+            entries[match["name"]] = match["hash"].lower()
+    return entries
+
+
+def expected_hash(entries: dict[str, str], name: str, registry_sha256: str | None) -> str:
+    digest = entries.get(name)
+    if digest is None:
+        raise IntegrityError("update.not_in_sums", file=name, details={"file": name})
+    if registry_sha256 is not None and registry_sha256.lower() != digest:
+        raise IntegrityError("update.registry_hash_differs", file=name,
+                             details={"file": name})
+    return digest
+
+
+def check_download(name: str, digest: str, expected: str, size: int,
+                   expected_size: int | None) -> None:
+    if expected_size is not None and size != expected_size:
+        raise IntegrityError("update.size_mismatch", file=name, size=size,
+                             expected=expected_size,
+                             details={"file": name, "size": size, "expected": expected_size})
+    if digest != expected:
+        raise IntegrityError("update.hash_mismatch", file=name, details={
+            "file": name, "sha256": digest, "expected": expected})

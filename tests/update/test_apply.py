@@ -1,0 +1,44 @@
+"""Apply-step details: the shiv cache clean-up and where the running zipapp is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gzia.update.apply import build_id, clean_shiv_cache, running_pyz, shiv_root
+from tests.fakes.releases import make_standin_pyz
+
+
+def test_clean_shiv_cache_keeps_the_new_and_the_running_build(tmp_path: Path):
+    root = tmp_path / "shiv"
+    names = ["gz-ia.pyz_new", "gz-ia.pyz_running", "gz-ia.pyz_old", "gz-ia.pyz.previous_x",
+             "other.pyz_old"]
+    for name in names:
+        (root / name).mkdir(parents=True)
+        (root / f".{name}_lock").touch()
+    removed = clean_shiv_cache("gz-ia.pyz", {"new", "running"}, root)
+    assert sorted(p.name for p in removed) == ["gz-ia.pyz.previous_x", "gz-ia.pyz_old"]
+    assert sorted(p.name for p in root.iterdir()) == [
+        ".gz-ia.pyz_new_lock", ".gz-ia.pyz_running_lock", ".other.pyz_old_lock",
+        "gz-ia.pyz_new", "gz-ia.pyz_running", "other.pyz_old"]
+
+
+def test_shiv_root_follows_shiv(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    monkeypatch.setenv("SHIV_ROOT", "$CACHE_FOR_SHIV")
+    monkeypatch.setenv("CACHE_FOR_SHIV", str(tmp_path))
+    assert shiv_root() == tmp_path
+    monkeypatch.delenv("SHIV_ROOT")
+    assert shiv_root() == Path.home() / ".shiv"
+
+
+def test_running_pyz_resolves_symlinks_and_ignores_scripts(tmp_path: Path):
+    real = make_standin_pyz(tmp_path / "gz-ia.pyz", "1.0.0", build_id="b1d")
+    link = tmp_path / "gz-ia"
+    link.symlink_to(real)
+    assert running_pyz(str(link)) == real
+    assert build_id(real) == "b1d"
+    script = tmp_path / "script"
+    script.write_text("#!/usr/bin/env python3\n")
+    assert running_pyz(str(script)) is None
+    assert running_pyz("") is None

@@ -1,0 +1,171 @@
+"""Anything wrong with what arrives: INTEGRITY (or NETWORK), and the installed file untouched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.fixtures import StaticFake
+from tests.fakes.forgejo import ForgejoFake
+from tests.fakes.nexus import NexusFake
+from tests.fakes.releases import pyz_name, standin_pyz_bytes
+from tests.fakes.signing import MinisignKey
+from tests.update.conftest import forgejo_env, nexus_env, pyz_reports
+
+PYZ_PATH = "/repository/gz-ia/gz-ia/2.0.0/" + pyz_name("2.0.0")
+
+
+@pytest.fixture
+def published(nexus: NexusFake, releases) -> dict[str, bytes]:
+    files = releases("2.0.0", payload=standin_pyz_bytes("2.0.0", padding=300_000))
+    nexus.publish(files, "2.0.0")
+    return files
+
+
+def _untouched(target: Path) -> None:
+    assert pyz_reports(target) == "gz-ia 1.0.0"
+    assert not Path(str(target) + ".previous").exists()
+    staging = target.parent / ".gz-ia.pyz.update"
+    assert sorted(p.name for p in staging.iterdir()) == ["lock"]
+
+
+def test_tampered_byte(nexus: NexusFake, published, update_cli, target):
+    nexus.checksums = "legacy"  # no registry sha256: SHA256SUMS alone must catch it
+    nexus.server.inject("corrupt", PYZ_PATH)
+    result = update_cli("update", "--json", env=nexus_env(nexus))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "INTEGRITY"
+    assert error["message"] == f"{pyz_name('2.0.0')}: sha256 does not match SHA256SUMS"
+    _untouched(target)
+
+
+def test_registry_hash_disagreeing_with_sums(nexus: NexusFake, releases, update_cli, target):
+    files = releases("2.0.0")
+    nexus.publish(files, "2.0.0")
+    name = pyz_name("2.0.0")
+    nexus.put("gz-ia", f"gz-ia/2.0.0/{name}", files[name] + b"!")  # replaced after signing
+    result = update_cli("update", "--json", env=nexus_env(nexus))
+    assert result.json["errors"][0]["code"] == "INTEGRITY"
+    assert result.json["errors"][0]["message"] == \
+        f"the registry's sha256 of {name} differs from SHA256SUMS"
+    _untouched(target)
+
+
+def test_truncated_body(nexus: NexusFake, published, update_cli, target):
+    nexus.server.inject("truncate", PYZ_PATH, keep=100_000)
+    result = update_cli("update", "--json", env=nexus_env(nexus))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "NETWORK"
+    assert error["message"].startswith(f"download of {pyz_name('2.0.0')} failed: the connection "
+                                       f"to 127.0.0.1:{nexus.server.port} broke: ")
+    _untouched(target)
+
+
+def test_body_longer_than_announced_size_is_stopped(forgejo: ForgejoFake, releases,
+                                                    update_cli, target):
+    files = releases("2.0.0")
+    name = pyz_name("2.0.0")
+    release = forgejo.publish("v2.0.0", files)
+    asset = next(a for a in release.assets if a.name == name)
+    asset.size = len(files[name])  # the API announces the signed size...
+    asset.data = files[name] + b"x" * 2_000_000  # ...and the server sends more
+    result = update_cli("update", "--json", env=forgejo_env(forgejo))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "INTEGRITY"
+    assert error["message"] == (f"{name} is larger than expected ({asset.size} bytes); "
+                                "download stopped")
+    _untouched(target)
+
+
+def test_signature_by_an_untrusted_key(nexus: NexusFake, releases, update_cli, target,
+                                       tmp_path: Path):
+    stranger = MinisignKey.generate(tmp_path / "stranger")
+    nexus.publish(releases("2.0.0", key=stranger), "2.0.0")
+    result = update_cli("update", "--json", env=nexus_env(nexus))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "INTEGRITY"
+    stranger_id = stranger.pub.read_text().splitlines()[0].rsplit(" ", 1)[1]
+    assert error["message"] == (f"SHA256SUMS signature rejected: signed by key {stranger_id}, "
+                                "which is not trusted")
+    assert not nexus.server.requests_to(PYZ_PATH)  # the pyz is never fetched
+    _untouched(target)
+
+
+def test_sums_changed_after_signing(nexus: NexusFake, releases, update_cli, target):
+    files = releases("2.0.0")
+    files["SHA256SUMS"] = files["SHA256SUMS"].replace(b"  ", b" *")
+    nexus.publish(files, "2.0.0")
+    result = update_cli("update", "--json", env=nexus_env(nexus))
+    assert result.json["errors"][0]["code"] == "INTEGRITY"
+    assert "does not match" in result.json["errors"][0]["message"]
+    _untouched(target)
+
+
+def test_no_trusted_key_refuses_to_install(nexus: NexusFake, published, update_cli, target):
+    result = update_cli("update", "--json", env={**nexus_env(nexus),
+                                                 "GZ_UPDATE_PUBLIC_KEYS": ""})
+    assert result.exit_code == 1
+    assert result.json["errors"] == [{
+        "code": "INTEGRITY", "retryable": False, "details": {},
+        "message": "no trusted minisign public key: refusing to install an unverified release",
+        "hint": "set GZ_UPDATE_PUBLIC_KEYS to the release public key (the base64 line of "
+                "minisign.pub, or the path of that file)"}]
+    assert not nexus.server.requests
+
+
+def test_key_given_as_pub_file_path(nexus: NexusFake, published, update_cli, target,
+                                    minisign_key: MinisignKey):
+    env = {**nexus_env(nexus), "GZ_UPDATE_PUBLIC_KEYS": f"RWQnotakey, {minisign_key.pub}"}
+    bad = update_cli("update", "--json", env=env)
+    assert bad.json["errors"][0]["message"] == ("GZ_UPDATE_PUBLIC_KEYS: 'RWQnotakey' is "
+                                                "neither a minisign public key nor a readable "
+                                                ".pub file")
+    good = update_cli("update", "--json", env={**nexus_env(nexus),
+                                               "GZ_UPDATE_PUBLIC_KEYS": str(minisign_key.pub)})
+    assert good.exit_code == 0, good.stdout
+
+
+def test_self_test_must_report_the_release_version(nexus: NexusFake, releases, update_cli,
+                                                   target):
+    liar = standin_pyz_bytes("1.9.9")  # published as 2.0.0 but reports 1.9.9
+    nexus.publish(releases("2.0.0", payload=liar), "2.0.0")
+    result = update_cli("update", "--json", env=nexus_env(nexus))
+    assert result.exit_code == 1
+    assert result.json["errors"][0]["message"] == \
+        "the downloaded gz-ia does not report version 2.0.0: gz-ia 1.9.9"
+    _untouched(target)
+
+
+def test_redirect_to_another_origin_drops_credentials(nexus: NexusFake, published,
+                                                      update_cli, target, origin: StaticFake):
+    nexus.users = {"reader": "pa55"}
+    name = pyz_name("2.0.0")
+    origin.files[f"/blobs/{name}"] = published[name]
+    nexus.server.inject("redirect", PYZ_PATH, location=f"{origin.server.url}/blobs/{name}")
+    env = {**nexus_env(nexus), "GZ_NEXUS_USER": "reader", "GZ_NEXUS_PASSWORD": "pa55"}
+    result = update_cli("update", "--json", env=env)
+    assert result.exit_code == 0, result.stdout
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+    [fetched] = origin.server.requests
+    assert "authorization" not in fetched.headers
+    assert all(r.headers.get("authorization", "").startswith("Basic ")
+               for r in nexus.server.requests)
+
+
+def test_slower_than_the_timeout_falls_back(nexus: NexusFake, forgejo: ForgejoFake, releases,
+                                            update_cli):
+    nexus.publish(releases("3.0.0"), "3.0.0")
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    nexus.server.inject("slow", "/service/", delay=2.0)
+    env = {**nexus_env(nexus), **forgejo_env(forgejo), "GZ_UPDATE_TIMEOUT": "0.5"}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.exit_code == 0
+    assert result.json["data"]["source"] == "forgejo"
+    assert result.json["warnings"][0]["message"] == (
+        f"Nexus failed: 127.0.0.1:{nexus.server.port} did not answer within 0.5 s; "
+        "trying Forgejo")

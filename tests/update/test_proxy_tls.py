@@ -1,0 +1,82 @@
+"""Behind a real proxy with basic auth (proxy.py), TLS verified against a test CA."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.forgejo import ForgejoFake
+from tests.fakes.nexus import NexusFake
+from tests.fakes.proxy import ProxyProcess
+from tests.update.conftest import forgejo_env, nexus_env, pyz_reports
+
+
+@pytest.mark.parametrize("variable", ["HTTPS_PROXY", "https_proxy", "ALL_PROXY"])
+def test_update_through_an_authenticating_proxy(nexus_tls: NexusFake, releases, update_cli,
+                                                target: Path, tls_ca_file: Path,
+                                                http_proxy: ProxyProcess, variable: str):
+    nexus_tls.publish(releases("2.0.0"), "2.0.0")
+    mark = http_proxy.mark()
+    env = {**nexus_env(nexus_tls), "SSL_CERT_FILE": str(tls_ca_file),
+           variable: http_proxy.url}
+    result = update_cli("update", "--json", env=env)
+    assert result.exit_code == 0, result.stdout
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+    log = http_proxy.log_since(mark)
+    assert f"CONNECT 127.0.0.1:{nexus_tls.server.port}" in log
+    assert "ProxyAuthenticationFailed" not in log
+
+
+def test_plain_http_through_the_proxy(forgejo: ForgejoFake, releases, update_cli,
+                                      http_proxy: ProxyProcess):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    mark = http_proxy.mark()
+    result = update_cli("update", "--check", "--json",
+                        env={**forgejo_env(forgejo), "http_proxy": http_proxy.url})
+    assert result.exit_code == 0, result.stdout
+    assert f"GET 127.0.0.1:{forgejo.server.port}/api/v1/repos/ops/gz-ia/tags" in \
+        http_proxy.log_since(mark)
+
+
+def test_no_proxy_bypasses_it(forgejo: ForgejoFake, releases, update_cli,
+                              http_proxy: ProxyProcess):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    mark = http_proxy.mark()
+    env = {**forgejo_env(forgejo), "HTTP_PROXY": http_proxy.url, "no_proxy": "127.0.0.1"}
+    assert update_cli("update", "--check", "--json", env=env).exit_code == 0
+    assert "127.0.0.1:" + str(forgejo.server.port) not in http_proxy.log_since(mark)
+
+
+def test_proxy_auth_failure_is_clear_and_prints_no_credentials(
+        nexus_tls: NexusFake, forgejo_tls: ForgejoFake, releases, update_cli,
+        tls_ca_file: Path, http_proxy: ProxyProcess):
+    nexus_tls.publish(releases("2.0.0"), "2.0.0")
+    secret = "wr0ng-Pa55word"
+    env = {**nexus_env(nexus_tls), **forgejo_env(forgejo_tls),
+           "SSL_CERT_FILE": str(tls_ca_file),
+           "HTTPS_PROXY": http_proxy.url_with("proxyuser", secret)}
+    for flags in (["--json"], []):
+        result = update_cli("update", "--check", *flags, env=env)
+        assert result.exit_code == 1
+        assert secret not in result.stdout + result.stderr
+        assert "proxyuser" not in result.stdout + result.stderr
+    document = update_cli("update", "--check", "--json", env=env).json
+    [error] = document["errors"]
+    assert error["code"] == "NETWORK"
+    nexus_host = f"127.0.0.1:{nexus_tls.server.port}"
+    forgejo_host = f"127.0.0.1:{forgejo_tls.server.port}"
+    hint = "check the user and password in HTTPS_PROXY/HTTP_PROXY"
+    assert error["message"] == (
+        f"could not check for updates (Nexus: the proxy refused the credentials for "
+        f"{nexus_host} (HTTP 407); {hint}; Forgejo: the proxy refused the credentials for "
+        f"{forgejo_host} (HTTP 407); {hint})")
+
+
+def test_tls_not_trusted_without_the_ca(nexus_tls: NexusFake, releases, update_cli):
+    nexus_tls.publish(releases("2.0.0"), "2.0.0")
+    result = update_cli("update", "--check", "--json", env=nexus_env(nexus_tls))
+    assert result.exit_code == 1
+    message = result.json["errors"][0]["message"]
+    assert f"Nexus: cannot connect to 127.0.0.1:{nexus_tls.server.port}: " in message
+    assert "CERTIFICATE_VERIFY_FAILED" in message or "certificate" in message.lower()

@@ -1,0 +1,293 @@
+"""``gz-ia update`` end to end, in-process, against real fake registries on 127.0.0.1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.forgejo import ForgejoFake
+from tests.fakes.nexus import NexusFake
+from tests.fakes.releases import pyz_name, standin_pyz_bytes
+from tests.update.conftest import forgejo_env, nexus_env, pyz_reports
+
+
+def _sums_digest(files: dict[str, bytes]) -> str:
+    return files["SHA256SUMS"].decode().split()[0]
+
+
+def test_happy_path_via_nexus_over_https(nexus_tls: NexusFake, releases, update_cli,
+                                        target: Path, tls_ca_file: Path, shiv_root: Path):
+    nexus_tls.publish(releases("1.5.0"), "1.5.0")
+    nexus_tls.publish(releases("2.0.0"), "2.0.0")
+    old_bytes = target.read_bytes()
+    stale = shiv_root / "gz-ia.pyz_0ld"
+    stale.mkdir(exist_ok=True)
+    result = update_cli("update", "--json", env={**nexus_env(nexus_tls),
+                                                 "SSL_CERT_FILE": str(tls_ca_file)})
+    assert result.exit_code == 0, result.stderr
+    assert result.json == {"ok": True, "data": {
+        "current": "1.0.0", "version": "2.0.0", "source": "nexus", "newer": True,
+        "updated": True, "dry_run": False, "verified": True, "path": str(target),
+        "previous": str(target) + ".previous"}, "errors": [], "warnings": []}
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+    assert Path(str(target) + ".previous").read_bytes() == old_bytes
+    assert not stale.exists()
+    agents = {r.headers.get("user-agent") for r in nexus_tls.server.requests}
+    assert agents == {"gz-ia/1.0.0"}
+
+
+def test_human_output_english_and_spanish(nexus: NexusFake, releases, update_cli, target):
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    english = update_cli("update", env=nexus_env(nexus))
+    assert english.exit_code == 0
+    assert english.stdout == f"✓ gz-ia updated successfully to v2.0.0 in {target}\n"
+    assert english.stderr == "↻ Downloading and installing gz-ia v2.0.0...\n"
+    spanish = update_cli("update", "--check", env={**nexus_env(nexus), "GZ_LANG": "es"},
+                         installed="2.0.0")
+    assert spanish.stdout == ("❯ Versión actual: v2.0.0\n✧ Versión remota: v2.0.0 (nexus)\n"
+                              "✓ gz-ia ya se encuentra en la versión más reciente (v2.0.0)\n")
+
+
+def test_check_changes_nothing_and_reports_newer(nexus: NexusFake, releases, update_cli,
+                                                  target):
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    before = target.read_bytes()
+    result = update_cli("update", "--check", "--json", env=nexus_env(nexus))
+    assert result.exit_code == 0
+    assert result.json["data"] == {"current": "1.0.0", "latest": "2.0.0", "source": "nexus",
+                                   "newer": True}
+    assert target.read_bytes() == before
+    assert not nexus.server.requests_to("/repository/")  # nothing downloaded
+    human = update_cli("update", "--check", env=nexus_env(nexus))
+    assert human.stdout == ("❯ Current version: v1.0.0\n✧ Remote version: v2.0.0 (nexus)\n"
+                            "⚡ A new version is available (v2.0.0). "
+                            "Run 'gz-ia update' to install it.\n")
+
+
+def test_nexus_down_falls_back_to_forgejo(nexus: NexusFake, forgejo: ForgejoFake, releases,
+                                          update_cli, target):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    nexus.server.go_down()
+    result = update_cli("update", "--json", env={**nexus_env(nexus), **forgejo_env(forgejo)})
+    assert result.exit_code == 0, result.stdout
+    document = result.json
+    assert document["data"]["source"] == "forgejo"
+    [warning] = document["warnings"]
+    assert warning["code"] == "NETWORK"
+    assert warning["message"].startswith(
+        f"Nexus failed: cannot connect to 127.0.0.1:{nexus.server.port}: ")
+    assert warning["message"].endswith("; trying Forgejo")
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+
+
+@pytest.mark.parametrize("fault", [
+    {"kind": "status", "status": 503}, {"kind": "status", "status": 404},
+    {"kind": "bad_json"}, {"kind": "status", "status": 401},
+])
+def test_any_nexus_failure_falls_back(nexus: NexusFake, forgejo: ForgejoFake, releases,
+                                      update_cli, fault):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    nexus.publish(releases("3.0.0"), "3.0.0")
+    kind = fault.pop("kind")
+    nexus.server.inject(kind, "/service/rest/", **fault)
+    result = update_cli("update", "--check", "--json",
+                        env={**nexus_env(nexus), **forgejo_env(forgejo)})
+    assert result.exit_code == 0
+    assert result.json["data"]["latest"] == "2.0.0"
+    reason = result.json["warnings"][0]["message"]
+    host = f"127.0.0.1:{nexus.server.port}"
+    expected = (f"{host} sent an invalid JSON document" if kind == "bad_json"
+                else f"{host} answered HTTP {fault['status']}")
+    assert reason == f"Nexus failed: {expected}; trying Forgejo"
+
+
+def test_both_down_is_network_error_naming_both(dead_url, update_cli):
+    env = {"GZ_NEXUS_SEARCH_URL": f"{dead_url}/service/rest/v1/search/assets?repository=x",
+           "GZ_FORGEJO_API_URL": f"{dead_url}/api/v1/repos/ops/gz-ia/tags"}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    host = dead_url.removeprefix("http://")
+    assert error["code"] == "NETWORK" and error["retryable"] is True
+    assert error["message"].startswith(f"could not check for updates (Nexus: cannot connect to "
+                                       f"{host}: ")
+    assert f"; Forgejo: cannot connect to {host}: " in error["message"]
+    spanish = update_cli("update", env={**env, "GZ_LANG": "es"})
+    assert spanish.exit_code == 1
+    assert "Error: error al verificar actualizaciones (Nexus: no se pudo conectar con" \
+        in spanish.stderr
+
+
+def test_no_source_configured_says_how(update_cli):
+    result = update_cli("update", "--check", "--json")
+    assert result.exit_code == 1
+    assert result.json["errors"] == [{
+        "code": "NETWORK", "retryable": True,
+        "message": "could not check for updates (Nexus: GZ_NEXUS_SEARCH_URL is not set; "
+                   "Forgejo: GZ_FORGEJO_API_URL is not set)",
+        "hint": "set GZ_NEXUS_SEARCH_URL and/or GZ_FORGEJO_API_URL (see docs/update.md)",
+        "details": {"reasons": {"nexus": "GZ_NEXUS_SEARCH_URL is not set",
+                                "forgejo": "GZ_FORGEJO_API_URL is not set"}}}]
+    assert result.json["warnings"] == []
+
+
+def test_nexus_pagination_through_empty_pages(nexus: NexusFake, releases, update_cli):
+    nexus.page_size = 2
+    for index in range(5):
+        nexus.put("gz-ia", f"noise/{index}", b"n")  # hidden after paging: empty pages
+    nexus.hide = ["noise/"]
+    for version in ("1.1.0", "2.1.0", "1.9.0"):
+        nexus.publish(releases(version), version)
+    result = update_cli("update", "--check", "--json", env=nexus_env(nexus))
+    assert result.json["data"]["latest"] == "2.1.0"
+    tokens = [r.arg("continuationToken") for r in nexus.server.requests_to("/service/")]
+    # 14 items in pages of 2: the last full page is followed by an empty one
+    assert tokens == [None, "2", "4", "6", "8", "10", "12", "14"]
+
+
+def test_forgejo_pagination_orders_by_version_not_server(forgejo: ForgejoFake, releases,
+                                                        update_cli):
+    forgejo.publish("v9.0.0", releases("9.0.0"))  # oldest by date: last page
+    for index in range(60):
+        forgejo.publish(f"v1.0.{index}", {"notes.txt": b"-"})
+    result = update_cli("update", "--check", "--json", env=forgejo_env(forgejo))
+    assert result.json["data"] == {"current": "1.0.0", "latest": "9.0.0",
+                                   "source": "forgejo", "newer": True}
+    pages = [r.arg("page") for r in forgejo.server.requests_to("/api/v1/repos/ops/gz-ia/tags")]
+    assert pages == ["1", "2"]
+
+
+def test_prerelease_and_draft_skipped(forgejo: ForgejoFake, releases, update_cli):
+    forgejo.tokens["writer"] = {"login": "ci", "write": True}  # a token that sees drafts
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    forgejo.publish("v2.5.0", releases("2.5.0"), prerelease=True)
+    forgejo.publish("v3.0.0-rc.1", releases("3.0.0-rc.1"))
+    forgejo.publish("v4.0.0", releases("4.0.0"), draft=True)
+    env = {**forgejo_env(forgejo), "GZ_FORGEJO_TOKEN": "writer"}
+    stable = update_cli("update", "--check", "--json", env=env)
+    assert stable.json["data"]["latest"] == "2.0.0"
+    pre = update_cli("update", "--check", "--pre", "--json", env=env)
+    assert pre.json["data"]["latest"] == "3.0.0-rc.1"
+    auth = {r.headers.get("authorization") for r in forgejo.server.requests}
+    assert auth == {"token writer"}
+
+
+def test_release_missing_a_file_is_skipped(nexus: NexusFake, releases, update_cli, target):
+    complete = releases("1.5.0")
+    nexus.publish(complete, "1.5.0")
+    for missing in ("SHA256SUMS", "SHA256SUMS.minisig", pyz_name("2.0.0")):
+        files = releases("2.0.0")
+        del files[missing]
+        nexus.repos["gz-ia"] = {k: v for k, v in nexus.repos["gz-ia"].items()
+                                if not k.startswith("gz-ia/2.0.0/")}
+        nexus.publish(files, "2.0.0")
+        result = update_cli("update", "--check", "--json", env=nexus_env(nexus))
+        assert result.json["data"]["latest"] == "1.5.0", missing
+    other_platform = releases("3.0.0", platform="plan9-mips")
+    nexus.publish(other_platform, "3.0.0")
+    assert update_cli("update", "--check", "--json",
+                      env=nexus_env(nexus)).json["data"]["latest"] == "1.5.0"
+
+
+def test_nexus_quirks_orient_paths_legacy_checksums_components(nexus: NexusFake, releases,
+                                                               update_cli, target):
+    nexus.style, nexus.checksums, nexus.file_size, nexus.duplicate_keys = \
+        "orient", "legacy", False, True
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    result = update_cli("update", "--json", env=nexus_env(nexus, assets=False))
+    assert result.exit_code == 0, result.stdout
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+
+
+def test_nexus_basic_auth(nexus: NexusFake, releases, update_cli, target):
+    nexus.users = {"reader": "pa55"}
+    nexus.anonymous_read = False
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    env = {**nexus_env(nexus), "GZ_NEXUS_USER": "reader", "GZ_NEXUS_PASSWORD": "pa55"}
+    result = update_cli("update", "--json", env=env)
+    assert result.exit_code == 0, result.stdout
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+    wrong = update_cli("update", "--check", "--json",
+                       env={**env, "GZ_NEXUS_PASSWORD": "nope"})
+    assert wrong.exit_code == 1
+    assert "answered HTTP 401" in wrong.json["errors"][0]["message"]
+    assert "nope" not in wrong.stdout + wrong.stderr
+
+
+def test_downgrade_refused_unless_allowed(nexus: NexusFake, releases, update_cli, target):
+    nexus.publish(releases("1.0.0"), "1.0.0")
+    nexus.publish(releases("0.9.0"), "0.9.0")
+    before = target.read_bytes()
+    refused = update_cli("update", "--version", "0.9.0", "--json", env=nexus_env(nexus),
+                         installed="1.0.0")
+    assert refused.exit_code == 1
+    assert refused.json["errors"] == [{
+        "code": "SAFETY_BLOCK", "message": "refusing to downgrade from v1.0.0 to v0.9.0",
+        "retryable": False, "hint": "add --allow-downgrade to install an older version",
+        "details": {"version": "0.9.0", "current": "1.0.0"}}]
+    assert target.read_bytes() == before
+    allowed = update_cli("update", "--version", "0.9.0", "--allow-downgrade", "--json",
+                         env=nexus_env(nexus))
+    assert allowed.exit_code == 0 and allowed.json["data"]["updated"] is True
+    assert pyz_reports(target) == "gz-ia 0.9.0"
+
+
+def test_up_to_date_changes_nothing_unless_forced(nexus: NexusFake, releases, update_cli,
+                                                  target):
+    rebuilt = standin_pyz_bytes("1.0.0", padding=4096)  # same version, other bytes
+    nexus.publish(releases("1.0.0", payload=rebuilt), "1.0.0")
+    before = target.read_bytes()
+    same = update_cli("update", env=nexus_env(nexus))
+    assert same.exit_code == 0
+    assert same.stdout == "✓ gz-ia is already at the latest version (v1.0.0)\n"
+    assert target.read_bytes() == before
+    forced = update_cli("update", "--force", "--json", env=nexus_env(nexus))
+    assert forced.json["data"]["updated"] is True
+    assert target.read_bytes() == rebuilt
+
+
+def test_dry_run_downloads_and_verifies_but_changes_nothing(nexus: NexusFake, releases,
+                                                            update_cli, target):
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    before = target.read_bytes()
+    result = update_cli("update", "--dry-run", "--json", env=nexus_env(nexus))
+    assert result.exit_code == 0
+    assert result.json["data"]["verified"] is True and result.json["data"]["updated"] is False
+    assert target.read_bytes() == before
+    assert not Path(str(target) + ".previous").exists()
+
+
+def test_not_running_from_a_pyz(nexus: NexusFake, releases, update_cli, tmp_path):
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    script = tmp_path / "gz-ia"
+    script.write_text("#!/usr/bin/env python3\n")
+    result = update_cli("update", "--json", env=nexus_env(nexus), argv0=script)
+    assert result.exit_code == 1
+    assert result.json["errors"][0]["code"] == "NOT_FOUND"
+    assert result.json["errors"][0]["hint"].startswith("upgrade it with the tool that")
+    assert not nexus.server.requests  # explained before any network
+    check = update_cli("update", "--check", "--json", env=nexus_env(nexus), argv0=script)
+    assert check.exit_code == 0 and check.json["data"]["latest"] == "2.0.0"
+
+
+def test_rollback_swaps_back_and_forth(nexus: NexusFake, releases, update_cli, target):
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    assert update_cli("update", env=nexus_env(nexus)).exit_code == 0
+    back = update_cli("update", "rollback", "--json")
+    assert back.exit_code == 0
+    assert back.json["data"] == {"path": str(target), "version": "1.0.0",
+                                 "previous": str(target) + ".previous", "replaced": "2.0.0"}
+    assert pyz_reports(target) == "gz-ia 1.0.0"
+    assert pyz_reports(Path(str(target) + ".previous")) == "gz-ia 2.0.0"
+    forth = update_cli("update", "rollback")
+    assert forth.stdout == f"✓ gz-ia rolled back to v2.0.0 in {target}\n"
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+
+
+def test_rollback_without_previous(update_cli, target):
+    result = update_cli("update", "rollback", "--json")
+    assert result.exit_code == 1
+    assert result.json["errors"][0]["code"] == "NOT_FOUND"
+    assert result.json["errors"][0]["message"] == \
+        f"no previous version to roll back to ({target}.previous)"
