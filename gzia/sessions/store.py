@@ -128,13 +128,15 @@ class SessionStore:
             self._write(record)
         return record
 
-    def update(self, session_id: str, mutate: Mutation) -> SessionRecord:
+    def update(
+        self, session_id: str, mutate: Mutation, *, timeout: float = LOCK_TIMEOUT
+    ) -> SessionRecord:
         """Read, change and write one record atomically under its lock.
 
         ``mutate`` changes the record in place (or returns a replacement); if it raises,
         nothing is written.
         """
-        with self.lock(session_id):
+        with self.lock(session_id, timeout):
             record = self.load(session_id)
             changed = mutate(record)
             record = changed if changed is not None else record

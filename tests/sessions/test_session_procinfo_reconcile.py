@@ -128,3 +128,19 @@ def test_the_ps_reader_sees_zombies() -> None:
         assert state is not None and state.zombie
     finally:
         child.wait()
+
+
+def test_reconcile_when_the_record_cannot_be_written_still_reports_lost(
+    store: SessionStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gzia.sessions import reconcile as module
+
+    _running(store, "abcdef01", _dead_pid(), None)
+    before = (store.dir / "abcdef01.json").read_bytes()
+    monkeypatch.setattr(module, "RECONCILE_LOCK_TIMEOUT", 0.05)
+    with store.lock("abcdef01"):  # a kill or the exit handler is writing it right now
+        record = get_session(store, "abcdef01")
+    assert record.status == Status.LOST
+    assert (store.dir / "abcdef01.json").read_bytes() == before
+    assert get_session(store, "abcdef01").status == Status.LOST  # written by the next reader
+    assert store.load("abcdef01").status == Status.LOST
