@@ -144,3 +144,21 @@ def test_logs_follow_stops_when_the_session_stops(cli: Cli, project: Project) ->
     finally:
         agent.kill()
         agent.wait()
+
+
+def test_logs_follow_stops_when_the_session_is_deleted(cli: Cli, project: Project) -> None:
+    agent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        make_session(project, SID, status="running", pid=agent.pid,
+                     pid_start_time=process_start_time(agent.pid))
+        store = SessionStore(project)
+        append_event(store, new_event(SID, "only", "READ"))
+        deleter = threading.Timer(0.3, lambda: store.delete(SID))
+        deleter.start()
+        result = cli("session", "logs", SID, "-f", "-d", str(project.root))
+        deleter.join()
+        assert result.exit_code == 0
+        assert result.stdout.endswith("[READ] only (status: null)\n")
+    finally:
+        agent.kill()
+        agent.wait()
