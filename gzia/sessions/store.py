@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
 from gzia.sessions.ids import is_session_id, validate_session_id, validate_session_ref
@@ -29,6 +30,9 @@ from gzia.sessions.record import (
     now_rfc3339,
     parse_rfc3339,
 )
+
+if TYPE_CHECKING:
+    from gzia.sessions.events import Event, EventBatch
 
 LOCK_TIMEOUT = 10.0
 Mutation = Callable[[SessionRecord], SessionRecord | None]
@@ -152,6 +156,17 @@ class SessionStore:
                          self.record_path(session_id)):
                 path.unlink(missing_ok=True)
         self.lock_path(session_id).unlink(missing_ok=True)
+
+    # -- events (the format lives in gzia.sessions.events) ----------------------------
+    def append_event(self, event: Event) -> None:
+        from gzia.sessions.events import append_event
+
+        append_event(self, event)
+
+    def read_events(self, session_id: str, offset: int = 0) -> EventBatch:
+        from gzia.sessions.events import read_events
+
+        return read_events(self, session_id, offset)
 
     @contextlib.contextmanager
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:

@@ -166,3 +166,18 @@ def test_list_orders_fractions_and_offsets_by_instant(store: SessionStore) -> No
         store.create(_record(session_id, stamp))
     assert [r.id for r in store.list().records] == [
         "00000002", "00000004", "00000003", "00000001", "00000005"]
+
+
+def test_store_appends_and_reads_events(store: SessionStore) -> None:
+    from gzia.sessions.events import new_event
+
+    store.create(_record("abcdef01"))
+    first, second = new_event("abcdef01", "a", "READ"), new_event("abcdef01", "b", "FINISH",
+                                                                  status="ok")
+    store.append_event(first)
+    store.append_event(second)
+    batch = store.read_events("abcdef01")
+    assert batch.events == [first, second]
+    assert store.read_events("abcdef01", batch.offset).events == []
+    with pytest.raises(InvalidInputError):
+        store.read_events("../x")
