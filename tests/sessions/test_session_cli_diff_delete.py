@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -189,6 +190,11 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
     (project.sessions_dir / "00000006.events.jsonl").write_text("{}\n")
     run_git(root, "worktree", "remove", "--force", str(project.worktrees_dir / "00000003"))
     (project.sessions_dir / "00000001.json").write_text("{damaged")  # still protects its tree
+    make_session(project, "00000007")
+    (project.sessions_dir / "00000007.json").unlink()  # orphaned, but made a moment ago
+    hour_ago = time.time() - 3600
+    for name in ("00000001", "00000002", "00000005"):
+        os.utime(project.worktrees_dir / name, (hour_ago, hour_ago))
     dry = cli("session", "prune", "--dry-run", "--json", "-d", str(root)).json["data"]
     expected = {"removed_worktrees": ["00000002"],
                 "removed_branches": ["harness/00000002", "harness/00000004"],
@@ -205,9 +211,9 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
         "  ✓ Directorio de worktree huérfano eliminado: 00000005\n"
         "  ✓ Registro de eventos huérfano eliminado: 00000006.events.jsonl\n"
         "  ! La sesión 00000003 perdió su worktree (registro conservado)\n")
-    assert sorted(os.listdir(project.worktrees_dir)) == ["00000001"]
+    assert sorted(os.listdir(project.worktrees_dir)) == ["00000001", "00000007"]
     assert run_git(root, "branch", "--list", "harness/*", "--format=%(refname:short)").split() == [
-        "harness/00000001", "harness/00000003", "harness/feature"]
+        "harness/00000001", "harness/00000003", "harness/00000007", "harness/feature"]
     again = cli("session", "prune", "--json", "-d", str(root)).json["data"]
     assert again == {"dry_run": False, "removed_worktrees": [], "removed_branches": [],
                      "removed_dirs": [], "removed_events": [], "missing_worktrees": ["00000003"]}
@@ -264,3 +270,15 @@ def test_force_delete_stops_a_running_session_first(cli: Cli, project: Project) 
         if agent.poll() is None:
             agent.kill()
         agent.wait()
+
+
+def test_prune_keeps_a_session_branch_checked_out_in_the_main_worktree(
+    cli: Cli, project: Project
+) -> None:
+    run_git(project.root, "checkout", "-q", "-b", "harness/0000000a")
+    data = cli("session", "prune", "--dry-run", "--json", "-d", str(project.root)).json["data"]
+    assert data["removed_branches"] == []
+    assert cli("session", "prune", "--json", "-d", str(project.root)).json["data"][
+        "removed_branches"] == []
+    assert run_git(project.root, "rev-parse", "--abbrev-ref", "HEAD").strip() == (
+        "harness/0000000a")
