@@ -136,3 +136,12 @@ def prune_command(ctx: typer.Context, dry_run: DryRun = False, directory: Dir = 
 
 app.command("log", help="Append an event to the session's event log.")(log_command)
 app.command("logs", help="Print the session's events (-f: follow while it runs).")(logs_command)
+
+
+def _register_run_control() -> None:
+    from gzia.cli.session_control import register
+
+    register(app)
+
+
+_register_run_control()

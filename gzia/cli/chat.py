@@ -1,0 +1,57 @@
+"""``gz-ia chat``: a new session with an agent, in the foreground, on this terminal."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from gzia.cli import output
+from gzia.cli.run_report import configured_watchdog, report_run, workspace_label
+from gzia.i18n import t
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.workspace import Workspace
+
+app = typer.Typer(add_completion=False)
+
+
+@app.command(help="Start a new interactive chat with an agent (agy, claude, opencode, "
+                  "pi-agent) in an isolated worktree.")
+def chat(
+    provider: Annotated[str | None, typer.Option("-p", "--provider",
+                                                 help="Agent to run.")] = None,
+    perm: Annotated[str | None, typer.Option("-m", "--perm",
+                                             help="readonly, supervised or autonomous.")] = None,
+    prompt: Annotated[str | None, typer.Option("-i", "--prompt", help="Initial prompt.")] = None,
+    directory: Annotated[str | None, typer.Option("-d", "--dir",
+                                                  help="Project directory.")] = None,
+) -> None:
+    from gzia.config import load_config
+    from gzia.drivers.registry import default_provider, get_driver, parse_permission
+    from gzia.sessions.runner import SessionRequest, start_session
+
+    config = load_config()
+    driver = get_driver(default_provider(provider or config.get("default_provider")))
+    permission = parse_permission(perm or config.get("default_permission"))
+    if prompt is None and os.isatty(0):
+        prompt = ask_task()
+    request = SessionRequest(directory, driver, permission, prompt=prompt or None, mode="chat",
+                             output_to_stderr=output.is_json())
+
+    def launched(record: SessionRecord, workspace: Workspace) -> None:
+        output.progress(t("run.chat_launch", name=driver.display_name,
+                          permission=permission.value, workspace=workspace_label(workspace)))
+
+    report_run(start_session(request, watchdog=configured_watchdog(), on_launch=launched))
+
+
+def ask_task() -> str:
+    """Ask for the task on the terminal; Ctrl+C here is KeyboardInterrupt (exit 130)."""
+    sys.stderr.write(t("run.task_question"))
+    sys.stderr.flush()
+    answer = sys.stdin.readline()
+    if not answer:  # Ctrl+D: no task, the agent starts without one
+        sys.stderr.write("\n")
+    return answer.strip()

@@ -1,0 +1,39 @@
+"""``gz-ia resume <id>``: continue a session's own conversation in its own workspace."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from gzia.cli import output
+from gzia.cli.run_report import configured_watchdog, report_run
+from gzia.i18n import t
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.workspace import Workspace
+
+app = typer.Typer(add_completion=False)
+
+
+@app.command(help="Resume a finished session in its own workspace and conversation.")
+def resume(
+    session_id: Annotated[str, typer.Argument(metavar="ID",
+                                              help="Session id (or unique prefix).")],
+    directory: Annotated[str | None, typer.Option("-d", "--dir",
+                                                  help="Project directory.")] = None,
+) -> None:
+    resume_in_foreground(session_id, directory)
+
+
+def resume_in_foreground(session_id: str, directory: str | None) -> None:
+    from gzia.drivers.registry import get_driver
+    from gzia.sessions.runner import resume_session
+
+    def launched(record: SessionRecord, workspace: Workspace) -> None:
+        output.progress(t("run.resume_launch", id=record.id, dir=workspace.target_dir))
+
+    run = resume_session(
+        directory, session_id, driver_for=lambda provider: get_driver(provider or "agy"),
+        watchdog=configured_watchdog(), on_launch=launched, output_to_stderr=output.is_json(),
+    )
+    report_run(run)

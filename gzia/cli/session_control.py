@@ -1,0 +1,43 @@
+"""``gz-ia session kill <id>`` and ``gz-ia session resume <id>`` (alias ``continue``).
+
+:func:`register` adds them to the ``session`` group; like its other subcommands they take
+``-d/--dir`` after the subcommand or before it (``gz-ia session -d DIR kill ID``).
+"""
+
+from __future__ import annotations
+
+import typer
+
+from gzia.cli import output
+from gzia.cli.session_common import Dir, SessionRef, open_store
+from gzia.i18n import t
+
+
+def register(app: typer.Typer) -> None:
+    app.command("kill", help="Stop a running session (SIGTERM, grace, SIGKILL to its "
+                             "process group) and record it killed.")(kill)
+    app.command("resume", help="Resume a finished session in its own workspace and "
+                               "conversation.")(resume)
+    app.command("continue", hidden=True, help="Alias of resume.")(resume)
+
+
+def kill(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
+    from gzia.cli.run_report import configured_watchdog
+    from gzia.sessions.ids import validate_session_ref
+    from gzia.sessions.kill import kill_session
+
+    validate_session_ref(session)
+    store = open_store(ctx, directory)
+    result = kill_session(store, session, configured_watchdog().kill_grace_s)
+    record = result.record
+    key = "run.kill_lost" if result.was_lost else "run.kill_done"
+    output.emit(record.to_json(), human=lambda: output.line(t(key, id=record.id, pid=record.pid)))
+
+
+def resume(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
+    from gzia.cli.resume import resume_in_foreground
+    from gzia.sessions.ids import validate_session_ref
+
+    validate_session_ref(session)
+    group_dir = ctx.obj.get("dir") if isinstance(ctx.obj, dict) else None
+    resume_in_foreground(session, directory or group_dir)

@@ -1,0 +1,211 @@
+"""What a driver is: the protocol every agent driver satisfies, and what it is asked and answers.
+
+A driver only describes an agent: how to find it, how to ask its version, and which argv and
+environment start it for a given request. It never starts anything itself (the supervisor
+does) and knows nothing of sessions. Third-party drivers register under the ``gzia.drivers``
+entry-point group; :class:`ExecutableDriver` gives them the PATH lookup, version probe and
+"not available" error for free.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import ClassVar, Literal, Protocol, runtime_checkable
+
+from gzia.contract import DriverNotFoundError, GzError
+
+McpSupport = Literal["flag", "env", "none"]
+
+VERSION_PATTERN = re.compile(r"\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.-]+)?")
+VERSION_LINE_LIMIT = 80
+CONVERSATION_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}")
+
+
+class Permission(StrEnum):
+    READONLY = "readonly"
+    SUPERVISED = "supervised"
+    AUTONOMOUS = "autonomous"
+
+
+@dataclass(frozen=True)
+class LaunchRequest:
+    """Everything a driver needs to build the command that starts (or resumes) an agent."""
+
+    workdir: Path
+    permission: Permission
+    prompt: str | None
+    conversation_id: str | None
+    resume: bool
+    env: Mapping[str, str]
+    mcp_config: Path | None = None
+    command: Sequence[str] | None = None
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    """The command to run: ``argv[0]`` is an absolute path; ``env`` is the complete environment."""
+
+    argv: list[str]
+    env: dict[str, str]
+
+
+@runtime_checkable
+class Driver(Protocol):
+    """An agent driver. The four data members may be class attributes, attributes or properties."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def display_name(self) -> str: ...
+
+    @property
+    def binary(self) -> str:
+        """The executable looked up on PATH."""
+
+    @property
+    def mcp_support(self) -> str:
+        """How MCP servers reach the agent: "flag", "env" or "none" (see docs/drivers.md)."""
+
+    def install_hint(self) -> str: ...
+
+    def resolve(self, env: Mapping[str, str]) -> str | None: ...
+
+    def probe_version(self, env: Mapping[str, str], timeout: float = 3.0) -> str | None: ...
+
+    def new_conversation_id(self) -> str | None: ...
+
+    def launch(self, request: LaunchRequest) -> LaunchSpec: ...
+
+
+def which(binary: str, env: Mapping[str, str]) -> str | None:
+    """Absolute path of ``binary`` looked up on the ``PATH`` of ``env`` (not gz-ia's own)."""
+    search_path = env.get("PATH", os.defpath)
+    found = shutil.which(binary, path=search_path)
+    return str(Path(found).absolute()) if found is not None else None
+
+
+def probe_version(path: str, env: Mapping[str, str], timeout: float) -> str | None:
+    """Run ``<path> --version`` with a deadline; the version it reports, or None."""
+    from gzia import proc
+
+    try:
+        completed = proc.run([path, "--version"], env=env, timeout=timeout)
+    except (GzError, OSError):
+        return None
+    if not completed.ok:
+        return None
+    return parse_version(completed.stdout) or parse_version(completed.stderr)
+
+
+def parse_version(text: str) -> str | None:
+    """The version number in a ``--version`` output, else its first line (bounded)."""
+    first_line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if not first_line:
+        return None
+    match = VERSION_PATTERN.search(first_line)
+    return match.group(0) if match else first_line[:VERSION_LINE_LIMIT]
+
+
+def without(env: Mapping[str, str], names: Sequence[str]) -> dict[str, str]:
+    """A copy of ``env`` without the variables in ``names``."""
+    return {key: value for key, value in env.items() if key not in names}
+
+
+class ExecutableDriver:
+    """Shared behaviour of drivers that run one executable found on PATH.
+
+    Subclasses set the class attributes and implement :meth:`arguments` (the argv after the
+    binary); they may override :meth:`environment` and :meth:`install_hint`.
+    """
+
+    id: ClassVar[str]
+    display_name: ClassVar[str]
+    binary: ClassVar[str]
+    mcp_support: ClassVar[str] = "none"
+    unset_env: ClassVar[tuple[str, ...]] = ()
+
+    def install_hint(self) -> str:
+        return ""
+
+    def resolve(self, env: Mapping[str, str]) -> str | None:
+        return which(self.binary, env)
+
+    def probe_version(self, env: Mapping[str, str], timeout: float = 3.0) -> str | None:
+        path = self.resolve(env)
+        return probe_version(path, env, timeout) if path is not None else None
+
+    def new_conversation_id(self) -> str | None:
+        return None
+
+    def launch(self, request: LaunchRequest) -> LaunchSpec:
+        path = self.resolve(request.env)
+        if path is None:
+            raise self.not_available()
+        return LaunchSpec([path, *self.arguments(request)], self.environment(request))
+
+    def arguments(self, request: LaunchRequest) -> list[str]:
+        raise NotImplementedError
+
+    def environment(self, request: LaunchRequest) -> dict[str, str]:
+        return without(request.env, self.unset_env)
+
+    def not_available(self) -> DriverNotFoundError:
+        return driver_not_found(self)
+
+
+def driver_not_found(driver: Driver) -> DriverNotFoundError:
+    """The error for an agent that is not on PATH (exit 1, ``DRIVER_NOT_FOUND``)."""
+    hint = driver.install_hint()
+    return DriverNotFoundError(
+        "drivers.not_available",
+        hint_key="drivers.install_line" if hint else None,
+        details={"provider": driver.id, "binary": driver.binary, "install_hint": hint or None},
+        name=driver.display_name,
+        binary=driver.binary,
+        hint=hint,
+    )
+
+
+
+def checked_conversation_id(driver_id: str, conversation_id: str) -> str:
+    """Refuse ids that could be read as something else (an option, a path, a second word)."""
+    if CONVERSATION_ID_PATTERN.fullmatch(conversation_id) is None:
+        from gzia.contract import InvalidInputError
+
+        raise InvalidInputError(
+            "drivers.invalid_conversation_id",
+            details={"provider": driver_id, "conversation_id": conversation_id},
+            provider=driver_id,
+            conversation_id=conversation_id,
+        )
+    return conversation_id
+
+
+def readonly_unsupported(driver: Driver) -> GzError:
+    """Read-only is a promise: a driver that cannot keep it refuses (exit 2)."""
+    from gzia.contract import InvalidInputError
+
+    return InvalidInputError(
+        "drivers.readonly_unsupported",
+        details={"provider": driver.id, "permission": Permission.READONLY.value},
+        name=driver.display_name,
+    )
+
+
+def guarded_positional(prompt: str, reserved: frozenset[str], markers: tuple[str, ...]) -> str:
+    """A prompt given as a positional argument that the agent cannot mistake for anything else.
+
+    A prompt equal to one of the agent's subcommands, or starting with one of ``markers``
+    (``-`` for an option, ``@`` for a file include), gets one leading space: the agent
+    then reads it as text, and the model sees the same words.
+    """
+    if prompt.strip() in reserved or prompt.startswith(markers):
+        return " " + prompt
+    return prompt

@@ -1,0 +1,75 @@
+"""Claude Code (``claude``): checked against ``claude --help`` of 2.1.197 (docs/drivers.md).
+
+The conversation id is chosen up front (``--session-id <uuid>``) and resumed by it
+(``--resume <uuid>``), so a resume never picks another directory's conversation. The prompt
+is the positional argument after ``--`` (``-p`` would be non-interactive print mode).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import ClassVar
+
+from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
+
+PERMISSION_FLAGS: dict[Permission, list[str]] = {
+    Permission.READONLY: ["--permission-mode", "plan"],
+    Permission.SUPERVISED: ["--permission-mode", "default"],
+    Permission.AUTONOMOUS: ["--dangerously-skip-permissions"],
+}
+# `claude -- <word>` still runs the subcommand <word>.
+SUBCOMMANDS = frozenset(
+    {"agents", "auth", "auto-mode", "doctor", "gateway", "install", "mcp", "plugin", "plugins",
+     "project", "setup-token", "ultrareview", "update", "upgrade"}
+)
+
+
+class ClaudeDriver(ExecutableDriver):
+    id: ClassVar[str] = "claude"
+    display_name: ClassVar[str] = "Claude Code (claude)"
+    binary: ClassVar[str] = "claude"
+    mcp_support: ClassVar[str] = "flag"
+    # Claude Code refuses to start inside another Claude Code session.
+    unset_env: ClassVar[tuple[str, ...]] = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
+
+    def install_hint(self) -> str:
+        from gzia.i18n import t
+
+        return t("drivers.hint_claude")
+
+    def new_conversation_id(self) -> str | None:
+        return str(uuid.uuid4())
+
+    def arguments(self, request: LaunchRequest) -> list[str]:
+        argv = list(PERMISSION_FLAGS[request.permission])
+        if request.mcp_config is not None:
+            argv += ["--mcp-config", str(request.mcp_config)]
+        argv += self._conversation(request)
+        if request.prompt:
+            argv += ["--", guarded_positional(request.prompt, SUBCOMMANDS, ())]
+        return argv
+
+    def _conversation(self, request: LaunchRequest) -> list[str]:
+        conversation_id = request.conversation_id
+        if conversation_id is None:
+            return ["--continue"] if request.resume else []
+        checked = _checked_uuid(conversation_id)
+        return ["--resume", checked] if request.resume else ["--session-id", checked]
+
+
+def _checked_uuid(conversation_id: str) -> str:
+    try:
+        return str(uuid.UUID(conversation_id))
+    except ValueError:
+        from gzia.contract import InvalidInputError
+
+        raise InvalidInputError(
+            "drivers.invalid_conversation_id",
+            details={"provider": "claude", "conversation_id": conversation_id},
+            provider="claude",
+            conversation_id=conversation_id,
+        ) from None
+
+
+# The gzia.drivers entry point names this instance, so every loader gets a ready driver.
+driver = ClaudeDriver()

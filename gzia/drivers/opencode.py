@@ -1,0 +1,124 @@
+"""OpenCode (``opencode``): checked against ``opencode --help`` of 1.18.33 (docs/drivers.md).
+
+The prompt goes in ``--prompt=<text>`` (a positional argument is a project path). Permission
+levels use the ``--agent plan`` agent, ``--auto`` and the ``OPENCODE_PERMISSION`` override;
+MCP servers reach it through ``OPENCODE_CONFIG_CONTENT``, so no file in the worktree changes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+from gzia.contract import InvalidInputError
+from gzia.drivers.base import (
+    ExecutableDriver,
+    LaunchRequest,
+    Permission,
+    checked_conversation_id,
+)
+
+PERMISSION_ENV = "OPENCODE_PERMISSION"
+CONFIG_CONTENT_ENV = "OPENCODE_CONFIG_CONTENT"
+PERMISSION_RULES: dict[Permission, dict[str, str] | None] = {
+    Permission.READONLY: {"edit": "deny", "bash": "deny"},
+    Permission.SUPERVISED: {"edit": "ask", "bash": "ask"},
+    Permission.AUTONOMOUS: None,
+}
+
+
+class OpenCodeDriver(ExecutableDriver):
+    id: ClassVar[str] = "opencode"
+    display_name: ClassVar[str] = "OpenCode (opencode)"
+    binary: ClassVar[str] = "opencode"
+    mcp_support: ClassVar[str] = "env"
+
+    def install_hint(self) -> str:
+        from gzia.i18n import t
+
+        return t("drivers.hint_opencode")
+
+    def arguments(self, request: LaunchRequest) -> list[str]:
+        argv: list[str] = []
+        if request.permission is Permission.READONLY:
+            argv += ["--agent", "plan"]
+        elif request.permission is Permission.AUTONOMOUS:
+            argv.append("--auto")
+        if request.resume:
+            argv += self._resume(request.conversation_id)
+        if request.prompt:
+            argv.append(f"--prompt={request.prompt}")
+        return argv
+
+    def environment(self, request: LaunchRequest) -> dict[str, str]:
+        env = super().environment(request)
+        rules = PERMISSION_RULES[request.permission]
+        if rules is not None:
+            env[PERMISSION_ENV] = json.dumps(rules, separators=(",", ":"))
+        if request.mcp_config is not None:
+            inline = env.get(CONFIG_CONTENT_ENV)
+            env[CONFIG_CONTENT_ENV] = _config_with_mcp(inline, request.mcp_config)
+        return env
+
+    def _resume(self, conversation_id: str | None) -> list[str]:
+        if conversation_id is None:
+            return ["--continue"]
+        return [f"--session={checked_conversation_id(self.id, conversation_id)}"]
+
+
+def _config_with_mcp(existing: str | None, mcp_config: Path) -> str:
+    """The user's inline config (if any) plus the servers of an ``mcpServers`` file."""
+    try:
+        config = _json_object(existing) if existing else {}
+    except ValueError:
+        config = {}  # opencode itself would reject it; ours must still reach the agent
+    servers = _read_servers(mcp_config)
+    mcp = dict(config.get("mcp") or {})
+    for name, server in servers.items():
+        mcp[name] = _opencode_server(server)
+    config["mcp"] = mcp
+    return json.dumps(config, separators=(",", ":"))
+
+
+def _read_servers(mcp_config: Path) -> dict[str, dict[str, Any]]:
+    try:
+        servers = _json_object(mcp_config.read_text(encoding="utf-8")).get("mcpServers", {})
+        if not isinstance(servers, dict) or not all(
+            isinstance(s, dict) and ("url" in s or "command" in s) for s in servers.values()
+        ):
+            raise ValueError("'mcpServers' must map names to servers with a command or url")
+    except (OSError, ValueError) as exc:
+        raise InvalidInputError(
+            "drivers.bad_mcp_config",
+            details={"path": str(mcp_config)},
+            path=str(mcp_config),
+            detail=str(exc),
+        ) from exc
+    return servers
+
+
+def _opencode_server(server: dict[str, Any]) -> dict[str, Any]:
+    """An ``mcpServers`` entry (Claude Code format) as an OpenCode ``mcp`` entry."""
+    if "url" in server:
+        remote: dict[str, Any] = {"type": "remote", "url": server["url"], "enabled": True}
+        if server.get("headers"):
+            remote["headers"] = server["headers"]
+        return remote
+    local: dict[str, Any] = {
+        "type": "local",
+        "command": [server["command"], *server.get("args", [])],
+        "enabled": True,
+    }
+    if server.get("env"):
+        local["environment"] = server["env"]
+    return local
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    value = json.loads(text)
+    return value if isinstance(value, dict) else {}
+
+
+# The gzia.drivers entry point names this instance, so every loader gets a ready driver.
+driver = OpenCodeDriver()

@@ -1,0 +1,44 @@
+"""Pi Agent (binary ``pi``): checked against ``pi --help`` of 0.73.1 (docs/drivers.md).
+
+pi keeps its conversations per working directory, and each isolated session runs in its
+own worktree, so ``--continue`` resumes this session's conversation. pi has no approval
+prompts: readonly restricts it to the read-only tools, supervised and autonomous both run
+it as it is. Prompts are positional; pi has no ``--`` separator.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
+
+READONLY_TOOLS = "read,grep,find,ls"
+SUBCOMMANDS = frozenset({"install", "remove", "uninstall", "update", "list", "config"})
+# "-" starts an option, "@" a file include.
+MARKERS = ("-", "@")
+
+
+class PiDriver(ExecutableDriver):
+    id: ClassVar[str] = "pi-agent"
+    display_name: ClassVar[str] = "Pi Agent (pi-agent)"
+    binary: ClassVar[str] = "pi"
+    mcp_support: ClassVar[str] = "none"
+
+    def install_hint(self) -> str:
+        from gzia.i18n import t
+
+        return t("drivers.hint_pi")
+
+    def arguments(self, request: LaunchRequest) -> list[str]:
+        argv: list[str] = []
+        if request.permission is Permission.READONLY:
+            argv += ["--tools", READONLY_TOOLS]
+        if request.resume:
+            argv.append("--continue")
+        if request.prompt:
+            argv.append(guarded_positional(request.prompt, SUBCOMMANDS, MARKERS))
+        return argv
+
+
+# The gzia.drivers entry point names this instance, so every loader gets a ready driver.
+driver = PiDriver()

@@ -1,0 +1,74 @@
+"""The shell driver: runs ``$SHELL`` (else ``/bin/sh``), or a given command, in the workspace.
+
+It is always available, so gz-ia can run real sessions on a machine without any agent.
+Prompts and conversations mean nothing to a shell and are ignored; a shell cannot be
+restricted to read-only, so readonly is refused.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import ClassVar
+
+from gzia.contract import NotFoundError
+from gzia.drivers.base import (
+    ExecutableDriver,
+    LaunchRequest,
+    LaunchSpec,
+    Permission,
+    readonly_unsupported,
+    which,
+)
+
+FALLBACK_SHELL = "/bin/sh"
+
+
+class ShellDriver(ExecutableDriver):
+    id: ClassVar[str] = "shell"
+    display_name: ClassVar[str] = "Shell (shell)"
+    binary: ClassVar[str] = "sh"
+    mcp_support: ClassVar[str] = "none"
+
+    def resolve(self, env: Mapping[str, str]) -> str | None:
+        shell = env.get("SHELL", "")
+        if shell and _is_executable_file(Path(shell)) and Path(shell).is_absolute():
+            return shell
+        return which(self.binary, env) or FALLBACK_SHELL
+
+    def probe_version(self, env: Mapping[str, str], timeout: float = 3.0) -> str | None:
+        return None
+
+    def launch(self, request: LaunchRequest) -> LaunchSpec:
+        if request.permission is Permission.READONLY:
+            raise readonly_unsupported(self)
+        env = self.environment(request)
+        if not request.command:
+            return LaunchSpec([self._shell(request.env)], env)
+        program, *arguments = request.command
+        path = _program_path(program, request)
+        return LaunchSpec([path, *arguments], env)
+
+    def _shell(self, env: Mapping[str, str]) -> str:
+        return self.resolve(env) or FALLBACK_SHELL
+
+
+def _program_path(program: str, request: LaunchRequest) -> str:
+    """``program`` as an absolute path: looked up on PATH, or relative to the workspace."""
+    if os.sep in program:
+        candidate = request.workdir / program
+        found = str(candidate) if _is_executable_file(candidate) else None
+    else:
+        found = which(program, request.env)
+    if found is None:
+        raise NotFoundError("proc.program_not_found", program=program, details={"program": program})
+    return found
+
+
+def _is_executable_file(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+# The gzia.drivers entry point names this instance, so every loader gets a ready driver.
+driver = ShellDriver()

@@ -1,0 +1,58 @@
+"""Messages about running agents: chat, exec, resume, session kill/resume.
+
+The Spanish lines of the original gz-ia are kept verbatim (``chat``'s launch line, the
+task question, ``session kill`` and ``session resume``).
+"""
+
+EN = {
+    "empty_command": "no command to run",
+    "missing_command": "missing command: gz-ia exec -- CMD [ARGS...]",
+    "bad_argument": "invalid command argument: {argument}",
+    "program_not_found": "executable '{program}' not found in PATH",
+    "program_not_executable": "'{program}' cannot be executed (permission denied)",
+    "cwd_not_found": "working directory '{path}' does not exist",
+    "task_question": "[?] Describe the task for the agent: ",
+    "chat_launch": "❯❯ Starting chat with {name} (Permission: {permission} | Workspace: {workspace})...",
+    "exec_launch": "❯❯ Running {command} in session {id} (Workspace: {workspace})...",
+    "resume_launch": "↻ Resuming session [{id}] in [{dir}]...",
+    "workspace_isolated": "Isolated worktree (.harness/worktrees/{id})",
+    "workspace_direct": "Direct directory (no Git)",
+    "finished_ok": "✓ Session '{id}' finished successfully.",
+    "next_steps": "  Review: gz-ia session diff {id}   Merge: gz-ia session merge {id}",
+    "agent_failed": "the agent of session '{id}' exited with code {code}",
+    "agent_interrupted": "session '{id}' was interrupted (SIGINT)",
+    "agent_terminated": "session '{id}' was terminated ({signal})",
+    "show_hint": "details: gz-ia session show {id}",
+    "already_running": "session '{id}' is already running (PID {pid})",
+    "not_running": "session '{id}' is not running (current status: {status})",
+    "still_starting": "session '{id}' is still starting; try again in a moment",
+    "kill_done": "✓ Session '{id}' (PID {pid}) stopped.",
+    "kill_lost": "✧ Session '{id}' was no longer running (PID {pid} had vanished): marked lost.",
+}
+
+ES = {
+    "empty_command": "no hay comando que ejecutar",
+    "missing_command": "falta el comando: gz-ia exec -- CMD [ARGS...]",
+    "bad_argument": "argumento de comando inválido: {argument}",
+    "program_not_found": "ejecutable '{program}' no encontrado en el PATH",
+    "program_not_executable": "'{program}' no se puede ejecutar (permiso denegado)",
+    "cwd_not_found": "el directorio de trabajo '{path}' no existe",
+    "task_question": "[?] Describa la tarea para el agente: ",
+    "chat_launch": "❯❯ Iniciando chat con {name} (Permiso: {permission} | Workspace: {workspace})...",
+    "exec_launch": "❯❯ Ejecutando {command} en la sesión {id} (Workspace: {workspace})...",
+    "resume_launch": "↻ Reanudando sesión [{id}] en [{dir}]...",
+    "workspace_isolated": "Worktree aislado (.harness/worktrees/{id})",
+    "workspace_direct": "Directorio directo (sin Git)",
+    "finished_ok": "✓ Sesión '{id}' finalizada exitosamente.",
+    "next_steps": "  Revisar: gz-ia session diff {id}   Integrar: gz-ia session merge {id}",
+    "agent_failed": "el agente de la sesión '{id}' terminó con código {code}",
+    "agent_interrupted": "la sesión '{id}' fue interrumpida (SIGINT)",
+    "agent_terminated": "la sesión '{id}' fue terminada ({signal})",
+    "show_hint": "detalle: gz-ia session show {id}",
+    "already_running": "la sesión '{id}' ya se encuentra en ejecución (PID {pid})",
+    "not_running": "la sesión '{id}' no está activa (estado actual: {status})",
+    "still_starting": "la sesión '{id}' aún se está iniciando; reintente en un momento",
+    "kill_done": "✓ Sesión '{id}' (PID {pid}) finalizada con éxito.",
+    "kill_lost": "✧ La sesión '{id}' ya no estaba en ejecución (el PID {pid} había "
+                 "desaparecido): marcada como perdida (lost).",
+}

@@ -1,0 +1,343 @@
+"""Running a session: record, workspace, driver, supervisor, final record — in that order.
+
+:func:`start_session` and :func:`resume_session` are the whole life of a foreground run:
+
+1. the driver is checked first (an agent missing from PATH touches nothing);
+2. the workspace is prepared (worktree or direct mode), then the ``running`` record is
+   written; the launch callback sees the real workspace mode;
+3. the agent runs under :func:`gzia.supervisor.run_supervised`; pid, pgid and the pid's
+   start time are recorded before gz-ia starts waiting;
+4. the record is finalized exactly once, under the store's lock: ``completed``/``failed``
+   with the exit code, or ``killed`` with ``end_reason`` and ``signal``. A record that
+   ``session kill`` marked ``killed`` meanwhile stays ``killed``.
+
+Stop signals that reach gz-ia while it writes the final record are held until the
+record is written, then decide the exit code (130/143).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gzia.contract import ConflictError, GzError, InterruptError, TerminatedError
+from gzia.drivers.base import Driver, LaunchRequest, Permission
+from gzia.sessions.ids import new_session_id
+from gzia.sessions.project import Project, find_project
+from gzia.sessions.reconcile import get_session
+from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
+from gzia.sessions.store import SessionStore
+from gzia.sessions.workspace import Workspace, prepare_workspace
+from gzia.supervisor import Command, RunOutcome, Started, Watchdog, run_supervised
+from gzia.supervisor.procinfo import process_start_time
+from gzia.supervisor.signals import SignalInbox, signal_inbox
+
+COMMAND_EXTRA = "command"
+"""Record field (kept by the store as an extra) holding an ``exec`` session's argv."""
+
+STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
+
+LaunchCallback = Callable[[SessionRecord, Workspace], None]
+
+
+@dataclass(frozen=True)
+class SessionRequest:
+    directory: str | Path | None
+    driver: Driver
+    permission: Permission
+    prompt: str | None = None
+    command: Sequence[str] | None = None
+    mode: str = "chat"
+    pty: bool = False
+    output_to_stderr: bool = False
+    """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
+
+
+@dataclass(frozen=True)
+class SessionRun:
+    record: SessionRecord
+    exit_code: int
+    """What gz-ia exits with: 0, 1, 130 or 143 (the agent's own code is in the record)."""
+
+
+def start_session(
+    request: SessionRequest,
+    *,
+    watchdog: Watchdog,
+    on_launch: LaunchCallback | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> SessionRun:
+    env = dict(os.environ if environ is None else environ)
+    project = find_project(request.directory)
+    store = SessionStore(project)
+    _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
+    session_id = _unused_id(store)
+    workspace = prepare_workspace(project, session_id)
+    record = store.create(_new_record(session_id, request, workspace, store))
+    return _Launch(store, request, workspace, env, watchdog, on_launch).run(record, resume=False)
+
+
+def resume_session(
+    directory: str | Path | None,
+    ref: str,
+    *,
+    driver_for: Callable[[str], Driver],
+    watchdog: Watchdog,
+    on_launch: LaunchCallback | None = None,
+    environ: Mapping[str, str] | None = None,
+    output_to_stderr: bool = False,
+) -> SessionRun:
+    """Continue a finished session: same record, same workspace, same conversation."""
+    env = dict(os.environ if environ is None else environ)
+    project = find_project(directory)
+    store = SessionStore(project)
+    record = get_session(store, ref)
+    if record.is_running:
+        raise ConflictError("run.already_running", id=record.id, pid=record.pid,
+                            details={"id": record.id, "pid": record.pid}, data=record.to_json())
+    command = record.extras.get(COMMAND_EXTRA)
+    request = SessionRequest(
+        directory, driver_for(record.provider), _recorded_permission(record),
+        command=command if isinstance(command, list) else None,
+        mode=record.mode or "chat", output_to_stderr=output_to_stderr,
+    )
+    workspace = _resumed_workspace(project, record)
+    _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
+    record = store.update(record.id, _mark_resumed)
+    return _Launch(store, request, workspace, env, watchdog, on_launch).run(record, resume=True)
+
+
+def _recorded_permission(record: SessionRecord) -> Permission:
+    from gzia.drivers.registry import parse_permission
+
+    return parse_permission(record.permission_level or Permission.SUPERVISED.value)
+
+
+def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
+    from gzia.sessions.workspace import workspace_of
+
+    if record.is_isolated:
+        return prepare_workspace(project, record.id)  # re-created from its branch if needed
+    return workspace_of(project, record)
+
+
+def _mark_resumed(record: SessionRecord) -> None:
+    record.status = Status.RUNNING
+    record.started_at = now_rfc3339()
+    record.pid, record.pgid, record.pid_start_time = 0, None, None
+    record.finished_at = record.duration_ms = record.end_reason = record.signal = None
+    record.exit_code = 0
+
+
+def _unused_id(store: SessionStore) -> str:
+    while True:
+        candidate = new_session_id()
+        if not store.exists(candidate):
+            return candidate
+
+
+def _new_record(
+    session_id: str, request: SessionRequest, workspace: Workspace, store: SessionStore
+) -> SessionRecord:
+    record = SessionRecord(
+        id=session_id, provider=request.driver.id, status=Status.RUNNING,
+        permission_level=request.permission.value, initial_prompt=request.prompt or None,
+        started_at=now_rfc3339(), mode=request.mode,
+        conversation_id=request.driver.new_conversation_id(),
+    )
+    workspace.apply_to(record)
+    if request.pty:
+        record.log_path = str(store.log_path(session_id))
+    if request.command is not None:
+        record.extras[COMMAND_EXTRA] = list(request.command)
+    return record
+
+
+def _launch_spec(
+    request: SessionRequest,
+    workdir: Path,
+    env: Mapping[str, str],
+    conversation_id: str | None,
+    *,
+    resume: bool,
+    prompt: str | None = None,
+) -> Command:
+    spec = request.driver.launch(LaunchRequest(
+        workdir=workdir, permission=request.permission, prompt=prompt,
+        conversation_id=conversation_id, resume=resume, env=env,
+        command=list(request.command) if request.command is not None else None,
+    ))
+    return Command(tuple(spec.argv), workdir, spec.env, request.pty,
+                   stdout_to_stderr=request.output_to_stderr)
+
+
+@dataclass(frozen=True)
+class _Launch:
+    store: SessionStore
+    request: SessionRequest
+    workspace: Workspace
+    env: Mapping[str, str]
+    watchdog: Watchdog
+    on_launch: LaunchCallback | None
+
+    def run(self, record: SessionRecord, *, resume: bool) -> SessionRun:
+        try:
+            return self._run(record, resume)
+        except BaseException as exc:  # the agent never started: the record must not stay running
+            final = _finalize_unstarted(self.store, record.id, exc)
+            if isinstance(exc, GzError) and exc.data is None and final is not None:
+                exc.data = final.to_json()
+            raise
+
+    def _run(self, record: SessionRecord, resume: bool) -> SessionRun:
+        store = self.store
+        action = f"{record.mode or 'chat'} session {'resumed' if resume else 'started'}"
+        log_lifecycle_event(store, record.id, action, "PENDING")
+        with signal_inbox() as inbox:
+            command = self._command(record, resume)
+            _raise_if_stopped_before_start(inbox)
+            outcome = run_supervised(
+                command, watchdog=self.watchdog, inbox=inbox,
+                on_started=lambda started: _record_started(store, record.id, started),
+            )
+            final = store.update(record.id, lambda r: _finalize(r, outcome))
+            _log_finish(store, final)
+            late = inbox.take_stop()
+        return SessionRun(final, exit_code_for(final, outcome, late))
+
+    def _command(self, record: SessionRecord, resume: bool) -> Command:
+        prompt = None if resume else self.request.prompt
+        command = _launch_spec(self.request, self.workspace.target_dir, self.env,
+                               record.conversation_id, resume=resume, prompt=prompt)
+        if record.log_path:
+            command = command.with_log(Path(record.log_path))
+        if self.on_launch is not None:
+            self.on_launch(record, self.workspace)
+        return command
+
+
+def log_lifecycle_event(
+    store: SessionStore,
+    session_id: str,
+    action: str,
+    stage: str,
+    *,
+    failed: bool | None = None,
+    error: str | None = None,
+    duration_ms: int | None = None,
+) -> None:
+    """Append a lifecycle event; the event log never decides whether a run succeeds."""
+    from gzia.sessions.events import append_event, new_event
+
+    status = None if failed is None else "FAILED" if failed else "OK"
+    event = new_event(session_id, action, stage, status=status, error=error,
+                      duration_ms=duration_ms, agent_id="gz-ia")
+    with contextlib.suppress(OSError):
+        append_event(store, event)
+
+
+def _log_finish(store: SessionStore, record: SessionRecord) -> None:
+    failed = record.status != Status.COMPLETED
+    error = None
+    if failed:
+        error = f"{record.status}: {record.end_reason}, exit code {record.exit_code}"
+    log_lifecycle_event(store, record.id, "session finished", "FINISH", failed=failed,
+                        error=error, duration_ms=record.duration_ms)
+
+
+def _record_started(store: SessionStore, session_id: str, started: Started) -> None:
+    def mutate(record: SessionRecord) -> None:
+        record.pid, record.pgid = started.pid, started.pgid
+        record.pid_start_time = process_start_time(started.pid)
+
+    store.update(session_id, mutate)
+
+
+def _raise_if_stopped_before_start(inbox: SignalInbox) -> None:
+    received = inbox.take_stop()
+    if received == signal.SIGINT:
+        raise InterruptError("core.interrupted")
+    if received is not None:
+        raise TerminatedError("core.terminated")
+
+
+def _finalize_unstarted(
+    store: SessionStore, session_id: str, exc: BaseException
+) -> SessionRecord | None:
+    """A run that ended before its agent started: ``killed``/``canceled`` when gz-ia was
+    interrupted or terminated, else ``failed``/``spawn_failed``. A started run is left to
+    the owner's final write (or to reconcile, which turns it ``lost``)."""
+    canceled = isinstance(exc, KeyboardInterrupt | InterruptError | TerminatedError)
+
+    def mutate(record: SessionRecord) -> None:
+        if record.status != Status.RUNNING or record.pid:
+            return
+        record.status = Status.KILLED if canceled else Status.FAILED
+        record.end_reason = EndReason.CANCELED if canceled else EndReason.SPAWN_FAILED
+        record.exit_code = 1
+        _stamp_finish(record)
+
+    try:
+        return store.update(session_id, mutate)
+    except (GzError, OSError):
+        return None
+
+
+def _finalize(record: SessionRecord, outcome: RunOutcome) -> None:
+    """The one final write of a run (under the record's lock)."""
+    record.signal = outcome.signal  # the owner saw how the agent ended: its word is final
+    record.exit_code = agent_exit_status(outcome)
+    if record.status == Status.KILLED:  # ``session kill`` got there first: it stays killed
+        return
+    record.end_reason = outcome.end_reason
+    record.status = _final_status(outcome)
+    _stamp_finish(record)
+
+
+def _final_status(outcome: RunOutcome) -> Status:
+    if outcome.end_reason not in (EndReason.PROCESS_EXIT, EndReason.SIGNAL):
+        return Status.KILLED  # gz-ia stopped it: canceled, timeout, no_output_timeout
+    if outcome.signal is not None:
+        return Status.KILLED if outcome.signal in STOPPED_BY_USER else Status.FAILED
+    return Status.COMPLETED if outcome.exit_code == 0 else Status.FAILED
+
+
+def _stamp_finish(record: SessionRecord) -> None:
+    record.finished_at = now_rfc3339()
+    record.duration_ms = elapsed_ms(record.started_at, record.finished_at)
+
+
+def agent_exit_status(outcome: RunOutcome) -> int:
+    """The agent's own code as a shell reports it: its exit status, or 128 + signal."""
+    if outcome.signal is not None:
+        return 128 + outcome.signal
+    return outcome.exit_code if outcome.exit_code is not None else 1
+
+
+def exit_code_for(record: SessionRecord, outcome: RunOutcome, late_signal: int | None) -> int:
+    """gz-ia's exit code: 0, 130/143 for SIGINT/SIGTERM (to gz-ia or the agent), else 1."""
+    received = outcome.received_signal or late_signal
+    if received is not None:
+        return 130 if received == signal.SIGINT else 143
+    if record.status == Status.KILLED and record.end_reason == EndReason.KILLED:
+        return 143  # stopped with ``gz-ia session kill``
+    if outcome.signal == signal.SIGINT:
+        return 130
+    if outcome.signal == signal.SIGTERM:
+        return 143
+    return 0 if record.status == Status.COMPLETED else 1
+
+
+__all__ = [
+    "SessionRequest",
+    "SessionRun",
+    "SignalInbox",
+    "agent_exit_status",
+    "exit_code_for",
+    "resume_session",
+    "start_session",
+]

@@ -1,0 +1,51 @@
+"""The explicit command contract of a supervised run: argv, cwd, environment, PTY or not.
+
+No shell is ever involved: ``argv[0]`` is executed with ``argv[1:]`` as they are. The
+environment is complete (not merged with gz-ia's at spawn time), so what the agent sees
+is exactly what the caller decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from gzia.contract import InvalidInputError
+
+
+@dataclass(frozen=True)
+class Command:
+    argv: tuple[str, ...]
+    cwd: Path
+    env: Mapping[str, str] = field(default_factory=dict)
+    pty: bool = False
+    log_path: Path | None = None
+    """PTY runs copy the agent's output here as well as to gz-ia's stdout."""
+    stdout_to_stderr: bool = False
+    """The agent writes to gz-ia's stderr instead of its stdout (stdout is kept for JSON)."""
+
+    def __post_init__(self) -> None:
+        if not self.argv or not self.argv[0]:
+            raise InvalidInputError("run.empty_command")
+        for arg in self.argv:
+            if not isinstance(arg, str) or "\0" in arg:
+                raise InvalidInputError("run.bad_argument", argument=repr(arg))
+
+    @property
+    def output_fd(self) -> int:
+        return 2 if self.stdout_to_stderr else 1
+
+    def with_log(self, log_path: Path) -> Command:
+        return replace(self, log_path=log_path)
+
+
+def make_command(
+    argv: Sequence[str],
+    cwd: str | Path,
+    env: Mapping[str, str],
+    *,
+    pty: bool = False,
+    log_path: Path | None = None,
+) -> Command:
+    return Command(tuple(argv), Path(cwd), dict(env), pty, log_path)

@@ -1,0 +1,133 @@
+"""Relay between gz-ia's stdio and the master side of an agent's PTY.
+
+Output of the agent goes to gz-ia's stdout and, when asked, to a log file. Input from
+gz-ia's stdin goes to the PTY; when stdin is a terminal it is in raw mode, so Ctrl+C
+arrives as the byte 0x03 and the PTY turns it into SIGINT for the agent's group. When
+stdin is not a terminal, its end becomes an end-of-file character for the agent.
+Writes to the PTY never block the loop: they wait in a buffer until the PTY accepts them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from pathlib import Path
+from typing import BinaryIO
+
+CHUNK = 65536
+MAX_PENDING_INPUT = 1 << 20
+EOF_CHAR = b"\x04"
+
+
+class PtyRelay:
+    def __init__(
+        self, master: int, stdin_fd: int | None, stdout_fd: int, log_path: Path | None
+    ) -> None:
+        self.master = master
+        self.stdin_fd = stdin_fd
+        self.stdout_fd: int | None = stdout_fd
+        self._log: BinaryIO | None = _open_log(log_path)
+        self._pending = bytearray()
+        self.master_open = True
+        self.last_output = time.monotonic()
+        os.set_blocking(master, False)
+
+    def readable(self) -> list[int]:
+        fds = [self.master] if self.master_open else []
+        if self.stdin_fd is not None and len(self._pending) < MAX_PENDING_INPUT:
+            fds.append(self.stdin_fd)
+        return fds
+
+    def writable(self) -> list[int]:
+        return [self.master] if self._pending and self.master_open else []
+
+    def handle(self, readable: list[int], writable: list[int]) -> None:
+        if self.master in readable:
+            self._pump_output()
+        if self.stdin_fd is not None and self.stdin_fd in readable:
+            self._read_input()
+        if self.master in writable:
+            self._flush_input()
+
+    def drain(self, quiet_s: float = 0.05) -> None:
+        """After the agent is gone: copy what is left in the PTY until it goes quiet."""
+        import select
+
+        while self.master_open:
+            ready, _, _ = select.select([self.master], [], [], quiet_s)
+            if not ready:
+                return
+            self._pump_output()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+        if self._log is not None:
+            self._log.close()
+
+    def _pump_output(self) -> None:
+        try:
+            data = os.read(self.master, CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: every holder of the PTY's other side has gone
+            data = b""
+        if not data:
+            self.master_open = False
+            return
+        self.last_output = time.monotonic()
+        self._write_out(data)
+
+    def _write_out(self, data: bytes) -> None:
+        if self._log is not None:
+            self._log.write(data)
+            self._log.flush()
+        if self.stdout_fd is None:
+            return
+        try:
+            _write_all(self.stdout_fd, data)
+        except BrokenPipeError:  # the reader left; the agent keeps running, the log keeps going
+            self.stdout_fd = None
+
+    def _read_input(self) -> None:
+        if self.stdin_fd is None:
+            return
+        try:
+            data = os.read(self.stdin_fd, CHUNK)
+        except OSError:
+            data = b""
+        if not data:
+            self.stdin_fd = None
+            self._pending += EOF_CHAR
+        else:
+            self._pending += data
+        self._flush_input()
+
+    def _flush_input(self) -> None:
+        try:
+            written = os.write(self.master, self._pending)
+        except BlockingIOError:
+            return
+        except OSError:
+            self._pending.clear()
+            return
+        del self._pending[:written]
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(fd, view)
+        except BlockingIOError:
+            time.sleep(0.001)
+            continue
+        view = view[written:]
+
+
+def _open_log(path: Path | None) -> BinaryIO | None:
+    if path is None:
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.open("ab")

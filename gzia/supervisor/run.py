@@ -1,0 +1,264 @@
+"""The owner of a supervised run: spawn, report the pids, wait, stop, clean up.
+
+``run_supervised`` is the only way gz-ia runs an agent. It
+
+1. starts the agent as the leader of its own process group (``spawn``);
+2. calls ``on_started`` with pid and pgid *before* waiting, so the caller records them and
+   a crash of gz-ia never leaves an agent running unrecorded;
+3. waits, relaying a PTY if there is one, while noting SIGTERM/SIGHUP/SIGINT sent to gz-ia:
+   those are forwarded to the group (SIGHUP as SIGTERM), and after the grace the group
+   gets SIGKILL; the watchdog's timeouts stop the group the same way;
+4. once the leader has exited, stops what is left of its group (grace, then SIGKILL), so
+   no child or grandchild outlives the run;
+5. gives the terminal back (foreground group and settings) on every exit path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from gzia.supervisor.command import Command
+from gzia.supervisor.relay import PtyRelay
+from gzia.supervisor.signals import FORWARDED_AS, SignalInbox, signal_inbox
+from gzia.supervisor.spawn import Child, spawn_in_pty, spawn_plain
+from gzia.supervisor.terminal import (
+    JobControl,
+    SavedTerminal,
+    copy_window_size,
+    foreground_terminal_fd,
+    raw_mode,
+)
+from gzia.supervisor.treekill import kill_process_group, signal_group, wait_group_gone
+from gzia.supervisor.watchdog import DEFAULT_WATCHDOG, Watchdog
+
+IDLE_WAKEUP_S = 0.25
+
+
+@dataclass(frozen=True)
+class Started:
+    pid: int
+    pgid: int
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    pid: int
+    pgid: int
+    exit_code: int | None
+    """The agent's exit status when it exited by itself; None when a signal ended it."""
+    signal: int | None
+    """The signal that ended the agent, if one did."""
+    end_reason: str
+    """``process_exit``, ``signal``, ``canceled``, ``timeout`` or ``no_output_timeout``."""
+    received_signal: int | None
+    """The stop signal gz-ia itself received during the run (already forwarded)."""
+    duration_ms: int
+
+
+@dataclass
+class _Stop:
+    reason: str
+    deadline: float
+    received: int | None = None
+    escalated: bool = False
+
+
+def run_supervised(
+    command: Command,
+    *,
+    watchdog: Watchdog = DEFAULT_WATCHDOG,
+    on_started: Callable[[Started], None] | None = None,
+    inbox: SignalInbox | None = None,
+) -> RunOutcome:
+    """Run ``command`` to its end under the watchdog; see the module's description.
+
+    Pass ``inbox`` (from :func:`signal_inbox`) to keep noting stop signals after the run,
+    while the caller records the outcome; otherwise one is installed for the run only.
+    """
+    with contextlib.ExitStack() as stack:
+        if inbox is None:
+            inbox = stack.enter_context(signal_inbox())
+        return _run(command, watchdog, on_started, inbox)
+    raise AssertionError("unreachable")  # pragma: no cover - for type checkers
+
+
+def _run(
+    command: Command,
+    watchdog: Watchdog,
+    on_started: Callable[[Started], None] | None,
+    inbox: SignalInbox,
+) -> RunOutcome:
+    with _attached(command) as attach:
+        began = time.monotonic()
+        child, relay = attach.spawn()
+        try:
+            if on_started is not None:
+                on_started(Started(child.pid, child.pid))
+            stop = _Waiter(child, inbox, watchdog, relay=relay, began=began,
+                           job_control=attach.job_control(child)).wait()
+        except BaseException:
+            kill_process_group(child.pid, watchdog.kill_grace_s, reap=child.poll)
+            child.wait()
+            raise
+        finally:
+            attach.close(relay)
+    return _outcome(child, stop, began)
+
+
+def _outcome(child: Child, stop: _Stop | None, began: float) -> RunOutcome:
+    code = child.returncode
+    died_of = -code if code is not None and code < 0 else None
+    if stop is not None:
+        reason = stop.reason
+    else:
+        reason = "signal" if died_of is not None else "process_exit"
+    return RunOutcome(
+        pid=child.pid,
+        pgid=child.pid,
+        exit_code=None if died_of is not None else code,
+        signal=died_of,
+        end_reason=reason,
+        received_signal=stop.received if stop is not None else None,
+        duration_ms=int((time.monotonic() - began) * 1000),
+    )
+
+
+class _Attachment:
+    """How the agent is connected to gz-ia's stdio: plain, terminal handoff, or PTY."""
+
+    def __init__(self, command: Command) -> None:
+        self.command = command
+        self.terminal_fd = foreground_terminal_fd()
+        self.saved: SavedTerminal | None = None
+        self._raw: contextlib.ExitStack = contextlib.ExitStack()
+
+    def spawn(self) -> tuple[Child, PtyRelay | None]:
+        if self.command.pty:
+            return self._spawn_pty()
+        if self.terminal_fd is not None:
+            self.saved = SavedTerminal.capture(self.terminal_fd)
+        return spawn_plain(self.command, self.terminal_fd), None
+
+    def _spawn_pty(self) -> tuple[Child, PtyRelay]:
+        stdin_fd = 0 if _is_open(0) else None
+        out_fd = self.command.output_fd
+        size_fd = out_fd if os.isatty(out_fd) else stdin_fd
+        child, master = spawn_in_pty(self.command, size_fd)
+        if self.terminal_fd is not None:
+            self._raw.enter_context(raw_mode(self.terminal_fd))
+        return child, PtyRelay(master, stdin_fd, out_fd, self.command.log_path)
+
+    def job_control(self, child: Child) -> JobControl | None:
+        return JobControl(self.saved, child.pid) if self.saved is not None else None
+
+    def close(self, relay: PtyRelay | None) -> None:
+        if relay is not None:
+            relay.drain()
+            relay.close()
+        self._raw.close()
+        if self.saved is not None:
+            self.saved.restore()
+
+
+@contextlib.contextmanager
+def _attached(command: Command) -> Iterator[_Attachment]:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    yield _Attachment(command)
+
+
+def _is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+class _Waiter:
+    def __init__(
+        self,
+        child: Child,
+        inbox: SignalInbox,
+        watchdog: Watchdog,
+        *,
+        relay: PtyRelay | None,
+        began: float,
+        job_control: JobControl | None,
+    ) -> None:
+        self.job_control = job_control
+        self.child = child
+        self.inbox = inbox
+        self.watchdog = watchdog
+        self.relay = relay
+        self.began = began
+        self.stop: _Stop | None = None
+
+    def wait(self) -> _Stop | None:
+        while self.child.poll() is None:
+            if self.job_control is not None:
+                self.job_control.check()
+            self._check_stop_conditions()
+            self._sleep()
+        self._clean_up_group()
+        return self.stop
+
+    def _check_stop_conditions(self) -> None:
+        received = self.inbox.take_stop()
+        if received is not None and (self.stop is None or self.stop.received is None):
+            self._begin_stop("canceled", FORWARDED_AS[signal.Signals(received)], received)
+        now = time.monotonic()
+        timeout = self.watchdog.timeout_s
+        if self.stop is None and timeout is not None and now - self.began >= timeout:
+            self._begin_stop("timeout", signal.SIGTERM, None)
+        silence = self.watchdog.no_output_timeout_s
+        if (
+            self.stop is None
+            and silence is not None
+            and self.relay is not None
+            and now - self.relay.last_output >= silence
+        ):
+            self._begin_stop("no_output_timeout", signal.SIGTERM, None)
+        if self.stop is not None and not self.stop.escalated and now >= self.stop.deadline:
+            self.stop.escalated = True
+            signal_group(self.child.pid, signal.SIGKILL)
+
+    def _begin_stop(self, reason: str, forward: int, received: int | None) -> None:
+        self.stop = _Stop(reason, time.monotonic() + self.watchdog.kill_grace_s, received)
+        signal_group(self.child.pid, forward)
+
+    def _sleep(self) -> None:
+        timeout = IDLE_WAKEUP_S
+        if self.stop is not None and not self.stop.escalated:
+            timeout = max(0.0, min(timeout, self.stop.deadline - time.monotonic()))
+        readable = [self.inbox.read_fd]
+        writable: list[int] = []
+        if self.relay is not None:
+            readable += self.relay.readable()
+            writable = self.relay.writable()
+        try:
+            ready_r, ready_w, _ = select.select(readable, writable, [], timeout)
+        except InterruptedError:
+            return
+        self.inbox.drain()
+        if self.relay is not None:
+            if self.inbox.take_winch():
+                copy_window_size(self.relay.stdout_fd or 0, self.relay.master)
+            self.relay.handle(ready_r, ready_w)
+
+    def _clean_up_group(self) -> None:
+        """The leader is gone: whatever is left of its group gets the grace, then SIGKILL."""
+        pgid = self.child.pid
+        if self.stop is not None and not self.stop.escalated:
+            if not wait_group_gone(pgid, self.stop.deadline):
+                signal_group(pgid, signal.SIGKILL)
+            wait_group_gone(pgid, time.monotonic() + 5.0)
+            return
+        kill_process_group(pgid, self.watchdog.kill_grace_s)

@@ -1,0 +1,82 @@
+"""Starting the agent: always the leader of a new process group, never through a shell.
+
+* plain: the agent inherits gz-ia's stdin/stdout/stderr. When gz-ia owns the foreground of
+  a terminal, the agent's group takes it over (``terminal.child_take_terminal``).
+* pty: the agent gets a new PTY as its controlling terminal, in a new session, and gz-ia
+  relays between its own stdio and the PTY's master side.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import subprocess
+import termios
+from collections.abc import Callable
+from typing import Any
+
+from gzia.contract import IOFailure, NotFoundError
+from gzia.supervisor.command import Command
+from gzia.supervisor.terminal import child_take_terminal, copy_window_size, sigttou_ignored
+
+Child = subprocess.Popen[bytes]
+
+
+def spawn_plain(command: Command, terminal_fd: int | None) -> Child:
+    stdout = command.output_fd if command.stdout_to_stderr else None
+    if terminal_fd is None:
+        return _popen(command, process_group=0, stdout=stdout)
+    with sigttou_ignored():
+        child = _popen(command, stdout=stdout,
+                       preexec_fn=lambda: child_take_terminal(terminal_fd))
+    with contextlib.suppress(OSError):  # the child may already have exec'd: it did it itself
+        os.setpgid(child.pid, child.pid)
+    return child
+
+
+def spawn_in_pty(command: Command, size_from_fd: int | None) -> tuple[Child, int]:
+    """Start the agent on a new PTY; returns the child and the PTY's master fd."""
+    master, slave = os.openpty()
+    if size_from_fd is not None:
+        copy_window_size(size_from_fd, slave)
+    try:
+        child = _popen(
+            command,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            start_new_session=True,
+            preexec_fn=_acquire_controlling_terminal,
+        )
+    except BaseException:
+        os.close(master)
+        raise
+    finally:
+        os.close(slave)
+    return child, master
+
+
+def _acquire_controlling_terminal() -> None:
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def _popen(command: Command, **options: Any) -> Child:
+    preexec: Callable[[], None] | None = options.pop("preexec_fn", None)
+    try:
+        return subprocess.Popen(
+            list(command.argv),
+            cwd=command.cwd,
+            env=dict(command.env),
+            close_fds=True,
+            preexec_fn=preexec,  # noqa: PLW1509 - runs before any relay thread exists
+            **options,
+        )
+    except FileNotFoundError as exc:
+        if not command.cwd.is_dir():
+            raise NotFoundError("run.cwd_not_found", path=str(command.cwd)) from exc
+        raise NotFoundError(
+            "run.program_not_found", program=command.argv[0], details={"argv": list(command.argv)}
+        ) from exc
+    except PermissionError as exc:
+        raise IOFailure("run.program_not_executable", program=command.argv[0]) from exc

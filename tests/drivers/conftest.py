@@ -1,0 +1,33 @@
+"""Fixtures of the driver tests: fake agents on a private PATH, a workspace, the language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gzia.i18n import set_language
+from tests.drivers.driver_fakes import FakeAgents
+
+
+@pytest.fixture
+def fake_agents(tmp_path: Path) -> FakeAgents:
+    return FakeAgents(tmp_path)
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    path = tmp_path / "worktree"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture(params=["en", "es"])
+def lang(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Run the test once per language, chosen through ``GZ_LANG``."""
+    monkeypatch.setenv("GZ_LANG", request.param)
+    set_language(None)
+    yield request.param
+    set_language(None)
+

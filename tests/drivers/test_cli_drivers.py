@@ -1,0 +1,142 @@
+"""``gz-ia drivers``: the whole listing, as JSON and as text, in both languages."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import Result
+from tests.drivers.driver_fakes import DRIVER_CODE, FakeAgents, pid_alive, write_plugin
+
+HINTS = {
+    "en": {
+        "agy": "Install the Google Antigravity CLI following the official instructions.",
+        "pi-agent": "See the official Pi Agent documentation to install its CLI.",
+    },
+    "es": {
+        "agy": "Instala Google Antigravity CLI siguiendo las instrucciones oficiales.",
+        "pi-agent": "Consulta la documentación oficial de Pi Agent para la instalación de su CLI.",
+    },
+}
+CLAUDE_HINT = "npm install -g @anthropic-ai/claude-code"
+OPENCODE_HINT = "curl -fsSL https://opencode.ai/install | bash"
+
+
+def entry(id_: str, name: str, binary: str, mcp: str, hint: str | None, *,
+          path: str | None = None, version: str | None = None) -> dict[str, Any]:
+    return {"id": id_, "name": name, "binary": binary, "path": path,
+            "available": path is not None, "version": version, "install_hint": hint,
+            "mcp_support": mcp}
+
+
+Cli = Callable[..., Result]
+
+
+def run_drivers(cli: Cli, *args: str) -> tuple[int, str, str]:
+    result = cli("drivers", *args)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def agent_path(fake_agents: FakeAgents, monkeypatch: pytest.MonkeyPatch) -> FakeAgents:
+    """gz-ia's own environment: the fake bin directory as the whole PATH, SHELL=/bin/sh."""
+    for name, value in fake_agents.env(SHELL="/bin/sh").items():
+        monkeypatch.setenv(name, value)
+    return fake_agents
+
+
+def test_json_on_a_machine_without_agents(
+    agent_path: FakeAgents, lang: str, cli: Cli
+) -> None:
+    code, out, err = run_drivers(cli, "--json")
+    assert (code, err) == (0, "")
+    hints = HINTS[lang]
+    assert json.loads(out) == {"ok": True, "errors": [], "warnings": [], "data": {"drivers": [
+        entry("agy", "Google Antigravity (agy)", "agy", "none", hints["agy"]),
+        entry("claude", "Claude Code (claude)", "claude", "flag", CLAUDE_HINT),
+        entry("opencode", "OpenCode (opencode)", "opencode", "env", OPENCODE_HINT),
+        entry("pi-agent", "Pi Agent (pi-agent)", "pi", "none", hints["pi-agent"]),
+        entry("shell", "Shell (shell)", "sh", "none", None, path="/bin/sh"),
+    ]}}
+
+
+def test_json_with_agents_installed(
+    agent_path: FakeAgents, cli: Cli
+) -> None:
+    claude = agent_path.install("claude")
+    pi = agent_path.install("pi")
+    code, out, _ = run_drivers(cli, "--json")
+    drivers = {d["id"]: d for d in json.loads(out)["data"]["drivers"]}
+    assert code == 0
+    assert drivers["claude"] == entry("claude", "Claude Code (claude)", "claude", "flag",
+                                      CLAUDE_HINT, path=str(claude), version="2.1.197")
+    assert drivers["pi-agent"] == entry("pi-agent", "Pi Agent (pi-agent)", "pi", "none",
+                                        HINTS["en"]["pi-agent"], path=str(pi), version="0.73.1")
+
+
+def test_human_listing(agent_path: FakeAgents, lang: str,
+                       cli: Cli) -> None:
+    agent_path.install("claude")
+    code, out, err = run_drivers(cli)
+    assert (code, err) == (0, "")
+    assert out == {
+        "en": (
+            "ID        NAME                      STATUS     VERSION\n"
+            "agy       Google Antigravity (agy)  missing    -\n"
+            "claude    Claude Code (claude)      available  2.1.197\n"
+            "opencode  OpenCode (opencode)       missing    -\n"
+            "pi-agent  Pi Agent (pi-agent)       missing    -\n"
+            "shell     Shell (shell)             available  -\n"
+            "\n"
+            "To install the missing agents:\n"
+            f"  agy: {HINTS['en']['agy']}\n"
+            f"  opencode: {OPENCODE_HINT}\n"
+            f"  pi-agent: {HINTS['en']['pi-agent']}\n"
+        ),
+        "es": (
+            "ID        NOMBRE                    ESTADO         VERSIÓN\n"
+            "agy       Google Antigravity (agy)  no encontrado  -\n"
+            "claude    Claude Code (claude)      disponible     2.1.197\n"
+            "opencode  OpenCode (opencode)       no encontrado  -\n"
+            "pi-agent  Pi Agent (pi-agent)       no encontrado  -\n"
+            "shell     Shell (shell)             disponible     -\n"
+            "\n"
+            "Para instalar los agentes que faltan:\n"
+            f"  agy: {HINTS['es']['agy']}\n"
+            f"  opencode: {OPENCODE_HINT}\n"
+            f"  pi-agent: {HINTS['es']['pi-agent']}\n"
+        ),
+    }[lang]
+
+
+def test_a_hanging_agent_does_not_hang_the_listing(
+    agent_path: FakeAgents, cli: Cli
+) -> None:
+    agent_path.install("agy", version_mode="hang")
+    code, out, _ = run_drivers(cli, "--json")
+    agy = json.loads(out)["data"]["drivers"][0]
+    assert (code, agy["available"], agy["version"]) == (0, True, None)
+    assert not pid_alive(int(agent_path.pid_file.read_text()))
+
+
+def test_broken_driver_plugins_are_warnings(
+    agent_path: FakeAgents, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    cli: Cli,
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    write_plugin(site, "gzia-test-drivers", {
+        "good": "gzia_test_drivers:Good", "exploding": "gzia_test_drivers:Exploding"},
+        "gzia_test_drivers", DRIVER_CODE)
+    monkeypatch.syspath_prepend(str(site))
+    code, out, _ = run_drivers(cli, "--json")
+    document = json.loads(out)
+    assert code == 0
+    assert [d["id"] for d in document["data"]["drivers"]][-1] == "good"
+    assert [(w["code"], w["details"]["name"], w["details"]["error"])
+            for w in document["warnings"]] == [
+        ("PLUGIN_FAILED", "exploding", "RuntimeError: cannot start")]

@@ -1,0 +1,110 @@
+"""Fixtures for session runs: a real git repository, fake agents, gz-ia as a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import Result
+from tests.supervisor.conftest import notes
+from tests.supervisor.fakes import write_agent
+
+__all__ = ["notes"]
+
+GzProcess = Callable[..., subprocess.Popen[str]]
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "README").write_text("project\n")
+    git(root, "add", "README")
+    git(root, "commit", "-qm", "initial")
+    return root
+
+
+@pytest.fixture
+def bin_dir(tmp_path: Path) -> Path:
+    directory = tmp_path / "bin"
+    directory.mkdir()
+    return directory
+
+
+@pytest.fixture
+def agent(bin_dir: Path) -> Callable[[str, str], Path]:
+    """Write a fake agent called ``name`` into the test's PATH directory."""
+
+    def make(name: str, body: str) -> Path:
+        return write_agent(bin_dir / name, body)
+
+    return make
+
+
+@pytest.fixture
+def run_env(bin_dir: Path, notes: Path) -> dict[str, str]:
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+            "FAKE_NOTES": str(notes)}
+
+
+@pytest.fixture
+def gz_start(run_env: dict[str, str]) -> GzProcess:
+    """Start ``python -m gzia ARGS`` as a real process in its own session."""
+
+    def start(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-m", "gzia", *args], cwd=cwd, env={**run_env, **(env or {})},
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, start_new_session=True,
+        )
+
+    return start
+
+
+@pytest.fixture
+def gz(gz_start: GzProcess) -> Callable[..., Result]:
+    def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
+        process = gz_start(*args, cwd=cwd, env=env)
+        out, err = process.communicate(timeout=60)
+        return Result(process.returncode, out, err)
+
+    return run
+
+
+DYNAMIC = ("id", "pid", "pgid", "pid_start_time", "started_at", "finished_at", "updated_at",
+           "duration_ms", "base_commit", "worktree_dir", "branch_name", "conversation_id")
+
+
+def normalized(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with its run-specific values replaced by what they must look like."""
+    result = dict(record)
+    session_id = record["id"]
+    assert len(session_id) == 8
+    for key in DYNAMIC:
+        value = record.get(key)
+        if key == "worktree_dir" and value is not None:
+            assert value.endswith(f"/.harness/worktrees/{session_id}")
+        if key == "branch_name" and value is not None:
+            assert value == f"harness/{session_id}"
+        result[key] = None if value is None else f"<{key}>"
+    return result
+
+
+def stored_record(root: Path, session_id: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        (root / ".harness" / "sessions" / f"{session_id}.json").read_text()
+    )
+    return data

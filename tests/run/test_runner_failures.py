@@ -1,0 +1,81 @@
+"""The runner when the agent never starts: the record never stays ``running``."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gzia.contract import IOFailure, TerminatedError
+from gzia.drivers.base import LaunchRequest, LaunchSpec, Permission
+from gzia.sessions.runner import SessionRequest, start_session
+from gzia.supervisor import Watchdog
+from tests.run.conftest import stored_record
+
+
+class ScriptedDriver:
+    """A driver whose launch answers are chosen by the test (drivers are a protocol)."""
+
+    id = "scripted"
+    display_name = "Scripted (scripted)"
+    binary = "scripted"
+    mcp_support = "none"
+
+    def __init__(self, argv: list[str], on_second_launch: Any = None) -> None:
+        self.argv = argv
+        self.launches = 0
+        self.on_second_launch = on_second_launch
+
+    def install_hint(self) -> str:
+        return ""
+
+    def resolve(self, env: Mapping[str, str]) -> str | None:
+        return self.argv[0]
+
+    def probe_version(self, env: Mapping[str, str], timeout: float = 3.0) -> str | None:
+        return None
+
+    def new_conversation_id(self) -> str | None:
+        return None
+
+    def launch(self, request: LaunchRequest) -> LaunchSpec:
+        self.launches += 1
+        if self.launches == 2 and self.on_second_launch is not None:
+            self.on_second_launch()
+        return LaunchSpec(list(self.argv), dict(request.env))
+
+
+def only_record(repo: Path) -> dict[str, Any]:
+    (record,) = (repo / ".harness" / "sessions").glob("*.json")
+    return stored_record(repo, record.stem)
+
+
+def test_an_agent_that_cannot_be_executed_leaves_a_failed_record(repo: Path, tmp_path: Path):
+    not_executable = tmp_path / "agent"
+    not_executable.write_text("#!/bin/sh\n")
+    driver = ScriptedDriver([str(not_executable)])
+
+    with pytest.raises(IOFailure) as error:
+        start_session(SessionRequest(repo, driver, Permission.SUPERVISED), watchdog=Watchdog())
+
+    record = only_record(repo)
+    assert (record["status"], record["end_reason"], record["pid"]) == ("failed", "spawn_failed", 0)
+    assert error.value.data == record
+
+
+def test_sigterm_before_the_agent_starts_cancels_the_session(repo: Path, tmp_path: Path):
+    marker = tmp_path / "started"
+    driver = ScriptedDriver(["/bin/sh", "-c", f"touch {marker}"],
+                            on_second_launch=lambda: os.kill(os.getpid(), signal.SIGTERM))
+
+    with pytest.raises(TerminatedError) as error:
+        start_session(SessionRequest(repo, driver, Permission.SUPERVISED), watchdog=Watchdog())
+
+    record = only_record(repo)
+    assert (record["status"], record["end_reason"], record["pid"]) == ("killed", "canceled", 0)
+    assert error.value.data == record
+    assert not marker.exists()  # the agent was never started
