@@ -35,17 +35,6 @@ def gz(*args: str, env: dict[str, str], cwd: Path | None = None) -> Result:
     return Result(done.returncode, done.stdout, done.stderr)
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """A real git repository with one commit, for sessions to make worktrees of."""
-    root = tmp_path / "project"
-    root.mkdir()
-    (root / "README").write_text("project\n")
-    for args in (["init", "-q"], ["add", "README"], ["commit", "-qm", "initial"]):
-        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, timeout=30)
-    return root
-
-
 def assert_session_ran_the_example_agent(result: Result, fake_agents: FakeAgents) -> None:
     """``chat -p example`` finished, and the agent ran in the session's worktree."""
     assert result.exit_code == 0, result.stderr
