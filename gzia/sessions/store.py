@@ -12,7 +12,6 @@ import contextlib
 import fcntl
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzia.atomic import write_atomic
 from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
 from gzia.sessions.ids import is_session_id, validate_session_id, validate_session_ref
 from gzia.sessions.project import Project
@@ -185,31 +185,6 @@ class SessionStore:
         record.updated_at = now_rfc3339()
         text = json.dumps(record.to_json(), indent=2, ensure_ascii=False) + "\n"
         write_atomic(self.record_path(record.id), text.encode("utf-8"))
-
-
-def write_atomic(path: Path, content: bytes, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``content`` so that readers see the old or the new file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        Path(temp).chmod(mode)
-        Path(temp).replace(path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _acquire(fd: int, session_id: str, timeout: float) -> None:
