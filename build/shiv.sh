@@ -2,7 +2,7 @@
 # Build dist/gz-ia.pyz: a single-file zipapp holding gz-ia and its pinned dependencies.
 #
 # Repeatable: two builds of the same commit give the same sha256 (fixed timestamps from
-# the commit, hash-based .pyc files, no build paths inside the archive).
+# the commit, no build paths inside the archive).
 #
 # Environment:
 #   PYTHON               interpreter to build with (default python3; 3.11+)
@@ -65,11 +65,12 @@ rm -rf "$site/bin"
 find "$site" -name direct_url.json -delete
 find "$site" -path "*.dist-info/RECORD" -exec sed -i -e '/^\.\.\//d' -e '/direct_url\.json,/d' {} +
 find "$site" -name __pycache__ -prune -exec rm -rf {} +
-"$work/venv/bin/python" -m compileall -q -j 0 --invalidation-mode unchecked-hash "$site" || true
 
 # 4. The zipapp.
 mkdir -p "$(dirname "$output")"
-"$work/venv/bin/shiv" --reproducible --site-packages "$site" \
+# --compile-pyc: the bytecode is compiled once, when the first run extracts the archive, by
+# the interpreter that runs it (a zipapp may be run by Python 3.11, 3.12 or 3.13).
+"$work/venv/bin/shiv" --reproducible --compile-pyc --site-packages "$site" \
   --python "/usr/bin/env python3" --entry-point gzia.cli:main \
   --output-file "$work/gz-ia.pyz"
 "$work/venv/bin/python" "$root/build/set_pyz_entry.py" "$work/gz-ia.pyz"

@@ -10,13 +10,13 @@ and ``GZ_CONFIG_FILE``.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from gzia.atomic import write_atomic
 from gzia.contract import InvalidInputError
 
 APP_NAME = "gz-ia"
@@ -219,20 +219,9 @@ def write_config_value(file: Path, key: str, raw: str | None) -> None:
         values.pop(key, None)
     else:
         values[key] = coerce(setting, raw, origin=key)
-    file.parent.mkdir(parents=True, exist_ok=True)
     text = "".join(f"{k} = {_toml_literal(v)}\n" for k, v in sorted(values.items()))
-    fd, tmp = tempfile.mkstemp(prefix=".config-", dir=file.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if any(SETTINGS_BY_KEY[k].secret for k in values):
-            Path(tmp).chmod(0o600)
-        Path(tmp).replace(file)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    private = any(SETTINGS_BY_KEY[k].secret for k in values)
+    write_atomic(file, text.encode("utf-8"), mode=0o600 if private else 0o644)
 
 
 def _toml_literal(value: Any) -> str:

@@ -69,9 +69,25 @@ def adopt(command: click.Command) -> click.Command:
     command.params.extend(o for o in global_options() if not names & set(o.opts))
     remember_args(command)
     if isinstance(command, click.Group):
+        report_unknown_subcommands(command)
         for sub in command.commands.values():
             adopt(sub)
     return command
+
+
+def report_unknown_subcommands(group: click.Group) -> None:
+    """Make ``gz-ia session bogus`` an UNKNOWN_COMMAND like ``gz-ia bogus``."""
+    original = group.resolve_command
+
+    def resolve_command(
+        ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and group.get_command(ctx, name) is None:
+            raise_unknown_command(name, group.list_commands(ctx), args[1:])
+        return original(ctx, args)
+
+    group.resolve_command = resolve_command  # type: ignore[method-assign]
 
 
 class RootGroup(click.Group):
@@ -119,7 +135,7 @@ class RootGroup(click.Group):
                     "plugins.command_unavailable", name=name,
                     distribution=info.distribution or info.value, details=info.to_json(),
                 )
-            raise_unknown_command(name, self.list_commands(ctx))
+            raise_unknown_command(name, self.list_commands(ctx), args[1:])
         return name, command, args[1:]
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -146,13 +162,42 @@ def to_click(loaded: Any, name: str) -> click.Command:
     raise InternalError("plugins.not_a_command", name=name, kind=type(loaded).__name__)
 
 
-def raise_unknown_command(name: str, known: list[str]) -> None:
+def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> None:
+    sniff_global_flags(None, rest)
     close = difflib.get_close_matches(name, known, n=3)
     raise UnknownCommandError(
         "core.unknown_command", command=name,
         hint_key="core.did_you_mean" if close else None,
         choices=", ".join(close), details={"command": name, "suggestions": close},
     )
+
+
+def sniff_global_flags(command: click.Command | None, args: list[str]) -> None:
+    """Find --json/-q/--debug among arguments that failed to parse.
+
+    Tokens are read the way ``command``'s parser reads them: an option that takes a
+    value consumes the next token, so ``-i --json`` stays a prompt; a group's
+    arguments end at its subcommand's name. With no command (an unknown one), every
+    token before ``--`` is looked at.
+    """
+    params = command.params if command is not None else []
+    takes_value = {
+        opt for p in params
+        if isinstance(p, click.Option) and not p.is_flag and not p.count
+        for opt in (*p.opts, *p.secondary_opts)
+    }
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--" or (isinstance(command, click.Group) and not arg.startswith("-")):
+            break
+        if arg in takes_value:
+            index += 2
+            continue
+        output.set_json(arg == "--json")
+        output.set_quiet(arg in ("-q", "--quiet"))
+        output.set_debug(arg == "--debug")
+        index += 1
 
 
 def report_plugin_failure(failure: PluginFailure) -> None:

@@ -15,7 +15,7 @@ from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.runner import SessionRun
 from gzia.sessions.workspace import Workspace
-from gzia.supervisor import Watchdog
+from gzia.supervisor.watchdog import Watchdog
 
 
 def configured_watchdog() -> Watchdog:

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from gzia.cli import output
-from gzia.cli.root import ARGS_META_KEY, RootGroup, context_being_parsed
+from gzia.cli.root import ARGS_META_KEY, RootGroup, context_being_parsed, sniff_global_flags
 from gzia.contract import (
     ExitCode,
     GzError,
@@ -133,7 +133,7 @@ def _usage_error(error: click.UsageError) -> GzError:
     """Turn click's usage errors into ours, after finding --json in what was parsed."""
     failing = error.ctx or context_being_parsed()
     if failing is not None:
-        _sniff_global_flags(failing)
+        sniff_global_flags(failing.command, failing.meta.get(ARGS_META_KEY) or [])
     if isinstance(error, click.NoSuchOption):
         return UnknownFlagError(
             "core.unknown_flag", flag=error.option_name,
@@ -165,31 +165,3 @@ def _missing(error: click.MissingParameter) -> GzError:
         return MissingRequiredError("core.missing_option", name=name, details={"flag": name})
     name = (param.human_readable_name if param else "argument").upper()
     return MissingRequiredError("core.missing_argument", name=name, details={"argument": name})
-
-
-def _sniff_global_flags(ctx: click.Context) -> None:
-    """Find --json/-q/--debug among the failing command's own arguments.
-
-    Tokens are read the way the command's parser reads them: an option that takes a
-    value consumes the next token, so ``-i --json`` stays a prompt; a group's
-    arguments end at its subcommand's name.
-    """
-    args = ctx.meta.get(ARGS_META_KEY) or []
-    command = ctx.command
-    takes_value = {
-        opt for p in command.params
-        if isinstance(p, click.Option) and not p.is_flag and not p.count
-        for opt in (*p.opts, *p.secondary_opts)
-    }
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        if arg == "--" or (isinstance(command, click.Group) and not arg.startswith("-")):
-            break
-        if arg in takes_value:
-            index += 2
-            continue
-        output.set_json(arg == "--json")
-        output.set_quiet(arg in ("-q", "--quiet"))
-        output.set_debug(arg == "--debug")
-        index += 1

@@ -65,7 +65,7 @@ def delete_command(
     output.emit(result.to_json(), lambda: output.line(t("sessions.deleted", id=record.id)))
 
 
-app.command("delete", help="Delete a session: record, events, log, worktree and branch.")(
+app.command("delete", help="Delete a session and its worktree and branch (alias: rm).")(
     delete_command)
 app.command("rm", hidden=True, help="Alias of delete.")(delete_command)
 
@@ -91,7 +91,7 @@ def diff_command(
     output.emit(result.to_json(), human)
 
 
-app.command("diff", help="Show what the session changed (worktree and branch).")(diff_command)
+app.command("diff", help="Show what the session changed (alias: read).")(diff_command)
 app.command("read", hidden=True, help="Alias of diff.")(diff_command)
 
 Squash = Annotated[bool, typer.Option("--squash", help="Squash the session into one change.")]
@@ -108,7 +108,7 @@ def _merge(ctx: typer.Context, session: str, *, squash: bool, no_commit: bool,
     output.emit(result.to_json(), lambda: render_merge(result, done_key))
 
 
-@app.command("merge", help="Merge the session's branch into the current branch.")
+@app.command("merge", help="Merge the session's branch into the current branch (alias: get).")
 def merge_command(ctx: typer.Context, session: SessionRef, squash: Squash = False,
                   no_commit: NoCommit = False, directory: Dir = None) -> None:
     _merge(ctx, session, squash=squash, no_commit=no_commit, directory=directory,

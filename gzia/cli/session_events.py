@@ -8,6 +8,7 @@ import typer
 
 from gzia.cli import output
 from gzia.cli.session_common import Dir, SessionRef, open_session
+from gzia.contract import NotFoundError
 from gzia.i18n import t
 from gzia.sessions.events import DEFAULT_AGENT, Event, append_event, new_event
 
@@ -42,8 +43,15 @@ def logs_command(
     from gzia.sessions.reconcile import get_session
 
     store, record = open_session(ctx, session, directory)
+
+    def still_running() -> bool:
+        try:
+            return get_session(store, record.id).is_running
+        except NotFoundError:  # deleted while we followed it
+            return False
+
     if follow:
-        events = follow_events(store, record.id, lambda: get_session(store, record.id).is_running)
+        events = follow_events(store, record.id, still_running)
     else:
         batch = read_events(store, record.id)
         for line in batch.unreadable_lines:
@@ -53,6 +61,7 @@ def logs_command(
     seen: list[Event] = []
     for event in events:
         seen.append(event)
-        output.line(event_line(event))
+        if not output.state.quiet:
+            output.line(event_line(event))
     output.emit({"id": record.id, "events": [e.to_json() for e in seen]},
                 lambda: None if seen else output.line(t("sessions.no_events", id=record.id)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from gzia.cli import output
@@ -27,11 +28,13 @@ def render_list(records: list[SessionRecord]) -> None:
     output.line(header.rstrip())
     output.line("-" * len(header.rstrip()))
     worktree, direct = t("sessions.mode_worktree"), t("sessions.mode_direct")
-    for r in records:
-        output.line(ROW.format(
-            r.id, r.status, str(r.pid) if r.pid else "-", r.permission_level,
-            worktree if r.is_isolated else direct, local_time(r.started_at), duration_of(r),
-        ).rstrip())
+    rows = [
+        ROW.format(r.id, r.status, str(r.pid) if r.pid else "-", r.permission_level,
+                   worktree if r.is_isolated else direct, local_time(r.started_at),
+                   duration_of(r)).rstrip()
+        for r in records
+    ]
+    output.line("\n".join(rows))  # one write: thousands of rows stay fast
 
 
 def render_show(r: SessionRecord) -> None:
@@ -78,7 +81,11 @@ def event_line(e: Event) -> str:
 
 def local_time(stamp: str) -> str:
     try:
-        return parse_rfc3339(stamp).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        if len(stamp) >= 20 and stamp[-1] == "Z":  # what gz-ia writes: skip the full parser
+            moment = datetime.fromisoformat(stamp[:19] + "+00:00")
+        else:
+            moment = parse_rfc3339(stamp)
+        return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
     except ValueError:
         return stamp or "-"
 

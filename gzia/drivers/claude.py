@@ -1,13 +1,17 @@
 """Claude Code (``claude``): checked against ``claude --help`` of 2.1.197 (docs/drivers.md).
 
 The conversation id is chosen up front (``--session-id <uuid>``) and resumed by it
-(``--resume <uuid>``), so a resume never picks another directory's conversation. The prompt
-is the positional argument after ``--`` (``-p`` would be non-interactive print mode).
+(``--resume <uuid>``), so a resume never picks another directory's conversation. A session
+that never got as far as a transcript (the user quit before the first message) is resumed
+with ``--session-id`` again: ``--resume`` would find no conversation. The prompt is the
+positional argument after ``--`` (``-p`` would be non-interactive print mode).
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
+from pathlib import Path
 from typing import ClassVar
 
 from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
@@ -54,7 +58,17 @@ class ClaudeDriver(ExecutableDriver):
         if conversation_id is None:
             return ["--continue"] if request.resume else []
         checked = _checked_uuid(conversation_id)
-        return ["--resume", checked] if request.resume else ["--session-id", checked]
+        if request.resume and _has_transcript(request.env, checked):
+            return ["--resume", checked]
+        return ["--session-id", checked]
+
+
+def _has_transcript(env: Mapping[str, str], conversation_id: str) -> bool:
+    """Whether Claude Code stored this conversation (``<config>/projects/<dir>/<id>.jsonl``)."""
+    configured = env.get("CLAUDE_CONFIG_DIR")
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    config_dir = Path(configured) if configured else home / ".claude"
+    return any(config_dir.glob(f"projects/*/{conversation_id}.jsonl"))
 
 
 def _checked_uuid(conversation_id: str) -> str:

@@ -71,6 +71,10 @@ EN = {
         "the base repository ('{root}') has uncommitted changes or untracked files.\n"
         "Commit or stash them before merging the session's changes, to avoid losing data"
     ),
+    "merge_in_progress": (
+        "the base repository ('{root}') has a {operation} in progress; finish or abort it "
+        "before merging the session"
+    ),
     "merge_running": (
         "session '{id}' is still running (PID {pid}); wait for it to finish or stop it "
         "with 'gz-ia session kill {id}'"
@@ -179,6 +183,10 @@ ES = {
         "el repositorio base ('{root}') tiene modificaciones o archivos sin comitear.\n"
         "Por favor realiza commit o stash antes de integrar los cambios de la sesión para "
         "evitar pérdida accidental de datos"
+    ),
+    "merge_in_progress": (
+        "el repositorio base ('{root}') tiene un {operation} en curso; termínelo o abórtelo "
+        "antes de integrar la sesión"
     ),
     "merge_running": (
         "la sesión '{id}' sigue en ejecución (PID {pid}); espere a que termine o deténgala "

@@ -99,7 +99,10 @@ def _stop(store: SessionStore, record: SessionRecord, *, force: bool) -> Session
     except ModuleNotFoundError:
         raise SafetyBlockError("sessions.delete_running_no_kill", id=record.id, pid=record.pid,
                                details=details) from None
-    kill.kill_session(store, record.id)
+    from gzia.config import load_config
+
+    grace_s = int(load_config().get("kill_grace_ms")) / 1000.0
+    kill.kill_session(store, record.id, grace_s)
     return store.load(record.id)
 
 

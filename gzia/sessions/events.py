@@ -13,7 +13,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import secrets
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -107,6 +106,8 @@ def new_event(
     metadata: dict[str, Any] | None = None,
 ) -> Event:
     """A validated event stamped now (stage and status are case-insensitive)."""
+    import secrets
+
     if not action.strip():
         raise InvalidInputError("sessions.empty_action")
     if duration_ms is not None and duration_ms < 0:

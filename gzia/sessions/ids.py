@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import secrets
 
 from gzia.contract import InvalidInputError
 
@@ -14,6 +13,8 @@ _ID_OR_PREFIX = re.compile(r"[0-9a-f]{4,8}")
 
 
 def new_session_id() -> str:
+    import secrets  # not on the path of read-only commands such as session list
+
     return secrets.token_hex(ID_LENGTH // 2)
 
 

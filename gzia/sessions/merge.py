@@ -106,12 +106,27 @@ def _check_mergeable(project: Project, record: SessionRecord) -> str:
     if not branch_exists(project.root, branch):
         raise NotFoundError("sessions.merge_no_branch", id=record.id, branch=branch,
                             details={"id": record.id, "branch": branch})
+    _refuse_operation_in_progress(project)
     dirty = changed_paths(project.root, ignore_prefixes=HARNESS_PATHS)
     if dirty:
         root = str(project.root)
         raise SafetyBlockError("sessions.merge_base_dirty", root=root,
                                details={"root": root, "files": dirty})
     return branch
+
+
+_IN_PROGRESS = {"MERGE_HEAD": "merge", "CHERRY_PICK_HEAD": "cherry-pick",
+                "REVERT_HEAD": "revert", "rebase-merge": "rebase", "rebase-apply": "rebase"}
+
+
+def _refuse_operation_in_progress(project: Project) -> None:
+    """A merge, rebase... the user has not finished is theirs: never continue or abort it."""
+    git_dir = project.git_common_dir
+    for name, operation in _IN_PROGRESS.items():
+        if git_dir is not None and (git_dir / name).exists():
+            root = str(project.root)
+            raise SafetyBlockError("sessions.merge_in_progress", root=root, operation=operation,
+                                   details={"root": root, "operation": operation})
 
 
 def _dirty_worktree(project: Project, session_id: str) -> Path | None:
@@ -181,22 +196,30 @@ def _files_to_integrate(root: Path, branch: str) -> list[str]:
 def _merge(root: Path, session_id: str, branch: str, *, squash: bool, no_commit: bool) -> None:
     if squash:
         args = ["merge", "--squash", branch]
-        undo = ["reset", "--merge"]
     elif no_commit:
         args = ["merge", "--no-ff", "--no-commit", branch]
-        undo = ["merge", "--abort"]
     else:
         args = ["merge", "--no-edit", "-m", f"harness({session_id}): merge session changes", branch]
-        undo = ["merge", "--abort"]
     done = commit_with_fallback_identity(args, root)
     if not done.ok:
-        run_git(undo, root)  # a race after the pre-check: put the base back as it was
+        _undo_failed_merge(root, squash=squash)
         raise git_failure(done)
     if squash and not no_commit and not run_git(["diff", "--cached", "--quiet"], root).ok:
         message = f"harness({session_id}): merge session changes (squash)"
         committed = commit_with_fallback_identity(["commit", "-q", "-m", message], root)
         if not committed.ok:
             raise git_failure(committed)
+
+
+def _undo_failed_merge(root: Path, *, squash: bool) -> None:
+    """Put the base back after a merge that failed past the pre-check (a race, a hook).
+
+    The base was clean and had no operation in progress, so what is there now is ours.
+    """
+    if squash:
+        run_git(["reset", "--merge"], root)
+    elif run_git(["rev-parse", "-q", "--verify", "MERGE_HEAD"], root).ok:
+        run_git(["merge", "--abort"], root)
 
 
 def _record_merge(store: SessionStore, session_id: str, branch: str) -> SessionRecord:

@@ -9,6 +9,7 @@ sessions there run in direct mode.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,10 +52,57 @@ def find_project(directory: str | Path | None = None) -> Project:
     start = start.resolve()
     if not git_installed():
         return Project(root=start, is_git=False)
-    located = _locate_in_git(start)
-    if located is None:
+    located = _locate_on_disk(start)
+    if located is _ASK_GIT:
+        located = _locate_in_git(start)
+    if not isinstance(located, Project):
         return Project(root=start, is_git=False)
     return located
+
+
+class _AskGit:
+    """The layout is unusual: let ``git rev-parse`` decide."""
+
+
+_ASK_GIT = _AskGit()
+_DISCOVERY_VARIABLES = ("GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM")
+
+
+def _locate_on_disk(start: Path) -> Project | _AskGit | None:
+    """The common layouts, read from disk without starting git (``session list`` is hot).
+
+    A ``.git`` directory is a main worktree; a ``.git`` file naming a linked worktree's
+    git dir leads, through its ``commondir``, to the main one. Anything else (inside a
+    ``.git`` dir, discovery limits in the environment, odd files) is left to git.
+    """
+    if ".git" in start.parts or any(os.environ.get(v) for v in _DISCOVERY_VARIABLES):
+        return _ASK_GIT
+    for directory in (start, *start.parents):
+        dotgit = directory / ".git"
+        if dotgit.is_dir():
+            if (dotgit / "commondir").exists() or not (dotgit / "HEAD").is_file():
+                return _ASK_GIT
+            return Project(root=directory, is_git=True, git_common_dir=dotgit)
+        if dotgit.is_file():
+            return _from_gitdir_file(directory, dotgit)
+    return None
+
+
+def _from_gitdir_file(directory: Path, dotgit: Path) -> Project | _AskGit:
+    try:
+        text = dotgit.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return _ASK_GIT
+    if not text.startswith("gitdir: "):
+        return _ASK_GIT
+    git_dir = (directory / text.removeprefix("gitdir: ")).resolve()
+    commondir = git_dir / "commondir"
+    if not commondir.is_file():
+        return _ASK_GIT  # a submodule or --separate-git-dir main worktree
+    common = (git_dir / commondir.read_text(encoding="utf-8").strip()).resolve()
+    if common.name == ".git" and (common.parent / ".git").is_dir():
+        return Project(root=common.parent, is_git=True, git_common_dir=common)
+    return _ASK_GIT
 
 
 def _locate_in_git(start: Path) -> Project | None:

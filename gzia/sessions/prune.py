@@ -3,7 +3,9 @@
 Removed: worktrees on ``harness/<id>`` branches, ``harness/<id>`` branches, directories
 ``.harness/worktrees/<id>`` and event files ``<id>.events.jsonl`` whose ``<id>`` has no
 record file. A record file that no longer parses still counts as a record, so a damaged
-record never costs its worktree. Records whose worktree has disappeared are reported,
+record never costs its worktree, and a worktree created in the last minute is left alone
+(its session may be writing its record right now), as is any branch still checked out
+somewhere. Records whose worktree has disappeared are reported,
 not deleted (``session delete`` does that). Only names of the session-id shape are
 touched: a user's own ``harness/feature`` branch is not gz-ia's to remove.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,8 @@ from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import BRANCH_PREFIX
 
 _EVENTS_SUFFIX = ".events.jsonl"
+MIN_AGE_S = 60.0
+"""Worktree directories younger than this are left alone: a session may be starting."""
 
 
 @dataclass
@@ -49,13 +54,17 @@ class PruneReport:
 def prune(store: SessionStore, *, dry_run: bool = False) -> PruneReport:
     project, report = store.project, PruneReport(dry_run)
     known = _recorded_ids(store)
+    worktrees: list[tuple[Path, str | None]] = []
     if project.is_git:
         run_git(["worktree", "prune"], project.root)
-        _prune_worktrees(project, known, report)
+        worktrees = _worktrees(project)
+        _prune_worktrees(project, worktrees, known, report)
         if not dry_run:
             run_git(["worktree", "prune"], project.root)
-        _prune_branches(project, known, report)
-    _prune_dirs(project, known, report)
+        in_use = {branch for path, branch in worktrees
+                  if branch and path.name not in report.removed_worktrees}
+        _prune_branches(project, known, in_use, report)
+    _prune_dirs(project, known, {path for path, _ in worktrees}, report)
     _prune_events(store, known, report)
     report.missing_worktrees = _records_without_worktree(store)
     return report
@@ -81,13 +90,22 @@ def _worktrees(project: Project) -> list[tuple[Path, str | None]]:
         if "worktree" in fields:
             branch = fields.get("branch", "").removeprefix("refs/heads/") or None
             entries.append((Path(fields["worktree"]), branch))
-    return entries[1:]  # the first is the main worktree
+    return entries  # the first is the main worktree
 
 
-def _prune_worktrees(project: Project, known: set[str], report: PruneReport) -> None:
-    for path, branch in _worktrees(project):
-        if path.parent != project.worktrees_dir:
-            continue  # a worktree the user made elsewhere is not ours to remove
+def _is_young(path: Path) -> bool:
+    """Just created: maybe a session whose record is being written right now."""
+    try:
+        return time.time() - path.stat().st_mtime < MIN_AGE_S
+    except FileNotFoundError:
+        return False
+
+
+def _prune_worktrees(project: Project, worktrees: list[tuple[Path, str | None]],
+                     known: set[str], report: PruneReport) -> None:
+    for path, branch in worktrees:
+        if path.parent != project.worktrees_dir or _is_young(path):
+            continue  # the user's own worktree, or a session being set up
         owner = path.name
         if branch and branch.startswith(BRANCH_PREFIX):
             owner = branch.removeprefix(BRANCH_PREFIX)
@@ -100,17 +118,19 @@ def _prune_worktrees(project: Project, known: set[str], report: PruneReport) -> 
             shutil.rmtree(path, ignore_errors=True)
 
 
-def _prune_branches(project: Project, known: set[str], report: PruneReport) -> None:
+def _prune_branches(project: Project, known: set[str], in_use: set[str],
+                    report: PruneReport) -> None:
     done = run_git(["for-each-ref", "--format=%(refname:short)", f"refs/heads/{BRANCH_PREFIX}"],
                    project.root)
     for branch in done.stdout.split() if done.ok else []:
-        if _orphan_id(branch.removeprefix(BRANCH_PREFIX), known) is None:
+        if branch in in_use or _orphan_id(branch.removeprefix(BRANCH_PREFIX), known) is None:
             continue
         if report.dry_run or run_git(["branch", "-D", branch], project.root).ok:
             report.removed_branches.append(branch)
 
 
-def _prune_dirs(project: Project, known: set[str], report: PruneReport) -> None:
+def _prune_dirs(project: Project, known: set[str], registered: set[Path],
+                report: PruneReport) -> None:
     try:
         names = sorted(os.listdir(project.worktrees_dir))  # noqa: PTH208 - names only
     except FileNotFoundError:
@@ -120,6 +140,8 @@ def _prune_dirs(project: Project, known: set[str], report: PruneReport) -> None:
         orphan = _orphan_id(name, known)
         if orphan is None or orphan in report.removed_worktrees or not path.exists():
             continue
+        if _is_young(path) or path in registered:
+            continue  # being set up, or a git worktree kept above
         report.removed_dirs.append(name)
         if not report.dry_run:
             shutil.rmtree(path, ignore_errors=True)

@@ -5,13 +5,18 @@ crash, a reboot). Here every command that reads records passes them through
 :func:`reconcile`: if the recorded process is dead, a zombie, or its pid now belongs to
 another process (the start time differs), the record is rewritten under its lock as
 ``lost``, ``end_reason: lost``. A record still being set up (pid 0) is left alone.
+When the record cannot be written (a read-only store, a writer holding the lock), the
+command still sees ``lost``; the next reader writes it.
 """
 
 from __future__ import annotations
 
+from gzia.contract import LockedError
 from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
 from gzia.sessions.store import ListResult, SessionStore
 from gzia.supervisor.procinfo import is_process_alive
+
+RECONCILE_LOCK_TIMEOUT = 1.0
 
 
 def is_stale(record: SessionRecord) -> bool:
@@ -25,7 +30,12 @@ def reconcile(store: SessionStore, record: SessionRecord) -> SessionRecord:
     """The record, marked ``lost`` first if its process vanished without a final write."""
     if not is_stale(record):
         return record
-    return store.update(record.id, _mark_lost_if_still_stale)
+    try:
+        return store.update(record.id, _mark_lost_if_still_stale, timeout=RECONCILE_LOCK_TIMEOUT)
+    except (OSError, LockedError):
+        # Read-only store, or another writer busy with it: report the truth, write later.
+        _mark_lost_if_still_stale(record)
+        return record
 
 
 def _mark_lost_if_still_stale(record: SessionRecord) -> None:

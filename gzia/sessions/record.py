@@ -87,66 +87,63 @@ class SessionRecord:
         return self.working_dir
 
     def to_json(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in _FIELD_NAMES}
-        for key, value in self.extras.items():
+        """Every field in the documented order, then the unknown ones read from disk."""
+        data = self.__dict__.copy()  # fields are set in their declared order
+        extras = data.pop("extras")
+        if len(data) != len(_FIELD_NAMES):  # an attribute was added by hand: be exact
+            data = {name: data[name] for name in _FIELD_NAMES}
+        for key, value in extras.items():
             data.setdefault(key, value)
         return data
 
     @classmethod
     def from_json(cls, data: object) -> SessionRecord:
-        """Build a record from parsed JSON; :class:`RecordFormatError` when it is not one."""
+        """Build a record from parsed JSON; :class:`RecordFormatError` when it is not one.
+
+        This runs once per record on every ``session list``, so it fills the instance
+        directly instead of going through ``__init__`` with 29 keyword arguments.
+        """
         if not isinstance(data, dict):
             raise RecordFormatError("a session record must be a JSON object")
-        known: dict[str, Any] = {}
+        values = dict(_FROM_JSON_DEFAULTS)
         extras: dict[str, Any] = {}
         for key, value in data.items():
-            check = _CHECKS.get(key)
-            if check is None:
+            expected = _TYPES.get(key)
+            if expected is None:
                 extras[key] = value
-                continue
-            if value is not None and not check(value):
+            elif value is None:
+                if key in _NULLABLE:
+                    values[key] = None
+            elif type(value) is expected:  # exact: a JSON true is not an integer
+                values[key] = value
+            else:
                 raise RecordFormatError(f"field '{key}' has an unexpected type")
-            if value is not None or key in _NULLABLE:
-                known[key] = value
-        if not isinstance(known.get("id"), str):
+        if type(values["id"]) is not str or not values["id"]:
             raise RecordFormatError("field 'id' is missing")
-        known.setdefault("schema_version", 1)
-        return cls(**known, extras=extras)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_str(value: object) -> bool:
-    return isinstance(value, str)
-
-
-def _is_bool(value: object) -> bool:
-    return isinstance(value, bool)
-
-
-def _is_str_list(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+        profiles = values["profiles"]
+        if profiles is not None and not all(type(item) is str for item in profiles):
+            raise RecordFormatError("field 'profiles' has an unexpected type")
+        values["extras"] = extras
+        record = cls.__new__(cls)
+        record.__dict__.update(values)
+        return record
 
 
 _FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(SessionRecord) if f.name != "extras")
 _INT_FIELDS = {"pid", "duration_ms", "exit_code", "schema_version", "pgid", "signal"}
-_CHECKS = {
-    name: (
-        _is_int
-        if name in _INT_FIELDS
-        else _is_bool
-        if name == "is_isolated"
-        else _is_str_list
-        if name == "profiles"
-        else _is_str
-    )
+_TYPES: dict[str, type] = {
+    name: int if name in _INT_FIELDS else bool if name == "is_isolated"
+    else list if name == "profiles" else str
     for name in _FIELD_NAMES
 }
 _NULLABLE = {
     f.name for f in fields(SessionRecord) if "None" in str(f.type) and f.name != "extras"
 }
+_FROM_JSON_DEFAULTS: dict[str, Any] = {
+    f.name: f.default for f in fields(SessionRecord) if f.name != "extras"
+}
+_FROM_JSON_DEFAULTS["id"] = None
+_FROM_JSON_DEFAULTS["schema_version"] = 1  # a record without the field is the original's
 
 
 def now_rfc3339() -> str:

@@ -32,9 +32,11 @@ from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
 from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import Workspace, prepare_workspace
-from gzia.supervisor import Command, RunOutcome, Started, Watchdog, run_supervised
+from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
+from gzia.supervisor.run import RunOutcome, Started, run_supervised
 from gzia.supervisor.signals import SignalInbox, signal_inbox
+from gzia.supervisor.watchdog import Watchdog
 
 COMMAND_EXTRA = "command"
 """Record field (kept by the store as an extra) holding an ``exec`` session's argv."""

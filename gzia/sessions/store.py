@@ -12,12 +12,14 @@ import contextlib
 import fcntl
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from gzia.atomic import write_atomic
 from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
 from gzia.sessions.ids import is_session_id, validate_session_id, validate_session_ref
 from gzia.sessions.project import Project
@@ -28,6 +30,9 @@ from gzia.sessions.record import (
     now_rfc3339,
     parse_rfc3339,
 )
+
+if TYPE_CHECKING:
+    from gzia.sessions.events import Event, EventBatch
 
 LOCK_TIMEOUT = 10.0
 Mutation = Callable[[SessionRecord], SessionRecord | None]
@@ -100,18 +105,19 @@ class SessionStore:
     def list(self) -> ListResult:
         """Every record, newest first; files that do not parse are reported, not dropped."""
         result = ListResult()
+        directory = str(self.dir)
         for name in _list_names(self.dir):
             if not name.endswith(".json"):
                 continue
-            path = self.dir / name
+            path = os.path.join(directory, name)  # noqa: PTH118 - str paths: this loop is hot
             try:
-                with path.open("rb") as handle:
+                with open(path, "rb") as handle:  # noqa: PTH123
                     record = _parse(path, handle.read())
             except (OSError, IOFailure) as exc:
-                result.unreadable.append(UnreadableRecord(str(path), _describe(exc)))
+                result.unreadable.append(UnreadableRecord(path, _describe(exc)))
                 continue
             if record.id != name[:-5]:
-                result.unreadable.append(UnreadableRecord(str(path), "id does not match file name"))
+                result.unreadable.append(UnreadableRecord(path, "id does not match file name"))
                 continue
             result.records.append(record)
         result.records.sort(key=_start_key, reverse=True)
@@ -126,13 +132,15 @@ class SessionStore:
             self._write(record)
         return record
 
-    def update(self, session_id: str, mutate: Mutation) -> SessionRecord:
+    def update(
+        self, session_id: str, mutate: Mutation, *, timeout: float = LOCK_TIMEOUT
+    ) -> SessionRecord:
         """Read, change and write one record atomically under its lock.
 
         ``mutate`` changes the record in place (or returns a replacement); if it raises,
         nothing is written.
         """
-        with self.lock(session_id):
+        with self.lock(session_id, timeout):
             record = self.load(session_id)
             changed = mutate(record)
             record = changed if changed is not None else record
@@ -148,6 +156,17 @@ class SessionStore:
                          self.record_path(session_id)):
                 path.unlink(missing_ok=True)
         self.lock_path(session_id).unlink(missing_ok=True)
+
+    # -- events (the format lives in gzia.sessions.events) ----------------------------
+    def append_event(self, event: Event) -> None:
+        from gzia.sessions.events import append_event
+
+        append_event(self, event)
+
+    def read_events(self, session_id: str, offset: int = 0) -> EventBatch:
+        from gzia.sessions.events import read_events
+
+        return read_events(self, session_id, offset)
 
     @contextlib.contextmanager
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
@@ -166,31 +185,6 @@ class SessionStore:
         record.updated_at = now_rfc3339()
         text = json.dumps(record.to_json(), indent=2, ensure_ascii=False) + "\n"
         write_atomic(self.record_path(record.id), text.encode("utf-8"))
-
-
-def write_atomic(path: Path, content: bytes, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``content`` so that readers see the old or the new file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        Path(temp).chmod(mode)
-        Path(temp).replace(path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _acquire(fd: int, session_id: str, timeout: float) -> None:
@@ -214,7 +208,7 @@ def _list_names(directory: Path) -> list[str]:
         return []
 
 
-def _parse(path: Path, raw: bytes) -> SessionRecord:
+def _parse(path: Path | str, raw: bytes) -> SessionRecord:
     try:
         return SessionRecord.from_json(json.loads(raw))
     except (ValueError, RecordFormatError) as exc:
@@ -230,11 +224,20 @@ def _describe(exc: Exception) -> str:
     return str(exc)
 
 
-def _start_key(record: SessionRecord) -> float:
+def _start_key(record: SessionRecord) -> tuple[str, str]:
+    """A sort key for ``started_at`` in UTC: (date and time to the second, fraction).
+
+    UTC stamps (``...Z``, what gz-ia writes) need no parsing: a decimal fraction such as
+    ``.5`` or ``.123456789`` orders correctly as text. Other offsets are converted.
+    """
+    stamp = record.started_at
+    if len(stamp) >= 20 and stamp[-1] == "Z" and stamp[10] == "T":
+        return stamp[:19], stamp[19:-1]
     try:
-        return parse_rfc3339(record.started_at).timestamp()
+        moment = parse_rfc3339(stamp).astimezone(UTC)
     except ValueError:
-        return 0.0
+        return "", ""
+    return moment.strftime("%Y-%m-%dT%H:%M:%S"), f".{moment.microsecond:06d}"
 
 
 def _not_found(session_id: str) -> NotFoundError:

@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from gzia.atomic import write_atomic
 from gzia.contract import InvalidInputError, NotFoundError
 from gzia.sessions.git import git_ok, run_git
 from gzia.sessions.ids import validate_session_id
 from gzia.sessions.project import HARNESS_DIR, Project
 from gzia.sessions.record import SessionRecord
-from gzia.sessions.store import write_atomic
 
 INJECTED_DIR = ".harness-session"
 BRANCH_PREFIX = "harness/"

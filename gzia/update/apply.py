@@ -19,6 +19,7 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from gzia.atomic import fsync_dir
 from gzia.contract import IntegrityError, LockedError, NotFoundError
 
 SELF_TEST_TIMEOUT = 120.0
@@ -121,16 +122,6 @@ def build_id(path: Path) -> str | None:
     except (OSError, KeyError, ValueError, zipfile.BadZipFile):
         return None
     return value if isinstance(value, str) else None
-
-
-def fsync_dir(folder: Path) -> None:
-    if os.name == "nt":  # directories cannot be opened there; renames are journaled
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _keep_copy(source: Path, destination: Path, scratch: Path) -> None:

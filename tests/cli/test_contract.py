@@ -119,3 +119,10 @@ def test_no_arguments_prints_help(cli: Cli) -> None:
 def test_quiet_suppresses_output_but_not_errors(cli: Cli) -> None:
     assert cli("-q", "config", "path") == Result(0, "", "")
     assert cli("config", "get", "nope", "-q").stderr.startswith("Error: unknown setting 'nope'")
+
+
+def test_unknown_subcommand_is_unknown_command(cli: Cli) -> None:
+    assert cli("config", "lsit") == Result(
+        2, "", "Error: unknown command: lsit\ndid you mean: list?\n")
+    envelope = cli("config", "lsit", "--json").json
+    assert envelope["errors"][0]["code"] == "UNKNOWN_COMMAND"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,3 +32,14 @@ def lang(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
     yield request.param
     set_language(None)
 
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A real git repository with one commit, for sessions to make worktrees of."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "README").write_text("project\n")
+    for args in (["init", "-q"], ["add", "README"], ["commit", "-qm", "initial"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, timeout=30)
+    return root

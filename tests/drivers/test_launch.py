@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -94,6 +95,8 @@ CASE_IDS = [f"{c.provider}-{'resume' if c.resume else 'new'}-{c.permission}" for
 def test_argv_and_environment(fake_agents: FakeAgents, workdir: Path, case: Case) -> None:
     binary = fake_agents.install(BINARIES[case.provider])
     base = fake_agents.env(SHELL=str(binary), **NESTED)
+    if case.provider == "claude" and case.resume:
+        claude_transcript(Path(base["HOME"]) / ".claude", workdir)
     spec = get_driver(case.provider).launch(request(
         workdir, base, case.permission, prompt=case.prompt,
         conversation_id=case.conversation_id, resume=case.resume))
@@ -118,6 +121,41 @@ def test_claude_conversation_id_is_a_fresh_uuid_each_time() -> None:
     assert len(first) == 36 and first.count("-") == 4
     assert [get_driver(p).new_conversation_id() for p in ("agy", "opencode", "pi-agent", "shell")] \
         == [None, None, None, None]
+
+
+def claude_transcript(config_dir: Path, workdir: Path) -> Path:
+    """Where Claude Code keeps a conversation: its directory name encodes the working dir."""
+    project = config_dir / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(workdir))
+    project.mkdir(parents=True, exist_ok=True)
+    path = project / f"{CONVERSATION}.jsonl"
+    path.write_text(json.dumps({"type": "user", "sessionId": CONVERSATION}) + "\n")
+    return path
+
+
+def test_claude_resume_before_any_transcript_starts_the_same_conversation(
+    fake_agents: FakeAgents, workdir: Path
+) -> None:
+    path = fake_agents.install("claude")
+    env = fake_agents.env()
+    spec = get_driver("claude").launch(
+        request(workdir, env, conversation_id=CONVERSATION, resume=True, prompt="again"))
+    assert spec.argv == [str(path), "--permission-mode", "default", "--session-id", CONVERSATION,
+                         "--", "again"]
+
+
+def test_claude_transcripts_are_looked_up_in_CLAUDE_CONFIG_DIR(
+    fake_agents: FakeAgents, workdir: Path, tmp_path: Path
+) -> None:
+    path = fake_agents.install("claude")
+    claude_transcript(tmp_path / "claude-config", workdir)
+    env = fake_agents.env(CLAUDE_CONFIG_DIR=str(tmp_path / "claude-config"))
+    spec = get_driver("claude").launch(
+        request(workdir, env, conversation_id=CONVERSATION, resume=True))
+    assert spec.argv == [str(path), "--permission-mode", "default", "--resume", CONVERSATION]
+    without_config = {k: v for k, v in env.items() if k != "CLAUDE_CONFIG_DIR"}
+    spec = get_driver("claude").launch(
+        request(workdir, without_config, conversation_id=CONVERSATION, resume=True))
+    assert spec.argv[-2:] == ["--session-id", CONVERSATION]
 
 
 def test_claude_resume_without_id_continues_in_the_session_directory(

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
-from gzia.cli import output
-from gzia.cli.runner import _fail
 from gzia.contract import DriverNotFoundError, ExitCode, classify, problem_from
 from gzia.drivers import LaunchRequest, Permission, get_driver
+from tests.conftest import Result
 from tests.drivers.driver_fakes import FakeAgents
+
+Cli = Callable[..., Result]
 
 RENDERED = {
     "en": "Error: agent 'Claude Code (claude)' (claude) is not available on PATH.\n"
@@ -26,14 +31,61 @@ def launch_missing(provider: str, fake_agents: FakeAgents) -> DriverNotFoundErro
     return caught.value
 
 
-def test_rendered_error(
-    fake_agents: FakeAgents, lang: str, capsys: pytest.CaptureFixture[str]
+def agent_path(fake_agents: FakeAgents) -> dict[str, str]:
+    """The fake agents first on PATH, then the system (for git), which has no agent."""
+    return {"PATH": os.pathsep.join([str(fake_agents.bin), os.environ["PATH"]])}
+
+
+def test_chat_with_a_missing_agent(
+    cli: Cli, fake_agents: FakeAgents, repo: Path, lang: str
 ) -> None:
-    error = launch_missing("claude", fake_agents)
-    output.reset()
-    assert _fail(error) == ExitCode.FAILURE
-    captured = capsys.readouterr()
-    assert (captured.out, captured.err) == ("", RENDERED[lang])
+    result = cli("chat", "-p", "claude", "-i", "hi", cwd=repo, env=agent_path(fake_agents))
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", RENDERED[lang])
+    assert not (repo / ".harness" / "sessions").exists() or not any(
+        (repo / ".harness" / "sessions").iterdir())
+
+
+def test_chat_with_a_missing_agent_as_json(
+    cli: Cli, fake_agents: FakeAgents, repo: Path, lang: str
+) -> None:
+    result = cli("chat", "-p", "claude", "-i", "hi", "--json", cwd=repo,
+                 env=agent_path(fake_agents))
+    first, hint = RENDERED[lang].removeprefix("Error: ").splitlines()
+    assert (result.exit_code, result.stderr) == (1, "")
+    assert result.json == {"ok": False, "data": None, "warnings": [], "errors": [{
+        "code": "DRIVER_NOT_FOUND", "message": first, "retryable": False, "hint": hint,
+        "details": {"provider": "claude", "binary": "claude",
+                    "install_hint": "npm install -g @anthropic-ai/claude-code"},
+    }]}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (["-p", "codex"],
+         "unknown agent provider: 'codex' (valid: agy, claude, opencode, pi-agent, shell)",
+         "proveedor de agente desconocido: 'codex' "
+         "(válidos: agy, claude, opencode, pi-agent, shell)"),
+        (["-p", "claude", "-m", "yolo"],
+         "unknown permission level: 'yolo' (valid: readonly, supervised, autonomous)",
+         "nivel de permiso desconocido: 'yolo' (válidos: readonly, supervised, autonomous)"),
+        (["-p", "agy", "-m", "readonly"],
+         "agent 'Google Antigravity (agy)' cannot be restricted to read-only; "
+         "choose supervised or autonomous",
+         "el agente 'Google Antigravity (agy)' no se puede restringir a solo lectura; "
+         "elija supervised o autonomous"),
+    ],
+)
+def test_chat_usage_errors_exit_2(
+    cli: Cli, fake_agents: FakeAgents, repo: Path, lang: str, case: tuple[list[str], str, str]
+) -> None:
+    args, en, es = case
+    fake_agents.install("agy")
+    fake_agents.install("claude")
+    result = cli("chat", *args, "-i", "hi", cwd=repo, env=agent_path(fake_agents))
+    message = {"en": en, "es": es}[lang]
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"Error: {message}\n")
+    assert not fake_agents.record_file.exists()
 
 
 def test_json_problem(fake_agents: FakeAgents, lang: str) -> None:

@@ -28,10 +28,24 @@ def driver_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return pip_install_target("gzia-example-driver", tmp_path_factory.mktemp("driver-site"))
 
 
-def gz(*args: str, env: dict[str, str]) -> Result:
+def gz(*args: str, env: dict[str, str], cwd: Path | None = None) -> Result:
     done = subprocess.run([sys.executable, "-m", "gzia", *args], env={**os.environ, **env},
-                          capture_output=True, text=True, timeout=60, check=False)
+                          cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60, check=False)
     return Result(done.returncode, done.stdout, done.stderr)
+
+
+def assert_session_ran_the_example_agent(result: Result, fake_agents: FakeAgents) -> None:
+    """``chat -p example`` finished, and the agent ran in the session's worktree."""
+    assert result.exit_code == 0, result.stderr
+    record = result.json["data"]
+    assert (record["provider"], record["status"], record["exit_code"], record["mode"],
+            record["permission_level"], record["is_isolated"]) == (
+        "example", "completed", 0, "chat", "autonomous", True)
+    recorded = fake_agents.recorded()
+    assert recorded["args"] == ["--mode", "yolo", "--prompt", "ship it"]
+    assert recorded["cwd"] == record["worktree_dir"]
+    assert Path(record["worktree_dir"]).parent.name == "worktrees"
 
 
 def listed(result: Result) -> dict[str, dict[str, Any]]:
@@ -72,6 +86,18 @@ def test_pip_installed_driver_launches_its_agent(
     assert (recorded["args"], recorded["cwd"]) == (args, str(workdir))
 
 
+def test_pip_installed_driver_runs_a_session(
+    driver_site: Path, fake_agents: FakeAgents, repo: Path
+) -> None:
+    fake_agents.install("example-agent")
+    env = {"PYTHONPATH": str(driver_site),
+           "PATH": os.pathsep.join([str(fake_agents.bin), os.environ["PATH"]]),
+           "FAKE_AGENT_RECORD": str(fake_agents.record_file)}
+    result = gz("--json", "chat", "-p", "example", "-m", "autonomous", "-i", "ship it",
+                env=env, cwd=repo)
+    assert_session_ran_the_example_agent(result, fake_agents)
+
+
 @pytest.mark.pyz
 def test_pyz_lists_a_driver_from_the_plugins_directory(
     run_pyz: Callable[..., Result], tmp_path: Path, fake_agents: FakeAgents
@@ -84,3 +110,17 @@ def test_pyz_lists_a_driver_from_the_plugins_directory(
                                   "version": "4.2.0"}
     assert drivers["shell"]["available"] is True
     assert [d["available"] for d in drivers.values()] == [False] * 4 + [True, True]
+
+
+@pytest.mark.pyz
+def test_pyz_runs_a_session_with_a_driver_from_the_plugins_directory(
+    run_pyz: Callable[..., Result], tmp_path: Path, fake_agents: FakeAgents, repo: Path
+) -> None:
+    plugins_dir = pip_install_target("gzia-example-driver", tmp_path / "plugins")
+    fake_agents.install("example-agent")
+    env = {"GZ_PLUGIN_PATH": str(plugins_dir),
+           "PATH": os.pathsep.join([str(fake_agents.bin), os.environ["PATH"]]),
+           "FAKE_AGENT_RECORD": str(fake_agents.record_file)}
+    result = run_pyz("--json", "chat", "-p", "example", "-m", "autonomous", "-i", "ship it",
+                     env=env, cwd=repo)
+    assert_session_ran_the_example_agent(result, fake_agents)

@@ -20,9 +20,14 @@ from tests.supervisor.terminal_session import TerminalSession
 Gz = Callable[..., Result]
 
 FAKE_CLAUDE = """
-import json
+import json, re
 calls = [name for name in os.listdir(os.environ["FAKE_NOTES"]) if name.startswith("call-")]
 note("call-%d.json" % len(calls), json.dumps({"argv": sys.argv[1:], "cwd": os.getcwd()}))
+if "--session-id" in sys.argv:  # like Claude Code after a first turn: the transcript exists
+    folder = os.path.join(os.environ["HOME"], ".claude", "projects",
+                          re.sub("[^A-Za-z0-9]", "-", os.getcwd()))
+    os.makedirs(folder, exist_ok=True)
+    open(os.path.join(folder, sys.argv[sys.argv.index("--session-id") + 1] + ".jsonl"), "w").close()
 """
 
 

@@ -13,7 +13,7 @@ import pytest
 from gzia.contract import IOFailure, TerminatedError
 from gzia.drivers.base import LaunchRequest, LaunchSpec, Permission
 from gzia.sessions.runner import SessionRequest, start_session
-from gzia.supervisor import Watchdog
+from gzia.supervisor.watchdog import Watchdog
 from tests.run.conftest import stored_record
 
 

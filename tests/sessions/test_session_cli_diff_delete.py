@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -189,6 +190,11 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
     (project.sessions_dir / "00000006.events.jsonl").write_text("{}\n")
     run_git(root, "worktree", "remove", "--force", str(project.worktrees_dir / "00000003"))
     (project.sessions_dir / "00000001.json").write_text("{damaged")  # still protects its tree
+    make_session(project, "00000007")
+    (project.sessions_dir / "00000007.json").unlink()  # orphaned, but made a moment ago
+    hour_ago = time.time() - 3600
+    for name in ("00000001", "00000002", "00000005"):
+        os.utime(project.worktrees_dir / name, (hour_ago, hour_ago))
     dry = cli("session", "prune", "--dry-run", "--json", "-d", str(root)).json["data"]
     expected = {"removed_worktrees": ["00000002"],
                 "removed_branches": ["harness/00000002", "harness/00000004"],
@@ -205,9 +211,9 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
         "  ✓ Directorio de worktree huérfano eliminado: 00000005\n"
         "  ✓ Registro de eventos huérfano eliminado: 00000006.events.jsonl\n"
         "  ! La sesión 00000003 perdió su worktree (registro conservado)\n")
-    assert sorted(os.listdir(project.worktrees_dir)) == ["00000001"]
+    assert sorted(os.listdir(project.worktrees_dir)) == ["00000001", "00000007"]
     assert run_git(root, "branch", "--list", "harness/*", "--format=%(refname:short)").split() == [
-        "harness/00000001", "harness/00000003", "harness/feature"]
+        "harness/00000001", "harness/00000003", "harness/00000007", "harness/feature"]
     again = cli("session", "prune", "--json", "-d", str(root)).json["data"]
     assert again == {"dry_run": False, "removed_worktrees": [], "removed_branches": [],
                      "removed_dirs": [], "removed_events": [], "missing_worktrees": ["00000003"]}
@@ -221,3 +227,58 @@ def test_prune_with_nothing_to_do(cli: Cli, project: Project, tmp_path: Path) ->
     plain.mkdir()
     assert cli("session", "prune", "-d", str(plain), env=ES).stdout == (
         "✓ No se encontraron ramas de Git ni worktrees huérfanos. Todo está sincronizado.\n")
+
+
+def _sleeping_agent() -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"],
+                            start_new_session=True)
+
+
+def test_force_delete_of_a_running_session_without_a_killer_refuses(
+    cli: Cli, project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gzia.sessions import delete
+
+    monkeypatch.setattr(delete, "KILL_MODULE", "gzia.sessions.no_such_killer")
+    agent = _sleeping_agent()
+    try:
+        make_session(project, SID, status="running", pid=agent.pid)
+        result = cli("session", "delete", SID, "--force", "-d", str(project.root), env=ES)
+        assert (result.exit_code, result.stderr) == (1, (
+            f"Error: la sesión 'abcdef01' está en ejecución (PID {agent.pid}) y este gz-ia no "
+            "puede detenerla; detenga primero el agente\n"))
+        assert agent.poll() is None
+    finally:
+        agent.kill()
+        agent.wait()
+
+
+def test_force_delete_stops_a_running_session_first(cli: Cli, project: Project) -> None:
+    pytest.importorskip("gzia.sessions.kill")
+    from gzia.supervisor.procinfo import process_start_time
+
+    agent = _sleeping_agent()
+    try:
+        make_session(project, SID, status="running", pid=agent.pid, pgid=agent.pid,
+                     pid_start_time=process_start_time(agent.pid))
+        result = cli("session", "delete", SID, "--force", "--json", "-d", str(project.root))
+        assert result.exit_code == 0, result.stdout
+        assert result.json["data"]["killed"] is True
+        assert agent.wait(timeout=5) != 0
+        assert not SessionStore(project).exists(SID)
+    finally:
+        if agent.poll() is None:
+            agent.kill()
+        agent.wait()
+
+
+def test_prune_keeps_a_session_branch_checked_out_in_the_main_worktree(
+    cli: Cli, project: Project
+) -> None:
+    run_git(project.root, "checkout", "-q", "-b", "harness/0000000a")
+    data = cli("session", "prune", "--dry-run", "--json", "-d", str(project.root)).json["data"]
+    assert data["removed_branches"] == []
+    assert cli("session", "prune", "--json", "-d", str(project.root)).json["data"][
+        "removed_branches"] == []
+    assert run_git(project.root, "rev-parse", "--abbrev-ref", "HEAD").strip() == (
+        "harness/0000000a")

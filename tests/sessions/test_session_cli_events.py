@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -121,8 +122,13 @@ def test_a_partly_written_last_line_is_not_read_yet(session: Project) -> None:
     assert batch.unreadable_lines == []
 
 
-def test_logs_follow_stops_when_the_session_stops(cli: Cli, project: Project) -> None:
-    agent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.8)"])
+def test_logs_follow_stops_when_the_session_stops(
+    cli: Cli, project: Project, tmp_path: Path
+) -> None:
+    done = tmp_path / "event-written"
+    waits_for_done = (f"import os, time\nwhile not os.path.exists({str(done)!r}):\n"
+                      "    time.sleep(0.02)\n")
+    agent = subprocess.Popen([sys.executable, "-c", waits_for_done])
     try:
         make_session(project, SID, status="running", pid=agent.pid,
                      pid_start_time=process_start_time(agent.pid))
@@ -132,15 +138,34 @@ def test_logs_follow_stops_when_the_session_stops(cli: Cli, project: Project) ->
         def writer() -> None:
             time.sleep(0.3)
             append_event(store, new_event(SID, "during", "READ"))
+            done.touch()  # the fake agent exits only after this event is written
 
         thread = threading.Thread(target=writer)
         thread.start()
         started = time.monotonic()
         result = cli("session", "logs", SID, "-f", "--json", "-d", str(project.root))
         thread.join()
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 10
         assert [e["action"] for e in result.json["data"]["events"]] == ["before", "during"]
         assert store.load(SID).status == "lost"  # the fake agent never wrote its outcome
+    finally:
+        agent.kill()
+        agent.wait()
+
+
+def test_logs_follow_stops_when_the_session_is_deleted(cli: Cli, project: Project) -> None:
+    agent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        make_session(project, SID, status="running", pid=agent.pid,
+                     pid_start_time=process_start_time(agent.pid))
+        store = SessionStore(project)
+        append_event(store, new_event(SID, "only", "READ"))
+        deleter = threading.Timer(0.3, lambda: store.delete(SID))
+        deleter.start()
+        result = cli("session", "logs", SID, "-f", "-d", str(project.root))
+        deleter.join()
+        assert result.exit_code == 0
+        assert result.stdout.endswith("[READ] only (status: null)\n")
     finally:
         agent.kill()
         agent.wait()

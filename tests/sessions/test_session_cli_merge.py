@@ -211,3 +211,41 @@ def test_merge_after_the_base_moved_makes_a_merge_commit(cli: Cli, project: Proj
     assert subjects == "harness(abcdef01): merge session changes"
     parents = run_git(project.root, "rev-list", "--parents", "-1", "HEAD").split()
     assert len(parents) == 3
+
+
+def test_an_unfinished_merge_in_the_base_is_left_alone(cli: Cli, project: Project,
+                                                       session: Path) -> None:
+    root = project.root
+    run_git(root, "checkout", "-q", "-b", "other")
+    commit_file(root, "other.txt", "other\n", "other")
+    run_git(root, "checkout", "-q", "main")
+    # The user's own merge, stopped before its commit; its tree is clean.
+    run_git(root, "merge", "-q", "-s", "ours", "--no-commit", "other")
+    assert run_git(root, "status", "--porcelain") == ""
+    result = cli("session", "merge", SID, "--json", "-d", str(root), env=ES)
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert (error["code"], error["details"]["operation"]) == ("SAFETY_BLOCK", "merge")
+    assert error["message"] == (
+        f"el repositorio base ('{root}') tiene un merge en curso; termínelo o abórtelo antes "
+        "de integrar la sesión")
+    assert (root / ".git" / "MERGE_HEAD").exists()
+
+
+def test_a_hook_that_rejects_the_merge_commit_leaves_the_base_as_it_was(
+    cli: Cli, project: Project, session: Path
+) -> None:
+    root = project.root
+    commit_file(root, "base.txt", "base\n", "user: base")
+    run_git(session, "add", "-A")
+    run_git(session, "commit", "-q", "-m", "agent: notes")
+    hook = root / ".git" / "hooks" / "commit-msg"
+    hook.write_text('#!/bin/sh\ngrep -q "^JIRA-" "$1" || { echo "needs a ticket" >&2; exit 1; }\n')
+    hook.chmod(0o755)
+    head = run_git(root, "rev-parse", "HEAD")
+    result = cli("session", "merge", SID, "--json", "-d", str(root))
+    assert result.exit_code == 1
+    assert "needs a ticket" in result.json["errors"][0]["message"]
+    assert run_git(root, "rev-parse", "HEAD") == head
+    assert run_git(root, "status", "--porcelain") == ""
+    assert not (root / ".git" / "MERGE_HEAD").exists()

@@ -176,6 +176,12 @@ def test_traversal_ids_are_rejected_and_touch_nothing(
     assert not (repo / ".harness").exists()
 
 
+def test_traversal_id_in_log_is_rejected(cli: Cli, repo: Path) -> None:
+    result = cli("session", "log", "../x", "-a", "a", "-s", "READ", "--json", "-d", str(repo))
+    assert (result.exit_code, result.json["errors"][0]["code"]) == (2, "INVALID_INPUT")
+    assert not (repo / ".harness").exists()
+
+
 def test_ambiguous_prefix_is_invalid_input(cli: Cli, two_sessions: Project) -> None:
     make_session(two_sessions, "abcdef02")
     result = cli("session", "show", "abcd", "--json", "-d", str(two_sessions.root))
@@ -214,3 +220,25 @@ def test_missing_directory_is_a_usage_error(cli: Cli, tmp_path: Path) -> None:
 def test_wrong_argument_count_is_a_usage_error(cli: Cli, repo: Path) -> None:
     assert cli("session", "show", "-d", str(repo)).exit_code == 2
     assert cli("session", "show", "abcdef01", "abcdef02", "-d", str(repo)).exit_code == 2
+
+
+def test_show_direct_killed_session_in_spanish(cli: Cli, tmp_path: Path) -> None:
+    from gzia.sessions.project import find_project
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    make_session(find_project(plain), "0badc0de", status="killed", pid=77, signal=15)
+    result = cli("session", "show", "0badc0de", "-d", str(plain), env=ES)
+    assert result.stdout == (
+        "❯ Detalle de Sesión: 0badc0de\n"
+        "Estado:     killed\n"
+        "PID:        77\n"
+        "Proveedor:  shell\n"
+        "Permisos:   supervised\n"
+        f"Directorio: {plain}\n"
+        "Modo:       Directo (sin Git)\n"
+        "Inicio:     2026-03-01T10:00:00Z\n"
+        "Fin:        2026-03-01T10:01:05Z\n"
+        "Motivo fin: process_exit\n"
+        "Exit Code:  0\n"
+    )

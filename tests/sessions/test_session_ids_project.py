@@ -105,3 +105,24 @@ def test_git_variables_from_a_calling_hook_are_ignored(
     assert subprocess.run(["git", "rev-parse", "--git-dir"], cwd=repo, capture_output=True,
                           text=True, env=os.environ, check=True).stdout.strip() == str(
         other / ".git")
+
+
+def test_disk_lookup_agrees_with_git(repo: Path, tmp_path: Path) -> None:
+    from gzia.sessions.project import _locate_in_git, _locate_on_disk
+
+    linked = repo / ".harness" / "worktrees" / "abcdef01"
+    run_git(repo, "worktree", "add", "-q", "-b", "harness/abcdef01", str(linked))
+    outside = tmp_path / "outside"
+    run_git(repo, "worktree", "add", "-q", "-b", "outside", str(outside))
+    (repo / "sub" / "deeper").mkdir(parents=True)
+    for start in (repo, repo / "sub" / "deeper", linked, outside):
+        assert _locate_on_disk(start) == _locate_in_git(start), start
+
+
+def test_unusual_places_are_left_to_git(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gzia.sessions.project import _ASK_GIT, _locate_on_disk
+
+    assert _locate_on_disk(repo / ".git" / "hooks") is _ASK_GIT
+    assert find_project(repo / ".git" / "hooks").is_git is False  # git: not a work tree
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(repo))
+    assert _locate_on_disk(repo / "x") is _ASK_GIT

@@ -105,3 +105,42 @@ def test_reconcile_does_not_overwrite_a_final_write_made_meanwhile(store: Sessio
     stale = store.load("abcdef01")
     store.update("abcdef01", lambda r: setattr(r, "status", Status.COMPLETED))
     assert reconcile(store, stale).status == Status.COMPLETED
+
+
+def test_the_ps_reader_used_off_linux(sleeper: subprocess.Popen[bytes]) -> None:
+    """macOS has no /proc: the same answers come from ``ps -o stat=,lstart=``."""
+    from gzia.supervisor.procinfo import _read_with_ps
+
+    state = _read_with_ps(sleeper.pid)
+    assert state is not None and not state.zombie
+    assert len(state.start_time.split()) == 5  # e.g. "Sun Nov 29 16:27:11 2026"
+    assert _read_with_ps(sleeper.pid) == state  # stable: it identifies the process
+    assert _read_with_ps(_dead_pid()) is None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="makes a zombie via /proc")
+def test_the_ps_reader_sees_zombies() -> None:
+    from gzia.supervisor.procinfo import _read_with_ps
+
+    child = _zombie()
+    try:
+        state = _read_with_ps(child.pid)
+        assert state is not None and state.zombie
+    finally:
+        child.wait()
+
+
+def test_reconcile_when_the_record_cannot_be_written_still_reports_lost(
+    store: SessionStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gzia.sessions import reconcile as module
+
+    _running(store, "abcdef01", _dead_pid(), None)
+    before = (store.dir / "abcdef01.json").read_bytes()
+    monkeypatch.setattr(module, "RECONCILE_LOCK_TIMEOUT", 0.05)
+    with store.lock("abcdef01"):  # a kill or the exit handler is writing it right now
+        record = get_session(store, "abcdef01")
+    assert record.status == Status.LOST
+    assert (store.dir / "abcdef01.json").read_bytes() == before
+    assert get_session(store, "abcdef01").status == Status.LOST  # written by the next reader
+    assert store.load("abcdef01").status == Status.LOST

@@ -156,3 +156,28 @@ def test_concurrent_writers_in_two_processes_lose_nothing(store: SessionStore, r
         assert worker.exitcode == 0
     final = store.load("abcdef01")
     assert (final.pid, final.extras) == (120, {"w0": 60, "w1": 60})
+
+
+def test_list_orders_fractions_and_offsets_by_instant(store: SessionStore) -> None:
+    stamps = {"00000001": "2026-01-01T00:00:00Z", "00000002": "2026-01-01T00:00:00.5Z",
+              "00000003": "2026-01-01T00:00:00.123456789Z",
+              "00000004": "2026-01-01T01:00:00.3+01:00", "00000005": "not a time"}
+    for session_id, stamp in stamps.items():
+        store.create(_record(session_id, stamp))
+    assert [r.id for r in store.list().records] == [
+        "00000002", "00000004", "00000003", "00000001", "00000005"]
+
+
+def test_store_appends_and_reads_events(store: SessionStore) -> None:
+    from gzia.sessions.events import new_event
+
+    store.create(_record("abcdef01"))
+    first, second = new_event("abcdef01", "a", "READ"), new_event("abcdef01", "b", "FINISH",
+                                                                  status="ok")
+    store.append_event(first)
+    store.append_event(second)
+    batch = store.read_events("abcdef01")
+    assert batch.events == [first, second]
+    assert store.read_events("abcdef01", batch.offset).events == []
+    with pytest.raises(InvalidInputError):
+        store.read_events("../x")

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from gzia.contract import GzError
-from gzia.supervisor import Started, Watchdog, make_command, run_supervised
+from gzia.supervisor.command import make_command
+from gzia.supervisor.run import Started, run_supervised
+from gzia.supervisor.watchdog import Watchdog
 
 
 def terminal_state() -> dict[str, Any] | None:

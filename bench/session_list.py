@@ -1,0 +1,148 @@
+"""``gz-ia session list`` over 1,000 and 10,000 records against a plain JSON loop.
+
+Usage: python bench/session_list.py [--runs N] [--sizes 1000,10000] [--pyz dist/gz-ia.pyz]
+
+For each size it writes that many session records (the shape gz-ia writes) into a
+fresh git repository, then measures, in the same run:
+
+* baseline: a plain Python loop that lists the sessions directory and ``json.load``s
+  every ``*.json`` file (what any script reading the store must do at least);
+* ``session list --json`` and ``session list`` (human table) run in-process through
+  ``gzia.cli.main`` (the command's own cost: parsing, project lookup, load, reconcile,
+  sort, render);
+* with ``--pyz``: both again as real processes (``python -c <loop>`` vs the zipapp),
+  start-up included.
+
+Prints medians and ratios. Goal: ``session list`` within 1.5x of the plain loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+GOAL = 1.5
+STATUSES = ("completed", "failed", "killed", "lost")
+LOOP = (
+    "import json, os, sys\n"
+    "d = sys.argv[1]\n"
+    "records = []\n"
+    "for name in os.listdir(d):\n"
+    "    if name.endswith('.json'):\n"
+    "        with open(os.path.join(d, name), 'rb') as f:\n"
+    "            records.append(json.load(f))\n"
+)
+
+
+def write_records(root: Path, count: int) -> Path:
+    sessions = root / ".harness" / "sessions"
+    sessions.mkdir(parents=True)
+    for n in range(count):
+        sid = f"{n:08x}"
+        record = {
+            "id": sid, "pid": 10000 + n, "provider": "claude", "status": STATUSES[n % 4],
+            "permission_level": "supervised", "working_dir": str(root),
+            "initial_prompt": f"task number {n}", "started_at": f"2026-01-01T00:00:{n % 60:02d}Z",
+            "finished_at": "2026-01-01T01:00:00Z", "duration_ms": 1000 * n, "exit_code": 0,
+            "is_isolated": True, "worktree_dir": f"{root}/.harness/worktrees/{sid}",
+            "branch_name": f"harness/{sid}", "profiles": None, "schema_version": 2,
+            "base_branch": "main", "base_commit": "0" * 40, "pgid": 10000 + n,
+            "pid_start_time": "12345", "end_reason": "process_exit", "signal": None,
+            "mode": "foreground", "conversation_id": None, "log_path": None,
+            "merged_at": None, "merged_commit": None, "updated_at": "2026-01-01T01:00:00Z",
+        }
+        (sessions / f"{sid}.json").write_text(json.dumps(record, indent=2) + "\n")
+    return sessions
+
+
+def plain_loop(directory: Path) -> None:
+    records = []
+    for name in os.listdir(directory):
+        if name.endswith(".json"):
+            with open(os.path.join(directory, name), "rb") as handle:
+                records.append(json.load(handle))
+
+
+def gz_list(root: Path, *extra: str) -> Callable[[], None]:
+    from gzia.cli import main
+
+    def run() -> None:
+        with contextlib.redirect_stdout(io.StringIO()):
+            code = main(["session", "list", "-d", str(root), *extra])
+        assert code == 0
+
+    return run
+
+
+def median_seconds(action: Callable[[], object], runs: int) -> float:
+    action()  # warm the file cache and imports
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def process(argv: list[str]) -> Callable[[], object]:
+    return lambda: subprocess.run(argv, stdout=subprocess.DEVNULL, check=True)
+
+
+def bench_size(count: int, runs: int, pyz: str | None) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="gzia-bench-") as scratch:
+        root = Path(scratch)
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+        sessions = write_records(root, count)
+        cases: dict[str, Callable[[], object]] = {
+            "plain loop (in-process)": lambda: plain_loop(sessions),
+            "session list --json": gz_list(root, "--json"),
+            "session list (table)": gz_list(root),
+        }
+        if pyz:
+            cases["plain loop (process)"] = process([sys.executable, "-c", LOOP, str(sessions)])
+            cases["pyz session list --json"] = process(
+                [sys.executable, pyz, "session", "list", "--json", "-d", str(root)])
+        return {label: median_seconds(action, runs) for label, action in cases.items()}
+
+
+def report(count: int, results: dict[str, float]) -> bool:
+    print(f"\n{count:,} records")
+    in_base = results["plain loop (in-process)"]
+    proc_base = results.get("plain loop (process)")
+    met = True
+    for label, seconds in results.items():
+        as_process = label == "plain loop (process)" or label.startswith("pyz")
+        base = proc_base if as_process and proc_base else in_base
+        ratio = seconds / base
+        print(f"  {label:<26} {seconds * 1000:9.1f} ms  {ratio:5.2f}x")
+        if label.startswith(("session list", "pyz")):
+            met = met and ratio <= GOAL
+    return met
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--sizes", default="1000,10000")
+    parser.add_argument("--pyz", default=None, help="also time the zipapp as a process")
+    args = parser.parse_args()
+    pyz = str(Path(args.pyz).resolve()) if args.pyz else None
+    verdicts = [report(n, bench_size(n, args.runs, pyz))
+                for n in (int(s) for s in args.sizes.split(","))]
+    print(f"\ngoal: session list <= {GOAL}x the plain loop: "
+          f"{'met' if all(verdicts) else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
