@@ -106,7 +106,7 @@ def cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
 def pyz(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The built zipapp: GZ_TEST_PYZ if the test command built it already, else built now."""
     if PREBUILT_PYZ:
-        return Path(PREBUILT_PYZ)
+        return Path(PREBUILT_PYZ).resolve()
     target = tmp_path_factory.mktemp("pyz") / "gz-ia.pyz"
     env = {**os.environ, "GZ_BUILD_OUTPUT": str(target), "PYTHON": sys.executable}
     subprocess.run(["bash", str(REPO / "build" / "shiv.sh")], check=True, env=env,
