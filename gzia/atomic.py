@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 
 def write_atomic(path: Path, content: bytes, mode: int = 0o644) -> None:
     """Replace ``path`` with ``content``: temp file beside it, fsync, rename, fsync the dir."""
+    import tempfile  # not on the start-up path of commands that only read
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -101,23 +101,16 @@ class SessionRecord:
         """Build a record from parsed JSON; :class:`RecordFormatError` when it is not one.
 
         This runs once per record on every ``session list``, so it fills the instance
-        directly instead of going through ``__init__`` with 29 keyword arguments.
+        directly instead of going through ``__init__`` with 29 keyword arguments, and
+        checks the fields' types once per distinct shape (see :func:`_has_plain_shape`).
         """
         if not isinstance(data, dict):
             raise RecordFormatError("a session record must be a JSON object")
-        values = dict(_FROM_JSON_DEFAULTS)
         extras: dict[str, Any] = {}
-        for key, value in data.items():
-            expected = _TYPES.get(key)
-            if expected is None:
-                extras[key] = value
-            elif value is None:
-                if key in _NULLABLE:
-                    values[key] = None
-            elif type(value) is expected:  # exact: a JSON true is not an integer
-                values[key] = value
-            else:
-                raise RecordFormatError(f"field '{key}' has an unexpected type")
+        if _has_plain_shape(data):  # the usual case: every field known, of its own type
+            values = {**_FROM_JSON_DEFAULTS, **data}
+        else:
+            values, extras = _values_and_extras(data)
         if type(values["id"]) is not str or not values["id"]:
             raise RecordFormatError("field 'id' is missing")
         profiles = values["profiles"]
@@ -144,6 +137,47 @@ _FROM_JSON_DEFAULTS: dict[str, Any] = {
 }
 _FROM_JSON_DEFAULTS["id"] = None
 _FROM_JSON_DEFAULTS["schema_version"] = 1  # a record without the field is the original's
+
+
+_PLAIN_SHAPES: dict[tuple[tuple[str, ...], tuple[type, ...]], bool] = {}
+_SHAPE_CACHE_LIMIT = 1024
+
+
+def _has_plain_shape(data: dict[str, Any]) -> bool:
+    """True when every key is a known field holding its exact type (or null if allowed).
+
+    Records written by one gz-ia share a handful of shapes (which fields are null), so
+    the verdict is remembered per (keys, value types): one tuple comparison per record
+    instead of a Python-level check of each of its 29 fields.
+    """
+    shape = (tuple(data), tuple(map(type, data.values())))
+    verdict = _PLAIN_SHAPES.get(shape)
+    if verdict is None:
+        verdict = all(
+            _TYPES.get(key) is kind or (kind is type(None) and key in _NULLABLE)
+            for key, kind in zip(*shape, strict=True)
+        )
+        if len(_PLAIN_SHAPES) < _SHAPE_CACHE_LIMIT:
+            _PLAIN_SHAPES[shape] = verdict
+    return verdict
+
+
+def _values_and_extras(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The general path: unknown fields kept aside, nulls in required fields ignored."""
+    values = dict(_FROM_JSON_DEFAULTS)
+    extras: dict[str, Any] = {}
+    for key, value in data.items():
+        expected = _TYPES.get(key)
+        if expected is None:
+            extras[key] = value
+        elif value is None:
+            if key in _NULLABLE:
+                values[key] = None
+        elif type(value) is expected:  # exact: a JSON true is not an integer
+            values[key] = value
+        else:
+            raise RecordFormatError(f"field '{key}' has an unexpected type")
+    return values, extras
 
 
 def now_rfc3339() -> str:
