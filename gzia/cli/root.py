@@ -8,13 +8,14 @@ like ``gz-ia --json session list``.
 from __future__ import annotations
 
 import difflib
+import sys
 from collections.abc import Callable
 from typing import Any
 
 import click
 
 from gzia.cli import output
-from gzia.contract import InternalError, UnknownCommandError
+from gzia.contract import InternalError, InvalidInputError, UnknownCommandError
 from gzia.plugins import Discovery, PluginFailure, discover, load_entry_point
 
 COMMANDS_GROUP = "gzia.commands"
@@ -52,15 +53,61 @@ def context_being_parsed() -> click.Context | None:
 
 
 def remember_args(command: click.Command) -> None:
-    """Keep the raw arguments a command parses, to find --json after a usage error."""
+    """Keep the raw arguments a command parses, to find --json after a usage error.
+
+    Arguments left over by a command that takes none are our INVALID_INPUT (click would
+    fail with its own English sentence).
+    """
     original = command.parse_args
 
     def parse_args(ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta[ARGS_META_KEY] = list(args)
         _parsing[:] = [ctx]
-        return original(ctx, args)
+        if isinstance(command, click.Group) or ctx.allow_extra_args:
+            return original(ctx, args)
+        ctx.allow_extra_args = True
+        try:
+            rest = original(ctx, args)
+        finally:
+            ctx.allow_extra_args = False
+        if ctx.args and not ctx.resilient_parsing:
+            raise InvalidInputError("core.unexpected_argument", arguments=" ".join(ctx.args),
+                                    details={"arguments": list(ctx.args)})
+        return rest
 
     command.parse_args = parse_args  # type: ignore[method-assign]
+
+
+def answer_help(command: click.Command) -> None:
+    """``--help`` prints plain text, or one envelope with ``data.help`` in JSON mode.
+
+    Typer's rich help would print boxes straight to stdout, even in JSON mode and even
+    while a usage error is being built; click's plain formatter returns text instead.
+    """
+    if hasattr(command, "rich_markup_mode"):
+        command.rich_markup_mode = None
+    original = command.get_help_option
+
+    def get_help_option(ctx: click.Context) -> click.Option | None:
+        option = original(ctx)
+        if option is not None:
+            option.callback = _show_help
+        return option
+
+    command.get_help_option = get_help_option  # type: ignore[method-assign]
+
+
+def _show_help(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    sniff_global_flags(ctx.command, ctx.meta.get(ARGS_META_KEY) or [])
+    text = ctx.get_help()
+    if output.is_json():
+        output.emit({"help": text})
+    else:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    raise click.exceptions.Exit(0)
 
 
 def adopt(command: click.Command) -> click.Command:
@@ -68,6 +115,7 @@ def adopt(command: click.Command) -> click.Command:
     names = {opt for p in command.params for opt in getattr(p, "opts", [])}
     command.params.extend(o for o in global_options() if not names & set(o.opts))
     remember_args(command)
+    answer_help(command)
     if isinstance(command, click.Group):
         report_unknown_subcommands(command)
         for sub in command.commands.values():
@@ -96,6 +144,7 @@ class RootGroup(click.Group):
         self._discovery: Discovery | None = None
         self._loaded: dict[str, click.Command] = {}
         remember_args(self)
+        answer_help(self)
 
     @property
     def discovery(self) -> Discovery:

@@ -54,6 +54,8 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: Any) -> No
         return
     from gzia.cli.version import report_version
 
+    sniff_global_flags(ctx.command, ctx.meta.get(ARGS_META_KEY) or [])  # --version --json
+
     report_version()
     raise click.exceptions.Exit(0)
 
@@ -141,6 +143,8 @@ def _usage_error(error: click.UsageError) -> GzError:
             choices=", ".join(sorted(error.possibilities or [])),
             details={"flag": error.option_name},
         )
+    if isinstance(error, click.BadOptionUsage):
+        return _bad_option_usage(error, failing)
     if isinstance(error, click.MissingParameter):
         return _missing(error)
     if isinstance(error, click.BadParameter):
@@ -155,6 +159,19 @@ def _usage_error(error: click.UsageError) -> GzError:
         path = error.ctx.command_path
         return MissingRequiredError("core.missing_command", command=path,
                                     hint_key="core.help_hint", details={"command": path})
+    return InvalidInputError("core.usage_error", detail=error.message)
+
+
+def _bad_option_usage(error: click.BadOptionUsage, failing: click.Context | None) -> GzError:
+    """``--dir`` without its value, or ``--flag=value`` for a flag."""
+    name = error.option_name
+    params = failing.command.params if failing is not None else []
+    option = next((p for p in params if isinstance(p, click.Option)
+                   and name in (*p.opts, *p.secondary_opts)), None)
+    if option is not None and (option.is_flag or option.count):
+        return InvalidInputError("core.flag_takes_no_value", flag=name, details={"flag": name})
+    if option is not None:
+        return MissingRequiredError("core.option_needs_value", flag=name, details={"flag": name})
     return InvalidInputError("core.usage_error", detail=error.message)
 
 

@@ -126,3 +126,73 @@ def test_unknown_subcommand_is_unknown_command(cli: Cli) -> None:
         2, "", "Error: unknown command: lsit\ndid you mean: list?\n")
     envelope = cli("config", "lsit", "--json").json
     assert envelope["errors"][0]["code"] == "UNKNOWN_COMMAND"
+
+
+@pytest.mark.parametrize("args", [
+    ["--json", "--help"], ["--help", "--json"], ["-h", "--json"],
+    ["--json", "session", "--help"], ["session", "--help", "--json"],
+    ["config", "list", "--help", "--json"], ["--json", "config", "list", "-h"],
+])
+def test_help_in_json_mode_is_one_envelope(cli: Cli, args: list[str]) -> None:
+    result = cli(*args)
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    envelope = result.json
+    assert envelope["ok"] is True and envelope["errors"] == []
+    assert envelope["data"]["help"].startswith("Usage: gz-ia")
+
+
+def test_help_is_plain_text_like_the_root(cli: Cli) -> None:
+    result = cli("session", "--help")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: gz-ia session [OPTIONS] COMMAND [ARGS]...\n")
+    assert "╭" not in result.stdout
+
+
+@pytest.mark.parametrize(("env", "stderr"), [
+    ({}, "Error: missing command for 'gz-ia session'\nrun 'gz-ia session --help' for usage\n"),
+    (ES, "Error: falta el subcomando de 'gz-ia session'\n"
+         "ejecute 'gz-ia session --help' para ver el uso\n"),
+])
+def test_group_without_subcommand_prints_no_usage_dump(
+    cli: Cli, env: dict[str, str], stderr: str
+) -> None:
+    assert cli("session", env=env) == Result(2, "", stderr)
+    envelope = cli("--json", "session", env=env).json
+    assert envelope["errors"][0]["code"] == "MISSING_REQUIRED"
+
+
+def test_version_flag_then_json(cli: Cli) -> None:
+    assert cli("--version", "--json").json == cli("version", "--json").json
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({}, "unexpected argument: extra"),
+    (ES, "argumento inesperado: extra"),
+])
+def test_extra_argument_is_one_translated_line(
+    cli: Cli, env: dict[str, str], message: str
+) -> None:
+    assert cli("version", "extra", env=env) == Result(2, "", f"Error: {message}\n")
+    assert cli("config", "path", "a", "b", "--json", env=env).json == error_envelope(
+        "INVALID_INPUT", message.replace("extra", "a b"), details={"arguments": ["a", "b"]})
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({}, "flag --dir needs a value"),
+    (ES, "la bandera --dir necesita un valor"),
+])
+def test_option_without_its_value(cli: Cli, env: dict[str, str], message: str) -> None:
+    assert cli("session", "list", "--dir", env=env) == Result(2, "", f"Error: {message}\n")
+    assert cli("--json", "session", "list", "--dir", env=env).json == error_envelope(
+        "MISSING_REQUIRED", message, details={"flag": "--dir"})
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({}, "flag --reveal takes no value"),
+    (ES, "la bandera --reveal no admite valor"),
+])
+def test_flag_given_a_value_message(cli: Cli, env: dict[str, str], message: str) -> None:
+    assert cli("config", "list", "--reveal=yes", env=env) == Result(2, "", f"Error: {message}\n")
+    assert cli("config", "list", "--reveal=yes", "--json", env=env).json == error_envelope(
+        "INVALID_INPUT", message, details={"flag": "--reveal"})
