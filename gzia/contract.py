@@ -179,10 +179,21 @@ class TerminatedError(GzError):
     code = ErrorCode.TERMINATED
 
 
+class TerminationRequested(KeyboardInterrupt):
+    """SIGTERM reached gz-ia: raised by its handler wherever the program happens to be.
+
+    Like ``KeyboardInterrupt`` (and unlike :class:`TerminatedError`) it is no
+    ``Exception``, so no ``except Exception`` (a plugin import, a doctor check) can
+    swallow it; whoever treats Ctrl+C as a cancel treats SIGTERM the same way.
+    """
+
+
 def classify(exc: BaseException) -> tuple[ExitCode, ErrorCode]:
     """The one mapping from any exception to (exit code, error code)."""
     if isinstance(exc, GzError):
         return EXIT_CODES[exc.code], exc.code
+    if isinstance(exc, TerminationRequested):
+        return ExitCode.TERMINATED, ErrorCode.TERMINATED
     if isinstance(exc, KeyboardInterrupt):
         return ExitCode.INTERRUPTED, ErrorCode.INTERRUPTED
     if isinstance(exc, OSError):
@@ -196,6 +207,8 @@ def error_message(exc: BaseException) -> str:
         return exc.message
     from gzia.i18n import t
 
+    if isinstance(exc, TerminationRequested):
+        return t("core.terminated")
     if isinstance(exc, KeyboardInterrupt):
         return t("core.interrupted")
     if isinstance(exc, OSError):

@@ -24,7 +24,7 @@ from gzia.contract import (
     GzError,
     InvalidInputError,
     MissingRequiredError,
-    TerminatedError,
+    TerminationRequested,
     UnknownFlagError,
     classify,
     envelope,
@@ -70,7 +70,7 @@ def run(args: list[str]) -> int:
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise TerminatedError("core.terminated")
+    raise TerminationRequested
 
 
 def _run(args: list[str]) -> int:

@@ -189,3 +189,33 @@ def test_pyz_default_plugins_directory_is_under_the_data_dir(
     data_dir = Path(os.environ["XDG_DATA_HOME"]) / "gz-ia" / "plugins"
     pip_install_target("gzia-example-commands", data_dir)
     assert run_pyz("example", "hello", "--name", "pyz") == Result(0, "hello pyz\n", "")
+
+
+def slow_plugin_dir(root: Path) -> Path:
+    """A plugins directory whose one driver plugin takes its time to import."""
+    root.mkdir()
+    (root / "slow_plugin.py").write_text(
+        "import sys, time\nsys.stderr.write('importing\\n'); sys.stderr.flush()\n"
+        "time.sleep(5)\ndriver = None\n")
+    info = root / "slow_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: slow-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[gzia.drivers]\nslow = slow_plugin:driver\n")
+    return root
+
+
+@pytest.mark.parametrize("command", [["plugins"], ["doctor"]])
+def test_sigterm_while_a_plugin_imports_is_not_a_plugin_failure(
+    tmp_path: Path, command: list[str]
+) -> None:
+    env = {**os.environ, "GZ_PLUGIN_PATH": str(slow_plugin_dir(tmp_path / "plugins"))}
+    child = subprocess.Popen([sys.executable, "-m", "gzia", *command, "--json"], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stderr is not None
+    assert child.stderr.readline() == "importing\n"
+    child.send_signal(signal.SIGTERM)
+    stdout, _ = child.communicate(timeout=30)
+    assert child.returncode == 143
+    assert json.loads(stdout) == {"ok": False, "data": None, "errors": [{
+        "code": "TERMINATED", "message": "terminated", "retryable": False, "hint": None,
+        "details": {}}], "warnings": []}
