@@ -30,15 +30,18 @@ class Setting:
     env: str
     help: str
     secret: bool = False
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
 
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("default_provider", str, None, "GZ_DEFAULT_PROVIDER",
             "agent used when -p is not given (else the first available)"),
     Setting("default_permission", str, "supervised", "GZ_DEFAULT_PERMISSION",
-            "permission level used when -m is not given"),
+            "permission level used when -m is not given",
+            choices=("readonly", "supervised", "autonomous")),  # gzia.drivers.base.Permission
     Setting("kill_grace_ms", int, 100, "GZ_KILL_GRACE_MS",
-            "milliseconds between SIGTERM and SIGKILL when stopping an agent"),
+            "milliseconds between SIGTERM and SIGKILL when stopping an agent", minimum=0),
     Setting("nexus_search_url", str, None, "GZ_NEXUS_SEARCH_URL",
             "Nexus search API URL used to discover releases"),
     Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name"),
@@ -155,8 +158,25 @@ def setting_for(key: str) -> Setting:
         ) from None
 
 
-def coerce(setting: Setting, raw: Any, *, origin: str) -> Any:
-    """Turn ``raw`` (a string from env/CLI, or a TOML value) into the setting's type."""
+def coerce(setting: Setting, raw: Any, *, origin: str | None) -> Any:
+    """Turn ``raw`` (a string from env/CLI, or a TOML value) into the setting's type.
+
+    ``origin`` names where the value came from (a file, an environment variable);
+    ``None`` is the command line.
+    """
+    value = _typed(setting, raw)
+    if value is None or (setting.choices and value not in setting.choices) or (
+        setting.minimum is not None and value < setting.minimum
+    ):
+        raise InvalidInputError(
+            "config.bad_type" if origin else "config.bad_value", key=setting.key,
+            origin=origin, expected=_expected(setting), value=str(raw),
+            details={"key": setting.key, "origin": origin},
+        )
+    return value
+
+
+def _typed(setting: Setting, raw: Any) -> Any:
     if isinstance(raw, setting.type) and not isinstance(raw, bool):
         return raw
     if setting.type is float and isinstance(raw, int) and not isinstance(raw, bool):
@@ -165,11 +185,18 @@ def coerce(setting: Setting, raw: Any, *, origin: str) -> Any:
         try:
             return setting.type(raw.strip())
         except ValueError:
-            pass
-    raise InvalidInputError(
-        "config.bad_type", key=setting.key, origin=origin, expected=setting.type.__name__,
-        value=str(raw), details={"key": setting.key, "origin": origin},
-    )
+            return None
+    return None
+
+
+def _expected(setting: Setting) -> str:
+    from gzia.i18n import t
+
+    if setting.choices:
+        return t("config.expected_choice", choices=", ".join(setting.choices))
+    if setting.minimum is not None:
+        return t(f"config.expected_{setting.type.__name__}_min", minimum=setting.minimum)
+    return t(f"config.expected_{setting.type.__name__}")
 
 
 def load_config(environ: Mapping[str, str] | None = None) -> Config:
@@ -190,7 +217,7 @@ def read_config_file(file: Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise InvalidInputError(
             "config.malformed", file=str(file), detail=str(exc),
-            details={"file": str(file), "line": _error_line(exc)},
+            details={"file": str(file), "line": _error_line(exc, text)},
         ) from None
     values: dict[str, Any] = {}
     for key, raw in document.items():
@@ -204,11 +231,15 @@ def read_config_file(file: Path) -> dict[str, Any]:
     return values
 
 
-def _error_line(exc: Exception) -> int | None:
+def _error_line(exc: Exception, text: str) -> int | None:
     import re
 
     match = re.search(r"at line (\d+)", str(exc))
-    return int(match.group(1)) if match else None
+    if match:
+        return int(match.group(1))
+    if "end of document" in str(exc):
+        return max(1, len(text.splitlines()))
+    return None
 
 
 def write_config_value(file: Path, key: str, raw: str | None) -> None:
@@ -218,7 +249,7 @@ def write_config_value(file: Path, key: str, raw: str | None) -> None:
     if raw is None:
         values.pop(key, None)
     else:
-        values[key] = coerce(setting, raw, origin=key)
+        values[key] = coerce(setting, raw, origin=None)
     text = "".join(f"{k} = {_toml_literal(v)}\n" for k, v in sorted(values.items()))
     private = any(SETTINGS_BY_KEY[k].secret for k in values)
     write_atomic(file, text.encode("utf-8"), mode=0o600 if private else 0o644)

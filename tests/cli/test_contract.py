@@ -101,8 +101,9 @@ def test_flag_given_a_value_is_invalid_input(cli: Cli) -> None:
 
 
 @pytest.mark.parametrize(("env", "stderr"), [
-    ({}, "Error: setting 'kill_grace_ms' from kill_grace_ms must be a int, got 'soon'\n"),
-    (ES, "Error: el ajuste 'kill_grace_ms' de kill_grace_ms debe ser int, se recibió 'soon'\n"),
+    ({}, "Error: setting 'kill_grace_ms' must be an integer of at least 0, got 'soon'\n"),
+    (ES, "Error: el ajuste 'kill_grace_ms' debe ser un número entero no menor que 0, "
+         "se recibió 'soon'\n"),
 ])
 def test_invalid_value_from_domain_code(cli: Cli, env: dict[str, str], stderr: str) -> None:
     assert cli("config", "set", "kill_grace_ms", "soon", env=env) == Result(2, "", stderr)

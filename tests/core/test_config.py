@@ -84,7 +84,38 @@ def test_unknown_key_and_bad_env_value(cli: Cli, isolated_env: Path) -> None:
     with pytest.raises(InvalidInputError) as raised:
         load_config({"GZ_KILL_GRACE_MS": "soon", "HOME": str(isolated_env)}).get("kill_grace_ms")
     assert raised.value.message == \
-        "setting 'kill_grace_ms' from GZ_KILL_GRACE_MS must be a int, got 'soon'"
+        "setting 'kill_grace_ms' from GZ_KILL_GRACE_MS must be an integer of at least 0, got 'soon'"
+
+
+def test_truncated_file_names_its_last_line(cli: Cli, isolated_env: Path) -> None:
+    path = config_file(isolated_env)
+    path.parent.mkdir(parents=True)
+    path.write_text("kill_grace_ms = 1\nlist = [\n")
+    envelope = cli("config", "list", "--json").json
+    assert envelope["errors"][0]["details"] == {"file": str(path), "line": 2}
+    assert envelope["errors"][0]["message"] == (
+        f"configuration file {path} is not valid TOML: Invalid value (at end of document)")
+
+
+@pytest.mark.parametrize(("args", "env", "message"), [
+    (["default_permission", "bogus"], {},
+     "setting 'default_permission' must be one of readonly, supervised, autonomous, got 'bogus'"),
+    (["default_permission", "bogus"], {"GZ_LANG": "es"},
+     "el ajuste 'default_permission' debe ser uno de readonly, supervised, autonomous, "
+     "se recibió 'bogus'"),
+    (["kill_grace_ms", "--", "-5"], {},
+     "setting 'kill_grace_ms' must be an integer of at least 0, got '-5'"),
+    (["kill_grace_ms", "--", "-5"], {"GZ_LANG": "es"},
+     "el ajuste 'kill_grace_ms' debe ser un número entero no menor que 0, se recibió '-5'"),
+])
+def test_set_refuses_values_the_commands_would_refuse(
+    cli: Cli, isolated_env: Path, args: list[str], env: dict[str, str], message: str
+) -> None:
+    assert cli("config", "set", *args, env=env) == Result(2, "", f"Error: {message}\n")
+    assert not config_file(isolated_env).exists()
+    result = cli("config", "get", "default_permission", "--json",
+                 env={**env, "GZ_DEFAULT_PERMISSION": "autonomous"})
+    assert result.json["data"]["value"] == "autonomous"
 
 
 def test_paths_follow_overrides(cli: Cli, tmp_path: Path) -> None:
