@@ -18,6 +18,7 @@ def version_line() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
+    guard_standard_streams()
     try:
         if args in (["--version"], ["version"]):
             sys.stdout.write(version_line() + "\n")
@@ -28,6 +29,29 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     except BrokenPipeError:
         return reader_went_away()
+    except OSError as exc:  # writing the output itself failed (disk full, I/O error)
+        return output_failed(exc)
+
+
+def guard_standard_streams() -> None:
+    """Put /dev/null on a closed stdin, stdout or stderr (``gz-ia ... >&-``).
+
+    Otherwise the next file gz-ia opens gets that descriptor, and an agent started later
+    would inherit it as its own stdout. Output to a closed stdout is dropped, as for a
+    reader that went away.
+    """
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)  # inheritable, like the descriptor it stands in for
+                os.close(null)
+            else:
+                os.set_inheritable(fd, True)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, mode, closefd=False))  # noqa: SIM115
 
 
 def reader_went_away() -> int:
@@ -38,3 +62,16 @@ def reader_went_away() -> int:
     except (OSError, ValueError):
         pass
     return 0
+
+
+def output_failed(exc: OSError) -> int:
+    """stdout could not be written: one ``Error:`` line on stderr, exit 1, no traceback."""
+    from gzia.contract import error_message
+    from gzia.i18n import t
+
+    try:
+        sys.stderr.write(f"{t('core.error_prefix')}: {error_message(exc)}\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    return 1

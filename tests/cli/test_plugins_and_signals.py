@@ -219,3 +219,42 @@ def test_sigterm_while_a_plugin_imports_is_not_a_plugin_failure(
     assert json.loads(stdout) == {"ok": False, "data": None, "errors": [{
         "code": "TERMINATED", "message": "terminated", "retryable": False, "hint": None,
         "details": {}}], "warnings": []}
+
+
+def gz_with_stdout(stdout: int | None, *args: str, cwd: Path | None = None,
+                   close_stdout: bool = False) -> Result:
+    done = subprocess.run(
+        [sys.executable, "-m", "gzia", *args], cwd=cwd, stdout=stdout, stderr=subprocess.PIPE,
+        text=True, timeout=60, check=False,
+        preexec_fn=(lambda: os.close(1)) if close_stdout else None,
+    )
+    return Result(done.returncode, "", done.stderr)
+
+
+@pytest.mark.parametrize("args", [["version"], ["--json", "config", "path"], ["--help"]])
+def test_closed_stdout_is_like_a_reader_that_went_away(args: list[str]) -> None:
+    assert gz_with_stdout(None, *args, close_stdout=True) == Result(0, "", "")
+
+
+def test_a_run_with_stdout_closed_does_not_lend_fd_1_to_the_agent(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t",
+                    "commit", "-q", "--allow-empty", "-m", "start"], check=True)
+    result = gz_with_stdout(None, "-q", "exec", "--", "sh", "-c", "echo agent-output",
+                            cwd=tmp_path, close_stdout=True)
+    assert result == Result(0, "", "")
+    for file in (tmp_path / ".harness").rglob("*"):
+        if file.is_file():
+            assert b"agent-output\n" not in file.read_bytes(), file
+
+
+@pytest.mark.parametrize(("args", "env_lang", "stderr"), [
+    (["--json", "config", "path"], "en", "Error: I/O error: No space left on device\n"),
+    (["version", "--json"], "es", "Error: error de E/S: No space left on device\n"),
+])
+def test_stdout_that_cannot_be_written_is_one_io_error(
+    args: list[str], env_lang: str, stderr: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GZ_LANG", env_lang)
+    with open("/dev/full", "w") as full:
+        assert gz_with_stdout(full.fileno(), *args) == Result(1, "", stderr)
