@@ -26,7 +26,7 @@ ES = {
     # The original prints cobra's English usage errors; the seed keeps them verbatim.
     "unknown_flag": "unknown flag: {flag}",
     "unknown_command": "comando desconocido: {command}",
-    "did_you_mean": "¿quiso decir: {choices}?",
+    "did_you_mean": "¿quisiste decir: {choices}?",
     "missing_argument": "falta el argumento: {name}",
     "missing_command": "falta el subcomando de '{command}'",
     "missing_option": "falta la bandera obligatoria: {name}",
@@ -35,12 +35,12 @@ ES = {
     "unexpected_argument": "argumento inesperado: {arguments}",
     "option_needs_value": "la bandera {flag} necesita un valor",
     "flag_takes_no_value": "la bandera {flag} no admite valor",
-    "help_hint": "ejecute '{command} --help' para ver el uso",
+    "help_hint": "ejecuta '{command} --help' para ver el uso",
     "interrupted": "interrumpido",
     "terminated": "terminado",
     "io_error": "error de E/S: {detail}",
     "internal_error": "error interno: {detail}",
-    "debug_hint": "vuelva a ejecutar con --debug (o GZ_DEBUG=1) para ver la traza",
+    "debug_hint": "vuelve a ejecutar con --debug (o GZ_DEBUG=1) para ver la traza",
     "warning_prefix": "Aviso",
     "error_prefix": "Error",
 }

@@ -35,10 +35,10 @@ ES = {
     "unknown_provider": "proveedor de agente desconocido: '{provider}' (válidos: {valid})",
     "unknown_permission": "nivel de permiso desconocido: '{permission}' (válidos: {valid})",
     "none_available": "no se encontró ningún agente en el PATH (buscados: {providers}).",
-    "none_available_hint": "instale uno (vea 'gz-ia drivers') o use '--provider shell'",
+    "none_available_hint": "instala uno (mira 'gz-ia drivers') o usa '--provider shell'",
     "invalid_conversation_id": "id de conversación inválido para {provider}: '{conversation_id}'",
     "readonly_unsupported": (
-        "el agente '{name}' no se puede restringir a solo lectura; elija supervised o autonomous"
+        "el agente '{name}' no se puede restringir a solo lectura; elige supervised o autonomous"
     ),
     "bad_mcp_config": "no se puede usar la configuración MCP {path}: {detail}",
     "plugin_failed": "no se pudo cargar el driver '{provider}': {error}",

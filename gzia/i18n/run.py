@@ -51,7 +51,7 @@ ES = {
     "show_hint": "detalle: gz-ia session show {id}",
     "already_running": "la sesión '{id}' ya se encuentra en ejecución (PID {pid})",
     "not_running": "la sesión '{id}' no está activa (estado actual: {status})",
-    "still_starting": "la sesión '{id}' aún se está iniciando; reintente en un momento",
+    "still_starting": "la sesión '{id}' aún se está iniciando; reintenta en un momento",
     "kill_done": "✓ Sesión '{id}' (PID {pid}) finalizada con éxito.",
     "kill_lost": "✧ La sesión '{id}' ya no estaba en ejecución (el PID {pid} había "
                  "desaparecido): marcada como perdida (lost).",

@@ -128,7 +128,7 @@ ES = {
     "no_commits": (
         "el repositorio en {root} aún no tiene commits; las sesiones parten de HEAD"
     ),
-    "no_commits_hint": "haga un primer commit: git add -A && git commit -m 'commit inicial'",
+    "no_commits_hint": "haz un primer commit: git add -A && git commit -m 'commit inicial'",
     "invalid_inject_path": "ruta de archivo inyectado inválida '{path}'",
     "list_empty": "✧ No hay sesiones registradas en este proyecto.",
     "col_id": "ID",
@@ -159,15 +159,15 @@ ES = {
     "show_mode_direct": "Directo (sin Git)",
     "deleted": "✓ Sesión '{id}' eliminada del registro.",
     "delete_running": (
-        "la sesión '{id}' está en ejecución (PID {pid}); deténgala primero o use --force"
+        "la sesión '{id}' está en ejecución (PID {pid}); detenla primero o usa --force"
     ),
     "delete_running_no_kill": (
         "la sesión '{id}' está en ejecución (PID {pid}) y este gz-ia no puede detenerla; "
-        "detenga primero el agente"
+        "detén primero el agente"
     ),
     "delete_unmerged": (
         "la sesión '{id}' tiene trabajo que nunca se fusionó ({what}); "
-        "fusiónelo con 'gz-ia session merge {id}' o elimine con --force"
+        "fusiónalo con 'gz-ia session merge {id}' o elimínala con --force"
     ),
     "delete_what_commits": "{count} commit(s) sin fusionar",
     "delete_what_files": "{count} archivo(s) sin comitear",
@@ -185,11 +185,11 @@ ES = {
         "evitar pérdida accidental de datos"
     ),
     "merge_in_progress": (
-        "el repositorio base ('{root}') tiene un {operation} en curso; termínelo o abórtelo "
+        "el repositorio base ('{root}') tiene un {operation} en curso; termínalo o abórtalo "
         "antes de integrar la sesión"
     ),
     "merge_running": (
-        "la sesión '{id}' sigue en ejecución (PID {pid}); espere a que termine o deténgala "
+        "la sesión '{id}' sigue en ejecución (PID {pid}); espera a que termine o detenla "
         "con 'gz-ia session kill {id}'"
     ),
     "merge_conflict": (

@@ -88,7 +88,7 @@ def test_missing_argument(cli: Cli, env: dict[str, str], stderr: str) -> None:
 @pytest.mark.parametrize(("env", "stderr"), [
     ({}, "Error: missing command for 'gz-ia config'\nrun 'gz-ia config --help' for usage\n"),
     (ES, "Error: falta el subcomando de 'gz-ia config'\n"
-         "ejecute 'gz-ia config --help' para ver el uso\n"),
+         "ejecuta 'gz-ia config --help' para ver el uso\n"),
 ])
 def test_missing_subcommand(cli: Cli, env: dict[str, str], stderr: str) -> None:
     assert cli("config", env=env) == Result(2, "", stderr)
@@ -153,7 +153,7 @@ def test_help_is_plain_text_like_the_root(cli: Cli) -> None:
 @pytest.mark.parametrize(("env", "stderr"), [
     ({}, "Error: missing command for 'gz-ia session'\nrun 'gz-ia session --help' for usage\n"),
     (ES, "Error: falta el subcomando de 'gz-ia session'\n"
-         "ejecute 'gz-ia session --help' para ver el uso\n"),
+         "ejecuta 'gz-ia session --help' para ver el uso\n"),
 ])
 def test_group_without_subcommand_prints_no_usage_dump(
     cli: Cli, env: dict[str, str], stderr: str

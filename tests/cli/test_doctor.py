@@ -34,9 +34,9 @@ def test_missing_git_means_not_ready_but_exit_0(cli: Cli, tmp_path: Path) -> Non
                    "detail": "git not found on PATH", "fix": "install git 2.38 or newer"}
     human = cli("doctor", env={"PATH": str(empty), "GZ_LANG": "es"})
     assert human.exit_code == 0
-    assert "✕ git      git no se encuentra en el PATH\n  → instale git 2.38 o posterior\n" \
+    assert "✕ git      git no se encuentra en el PATH\n  → instala git 2.38 o posterior\n" \
         in human.stdout
-    assert human.stdout.endswith("✕ gz-ia no está listo: corrija los puntos marcados con ✕\n")
+    assert human.stdout.endswith("✕ gz-ia no está listo: corrige los puntos marcados con ✕\n")
 
 
 def test_update_sources_configured(cli: Cli) -> None:

@@ -119,7 +119,7 @@ class TestDefaultProvider:
                    "install one (see 'gz-ia drivers'), or use '--provider shell'"),
             "es": ("no se encontró ningún agente en el PATH "
                    "(buscados: agy, claude, opencode, pi-agent).",
-                   "instale uno (vea 'gz-ia drivers') o use '--provider shell'"),
+                   "instala uno (mira 'gz-ia drivers') o usa '--provider shell'"),
         }[lang]
 
 

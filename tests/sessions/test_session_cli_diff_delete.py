@@ -105,8 +105,8 @@ def test_delete_refuses_unmerged_work_then_force(cli: Cli, project: Project,
     human = cli("session", "rm", SID, "-d", root, env=ES)
     assert human.stderr == (
         "Error: la sesión 'abcdef01' tiene trabajo que nunca se fusionó (1 commit(s) sin "
-        "fusionar, 2 archivo(s) sin comitear); fusiónelo con 'gz-ia session merge abcdef01' o "
-        "elimine con --force\ngz-ia session delete abcdef01 --force\n")
+        "fusionar, 2 archivo(s) sin comitear); fusiónalo con 'gz-ia session merge abcdef01' o "
+        "elimínala con --force\ngz-ia session delete abcdef01 --force\n")
     assert worktree.is_dir()
     forced = cli("session", "delete", SID, "--force", "--json", "-d", root)
     assert forced.json["data"] == {
@@ -246,7 +246,7 @@ def test_force_delete_of_a_running_session_without_a_killer_refuses(
         result = cli("session", "delete", SID, "--force", "-d", str(project.root), env=ES)
         assert (result.exit_code, result.stderr) == (1, (
             f"Error: la sesión 'abcdef01' está en ejecución (PID {agent.pid}) y este gz-ia no "
-            "puede detenerla; detenga primero el agente\n"))
+            "puede detenerla; detén primero el agente\n"))
         assert agent.poll() is None
     finally:
         agent.kill()

@@ -227,7 +227,7 @@ def test_an_unfinished_merge_in_the_base_is_left_alone(cli: Cli, project: Projec
     [error] = result.json["errors"]
     assert (error["code"], error["details"]["operation"]) == ("SAFETY_BLOCK", "merge")
     assert error["message"] == (
-        f"el repositorio base ('{root}') tiene un merge en curso; termínelo o abórtelo antes "
+        f"el repositorio base ('{root}') tiene un merge en curso; termínalo o abórtalo antes "
         "de integrar la sesión")
     assert (root / ".git" / "MERGE_HEAD").exists()
 
