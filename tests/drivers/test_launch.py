@@ -210,7 +210,7 @@ def test_readonly_is_refused_where_it_cannot_be_enforced(
     assert caught.value.message == {
         "en": f"agent '{name}' cannot be restricted to read-only; choose supervised or autonomous",
         "es": f"el agente '{name}' no se puede restringir a solo lectura; "
-              "elija supervised o autonomous",
+              "elige supervised o autonomous",
     }[lang]
 
 

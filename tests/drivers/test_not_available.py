@@ -73,7 +73,7 @@ def test_chat_with_a_missing_agent_as_json(
          "agent 'Google Antigravity (agy)' cannot be restricted to read-only; "
          "choose supervised or autonomous",
          "el agente 'Google Antigravity (agy)' no se puede restringir a solo lectura; "
-         "elija supervised o autonomous"),
+         "elige supervised o autonomous"),
     ],
 )
 def test_chat_usage_errors_exit_2(
