@@ -41,3 +41,15 @@ def test_configuration_table_matches_the_settings() -> None:
     expected = {s.key: (s.env, "(none)" if s.default is None else str(s.default), s.help)
                 for s in SETTINGS}
     assert documented == expected
+
+
+def test_every_warning_code_is_documented() -> None:
+    import re
+
+    used = set()
+    for source in (DOCS.parents[1] / "gzia").rglob("*.py"):
+        used |= set(re.findall(r'output\.warn\(\s*"([A-Z_]+)"', source.read_text()))
+    text = (DOCS / "error-codes.md").read_text()
+    warnings_part = text[text.index("Warning codes"):]
+    documented = set(re.findall(r"`([A-Z_]+)`", warnings_part))
+    assert used == documented
