@@ -252,7 +252,9 @@ def write_config_value(file: Path, key: str, raw: str | None) -> None:
         values[key] = coerce(setting, raw, origin=None)
     text = "".join(f"{k} = {_toml_literal(v)}\n" for k, v in sorted(values.items()))
     private = any(SETTINGS_BY_KEY[k].secret for k in values)
-    write_atomic(file, text.encode("utf-8"), mode=0o600 if private else 0o644)
+    # A symlinked file (kept in a dotfiles repository) stays a link: write its target.
+    target = file.resolve() if file.is_symlink() else file
+    write_atomic(target, text.encode("utf-8"), mode=0o600 if private else 0o644)
 
 
 def _toml_literal(value: Any) -> str:

@@ -125,3 +125,15 @@ def test_paths_follow_overrides(cli: Cli, tmp_path: Path) -> None:
     assert data["config_file"] == str(tmp_path / "c.toml")
     assert data["data_dir"] == str(tmp_path / "d")
     assert data["plugin_dirs"] == [str(tmp_path / "p1"), str(tmp_path / "p2")]
+
+
+def test_set_writes_through_a_symlinked_file(cli: Cli, isolated_env: Path) -> None:
+    real = isolated_env / "dotfiles" / "gz-ia.toml"
+    real.parent.mkdir()
+    real.write_text("kill_grace_ms = 200\n")
+    link = config_file(isolated_env)
+    link.parent.mkdir(parents=True)
+    link.symlink_to(real)
+    assert cli("config", "set", "default_provider", "claude").exit_code == 0
+    assert link.is_symlink()
+    assert real.read_text() == 'default_provider = "claude"\nkill_grace_ms = 200\n'
