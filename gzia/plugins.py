@@ -179,9 +179,15 @@ def load_group(group: str, environ: Mapping[str, str] | None = None) -> LoadResu
 
 
 def load_entry_point(info: PluginInfo, ep: EntryPoint) -> Any:
-    """Import one plugin; any exception becomes a :class:`PluginFailure`."""
+    """Import one plugin; any exception becomes a :class:`PluginFailure`.
+
+    Whatever the import prints goes to stderr: stdout may have to hold one JSON document.
+    """
+    import contextlib
+
     try:
-        return ep.load()
+        with contextlib.redirect_stdout(sys.stderr):  # import-time prints are never output
+            return ep.load()
     except Exception as exc:
         return PluginFailure(info, f"{type(exc).__name__}: {exc}")
 

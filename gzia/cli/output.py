@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 from gzia.contract import Problem
 
@@ -23,6 +23,7 @@ class OutputState:
     debug: bool = False
     data: Any = None
     warnings: list[Problem] = field(default_factory=list)
+    stdout: TextIO | None = None  # the real stdout while JSON mode lends sys.stdout to stderr
 
 
 state = OutputState()
@@ -31,12 +32,28 @@ state = OutputState()
 def reset(*, debug: bool = False) -> None:
     """Start a fresh invocation (``main`` calls this; tests rely on it)."""
     global state  # noqa: PLW0603 - one invocation, one output state
+    restore_stdout()
     state = OutputState(debug=debug)
 
 
 def set_json(value: bool) -> None:
-    if value:
+    """Enter JSON mode: from now on stray prints (a plugin, a library) go to stderr, so
+    stdout carries nothing but the one envelope, written to :func:`document_stream`."""
+    if value and not state.json:
         state.json = True
+        state.stdout = sys.stdout
+        sys.stdout = sys.stderr
+
+
+def document_stream() -> TextIO:
+    return state.stdout if state.stdout is not None else sys.stdout
+
+
+def restore_stdout() -> None:
+    """Give sys.stdout back at the end of an invocation."""
+    if state.stdout is not None:
+        sys.stdout = state.stdout
+        state.stdout = None
 
 
 def set_quiet(value: bool) -> None:

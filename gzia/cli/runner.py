@@ -67,6 +67,7 @@ def run(args: list[str]) -> int:
         return _run(args)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        output.restore_stdout()
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
@@ -127,8 +128,9 @@ def _render_error(exc: BaseException, message: str, hint: str | None) -> None:
 
 
 def _write_envelope(document: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, default=str) + "\n")
-    sys.stdout.flush()
+    stream = output.document_stream()
+    stream.write(json.dumps(document, ensure_ascii=False, default=str) + "\n")
+    stream.flush()
 
 
 def _usage_error(error: click.UsageError) -> GzError:

@@ -258,3 +258,23 @@ def test_stdout_that_cannot_be_written_is_one_io_error(
     monkeypatch.setenv("GZ_LANG", env_lang)
     with open("/dev/full", "w") as full:
         assert gz_with_stdout(full.fileno(), *args) == Result(1, "", stderr)
+
+
+@pytest.mark.parametrize("args", [["--json", "noisy"], ["noisy", "--json"]])
+def test_stray_prints_never_break_the_one_json_document(tmp_path: Path, args: list[str]) -> None:
+    root = tmp_path / "plugins"
+    root.mkdir()
+    (root / "noisy_plugin.py").write_text(
+        "import click\nprint('imported')\n\n"
+        "@click.command()\ndef app():\n    print('stray')\n"
+        "    from gzia.cli import output\n    output.emit({'n': 1})\n")
+    info = root / "noisy_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: noisy-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[gzia.commands]\nnoisy = noisy_plugin:app\n")
+    env = {**os.environ, "GZ_PLUGIN_PATH": str(root)}
+    done = subprocess.run([sys.executable, "-m", "gzia", *args], env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert (done.returncode, json.loads(done.stdout)) == (0, {
+        "ok": True, "data": {"n": 1}, "errors": [], "warnings": []})
+    assert done.stderr == "imported\nstray\n"
