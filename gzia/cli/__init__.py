@@ -31,6 +31,10 @@ def main(argv: list[str] | None = None) -> int:
         return reader_went_away()
     except OSError as exc:  # writing the output itself failed (disk full, I/O error)
         return output_failed(exc)
+    except KeyboardInterrupt as exc:  # SIGINT/SIGTERM while the outcome was being written
+        from gzia.contract import classify
+
+        return int(classify(exc)[0])
 
 
 def guard_standard_streams() -> None:

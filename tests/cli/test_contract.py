@@ -197,3 +197,33 @@ def test_flag_given_a_value_message(cli: Cli, env: dict[str, str], message: str)
     assert cli("config", "list", "--reveal=yes", env=env) == Result(2, "", f"Error: {message}\n")
     assert cli("config", "list", "--reveal=yes", "--json", env=env).json == error_envelope(
         "INVALID_INPUT", message, details={"flag": "--reveal"})
+
+
+class SignalledWhileWriting:
+    """A stdout during whose write the SIGTERM (or Ctrl+C) handler fires."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+    def write(self, text: str) -> int:
+        raise self.exc
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("signalled", "exit_code"), [
+    ("TerminationRequested", 143), ("KeyboardInterrupt", 130)])
+def test_signal_while_writing_the_outcome_still_exits_with_its_code(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], signalled: str,
+    exit_code: int,
+) -> None:
+    import sys
+
+    import gzia.contract
+    from gzia.cli import main
+
+    exc = getattr(gzia.contract, signalled, None) or KeyboardInterrupt
+    monkeypatch.setattr(sys, "stdout", SignalledWhileWriting(exc()))
+    assert main(["config", "path", "--json"]) == exit_code
+    assert "Traceback" not in capsys.readouterr().err
