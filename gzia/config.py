@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gzia.atomic import write_atomic
-from gzia.contract import InvalidInputError
+from gzia.contract import InvalidInputError, IOFailure
 
 APP_NAME = "gz-ia"
 
@@ -212,6 +212,10 @@ def read_config_file(file: Path) -> dict[str, Any]:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise IOFailure("config.unreadable", file=str(file), detail=detail,
+                        details={"file": str(file)}) from exc
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

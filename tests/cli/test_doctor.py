@@ -44,3 +44,21 @@ def test_update_sources_configured(cli: Cli) -> None:
     checks = cli("doctor", "--json", env=env).json["data"]["checks"]
     assert checks[-1] == {"name": "update", "ok": True, "required": False,
                           "detail": "update sources: forgejo_api_url", "fix": None}
+
+
+def test_unreadable_config_file_is_a_finding_not_a_crash(cli: Cli, tmp_path: Path) -> None:
+    unreadable = tmp_path / "config.toml"
+    unreadable.mkdir()  # root reads any file, so a directory stands in for an unreadable one
+    env = {"GZ_CONFIG_FILE": str(unreadable)}
+    result = cli("doctor", "--json", env=env)
+    assert (result.exit_code, result.json["ok"], result.json["data"]["ready"]) == (0, True, False)
+    config = next(c for c in result.json["data"]["checks"] if c["name"] == "config")
+    assert config == {"name": "config", "ok": False, "required": True,
+                      "detail": f"cannot read the configuration file {unreadable}: Is a directory",
+                      "fix": f"fix or remove {unreadable}"}
+    assert cli("config", "list", env={**env, "GZ_LANG": "es"}) == Result(
+        1, "", f"Error: no se puede leer el archivo de configuración {unreadable}: "
+               "Is a directory\n")
+    envelope = cli("config", "list", "--json", env=env).json
+    assert envelope["errors"][0]["code"] == "IO"
+    assert envelope["errors"][0]["details"] == {"file": str(unreadable)}
