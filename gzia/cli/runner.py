@@ -22,6 +22,7 @@ from gzia.cli.root import ARGS_META_KEY, RootGroup, context_being_parsed, sniff_
 from gzia.contract import (
     ExitCode,
     GzError,
+    InternalError,
     InvalidInputError,
     MissingRequiredError,
     TerminationRequested,
@@ -83,7 +84,9 @@ def _run(args: list[str]) -> int:
         with root.make_context(PROGRAM, args) as ctx:
             root.invoke(ctx)
     except click.exceptions.Exit as done:
-        return _finish_success() if done.exit_code == 0 else int(done.exit_code)
+        return _finish_success() if done.exit_code == 0 else _fail(_exited(done.exit_code))
+    except SystemExit as done:  # a plugin's sys.exit(): its outcome still gets reported
+        return _finish_success() if done.code in (0, None) else _fail(_exited(done.code))
     except click.UsageError as usage:
         return _fail(_usage_error(usage))
     except click.Abort as abort:
@@ -94,6 +97,10 @@ def _run(args: list[str]) -> int:
     except (Exception, KeyboardInterrupt) as exc:
         return _fail(exc)
     return _finish_success()
+
+
+def _exited(code: object) -> GzError:
+    return InternalError("core.exited", code=code, details={"exit_code": code})
 
 
 def _finish_success() -> int:

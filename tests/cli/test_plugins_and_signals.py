@@ -278,3 +278,28 @@ def test_stray_prints_never_break_the_one_json_document(tmp_path: Path, args: li
     assert (done.returncode, json.loads(done.stdout)) == (0, {
         "ok": True, "data": {"n": 1}, "errors": [], "warnings": []})
     assert done.stderr == "imported\nstray\n"
+
+
+@pytest.mark.parametrize(("body", "exit_code", "envelope"), [
+    ("raise SystemExit(3)", 1, {"ok": False, "data": None, "errors": [{
+        "code": "INTERNAL", "message": "the command exited with code 3 without saying why",
+        "retryable": False, "hint": None, "details": {"exit_code": 3}}], "warnings": []}),
+    ("raise click.exceptions.Exit(4)", 1, {"ok": False, "data": None, "errors": [{
+        "code": "INTERNAL", "message": "the command exited with code 4 without saying why",
+        "retryable": False, "hint": None, "details": {"exit_code": 4}}], "warnings": []}),
+    ("raise SystemExit(0)", 0, {"ok": True, "data": None, "errors": [], "warnings": []}),
+])
+def test_a_command_that_exits_by_itself_still_gets_its_envelope(
+    tmp_path: Path, body: str, exit_code: int, envelope: dict[str, object]
+) -> None:
+    root = tmp_path / "plugins"
+    root.mkdir()
+    (root / "exiting_plugin.py").write_text(
+        f"import click\n\n@click.command()\ndef app():\n    {body}\n")
+    info = root / "exiting_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "entry_points.txt").write_text("[gzia.commands]\nexiting = exiting_plugin:app\n")
+    env = {**os.environ, "GZ_PLUGIN_PATH": str(root)}
+    done = subprocess.run([sys.executable, "-m", "gzia", "exiting", "--json"], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, json.loads(done.stdout)) == (exit_code, envelope)
