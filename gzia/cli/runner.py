@@ -83,10 +83,9 @@ def _run(args: list[str]) -> int:
     try:
         with root.make_context(PROGRAM, args) as ctx:
             root.invoke(ctx)
-    except click.exceptions.Exit as done:
-        return _finish_success() if done.exit_code == 0 else _fail(_exited(done.exit_code))
-    except SystemExit as done:  # a plugin's sys.exit(): its outcome still gets reported
-        return _finish_success() if done.code in (0, None) else _fail(_exited(done.code))
+    except (click.exceptions.Exit, SystemExit) as done:  # also a plugin's sys.exit()
+        code = done.exit_code if isinstance(done, click.exceptions.Exit) else done.code
+        return _finish_success() if code in (0, None) else _fail(_exited(code))
     except click.UsageError as usage:
         return _fail(_usage_error(usage))
     except click.Abort as abort:
