@@ -207,7 +207,8 @@ def _merge(root: Path, session_id: str, branch: str, *, squash: bool, no_commit:
     if squash and not no_commit and not run_git(["diff", "--cached", "--quiet"], root).ok:
         message = f"harness({session_id}): merge session changes (squash)"
         committed = commit_with_fallback_identity(["commit", "-q", "-m", message], root)
-        if not committed.ok:
+        if not committed.ok:  # a hook refused it: take the staged squash back out
+            _undo_failed_merge(root, squash=True)
             raise git_failure(committed)
 
 

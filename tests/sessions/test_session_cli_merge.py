@@ -249,3 +249,76 @@ def test_a_hook_that_rejects_the_merge_commit_leaves_the_base_as_it_was(
     assert run_git(root, "rev-parse", "HEAD") == head
     assert run_git(root, "status", "--porcelain") == ""
     assert not (root / ".git" / "MERGE_HEAD").exists()
+
+
+def test_a_hook_that_rejects_the_squash_commit_leaves_the_base_as_it_was(
+    cli: Cli, project: Project, session: Path
+) -> None:
+    root = project.root
+    run_git(session, "add", "-A")
+    run_git(session, "commit", "-q", "-m", "agent: notes")
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho 'blocked by project policy' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    head = run_git(root, "rev-parse", "HEAD")
+    result = cli("session", "merge", SID, "--squash", "--json", "-d", str(root))
+    assert result.exit_code == 1
+    assert "blocked by project policy" in result.json["errors"][0]["message"]
+    assert run_git(root, "rev-parse", "HEAD") == head
+    assert run_git(root, "status", "--porcelain", "--untracked-files=all") == ""
+    assert SessionStore(project).load(SID).merged_at is None
+
+
+@pytest.mark.parametrize("flags", [(), ("--squash",), ("--no-commit",)])
+def test_injected_files_the_agent_committed_are_refused(
+    cli: Cli, project: Project, session: Path, flags: tuple[str, ...]
+) -> None:
+    """An agent that force-adds what gz-ia injected (a token in an MCP config) or writes
+    into ``.harness/`` must not get those files onto the user's branch or into its store."""
+    root = project.root
+    for name in (".harness-session/mcp.json", ".harness/sessions/0badc0de.json"):
+        (session / name).parent.mkdir(parents=True, exist_ok=True)
+        (session / name).write_text('{"token": "secret"}\n')
+        run_git(session, "add", "-f", name)
+    run_git(session, "commit", "-q", "-m", "agent: oops")
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    result = cli("session", "merge", SID, *flags, "--json", "-d", str(root))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "SAFETY_BLOCK"
+    assert error["details"] == {
+        "id": SID, "branch": f"harness/{SID}",
+        "files": [".harness-session/mcp.json", ".harness/sessions/0badc0de.json"]}
+    assert _snapshot(root) == base_before
+    assert _snapshot(session) == wt_before
+    assert not (root / ".harness" / "sessions" / "0badc0de.json").exists()
+    human = cli("session", "merge", SID, *flags, "-d", str(root), env=ES)
+    assert human.stderr == (
+        "Error: la sesión 'abcdef01' comiteó archivos que gz-ia inyectó o que son suyos "
+        "(.harness-session/mcp.json, .harness/sessions/0badc0de.json); integrarlos los "
+        "llevaría a su rama. No se modificó nada\n"
+        "quítelos de los commits de harness/abcdef01 en el worktree "
+        "(gz-ia session path abcdef01) y reintente gz-ia session merge abcdef01\n")
+    english = cli("session", "merge", SID, *flags, "-d", str(root))
+    assert english.stderr == (
+        "Error: session 'abcdef01' committed files that gz-ia injected or owns "
+        "(.harness-session/mcp.json, .harness/sessions/0badc0de.json); merging would put "
+        "them on your branch. Nothing was changed\n"
+        "remove them from the commits of harness/abcdef01 in the worktree "
+        "(gz-ia session path abcdef01), then run gz-ia session merge abcdef01 again\n")
+
+
+def test_squash_merges_once_injected_files_are_removed_again(
+    cli: Cli, project: Project, session: Path
+) -> None:
+    """With --squash only the final tree counts: a file added then removed is fine."""
+    (session / ".harness-session").mkdir(exist_ok=True)
+    (session / ".harness-session" / "mcp.json").write_text("{}\n")
+    run_git(session, "add", "-f", ".harness-session/mcp.json")
+    run_git(session, "commit", "-q", "-m", "agent: oops")
+    run_git(session, "rm", "-q", "--cached", ".harness-session/mcp.json")
+    run_git(session, "commit", "-q", "-m", "agent: undo")
+    result = cli("session", "merge", SID, "--squash", "-d", str(project.root))
+    assert result.exit_code == 0, result.stderr
+    tracked = run_git(project.root, "ls-tree", "-r", "--name-only", "HEAD").split()
+    assert tracked == ["README.md", "feature.txt", "notes.txt"]
