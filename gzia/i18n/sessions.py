@@ -86,6 +86,14 @@ EN = {
     "merge_conflict_hint": (
         "resolve in the worktree (git merge {base} there), then run gz-ia session merge {id}"
     ),
+    "merge_injected": (
+        "session '{id}' committed files that gz-ia injected or owns ({files}); merging "
+        "would put them on your branch. Nothing was changed"
+    ),
+    "merge_injected_hint": (
+        "remove them from the commits of {branch} in the worktree (gz-ia session path {id}), "
+        "then run gz-ia session merge {id} again"
+    ),
     "merge_no_branch": "session '{id}': branch '{branch}' does not exist",
     "merge_up_to_date": "✧ The branch is already up to date. Nothing to merge.",
     "merge_done": "✓ Merge completed successfully for session '{id}'.",
@@ -199,6 +207,14 @@ ES = {
     ),
     "merge_conflict_hint": (
         "resuelva en el worktree (git merge {base} allí) y reintente gz-ia session merge {id}"
+    ),
+    "merge_injected": (
+        "la sesión '{id}' comiteó archivos que gz-ia inyectó o que son suyos ({files}); "
+        "integrarlos los llevaría a su rama. No se modificó nada"
+    ),
+    "merge_injected_hint": (
+        "quítelos de los commits de {branch} en el worktree (gz-ia session path {id}) y "
+        "reintente gz-ia session merge {id}"
     ),
     "merge_no_branch": "sesión '{id}': la rama '{branch}' no existe",
     "merge_up_to_date": (

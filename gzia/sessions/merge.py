@@ -81,8 +81,10 @@ def merge_session(
     result = MergeResult(record.id, branch, current_branch(project.root), squash, no_commit)
     ensure_excluded(project)  # injected files stay out of every "git add -A" below
     worktree = _dirty_worktree(project, record.id)
-    # Check a snapshot of the worktree first, so a conflict leaves even its HEAD alone.
-    _refuse_conflicts(project, record.id, branch, _snapshot(worktree) if worktree else branch)
+    # Check a snapshot of the worktree first, so a refusal leaves even its HEAD alone.
+    tip = _snapshot(worktree) if worktree else branch
+    _refuse_conflicts(project, record.id, branch, tip)
+    _refuse_injected_files(project, record.id, branch, tip, squash=squash)
     if worktree is not None:
         result.safety_commit = _commit_worktree_changes(worktree, record.id)
     result.files = _files_to_integrate(project.root, branch)
@@ -174,6 +176,31 @@ def _refuse_conflicts(project: Project, session_id: str, branch: str, tip: str) 
         base=base, hint_key="sessions.merge_conflict_hint",
         details={"id": session_id, "files": files, "branch": branch, "worktree": worktree},
     )
+
+
+_OWN_PATHSPECS = (f":(top){HARNESS_DIR}", f":(top){INJECTED_DIR}")
+
+
+def _refuse_injected_files(project: Project, session_id: str, branch: str, tip: str, *,
+                           squash: bool) -> None:
+    """Refuse when the session's commits carry ``.harness-session/`` or ``.harness/`` files.
+
+    The exclude entry keeps ``git add -A`` away from them, but an agent can still force-add
+    an injected MCP configuration (with its token) or write into gz-ia's own store. A
+    squash brings only the final tree; any other merge brings every commit's history.
+    """
+    if squash:
+        args = ["diff", "--name-only", "-z", f"HEAD...{tip}", "--", *_OWN_PATHSPECS]
+    else:
+        args = ["log", "--format=", "--name-only", "-z", f"HEAD..{tip}", "--", *_OWN_PATHSPECS]
+    names = git_ok(args, project.root).split("\0")
+    files = sorted({name.strip("\n") for name in names if name.strip("\n")})
+    if files:
+        raise SafetyBlockError(
+            "sessions.merge_injected", id=session_id, files=", ".join(files), branch=branch,
+            hint_key="sessions.merge_injected_hint",
+            details={"id": session_id, "branch": branch, "files": files},
+        )
 
 
 def _conflicted_files(done: proc.Completed) -> list[str]:
