@@ -60,7 +60,7 @@ def unmerged_work(project: Project, record: SessionRecord) -> UnmergedWork:
     work = UnmergedWork()
     worktree = worktree_for(project, record.id)
     if (worktree / ".git").is_file():
-        work.files = changed_paths(worktree, ignore_prefixes=HARNESS_PATHS)
+        work.files = changed_paths(worktree, ignore_dirs=HARNESS_PATHS)
     work.commits = _unmerged_commits(project, record)
     return work
 

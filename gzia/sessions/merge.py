@@ -47,7 +47,8 @@ from gzia.sessions.workspace import (
     worktree_for,
 )
 
-HARNESS_PATHS = (f"{HARNESS_DIR}/", f"{INJECTED_DIR}/", HARNESS_DIR, INJECTED_DIR)
+HARNESS_PATHS = (HARNESS_DIR, INJECTED_DIR)
+"""gz-ia's own directories: what is under them is never the user's uncommitted work."""
 
 
 @dataclass
@@ -109,7 +110,7 @@ def _check_mergeable(project: Project, record: SessionRecord) -> str:
         raise NotFoundError("sessions.merge_no_branch", id=record.id, branch=branch,
                             details={"id": record.id, "branch": branch})
     _refuse_operation_in_progress(project)
-    dirty = changed_paths(project.root, ignore_prefixes=HARNESS_PATHS)
+    dirty = changed_paths(project.root, ignore_dirs=HARNESS_PATHS)
     if dirty:
         root = str(project.root)
         raise SafetyBlockError("sessions.merge_base_dirty", root=root,
@@ -135,7 +136,7 @@ def _dirty_worktree(project: Project, session_id: str) -> Path | None:
     worktree = worktree_for(project, session_id)
     if not (worktree / ".git").is_file():
         return None
-    return worktree if changed_paths(worktree, ignore_prefixes=HARNESS_PATHS) else None
+    return worktree if changed_paths(worktree, ignore_dirs=HARNESS_PATHS) else None
 
 
 def _snapshot(worktree: Path) -> str:

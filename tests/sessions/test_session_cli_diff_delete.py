@@ -130,6 +130,32 @@ def test_delete_after_merge_needs_no_force(cli: Cli, project: Project, worktree:
     assert cli("session", "show", SID, "-d", root).exit_code == 1
 
 
+def test_delete_counts_commits_made_on_a_detached_worktree_head(
+    cli: Cli, project: Project
+) -> None:
+    """Commits the user made in the worktree after ``git checkout --detach`` are on no
+    branch: removing the worktree would lose them (no reflog survives it)."""
+    make_session(project, SID)
+    path = project.worktrees_dir / SID
+    run_git(path, "checkout", "-q", "--detach")
+    commit_file(path, "detached.txt", "work\n", "user: detached work")
+    refused = cli("session", "delete", SID, "--json", "-d", str(project.root))
+    assert refused.exit_code == 1
+    [error] = refused.json["errors"]
+    assert (error["code"], error["details"]["unmerged_commits"]) == ("SAFETY_BLOCK", 1)
+    assert (path / "detached.txt").is_file()
+
+
+def test_delete_sees_uncommitted_files_whose_names_start_like_harness(
+    cli: Cli, project: Project
+) -> None:
+    make_session(project, SID)
+    (project.worktrees_dir / SID / ".harnessrc").write_text("mine\n")
+    refused = cli("session", "delete", SID, "--json", "-d", str(project.root))
+    assert refused.exit_code == 1
+    assert refused.json["errors"][0]["details"]["uncommitted_files"] == [".harnessrc"]
+
+
 def test_delete_clean_session_and_direct_session(cli: Cli, project: Project,
                                                  tmp_path: Path) -> None:
     make_session(project, SID)
