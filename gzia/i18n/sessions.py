@@ -94,6 +94,14 @@ EN = {
         "remove them from the commits of {branch} in the worktree (gz-ia session path {id}), "
         "then run gz-ia session merge {id} again"
     ),
+    "merge_worktree_moved": (
+        "the worktree of session '{id}' is not on its branch {branch} ({checked_out} is "
+        "checked out); nothing was changed"
+    ),
+    "merge_worktree_moved_hint": (
+        "switch it back (git -C {worktree} switch {branch}), then run "
+        "gz-ia session merge {id} again"
+    ),
     "merge_no_branch": "session '{id}': branch '{branch}' does not exist",
     "merge_up_to_date": "✧ The branch is already up to date. Nothing to merge.",
     "merge_done": "✓ Merge completed successfully for session '{id}'.",
@@ -214,6 +222,14 @@ ES = {
     ),
     "merge_injected_hint": (
         "quítelos de los commits de {branch} en el worktree (gz-ia session path {id}) y "
+        "reintente gz-ia session merge {id}"
+    ),
+    "merge_worktree_moved": (
+        "el worktree de la sesión '{id}' no está en su rama {branch} (tiene "
+        "{checked_out}); no se modificó nada"
+    ),
+    "merge_worktree_moved_hint": (
+        "vuelva a la rama en el worktree (git -C {worktree} switch {branch}) y "
         "reintente gz-ia session merge {id}"
     ),
     "merge_no_branch": "sesión '{id}': la rama '{branch}' no existe",

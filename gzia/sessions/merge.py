@@ -81,6 +81,7 @@ def merge_session(
     branch = _check_mergeable(project, record)
     result = MergeResult(record.id, branch, current_branch(project.root), squash, no_commit)
     ensure_excluded(project)  # injected files stay out of every "git add -A" below
+    _refuse_moved_worktree(project, record.id, branch)
     worktree = _dirty_worktree(project, record.id)
     # Check a snapshot of the worktree first, so a refusal leaves even its HEAD alone.
     tip = _snapshot(worktree) if worktree else branch
@@ -130,6 +131,23 @@ def _refuse_operation_in_progress(project: Project) -> None:
             root = str(project.root)
             raise SafetyBlockError("sessions.merge_in_progress", root=root, operation=operation,
                                    details={"root": root, "operation": operation})
+
+
+def _refuse_moved_worktree(project: Project, session_id: str, branch: str) -> None:
+    """The worktree must have its own branch checked out, or the safety commit would land
+    on a branch of the user's and the merge would leave that work out."""
+    worktree = worktree_for(project, session_id)
+    if not (worktree / ".git").is_file():
+        return
+    checked_out = current_branch(worktree) or (rev_parse(worktree, "HEAD") or "HEAD")[:12]
+    if checked_out != branch:
+        raise SafetyBlockError(
+            "sessions.merge_worktree_moved", id=session_id, branch=branch,
+            checked_out=checked_out, worktree=str(worktree),
+            hint_key="sessions.merge_worktree_moved_hint",
+            details={"id": session_id, "branch": branch, "checked_out": checked_out,
+                     "worktree": str(worktree)},
+        )
 
 
 def _dirty_worktree(project: Project, session_id: str) -> Path | None:

@@ -322,3 +322,29 @@ def test_squash_merges_once_injected_files_are_removed_again(
     assert result.exit_code == 0, result.stderr
     tracked = run_git(project.root, "ls-tree", "-r", "--name-only", "HEAD").split()
     assert tracked == ["README.md", "feature.txt", "notes.txt"]
+
+
+def test_a_worktree_moved_off_its_branch_is_refused(cli: Cli, project: Project,
+                                                    session: Path) -> None:
+    """The user switched the worktree to a branch of theirs: gz-ia must not commit the
+    uncommitted work onto it and then report a merge that left that work out."""
+    root = project.root
+    run_git(session, "checkout", "-q", "-b", "experiment")
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    result = cli("session", "merge", SID, "--json", "-d", str(root))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "SAFETY_BLOCK"
+    assert error["details"] == {"id": SID, "branch": f"harness/{SID}", "checked_out": "experiment",
+                                "worktree": str(session)}
+    assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
+    assert cli("session", "merge", SID, "-d", str(root), env=ES).stderr == (
+        "Error: el worktree de la sesión 'abcdef01' no está en su rama harness/abcdef01 "
+        "(tiene experiment); no se modificó nada\n"
+        f"vuelva a la rama en el worktree (git -C {session} switch harness/abcdef01) y "
+        "reintente gz-ia session merge abcdef01\n")
+    assert cli("session", "merge", SID, "-d", str(root)).stderr == (
+        "Error: the worktree of session 'abcdef01' is not on its branch harness/abcdef01 "
+        "(experiment is checked out); nothing was changed\n"
+        f"switch it back (git -C {session} switch harness/abcdef01), then run "
+        "gz-ia session merge abcdef01 again\n")
