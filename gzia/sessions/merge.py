@@ -188,7 +188,8 @@ def _refuse_conflicts(project: Project, session_id: str, branch: str, tip: str) 
     if done.returncode != 1:
         raise git_failure(done)
     files = _conflicted_files(done)
-    base = current_branch(project.root) or "HEAD"
+    # Detached: the commit, since "HEAD" in the worktree would be the worktree's own.
+    base = current_branch(project.root) or rev_parse(project.root, "HEAD") or "HEAD"
     worktree = str(worktree_for(project, session_id))
     raise ConflictError(
         "sessions.merge_conflict", id=session_id, count=len(files), files=", ".join(files),
