@@ -181,7 +181,8 @@ def _commit_worktree_changes(worktree: Path, session_id: str) -> str | None:
 
 
 def _refuse_conflicts(project: Project, session_id: str, branch: str, tip: str) -> None:
-    done = run_git(["merge-tree", "--write-tree", "--name-only", "--no-messages", "HEAD", tip],
+    done = run_git(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", "HEAD",
+                    tip],
                    project.root)
     if done.returncode == 0:
         return
@@ -224,8 +225,8 @@ def _refuse_injected_files(project: Project, session_id: str, branch: str, tip: 
 
 
 def _conflicted_files(done: proc.Completed) -> list[str]:
-    """``merge-tree --name-only`` prints the tree id, then one conflicted path per line."""
-    lines = done.stdout.splitlines()[1:]
+    """``merge-tree -z --name-only``: the tree id, then conflicted paths, NUL-terminated."""
+    lines = done.stdout.split("\0")[1:]
     files: list[str] = []
     for line in lines:
         if not line:

@@ -361,3 +361,15 @@ def test_conflict_hint_on_a_detached_base_names_its_commit(cli: Cli, project: Pr
     result = cli("session", "merge", SID, "--json", "-d", str(root))
     assert result.json["errors"][0]["hint"] == (
         f"resolve in the worktree (git merge {head} there), then run gz-ia session merge {SID}")
+
+
+def test_conflicting_file_names_are_reported_as_they_are(cli: Cli, project: Project,
+                                                         session: Path) -> None:
+    """Not C-quoted by git ("\\303\\261 a.txt"): a script must be able to open them."""
+    root = project.root
+    commit_file(root, "ñ a.txt", "base\n", "user: add")
+    run_git(session, "merge", "-q", "main")
+    commit_file(session, "ñ a.txt", "session\n", "agent: edit")
+    commit_file(root, "ñ a.txt", "base again\n", "user: edit")
+    result = cli("session", "merge", SID, "--json", "-d", str(root))
+    assert result.json["errors"][0]["details"]["files"] == ["ñ a.txt"]
