@@ -75,6 +75,10 @@ EN = {
         "the base repository ('{root}') has a {operation} in progress; finish or abort it "
         "before merging the session"
     ),
+    "merge_worktree_in_progress": (
+        "the worktree of session '{id}' ({root}) has a {operation} in progress; finish or "
+        "abort it there before merging the session"
+    ),
     "merge_running": (
         "session '{id}' is still running (PID {pid}); wait for it to finish or stop it "
         "with 'gz-ia session kill {id}'"
@@ -203,6 +207,10 @@ ES = {
     "merge_in_progress": (
         "el repositorio base ('{root}') tiene un {operation} en curso; termínelo o abórtelo "
         "antes de integrar la sesión"
+    ),
+    "merge_worktree_in_progress": (
+        "el worktree de la sesión '{id}' ({root}) tiene un {operation} en curso; termínelo "
+        "o abórtelo allí antes de integrar la sesión"
     ),
     "merge_running": (
         "la sesión '{id}' sigue en ejecución (PID {pid}); espere a que termine o deténgala "

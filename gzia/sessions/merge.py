@@ -125,20 +125,34 @@ _IN_PROGRESS = {"MERGE_HEAD": "merge", "CHERRY_PICK_HEAD": "cherry-pick",
 
 def _refuse_operation_in_progress(project: Project) -> None:
     """A merge, rebase... the user has not finished is theirs: never continue or abort it."""
-    git_dir = project.git_common_dir
+    operation = _operation_in_progress(project.git_common_dir)
+    if operation is not None:
+        root = str(project.root)
+        raise SafetyBlockError("sessions.merge_in_progress", root=root, operation=operation,
+                               details={"root": root, "operation": operation})
+
+
+def _operation_in_progress(git_dir: Path | None) -> str | None:
     for name, operation in _IN_PROGRESS.items():
         if git_dir is not None and (git_dir / name).exists():
-            root = str(project.root)
-            raise SafetyBlockError("sessions.merge_in_progress", root=root, operation=operation,
-                                   details={"root": root, "operation": operation})
+            return operation
+    return None
 
 
 def _refuse_moved_worktree(project: Project, session_id: str, branch: str) -> None:
-    """The worktree must have its own branch checked out, or the safety commit would land
-    on a branch of the user's and the merge would leave that work out."""
+    """The worktree must have its own branch checked out, with no merge or rebase of the
+    user's half done, or the safety commit would land on a branch of the user's (and the
+    merge would leave that work out) or conclude the user's operation."""
     worktree = worktree_for(project, session_id)
     if not (worktree / ".git").is_file():
         return
+    git_dir = git_ok(["rev-parse", "--absolute-git-dir"], worktree).strip()
+    operation = _operation_in_progress(Path(git_dir))
+    if operation is not None:  # the safety commit would conclude it, conflict markers and all
+        raise SafetyBlockError(
+            "sessions.merge_worktree_in_progress", id=session_id, root=str(worktree),
+            operation=operation,
+            details={"id": session_id, "worktree": str(worktree), "operation": operation})
     checked_out = current_branch(worktree) or (rev_parse(worktree, "HEAD") or "HEAD")[:12]
     if checked_out != branch:
         raise SafetyBlockError(

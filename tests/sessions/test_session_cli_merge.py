@@ -373,3 +373,27 @@ def test_conflicting_file_names_are_reported_as_they_are(cli: Cli, project: Proj
     commit_file(root, "ñ a.txt", "base again\n", "user: edit")
     result = cli("session", "merge", SID, "--json", "-d", str(root))
     assert result.json["errors"][0]["details"]["files"] == ["ñ a.txt"]
+
+
+def test_an_unfinished_merge_in_the_worktree_is_left_alone(cli: Cli, project: Project,
+                                                           session: Path) -> None:
+    """The safety commit would conclude the user's conflicted merge, markers and all, and
+    carry the markers onto the base branch."""
+    root = project.root
+    run_git(root, "checkout", "-q", "-b", "side")
+    commit_file(root, "feature.txt", "side\n", "side: feature")
+    run_git(root, "checkout", "-q", "main")
+    run_git(session, "merge", "-q", "side", check=False)  # conflicts in feature.txt
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    result = cli("session", "merge", SID, "--json", "-d", str(root), env=ES)
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert (error["code"], error["details"]["operation"]) == ("SAFETY_BLOCK", "merge")
+    assert error["message"] == (
+        f"el worktree de la sesión 'abcdef01' ({session}) tiene un merge en curso; termínelo "
+        "o abórtelo allí antes de integrar la sesión")
+    assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
+    english = cli("session", "merge", SID, "-d", str(root))
+    assert english.stderr == (
+        f"Error: the worktree of session 'abcdef01' ({session}) has a merge in progress; "
+        "finish or abort it there before merging the session\n")
