@@ -308,3 +308,22 @@ def test_prune_keeps_a_session_branch_checked_out_in_the_main_worktree(
         "removed_branches"] == []
     assert run_git(project.root, "rev-parse", "--abbrev-ref", "HEAD").strip() == (
         "harness/0000000a")
+
+
+def test_a_command_run_from_a_removed_directory_says_so(
+    cli: Cli, project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typically a shell still sitting in a session worktree that ``delete`` removed."""
+    make_session(project, SID)
+    gone = project.worktrees_dir / SID
+    assert cli("session", "delete", SID, "--json", "-d", str(project.root)).exit_code == 0
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    monkeypatch.setenv("PWD", str(gone))
+    gone.rmdir()
+    result = cli("session", "list", "--json")
+    assert result.exit_code == 2
+    [error] = result.json["errors"]
+    assert (error["code"], error["details"]) == ("INVALID_INPUT", {"dir": str(gone)})
+    spanish = cli("session", "list", env=ES)
+    assert spanish.stderr == f"Error: el directorio '{gone}' no existe\n"
