@@ -129,3 +129,16 @@ def test_workspace_of_a_record(project: Project, repo: Path) -> None:
     record = SessionRecord(id=SID)
     ws.apply_to(record)
     assert workspace_of(project, record) == ws
+
+
+def test_workspace_of_never_takes_a_path_from_the_record(project: Project, tmp_path: Path) -> None:
+    """A record edited by hand, or from a project that was moved, must not send an agent
+    to work in some other directory: the paths come from the project."""
+    elsewhere = str(tmp_path / "elsewhere")
+    direct = SessionRecord(id=SID, working_dir=elsewhere)
+    assert workspace_of(project, direct).target_dir == project.root
+    isolated = SessionRecord(id=SID, working_dir=elsewhere, is_isolated=True,
+                             worktree_dir=elsewhere, branch_name="main")
+    ws = workspace_of(project, isolated)
+    assert (ws.working_dir, ws.target_dir, ws.branch_name) == (
+        project.root, project.worktrees_dir / SID, f"harness/{SID}")
