@@ -327,3 +327,16 @@ def test_a_command_run_from_a_removed_directory_says_so(
     assert (error["code"], error["details"]) == ("INVALID_INPUT", {"dir": str(gone)})
     spanish = cli("session", "list", env=ES)
     assert spanish.stderr == f"Error: el directorio '{gone}' no existe\n"
+
+
+def test_diff_never_shows_injected_files(cli: Cli, project: Project, worktree: Path) -> None:
+    """They may hold credentials (an MCP server's token): even with the exclude entry gone."""
+    from gzia.sessions.workspace import inject_file, workspace_of
+
+    record = SessionStore(project).load(SID)
+    inject_file(workspace_of(project, record), "mcp.json", '{"token": "s3cr3t"}')
+    (project.root / ".git" / "info" / "exclude").write_text("")
+    data = cli("session", "diff", SID, "--json", "-d", str(project.root)).json["data"]
+    assert data["files"] == ["README.md", "committed.txt", "untracked.txt"]
+    assert "s3cr3t" not in data["diff"]
+    assert "s3cr3t" not in cli("session", "diff", SID, "-d", str(project.root)).stdout
