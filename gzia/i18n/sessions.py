@@ -106,6 +106,14 @@ EN = {
         "switch it back (git -C {worktree} switch {branch}), then run "
         "gz-ia session merge {id} again"
     ),
+    "merge_overwrites_ignored": (
+        "merging session '{id}' would overwrite files git ignores in {root} ({files}); "
+        "nothing was changed"
+    ),
+    "merge_overwrites_ignored_hint": (
+        "move them aside, or remove them from the session's commits, then run "
+        "gz-ia session merge {id} again"
+    ),
     "merge_no_branch": "session '{id}': branch '{branch}' does not exist",
     "merge_up_to_date": "✧ The branch is already up to date. Nothing to merge.",
     "merge_done": "✓ Merge completed successfully for session '{id}'.",
@@ -239,6 +247,14 @@ ES = {
     "merge_worktree_moved_hint": (
         "vuelva a la rama en el worktree (git -C {worktree} switch {branch}) y "
         "reintente gz-ia session merge {id}"
+    ),
+    "merge_overwrites_ignored": (
+        "integrar la sesión '{id}' sobrescribiría archivos ignorados por git en {root} "
+        "({files}); no se modificó nada"
+    ),
+    "merge_overwrites_ignored_hint": (
+        "muévalos a otro sitio, o quítelos de los commits de la sesión, y reintente "
+        "gz-ia session merge {id}"
     ),
     "merge_no_branch": "sesión '{id}': la rama '{branch}' no existe",
     "merge_up_to_date": (

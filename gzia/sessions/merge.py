@@ -18,6 +18,7 @@ When git knows no user identity, commits are made as ``gz-ia <gz-ia@localhost>``
 
 from __future__ import annotations
 
+import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,6 +88,7 @@ def merge_session(
     tip = _snapshot(worktree) if worktree else branch
     _refuse_conflicts(project, record.id, branch, tip)
     _refuse_injected_files(project, record.id, branch, tip, squash=squash)
+    _refuse_overwriting_ignored(project, record.id, tip)
     if worktree is not None:
         result.safety_commit = _commit_worktree_changes(worktree, record.id)
     result.files = _files_to_integrate(project.root, branch)
@@ -235,6 +237,30 @@ def _refuse_injected_files(project: Project, session_id: str, branch: str, tip: 
             "sessions.merge_injected", id=session_id, files=", ".join(files), branch=branch,
             hint_key="sessions.merge_injected_hint",
             details={"id": session_id, "branch": branch, "files": files},
+        )
+
+
+def _refuse_overwriting_ignored(project: Project, session_id: str, tip: str) -> None:
+    """Refuse when the merge would create files the base has on disk but ignores.
+
+    git treats ignored files as expendable and replaces them without a word: a session
+    that commits its own ``.env`` would wipe the user's. (Untracked files that are not
+    ignored already made the base count as dirty.)
+    """
+    added = git_ok(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A",
+                    f"HEAD...{tip}"], project.root).split("\0")
+    on_disk = [name for name in added if name and os.path.lexists(project.root / name)]
+    if not on_disk:
+        return
+    tracked = git_ok(["ls-files", "-z", "--", *on_disk], project.root,
+                     env={"GIT_LITERAL_PATHSPECS": "1"}).split("\0")
+    files = sorted(set(on_disk) - set(tracked))
+    if files:
+        root = str(project.root)
+        raise SafetyBlockError(
+            "sessions.merge_overwrites_ignored", id=session_id, root=root,
+            files=", ".join(files), hint_key="sessions.merge_overwrites_ignored_hint",
+            details={"id": session_id, "root": root, "files": files},
         )
 
 

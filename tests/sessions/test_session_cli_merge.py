@@ -397,3 +397,36 @@ def test_an_unfinished_merge_in_the_worktree_is_left_alone(cli: Cli, project: Pr
     assert english.stderr == (
         f"Error: the worktree of session 'abcdef01' ({session}) has a merge in progress; "
         "finish or abort it there before merging the session\n")
+
+
+@pytest.mark.parametrize("flags", [(), ("--squash",)])
+def test_ignored_files_in_the_base_are_never_overwritten(
+    cli: Cli, project: Project, session: Path, flags: tuple[str, ...]
+) -> None:
+    """git treats ignored files as expendable: a session that commits its own ``.env``
+    would silently replace the user's (their secrets, gone)."""
+    root = project.root
+    commit_file(root, ".gitignore", ".env\n", "user: ignore .env")
+    (root / ".env").write_text("SECRET=mine\n")
+    run_git(session, "merge", "-q", "main")
+    (session / ".env").write_text("SECRET=agent\n")
+    run_git(session, "add", "-f", ".env")
+    run_git(session, "commit", "-q", "-m", "agent: env")
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    result = cli("session", "merge", SID, *flags, "--json", "-d", str(root))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "SAFETY_BLOCK"
+    assert error["details"] == {"id": SID, "root": str(root), "files": [".env"]}
+    assert (root / ".env").read_text() == "SECRET=mine\n"
+    assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
+    assert cli("session", "merge", SID, *flags, "-d", str(root), env=ES).stderr == (
+        f"Error: integrar la sesión 'abcdef01' sobrescribiría archivos ignorados por git en "
+        f"{root} (.env); no se modificó nada\n"
+        "muévalos a otro sitio, o quítelos de los commits de la sesión, y reintente "
+        "gz-ia session merge abcdef01\n")
+    assert cli("session", "merge", SID, *flags, "-d", str(root)).stderr == (
+        f"Error: merging session 'abcdef01' would overwrite files git ignores in {root} "
+        "(.env); nothing was changed\n"
+        "move them aside, or remove them from the session's commits, then run "
+        "gz-ia session merge abcdef01 again\n")
