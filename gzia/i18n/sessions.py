@@ -114,6 +114,7 @@ EN = {
         "move them aside, or remove them from the session's commits, then run "
         "gz-ia session merge {id} again"
     ),
+    "merge_locked": "another gz-ia session merge into {root} is in progress; try again",
     "merge_no_branch": "session '{id}': branch '{branch}' does not exist",
     "merge_up_to_date": "✧ The branch is already up to date. Nothing to merge.",
     "merge_done": "✓ Merge completed successfully for session '{id}'.",
@@ -255,6 +256,9 @@ ES = {
     "merge_overwrites_ignored_hint": (
         "muévalos a otro sitio, o quítelos de los commits de la sesión, y reintente "
         "gz-ia session merge {id}"
+    ),
+    "merge_locked": (
+        "otra integración de sesión de gz-ia en {root} está en curso; reintente"
     ),
     "merge_no_branch": "sesión '{id}': la rama '{branch}' no existe",
     "merge_up_to_date": (

@@ -18,8 +18,12 @@ When git knows no user identity, commits are made as ``gz-ia <gz-ia@localhost>``
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import tempfile
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,8 +79,42 @@ class MergeResult:
         }
 
 
+MERGE_LOCK_TIMEOUT = 10.0
+
+
 def merge_session(
     store: SessionStore, record: SessionRecord, *, squash: bool = False, no_commit: bool = False
+) -> MergeResult:
+    with _base_lock(store.project):
+        return _merge_session(store, record, squash=squash, no_commit=no_commit)
+
+
+@contextlib.contextmanager
+def _base_lock(project: Project) -> Iterator[None]:
+    """One merge at a time into a base: the undo of a merge that failed (on git's
+    ``index.lock``, say) must never abort or reset another merge's work in progress."""
+    path = project.harness_dir / "merge.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + MERGE_LOCK_TIMEOUT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    root = str(project.root)
+                    raise LockedError("sessions.merge_locked", root=root,
+                                      details={"root": root}) from None
+                time.sleep(0.02)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _merge_session(
+    store: SessionStore, record: SessionRecord, *, squash: bool, no_commit: bool
 ) -> MergeResult:
     project = store.project
     branch = _check_mergeable(project, record)

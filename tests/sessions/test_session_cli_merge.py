@@ -430,3 +430,33 @@ def test_ignored_files_in_the_base_are_never_overwritten(
         "(.env); nothing was changed\n"
         "move them aside, or remove them from the session's commits, then run "
         "gz-ia session merge abcdef01 again\n")
+
+
+def test_one_merge_at_a_time_into_a_base(cli: Cli, project: Project, session: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second merge waits; past the wait it is LOCKED (retryable) and touches nothing,
+    so its undo can never abort or reset the first one's merge in progress."""
+    import fcntl
+    import os
+
+    from gzia.sessions import merge
+
+    monkeypatch.setattr(merge, "MERGE_LOCK_TIMEOUT", 0.2)
+    root = project.root
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    fd = os.open(project.harness_dir / "merge.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        result = cli("session", "merge", SID, "--json", "-d", str(root))
+        spanish = cli("session", "merge", SID, "-d", str(root), env=ES)
+    finally:
+        os.close(fd)
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert (error["code"], error["retryable"], error["details"]) == (
+        "LOCKED", True, {"root": str(root)})
+    assert error["message"] == f"another gz-ia session merge into {root} is in progress; try again"
+    assert spanish.stderr == (
+        f"Error: otra integración de sesión de gz-ia en {root} está en curso; reintente\n")
+    assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
+    assert cli("session", "merge", SID, "-d", str(root)).exit_code == 0
