@@ -120,7 +120,7 @@ def _merge_session(
     branch = _check_mergeable(project, record)
     result = MergeResult(record.id, branch, current_branch(project.root), squash, no_commit)
     ensure_excluded(project)  # injected files stay out of every "git add -A" below
-    _refuse_moved_worktree(project, record.id, branch)
+    _refuse_unsettled_worktree(project, record.id, branch)
     worktree = _dirty_worktree(project, record.id)
     # Check a snapshot of the worktree first, so a refusal leaves even its HEAD alone.
     tip = _snapshot(worktree) if worktree else branch
@@ -179,7 +179,7 @@ def _operation_in_progress(git_dir: Path | None) -> str | None:
     return None
 
 
-def _refuse_moved_worktree(project: Project, session_id: str, branch: str) -> None:
+def _refuse_unsettled_worktree(project: Project, session_id: str, branch: str) -> None:
     """The worktree must have its own branch checked out, with no merge or rebase of the
     user's half done, or the safety commit would land on a branch of the user's (and the
     merge would leave that work out) or conclude the user's operation."""
@@ -188,6 +188,8 @@ def _refuse_moved_worktree(project: Project, session_id: str, branch: str) -> No
         return
     git_dir = git_ok(["rev-parse", "--absolute-git-dir"], worktree).strip()
     operation = _operation_in_progress(Path(git_dir))
+    if operation is None and git_ok(["ls-files", "-u", "-z"], worktree):
+        operation = "merge"  # unresolved conflicts without MERGE_HEAD (a stash pop, say)
     if operation is not None:  # the safety commit would conclude it, conflict markers and all
         raise SafetyBlockError(
             "sessions.merge_worktree_in_progress", id=session_id, root=str(worktree),

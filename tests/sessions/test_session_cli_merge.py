@@ -460,3 +460,21 @@ def test_one_merge_at_a_time_into_a_base(cli: Cli, project: Project, session: Pa
         f"Error: otra integración de sesión de gz-ia en {root} está en curso; reintente\n")
     assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
     assert cli("session", "merge", SID, "-d", str(root)).exit_code == 0
+
+
+def test_unresolved_conflicts_in_the_worktree_are_left_alone(cli: Cli, project: Project,
+                                                             session: Path) -> None:
+    """A conflicted ``git stash pop`` leaves no MERGE_HEAD, only unmerged entries: the
+    safety commit would still take the conflict markers to the base."""
+    root = project.root
+    (session / "feature.txt").write_text("stashed\n")
+    run_git(session, "stash", "-q")
+    commit_file(session, "feature.txt", "committed\n", "agent: feature again")
+    run_git(session, "stash", "pop", "-q", check=False)
+    assert "UU feature.txt" in run_git(session, "status", "--porcelain")
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    result = cli("session", "merge", SID, "--json", "-d", str(root))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert (error["code"], error["details"]["operation"]) == ("SAFETY_BLOCK", "merge")
+    assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
