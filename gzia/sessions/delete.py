@@ -23,7 +23,12 @@ from gzia.sessions.project import Project
 from gzia.sessions.reconcile import reconcile
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
-from gzia.sessions.workspace import branch_exists, branch_for, worktree_for
+from gzia.sessions.workspace import (
+    branch_exists,
+    branch_for,
+    forget_missing_worktree,
+    worktree_for,
+)
 
 KILL_MODULE = "gzia.sessions.kill"
 
@@ -144,6 +149,6 @@ def _remove_workspace(project: Project, record: SessionRecord, result: DeleteRes
         run_git(["worktree", "remove", "--force", str(worktree)], project.root)
         shutil.rmtree(worktree, ignore_errors=True)
         result.removed_worktree = True
-    run_git(["worktree", "prune"], project.root)
+    forget_missing_worktree(project, worktree)  # if 'worktree remove' could not
     if branch_exists(project.root, branch):
         result.removed_branch = run_git(["branch", "-D", branch], project.root).ok

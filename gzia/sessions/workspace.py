@@ -159,9 +159,19 @@ def _is_worktree(directory: Path) -> bool:
 
 def _add_worktree(project: Project, worktree: Path, branch: str, base_commit: str) -> None:
     project.worktrees_dir.mkdir(parents=True, exist_ok=True)
-    run_git(["worktree", "prune"], project.root)  # forget a worktree whose dir was removed
+    forget_missing_worktree(project, worktree)
     if branch_exists(project.root, branch):
         args = ["worktree", "add", str(worktree), branch]
     else:
         args = ["worktree", "add", "-b", branch, str(worktree), base_commit]
     git_ok(args, project.root)
+
+
+def forget_missing_worktree(project: Project, worktree: Path) -> None:
+    """Make git forget this one worktree if its directory is gone.
+
+    Never ``git worktree prune``: that forgets every missing worktree, a user's own on an
+    unmounted disk included, and leaves it broken when the disk comes back.
+    """
+    if not worktree.exists():
+        run_git(["worktree", "remove", "--force", str(worktree)], project.root)
