@@ -340,3 +340,28 @@ def test_diff_never_shows_injected_files(cli: Cli, project: Project, worktree: P
     assert data["files"] == ["README.md", "committed.txt", "untracked.txt"]
     assert "s3cr3t" not in data["diff"]
     assert "s3cr3t" not in cli("session", "diff", SID, "-d", str(project.root)).stdout
+
+
+def test_prune_forgets_only_missing_session_worktrees(cli: Cli, project: Project,
+                                                      tmp_path: Path) -> None:
+    """``git worktree prune`` would forget a user's worktree on an unmounted disk too; and
+    ``--dry-run`` must change nothing at all."""
+    root = project.root
+    away = tmp_path / "usb" / "feature"
+    run_git(root, "worktree", "add", "-q", "-b", "feature", str(away))
+    parked = tmp_path / "parked"
+    away.parent.rename(parked)  # the disk is unmounted
+    make_session(project, SID)
+    (project.sessions_dir / f"{SID}.json").unlink()
+    os.rename(project.worktrees_dir / SID, tmp_path / "gone")  # orphan, and missing
+    listed = run_git(root, "worktree", "list", "--porcelain")
+    dry = cli("session", "prune", "--dry-run", "--json", "-d", str(root)).json["data"]
+    assert dry["removed_branches"] == [f"harness/{SID}"]
+    assert run_git(root, "worktree", "list", "--porcelain") == listed
+    assert cli("session", "prune", "-d", str(root)).exit_code == 0
+    after = run_git(root, "worktree", "list", "--porcelain")
+    assert f"worktree {away}\n" in after
+    assert str(project.worktrees_dir / SID) not in after
+    assert run_git(root, "branch", "--list", f"harness/{SID}") == ""
+    parked.rename(away.parent)
+    assert run_git(away, "status", "--porcelain") == ""
