@@ -218,8 +218,8 @@ ES = {
         "antes de integrar la sesión"
     ),
     "merge_worktree_in_progress": (
-        "el worktree de la sesión '{id}' ({root}) tiene un {operation} en curso; termínelo "
-        "o abórtelo allí antes de integrar la sesión"
+        "el worktree de la sesión '{id}' ({root}) tiene un {operation} en curso; termínalo "
+        "o abórtalo allí antes de integrar la sesión"
     ),
     "merge_running": (
         "la sesión '{id}' sigue en ejecución (PID {pid}); espera a que termine o detenla "
@@ -231,34 +231,34 @@ ES = {
         "'gz-ia session path {id}')"
     ),
     "merge_conflict_hint": (
-        "resuelva en el worktree (git merge {base} allí) y reintente gz-ia session merge {id}"
+        "resuelve en el worktree (git merge {base} allí) y reintenta gz-ia session merge {id}"
     ),
     "merge_injected": (
         "la sesión '{id}' comiteó archivos que gz-ia inyectó o que son suyos ({files}); "
         "integrarlos los llevaría a su rama. No se modificó nada"
     ),
     "merge_injected_hint": (
-        "quítelos de los commits de {branch} en el worktree (gz-ia session path {id}) y "
-        "reintente gz-ia session merge {id}"
+        "quítalos de los commits de {branch} en el worktree (gz-ia session path {id}) y "
+        "reintenta gz-ia session merge {id}"
     ),
     "merge_worktree_moved": (
         "el worktree de la sesión '{id}' no está en su rama {branch} (tiene "
         "{checked_out}); no se modificó nada"
     ),
     "merge_worktree_moved_hint": (
-        "vuelva a la rama en el worktree (git -C {worktree} switch {branch}) y "
-        "reintente gz-ia session merge {id}"
+        "vuelve a la rama en el worktree (git -C {worktree} switch {branch}) y "
+        "reintenta gz-ia session merge {id}"
     ),
     "merge_overwrites_ignored": (
         "integrar la sesión '{id}' sobrescribiría archivos ignorados por git en {root} "
         "({files}); no se modificó nada"
     ),
     "merge_overwrites_ignored_hint": (
-        "muévalos a otro sitio, o quítelos de los commits de la sesión, y reintente "
+        "muévelos a otro sitio, o quítalos de los commits de la sesión, y reintenta "
         "gz-ia session merge {id}"
     ),
     "merge_locked": (
-        "otra integración de sesión de gz-ia en {root} está en curso; reintente"
+        "otra integración de sesión de gz-ia en {root} está en curso; reintenta"
     ),
     "merge_no_branch": "sesión '{id}': la rama '{branch}' no existe",
     "merge_up_to_date": (

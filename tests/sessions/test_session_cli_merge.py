@@ -116,7 +116,7 @@ def test_conflict_is_reported_before_touching_anything(
         "Error: conflicto al fusionar cambios de la sesión 'abcdef01' en 1 archivo(s): "
         "README.md. No se modificó nada: la base y el worktree permanecen intactos "
         "(inspecciona con 'gz-ia session path abcdef01')\n"
-        "resuelva en el worktree (git merge main allí) y reintente gz-ia session merge abcdef01\n")
+        "resuelve en el worktree (git merge main allí) y reintenta gz-ia session merge abcdef01\n")
     assert _snapshot(root) == base_before
 
 
@@ -297,8 +297,8 @@ def test_injected_files_the_agent_committed_are_refused(
         "Error: la sesión 'abcdef01' comiteó archivos que gz-ia inyectó o que son suyos "
         "(.harness-session/mcp.json, .harness/sessions/0badc0de.json); integrarlos los "
         "llevaría a su rama. No se modificó nada\n"
-        "quítelos de los commits de harness/abcdef01 en el worktree "
-        "(gz-ia session path abcdef01) y reintente gz-ia session merge abcdef01\n")
+        "quítalos de los commits de harness/abcdef01 en el worktree "
+        "(gz-ia session path abcdef01) y reintenta gz-ia session merge abcdef01\n")
     english = cli("session", "merge", SID, *flags, "-d", str(root))
     assert english.stderr == (
         "Error: session 'abcdef01' committed files that gz-ia injected or owns "
@@ -341,8 +341,8 @@ def test_a_worktree_moved_off_its_branch_is_refused(cli: Cli, project: Project,
     assert cli("session", "merge", SID, "-d", str(root), env=ES).stderr == (
         "Error: el worktree de la sesión 'abcdef01' no está en su rama harness/abcdef01 "
         "(tiene experiment); no se modificó nada\n"
-        f"vuelva a la rama en el worktree (git -C {session} switch harness/abcdef01) y "
-        "reintente gz-ia session merge abcdef01\n")
+        f"vuelve a la rama en el worktree (git -C {session} switch harness/abcdef01) y "
+        "reintenta gz-ia session merge abcdef01\n")
     assert cli("session", "merge", SID, "-d", str(root)).stderr == (
         "Error: the worktree of session 'abcdef01' is not on its branch harness/abcdef01 "
         "(experiment is checked out); nothing was changed\n"
@@ -390,8 +390,8 @@ def test_an_unfinished_merge_in_the_worktree_is_left_alone(cli: Cli, project: Pr
     [error] = result.json["errors"]
     assert (error["code"], error["details"]["operation"]) == ("SAFETY_BLOCK", "merge")
     assert error["message"] == (
-        f"el worktree de la sesión 'abcdef01' ({session}) tiene un merge en curso; termínelo "
-        "o abórtelo allí antes de integrar la sesión")
+        f"el worktree de la sesión 'abcdef01' ({session}) tiene un merge en curso; termínalo "
+        "o abórtalo allí antes de integrar la sesión")
     assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
     english = cli("session", "merge", SID, "-d", str(root))
     assert english.stderr == (
@@ -423,7 +423,7 @@ def test_ignored_files_in_the_base_are_never_overwritten(
     assert cli("session", "merge", SID, *flags, "-d", str(root), env=ES).stderr == (
         f"Error: integrar la sesión 'abcdef01' sobrescribiría archivos ignorados por git en "
         f"{root} (.env); no se modificó nada\n"
-        "muévalos a otro sitio, o quítelos de los commits de la sesión, y reintente "
+        "muévelos a otro sitio, o quítalos de los commits de la sesión, y reintenta "
         "gz-ia session merge abcdef01\n")
     assert cli("session", "merge", SID, *flags, "-d", str(root)).stderr == (
         f"Error: merging session 'abcdef01' would overwrite files git ignores in {root} "
@@ -457,7 +457,7 @@ def test_one_merge_at_a_time_into_a_base(cli: Cli, project: Project, session: Pa
         "LOCKED", True, {"root": str(root)})
     assert error["message"] == f"another gz-ia session merge into {root} is in progress; try again"
     assert spanish.stderr == (
-        f"Error: otra integración de sesión de gz-ia en {root} está en curso; reintente\n")
+        f"Error: otra integración de sesión de gz-ia en {root} está en curso; reintenta\n")
     assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
     assert cli("session", "merge", SID, "-d", str(root)).exit_code == 0
 
