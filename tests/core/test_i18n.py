@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import string
 
 import pytest
@@ -48,3 +49,18 @@ def test_spanish_catalogue_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
     assert t("core.unknown_command", command="x") == "comando desconocido: x"
     gzia.i18n.set_language("en")
     assert t("core.unknown_command", command="x") == "unknown command: x"
+
+
+USTED_IMPERATIVES = re.compile(
+    r"\b(ejecute|vuelva|instale|defina|corrija|elimine|reintente|espere|use|vea|haga|revise|"
+    r"quiso|resuelva|quítelos|muévalos|deténgala|detenga|elija|termínelo|abórtelo|verifique|"
+    r"configure|intente|compruebe)\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("area", areas())
+def test_spanish_speaks_tu_like_the_original(area: str) -> None:
+    """The original says 'Verifica', 'Ejecuta', 'Puedes'; only the seed's own prompt
+    '[?] Describa la tarea para el agente:' is kept as it is."""
+    module = importlib.import_module(f"gzia.i18n.{area}")
+    usted = {key: text for key, text in module.ES.items() if USTED_IMPERATIVES.search(text)}
+    assert usted == {}
