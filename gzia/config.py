@@ -118,9 +118,16 @@ class Value:
     source: str
 
     def shown(self, *, reveal: bool = False) -> Any:
-        """The value as it may be printed: secrets are masked unless revealed."""
-        if self.setting.secret and self.value is not None and not reveal:
+        """The value as it may be printed: secrets, and passwords inside URLs
+        (``https://user:pass@host``), are masked unless revealed."""
+        if reveal or self.value is None:
+            return self.value
+        if self.setting.secret:
             return "****"
+        if isinstance(self.value, str) and "@" in self.value:
+            import re
+
+            return re.sub(r"(://[^/@:]*):[^/@]*@", r"\1:****@", self.value)
         return self.value
 
 

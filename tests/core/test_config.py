@@ -137,3 +137,17 @@ def test_set_writes_through_a_symlinked_file(cli: Cli, isolated_env: Path) -> No
     assert cli("config", "set", "default_provider", "claude").exit_code == 0
     assert link.is_symlink()
     assert real.read_text() == 'default_provider = "claude"\nkill_grace_ms = 200\n'
+
+
+def test_a_password_inside_a_url_is_masked_too(cli: Cli, isolated_env: Path) -> None:
+    url = "https://ops:s3cr3t@nexus.example/service/rest/v1/search?repository=raw"
+    env = {"GZ_NEXUS_SEARCH_URL": url}
+    listing = cli("config", "list", env=env)
+    assert "s3cr3t" not in listing.stdout
+    assert "https://ops:****@nexus.example/service/rest/v1/search?repository=raw" \
+        in listing.stdout
+    entry = cli("config", "get", "nexus_search_url", "--json", env=env).json["data"]
+    assert entry["value"] == "https://ops:****@nexus.example/service/rest/v1/search?repository=raw"
+    assert cli("config", "get", "nexus_search_url", "--reveal", env=env).stdout == url + "\n"
+    done = cli("config", "set", "forgejo_api_url", "https://ci:tok@forgejo.example/api/v1")
+    assert "tok@" not in done.stdout and "ci:****@forgejo.example" in done.stdout
