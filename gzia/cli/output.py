@@ -94,7 +94,7 @@ def progress(text: str) -> None:
 
 
 def warn(code: str, key: str, /, *, details: dict[str, Any] | None = None, **params: Any) -> None:
-    """Add a warning: into the envelope in JSON mode, on stderr otherwise."""
+    """Add a warning: into the envelope in JSON mode, on stderr otherwise (not with -q)."""
     from gzia.i18n import t
 
     problem = Problem(code, t(key, **params), details=details or {})
@@ -102,8 +102,9 @@ def warn(code: str, key: str, /, *, details: dict[str, Any] | None = None, **par
 
 
 def add_warning(problem: Problem) -> None:
+    """Keep a warning for the envelope; in human mode print it, unless ``-q`` (errors only)."""
     state.warnings.append(problem)
-    if not state.json:
+    if not state.json and not state.quiet:
         from gzia.i18n import t
 
         sys.stderr.write(f"{t('core.warning_prefix')}: {problem.message}\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -227,3 +228,16 @@ def test_signal_while_writing_the_outcome_still_exits_with_its_code(
     monkeypatch.setattr(sys, "stdout", SignalledWhileWriting(exc()))
     assert main(["config", "path", "--json"]) == exit_code
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_quiet_silences_warnings_but_json_keeps_them(cli: Cli, tmp_path: Path) -> None:
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    sessions = tmp_path / ".harness" / "sessions"
+    sessions.mkdir(parents=True)
+    (sessions / "abcdef01.json").write_text("{not json")
+    assert cli("session", "list", "-q", cwd=tmp_path) == Result(0, "", "")
+    assert cli("session", "list", cwd=tmp_path).stderr.startswith("Warning: ")
+    envelope = cli("session", "list", "-q", "--json", cwd=tmp_path).json
+    assert [w["code"] for w in envelope["warnings"]] == ["IO"]
