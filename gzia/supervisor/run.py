@@ -97,7 +97,11 @@ def _run(
 ) -> RunOutcome:
     with _attached(command) as attach:
         began = time.monotonic()
-        child, relay = attach.spawn()
+        try:
+            child, relay = attach.spawn()
+        except BaseException:  # the child may have taken the terminal before its exec failed
+            attach.close(None)
+            raise
         try:
             if on_started is not None:
                 on_started(Started(child.pid, child.pid))

@@ -80,3 +80,6 @@ def _popen(command: Command, **options: Any) -> Child:
         ) from exc
     except PermissionError as exc:
         raise IOFailure("run.program_not_executable", program=command.argv[0]) from exc
+    except OSError as exc:  # e.g. ENOEXEC: a script without ``#!``, a binary for another CPU
+        raise IOFailure("run.program_cannot_start", program=command.argv[0],
+                        detail=exc.strerror or str(exc)) from exc
