@@ -31,7 +31,7 @@ from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
 from gzia.sessions.store import SessionStore
-from gzia.sessions.workspace import Workspace, prepare_workspace
+from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import RunOutcome, Started, run_supervised
@@ -79,7 +79,11 @@ def start_session(
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
     session_id = _unused_id(store)
     workspace = prepare_workspace(project, session_id)
-    record = store.create(_new_record(session_id, request, workspace, store))
+    try:
+        record = store.create(_new_record(session_id, request, workspace, store))
+    except BaseException:
+        discard_new_workspace(project, workspace)
+        raise
     return _Launch(store, request, workspace, env, watchdog, on_launch).run(record, resume=False)
 
 
