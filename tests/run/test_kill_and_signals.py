@@ -220,3 +220,60 @@ def test_record_shape_after_kill(gz_start: GzProcess, agent: Any, repo: Path, no
         "merged_at": None, "merged_commit": None, "updated_at": "<updated_at>",
         "command": ["cooperative"],
     }
+
+
+WAITS_FOR_STOP_FILE = """
+note("ready", 1)
+while not os.path.exists(os.path.join(os.environ["FAKE_NOTES"], "stop")):
+    time.sleep(0.02)
+"""
+
+
+def kill_gz_ia_mid_run(gz_start: GzProcess, repo: Path, notes: Path) -> dict[str, Any]:
+    """Start an exec, wait until its pid is recorded, then SIGKILL gz-ia itself."""
+    process = gz_start("--json", "exec", "--", "agent", cwd=repo)
+    wait_for_note(notes, "ready")
+    record = wait_for_pid_recorded(repo, only_session_id(repo))
+    process.kill()
+    process.wait(timeout=30)
+    for pipe in (process.stdout, process.stderr):  # the agent still holds their other ends
+        assert pipe is not None
+        pipe.close()
+    return record
+
+
+def test_after_gz_ia_is_sigkilled_the_record_names_the_agent_until_it_ends_then_lost(
+    gz: Any, gz_start: GzProcess, agent: Any, repo: Path, notes: Path
+):
+    agent("agent", WAITS_FOR_STOP_FILE)
+    started = kill_gz_ia_mid_run(gz_start, repo, notes)
+
+    while_running = gz("--json", "session", "show", started["id"], cwd=repo).json["data"]
+    assert (while_running["status"], while_running["pid"]) == ("running", started["pid"])
+    assert pid_running(started["pid"])  # documented: the agent outlives a SIGKILLed gz-ia
+
+    (notes / "stop").write_text("")
+    deadline = time.monotonic() + 10
+    while pid_running(started["pid"]) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+    after = gz("--json", "session", "show", started["id"], cwd=repo)
+    assert after.exit_code == 0
+    record = after.json["data"]
+    assert (record["status"], record["end_reason"]) == ("lost", "lost")
+    assert stored_record(repo, started["id"]) == record
+
+
+def test_an_agent_left_by_a_sigkilled_gz_ia_can_be_killed_with_its_grandchildren(
+    gz: Any, gz_start: GzProcess, agent: Any, repo: Path, notes: Path
+):
+    agent("agent", STUBBORN_WITH_GRANDCHILD)
+    started = kill_gz_ia_mid_run(gz_start, repo, notes)
+    wait_for_note(notes, "grandchild.pid")
+
+    result = gz("--json", "session", "kill", started["id"], cwd=repo)
+
+    assert result.exit_code == 0, result.stderr
+    record = result.json["data"]
+    assert (record["status"], record["end_reason"], record["signal"]) == ("killed", "killed", 9)
+    assert [pid for pid in noted_pids(notes) if pid_running(pid)] == []
