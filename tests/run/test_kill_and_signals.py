@@ -14,7 +14,7 @@ import pytest
 from gzia.contract import ConflictError
 from gzia.sessions.kill import kill_session
 from gzia.sessions.project import find_project
-from gzia.sessions.record import SessionRecord
+from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
 from tests.run.conftest import GzProcess, normalized, stored_record
 from tests.supervisor.fakes import noted_pids, pid_running, wait_for_note
@@ -277,3 +277,25 @@ def test_an_agent_left_by_a_sigkilled_gz_ia_can_be_killed_with_its_grandchildren
     record = result.json["data"]
     assert (record["status"], record["end_reason"], record["signal"]) == ("killed", "killed", 9)
     assert [pid for pid in noted_pids(notes) if pid_running(pid)] == []
+
+
+def test_a_record_left_without_a_pid_by_a_crash_during_setup_becomes_lost(gz: Any, repo: Path):
+    """gz-ia SIGKILLed between writing the record and recording the agent's pid."""
+    store = SessionStore(find_project(repo))
+    long_ago = "2026-01-01T00:00:00Z"
+    store.create(SessionRecord(id="0123abcd", pid=0, status="running", started_at=long_ago,
+                               working_dir=str(repo)))
+    store.create(SessionRecord(id="0123abce", pid=0, status="running",
+                               started_at=now_rfc3339(), working_dir=str(repo)))
+    store.create(SessionRecord(id="0123abcf", pid=0, status="running", started_at=long_ago,
+                               working_dir=str(repo)))
+
+    killed = gz("--json", "session", "kill", "0123abcd", cwd=repo)
+    listed = gz("--json", "session", "list", cwd=repo).json["data"]["sessions"]
+
+    assert {r["id"]: r["status"] for r in listed} == {
+        "0123abcd": "lost", "0123abce": "running", "0123abcf": "lost"}
+    assert killed.exit_code == 0
+    assert (killed.json["data"]["status"], killed.json["data"]["end_reason"]) == ("lost", "lost")
+    still_starting = gz("--json", "session", "kill", "0123abce", cwd=repo)
+    assert [e["code"] for e in still_starting.json["errors"]] == ["LOCKED"]
