@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -150,4 +151,22 @@ def test_a_spawn_failure_gives_the_terminal_back(tmp_path: Path, notes: Path, pr
     report = json.loads(report_path.read_text())
     assert report["error"]["code"] == {"missing": "NOT_FOUND"}.get(program, "IO")
     assert report["terminal_before"]["foreground"] is True
+    assert report["terminal_after"] == report["terminal_before"]
+
+
+@pytest.mark.parametrize("pty", [False, True], ids=["handoff", "pty"])
+@pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_to_gz_ia_restores_the_terminal(
+    terminal_run: Any, pty: bool, sent: signal.Signals
+):
+    terminal, report_path = terminal_run(HANDOFF_AGENT, pty=pty)
+    terminal.read_until(b"READY")
+    gz_pid = terminal.process.pid
+
+    os.kill(gz_pid, sent)
+
+    assert terminal.finish() == 0
+    report = json.loads(report_path.read_text())
+    assert report["outcome"]["received_signal"] == sent
+    assert report["outcome"]["signal"] == signal.SIGTERM
     assert report["terminal_after"] == report["terminal_before"]
