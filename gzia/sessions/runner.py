@@ -195,8 +195,11 @@ class _Launch:
             return self._run(record, resume)
         except BaseException as exc:  # the agent never started: the record must not stay running
             final = _finalize_unstarted(self.store, record.id, exc)
-            if isinstance(exc, GzError) and exc.data is None and final is not None:
-                exc.data = final.to_json()
+            data = final.to_json() if final is not None else None
+            if isinstance(exc, KeyboardInterrupt):  # so that ``data`` is the record here too
+                raise InterruptError("core.interrupted", data=data) from exc
+            if isinstance(exc, GzError) and exc.data is None:
+                exc.data = data
             raise
 
     def _run(self, record: SessionRecord, resume: bool) -> SessionRun:

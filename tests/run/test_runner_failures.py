@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gzia.contract import IOFailure, TerminatedError
+from gzia.contract import InterruptError, IOFailure, TerminatedError
 from gzia.drivers.base import LaunchRequest, LaunchSpec, Permission
 from gzia.sessions.runner import SessionRequest, start_session
 from gzia.supervisor.watchdog import Watchdog
@@ -79,3 +79,23 @@ def test_sigterm_before_the_agent_starts_cancels_the_session(repo: Path, tmp_pat
     assert (record["status"], record["end_reason"], record["pid"]) == ("killed", "canceled", 0)
     assert error.value.data == record
     assert not marker.exists()  # the agent was never started
+
+
+def test_ctrl_c_before_the_inbox_is_installed_still_returns_the_record(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """KeyboardInterrupt right after the record is written becomes INTERRUPTED with data."""
+    from gzia.sessions import runner
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "log_lifecycle_event", interrupted)
+    driver = ScriptedDriver(["/bin/sh", "-c", "true"])
+
+    with pytest.raises(InterruptError) as error:
+        start_session(SessionRequest(repo, driver, Permission.SUPERVISED), watchdog=Watchdog())
+
+    record = only_record(repo)
+    assert (record["status"], record["end_reason"], record["pid"]) == ("killed", "canceled", 0)
+    assert error.value.data == record
