@@ -121,3 +121,33 @@ def test_pty_run_gives_the_agent_a_terminal_and_logs_its_output(tmp_path: Path, 
     assert "tty True True" in run.stdout
     assert "got hello" in run.stdout
     assert log.read_bytes().decode() == run.stdout
+
+
+ESCAPEE_KEEPS_WRITING = """
+if os.fork() == 0:
+    os.setsid()  # out of the agent's group: a group kill cannot reach it (documented limit)
+    note("escapee.pid", os.getpid())
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        print("escapee still writing", flush=True)
+        time.sleep(0.01)
+    os._exit(0)
+wait_for("escapee.pid")
+print("agent done", flush=True)
+"""
+
+
+def test_a_pty_run_ends_even_if_an_escaped_process_keeps_writing(tmp_path: Path, notes: Path):
+    run = Run(tmp_path, notes, "def wait_for(name):\n"
+                               "    while not os.path.exists(os.path.join("
+                               "os.environ['FAKE_NOTES'], name)):\n"
+                               "        time.sleep(0.01)\n" + ESCAPEE_KEEPS_WRITING, pty=True)
+    started = time.monotonic()
+    try:
+        report = run.finish()
+    finally:
+        os.kill(int(wait_for_note(notes, "escapee.pid")), signal.SIGKILL)  # it was ours
+
+    assert time.monotonic() - started < 8
+    assert outcome(report)["exit_code"] == 0
+    assert "agent done" in run.stdout
