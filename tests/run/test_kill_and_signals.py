@@ -122,9 +122,8 @@ def test_kill_racing_the_agent_exit_leaves_one_consistent_record(
         (notes / "ready").unlink()
         session_id = max((repo / ".harness" / "sessions").glob("*.json"),
                          key=lambda p: p.stat().st_mtime).stem
-        try:
-            kill_session(store, session_id, grace_s=0.1)
-            killed = True
+        try:  # just after the agent exits, before its owner's final write: "lost", then
+            killed = not kill_session(store, session_id, grace_s=0.1).was_lost  # completed
         except ConflictError:
             killed = False
         code, _, _ = finish(process)
