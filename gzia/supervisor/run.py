@@ -236,7 +236,8 @@ class _Waiter:
 
     def _begin_stop(self, reason: str, forward: int, received: int | None) -> None:
         self.stop = _Stop(reason, time.monotonic() + self.watchdog.kill_grace_s, received)
-        signal_group(self.child.pid, forward)
+        if signal_group(self.child.pid, forward):
+            signal_group(self.child.pid, signal.SIGCONT)  # a stopped agent must run to see it
 
     def _sleep(self) -> None:
         timeout = IDLE_WAKEUP_S

@@ -151,3 +151,30 @@ def test_a_pty_run_ends_even_if_an_escaped_process_keeps_writing(tmp_path: Path,
     assert time.monotonic() - started < 8
     assert outcome(report)["exit_code"] == 0
     assert "agent done" in run.stdout
+
+
+CLEANS_UP_ON_SIGTERM = """
+def clean_up(signum, frame):
+    note("cleaned-up", 1)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, clean_up)
+note("ready", 1)
+while True:
+    time.sleep(1)
+"""
+
+
+def test_a_stopped_agent_is_continued_to_act_on_the_forwarded_sigterm(
+    tmp_path: Path, notes: Path
+):
+    run = Run(tmp_path, notes, CLEANS_UP_ON_SIGTERM, grace_ms=3000)
+    agent_pid = int(wait_for_note(notes, "agent.pid"))
+    wait_for_note(notes, "ready")
+    os.killpg(agent_pid, signal.SIGSTOP)
+
+    run.process.send_signal(signal.SIGTERM)
+
+    report = run.finish()
+    assert outcome(report) == {"exit_code": 0, "signal": None,
+                               "end_reason": "canceled", "received_signal": signal.SIGTERM}
+    assert (notes / "cleaned-up").exists()
