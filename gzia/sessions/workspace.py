@@ -88,14 +88,16 @@ def prepare_workspace(project: Project, session_id: str) -> Workspace:
 
 
 def workspace_of(project: Project, record: SessionRecord) -> Workspace:
-    """The workspace a record describes (as stored; nothing is created)."""
-    if record.is_isolated and record.worktree_dir:
-        worktree = Path(record.worktree_dir)
-        return Workspace(record.id, Path(record.working_dir or project.root), worktree, True,
-                         worktree, record.branch_name or branch_for(record.id),
-                         record.base_branch, record.base_commit)
-    root = Path(record.working_dir) if record.working_dir else project.root
-    return Workspace(record.id, root, root, is_isolated=False)
+    """The workspace a record describes (nothing is created).
+
+    Its paths come from the project, never from the record: a record edited by hand, or
+    one whose project was moved, must not point an agent at another directory.
+    """
+    if record.is_isolated and project.is_git:
+        worktree = worktree_for(project, record.id)
+        return Workspace(record.id, project.root, worktree, True, worktree,
+                         branch_for(record.id), record.base_branch, record.base_commit)
+    return Workspace(record.id, project.root, project.root, is_isolated=False)
 
 
 def inject_file(workspace: Workspace, relpath: str, content: str | bytes) -> Path:
@@ -159,7 +161,7 @@ def _add_worktree(project: Project, worktree: Path, branch: str, base_commit: st
     """``git worktree add``; if it fails or gz-ia is stopped meanwhile, what it created
     (the directory, and the branch unless it existed before) is removed again."""
     project.worktrees_dir.mkdir(parents=True, exist_ok=True)
-    run_git(["worktree", "prune"], project.root)  # forget a worktree whose dir was removed
+    forget_missing_worktree(project, worktree)
     new_branch = not branch_exists(project.root, branch)
     if new_branch:
         args = ["worktree", "add", "-b", branch, str(worktree), base_commit]
@@ -172,6 +174,16 @@ def _add_worktree(project: Project, worktree: Path, branch: str, base_commit: st
         _undo_worktree_add(project, worktree if new_dir else None,
                            branch if new_branch else None)
         raise
+
+
+def forget_missing_worktree(project: Project, worktree: Path) -> None:
+    """Make git forget this one worktree if its directory is gone.
+
+    Never ``git worktree prune``: that forgets every missing worktree, a user's own on an
+    unmounted disk included, and leaves it broken when the disk comes back.
+    """
+    if not worktree.exists():
+        run_git(["worktree", "remove", "--force", str(worktree)], project.root)
 
 
 def discard_new_workspace(project: Project, workspace: Workspace) -> None:
@@ -191,6 +203,6 @@ def _undo_worktree_add(project: Project, worktree: Path | None, branch: str | No
         if worktree is not None:
             run_git(["worktree", "remove", "--force", "--force", str(worktree)], project.root)
             shutil.rmtree(worktree, ignore_errors=True)
-            run_git(["worktree", "prune"], project.root)
+            forget_missing_worktree(project, worktree)
         if branch is not None:
             run_git(["branch", "-D", branch], project.root)

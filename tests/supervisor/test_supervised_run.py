@@ -146,7 +146,11 @@ def test_a_pty_run_ends_even_if_an_escaped_process_keeps_writing(tmp_path: Path,
     try:
         report = run.finish()
     finally:
-        os.kill(int(wait_for_note(notes, "escapee.pid")), signal.SIGKILL)  # it was ours
+        escapee = int(wait_for_note(notes, "escapee.pid"))
+        os.kill(escapee, signal.SIGKILL)  # it was ours
+        deadline = time.monotonic() + 5
+        while pid_running(escapee) and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     assert time.monotonic() - started < 8
     assert outcome(report)["exit_code"] == 0
