@@ -79,8 +79,10 @@ def update(  # noqa: PLR0917 - typer maps each flag to one parameter
 def _render_check(result: dict[str, Any]) -> None:
     output.line(t("update.current_version", version=result["current"]))
     output.line(t("update.remote_version", version=result["latest"], source=result["source"]))
-    key = "update.newer_available" if result["newer"] else "update.up_to_date"
-    output.line(t(key, version=result["latest"]))
+    if result["newer"]:
+        output.line(t("update.newer_available", version=result["latest"]))
+    else:
+        output.line(t("update.up_to_date", version=_highest(result["current"], result["latest"])))
 
 
 def _render_update(result: dict[str, Any]) -> None:
@@ -89,16 +91,18 @@ def _render_update(result: dict[str, Any]) -> None:
     elif result["dry_run"] and result["verified"]:
         output.line(t("update.dry_run_ok", version=result["version"]))
     else:
-        output.line(t("update.up_to_date", version=_highest(result)))
+        output.line(t("update.up_to_date",
+                      version=_highest(result["current"], result["version"])))
 
 
-def _highest(result: dict[str, Any]) -> str:
+def _highest(current: str, remote: str) -> str:
+    """The version "already at the latest" names: the running one when it is newer."""
     from gzia.update.model import parse_version
 
-    current, remote = parse_version(result["current"]), parse_version(result["version"])
-    if current is not None and remote is not None and current > remote:
-        return str(result["current"])
-    return str(result["version"])
+    running, published = parse_version(current), parse_version(remote)
+    if running is not None and published is not None and running > published:
+        return current
+    return remote
 
 
 @app.command("rollback", help="Go back to the version that ran before the last update.")

@@ -291,3 +291,18 @@ def test_rollback_without_previous(update_cli, target):
     assert result.json["errors"][0]["code"] == "NOT_FOUND"
     assert result.json["errors"][0]["message"] == \
         f"no previous version to roll back to ({target}.previous)"
+
+
+def test_check_when_running_newer_than_the_registry(nexus: NexusFake, releases, update_cli,
+                                                    target):
+    nexus.publish(releases("1.5.0"), "1.5.0")
+    listing = sorted(p.name for p in target.parent.iterdir())
+    result = update_cli("update", "--check", "--json", env=nexus_env(nexus), installed="2.0.0")
+    assert result.json == {"ok": True, "data": {"current": "2.0.0", "latest": "1.5.0",
+                                                "source": "nexus", "newer": False},
+                           "errors": [], "warnings": []}
+    spanish = update_cli("update", "--check", env={**nexus_env(nexus), "GZ_LANG": "es"},
+                         installed="2.0.0")
+    assert spanish.stdout == ("❯ Versión actual: v2.0.0\n✧ Versión remota: v1.5.0 (nexus)\n"
+                              "✓ gz-ia ya se encuentra en la versión más reciente (v2.0.0)\n")
+    assert sorted(p.name for p in target.parent.iterdir()) == listing  # nothing beside it
