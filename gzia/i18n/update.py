@@ -34,6 +34,9 @@ EN = {
     # selection
     "bad_version": "invalid version: {version}",
     "bad_timeout": "invalid GZ_UPDATE_TIMEOUT: {value} (seconds, greater than 0)",
+    "bad_proxy": "unusable proxy setting (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): {detail}",
+    "bad_proxy_hint": "set it to http://[user:password@]host:port",
+    "bad_cert_file": "SSL_CERT_FILE {path} is not a readable PEM certificate bundle: {detail}",
     "downgrade_refused": "refusing to downgrade from v{current} to v{version}",
     "downgrade_hint": "add --allow-downgrade to install an older version",
     # integrity
@@ -98,6 +101,10 @@ ES = {
                     "HTTP_PROXY o HTTPS_PROXY",
     "bad_version": "versión inválida: {version}",
     "bad_timeout": "GZ_UPDATE_TIMEOUT inválido: {value} (segundos, mayor que 0)",
+    "bad_proxy": "proxy inutilizable (HTTPS_PROXY, HTTP_PROXY o ALL_PROXY): {detail}",
+    "bad_proxy_hint": "defínelo como http://[usuario:contraseña@]host:puerto",
+    "bad_cert_file": "SSL_CERT_FILE {path} no es un archivo de certificados PEM legible: "
+                     "{detail}",
     "downgrade_refused": "no se instala una versión anterior (v{current} → v{version})",
     "downgrade_hint": "agrega --allow-downgrade para instalar una versión anterior",
     "bad_base64": "datos base64 inválidos",

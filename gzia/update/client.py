@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import ssl
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
+from gzia.contract import InvalidInputError
 from gzia.update.errors import SourceFailure
 
 if TYPE_CHECKING:
@@ -72,7 +74,11 @@ def ssl_context() -> ssl.SSLContext:
     context = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     extra = os.environ.get("SSL_CERT_FILE", "")
     if extra:
-        context.load_verify_locations(cafile=extra)
+        try:
+            context.load_verify_locations(cafile=extra)
+        except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
+            detail = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+            raise InvalidInputError("update.bad_cert_file", path=extra, detail=detail) from exc
     return context
 
 
@@ -101,13 +107,20 @@ def make_client(timeout: float = 30.0) -> httpx.Client:
     _larger_reads()
     from gzia._version import __version__
 
-    return httpx.Client(
-        timeout=httpx.Timeout(timeout),
-        headers={"User-Agent": f"gz-ia/{__version__}"},
-        verify=ssl_context(),
-        trust_env=True,  # proxies from HTTP(S)_PROXY, ALL_PROXY, NO_PROXY (either case)
-        follow_redirects=False,
-    )
+    context = ssl_context()
+    try:
+        return httpx.Client(
+            timeout=httpx.Timeout(timeout),
+            headers={"User-Agent": f"gz-ia/{__version__}"},
+            verify=context,
+            trust_env=True,  # proxies from HTTP(S)_PROXY, ALL_PROXY, NO_PROXY (either case)
+            follow_redirects=False,
+        )
+    except (httpx.InvalidURL, ValueError, ImportError) as exc:  # an unusable proxy URL
+        detail = "SOCKS proxies are not supported" if isinstance(exc, ImportError) \
+            else _safe(exc)
+        raise InvalidInputError("update.bad_proxy", detail=detail,
+                                hint_key="update.bad_proxy_hint") from exc
 
 
 @contextmanager
@@ -182,7 +195,19 @@ def translate_errors(url: str, client: httpx.Client | None = None) -> Iterator[N
         raise SourceFailure("update.reason_broken", host=host, detail=_safe(exc)) from exc
 
 
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>()]*")
+
+
 def _safe(exc: Exception) -> str:
-    """An exception's text with anything URL-like reduced to host and path."""
-    words = [redact(w) if "://" in w else w for w in str(exc).split()]
-    return " ".join(words) or type(exc).__name__
+    """An exception's text with anything URL-like (even quoted) reduced to host and path."""
+    return _URL.sub(lambda found: _redact_or_drop(found.group()), str(exc)) \
+        or type(exc).__name__
+
+
+def _redact_or_drop(url: str) -> str:
+    scheme, rest = url.split("://", 1)
+    netloc, slash, path = rest.partition("/")
+    try:
+        return redact(f"{scheme}://{netloc.rpartition('@')[2]}{slash}{path}")
+    except ValueError:  # an unparsable host or port: print the scheme alone
+        return f"{scheme}://…"
