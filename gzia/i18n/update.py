@@ -16,6 +16,7 @@ EN = {
     "reason_status": "{host} answered HTTP {status}",
     "reason_redirects": "too many redirects from {host}",
     "reason_bad_json": "{host} sent an invalid JSON document",
+    "reason_json_too_large": "{host} sent more than {mib} MiB of JSON",
     "reason_proxy_auth": "the proxy refused the credentials for {host} (HTTP 407); "
                          "check the user and password in HTTPS_PROXY/HTTP_PROXY",
     "reason_proxy": "the proxy failed to reach {host}: {detail}",
@@ -82,6 +83,7 @@ ES = {
     "reason_status": "{host} retornó estado HTTP {status}",
     "reason_redirects": "demasiadas redirecciones desde {host}",
     "reason_bad_json": "{host} envió un documento JSON inválido",
+    "reason_json_too_large": "{host} envió más de {mib} MiB de JSON",
     "reason_proxy_auth": "el proxy rechazó las credenciales para {host} (HTTP 407); "
                          "revisa el usuario y la contraseña en HTTPS_PROXY/HTTP_PROXY",
     "reason_proxy": "el proxy no pudo llegar a {host}: {detail}",

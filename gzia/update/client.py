@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import httpx
 
 MAX_REDIRECTS = 5
+JSON_LIMIT = 8 << 20  # far above any page of Nexus or Forgejo; stops an endless body
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -162,12 +163,23 @@ def get_json(client: httpx.Client, url: str, credentials: Credentials | None,
     """GET a JSON document; returns it with the response headers (lower-case names)."""
     with open_stream(client, url, credentials, accept="application/json") as response:
         with translate_errors(url, client):
-            body = response.read()
+            body = _read_bounded(response, url)
         try:
             document = json.loads(body)
         except ValueError as exc:
             raise SourceFailure("update.reason_bad_json", host=_host(url)) from exc
         return document, {k.lower(): v for k, v in response.headers.items()}
+
+
+def _read_bounded(response: httpx.Response, url: str) -> bytes:
+    chunks, received = [], 0
+    for chunk in response.iter_bytes():
+        received += len(chunk)
+        if received > JSON_LIMIT:
+            raise SourceFailure("update.reason_json_too_large", host=_host(url),
+                                mib=JSON_LIMIT >> 20)
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _host(url: str) -> str:

@@ -169,3 +169,20 @@ def test_slower_than_the_timeout_falls_back(nexus: NexusFake, forgejo: ForgejoFa
     assert result.json["warnings"][0]["message"] == (
         f"Nexus failed: 127.0.0.1:{nexus.server.port} did not answer within 0.5 s; "
         "trying Forgejo")
+
+
+def test_endless_json_document_is_cut_short_and_forgejo_tried(origin: StaticFake,
+                                                              forgejo: ForgejoFake, releases,
+                                                              update_cli):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    origin.files["/service/rest/v1/search/assets"] = b'{"items": [' + b" " * (9 << 20)
+    env = {"GZ_NEXUS_SEARCH_URL": f"{origin.server.url}/service/rest/v1/search/assets",
+           **forgejo_env(forgejo)}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.exit_code == 0
+    assert result.json["warnings"][0]["message"] == (
+        f"Nexus failed: 127.0.0.1:{origin.server.port} sent more than 8 MiB of JSON; "
+        "trying Forgejo")
+    spanish = update_cli("update", "--check", env={**env, "GZ_LANG": "es"})
+    assert (f"Aviso: Nexus falló: 127.0.0.1:{origin.server.port} envió más de 8 MiB de JSON; "
+            "probando Forgejo") in spanish.stderr
