@@ -186,3 +186,40 @@ def test_endless_json_document_is_cut_short_and_forgejo_tried(origin: StaticFake
     spanish = update_cli("update", "--check", env={**env, "GZ_LANG": "es"})
     assert (f"Aviso: Nexus falló: 127.0.0.1:{origin.server.port} envió más de 8 MiB de JSON; "
             "probando Forgejo") in spanish.stderr
+
+
+def test_forgejo_token_goes_to_forgejo_only_even_through_a_303(forgejo: ForgejoFake, releases,
+                                                               update_cli, target,
+                                                               origin: StaticFake):
+    forgejo.repo().private = True
+    forgejo.tokens["reader-t0ken"] = {"login": "ops", "write": False}
+    files = releases("2.0.0")
+    forgejo.publish("v2.0.0", files)
+    name = pyz_name("2.0.0")
+    origin.files[f"/storage/{name}"] = files[name]
+    forgejo.server.inject("redirect", f"/ops/gz-ia/releases/download/v2.0.0/{name}",
+                          code=303, location=f"{origin.server.url}/storage/{name}")
+    env = {**forgejo_env(forgejo), "GZ_FORGEJO_TOKEN": "reader-t0ken"}
+    result = update_cli("update", "--json", env=env)
+    assert result.exit_code == 0, result.stdout
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+    [fetched] = origin.server.requests
+    assert "authorization" not in fetched.headers
+    assert {r.headers.get("authorization") for r in forgejo.server.requests} == \
+        {"token reader-t0ken"}
+    assert "reader-t0ken" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("url", "applies"), [
+    ("https://nexus.example/repository/x", True),
+    ("https://NEXUS.example:443/other", True),
+    ("http://nexus.example/repository/x", False),  # other scheme
+    ("https://nexus.example:8443/repository/x", False),  # other port
+    ("https://blobs.nexus.example/x", False),  # other host, even a sub-domain
+    ("https://nexus.example.evil/x", False),
+])
+def test_credentials_are_bound_to_scheme_host_and_port(url: str, applies: bool):
+    from gzia.update.client import Credentials
+
+    credentials = Credentials.basic("https://nexus.example/service/rest/v1/search", "u", "p")
+    assert credentials is not None and credentials.applies_to(url) is applies
