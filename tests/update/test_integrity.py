@@ -39,6 +39,11 @@ def test_tampered_byte(nexus: NexusFake, published, update_cli, target):
     assert error["code"] == "INTEGRITY"
     assert error["message"] == f"{pyz_name('2.0.0')}: sha256 does not match SHA256SUMS"
     _untouched(target)
+    spanish = update_cli("update", env={**nexus_env(nexus), "GZ_LANG": "es"})
+    assert (spanish.exit_code, spanish.stdout) == (1, "")
+    assert spanish.stderr.endswith(
+        f"Error: {pyz_name('2.0.0')}: el sha256 no coincide con SHA256SUMS\n")
+    _untouched(target)
 
 
 def test_registry_hash_disagreeing_with_sums(nexus: NexusFake, releases, update_cli, target):

@@ -306,3 +306,29 @@ def test_check_when_running_newer_than_the_registry(nexus: NexusFake, releases, 
     assert spanish.stdout == ("❯ Versión actual: v2.0.0\n✧ Versión remota: v1.5.0 (nexus)\n"
                               "✓ gz-ia ya se encuentra en la versión más reciente (v2.0.0)\n")
     assert sorted(p.name for p in target.parent.iterdir()) == listing  # nothing beside it
+
+
+def test_errors_and_results_in_spanish(nexus: NexusFake, releases, update_cli, target,
+                                       tmp_path):
+    nexus.publish(releases("0.9.0"), "0.9.0")
+    es = {**nexus_env(nexus), "GZ_LANG": "es"}
+    refused = update_cli("update", "--version", "0.9.0", env=es)
+    assert (refused.exit_code, refused.stderr) == (1, (
+        "Error: no se instala una versión anterior (v1.0.0 → v0.9.0)\n"
+        "agrega --allow-downgrade para instalar una versión anterior\n"))
+    nothing = update_cli("update", "rollback", env=es)
+    assert (nothing.exit_code, nothing.stderr) == (
+        1, f"Error: no hay una versión anterior a la que volver ({target}.previous)\n")
+    script = tmp_path / "gz-ia"
+    script.write_text("#!/usr/bin/env python3\n")
+    not_pyz = update_cli("update", env=es, argv0=script)
+    assert (not_pyz.exit_code, not_pyz.stderr) == (1, (
+        "Error: gz-ia no se está ejecutando desde un zipapp gz-ia.pyz, no puede "
+        "reemplazarse a sí mismo\nactualízalo con la herramienta que lo instaló, p. ej. "
+        "'pip install --upgrade gz-ia'; 'gz-ia update --check' sigue funcionando\n"))
+    done = update_cli("update", "--version", "0.9.0", "--allow-downgrade", env=es)
+    assert (done.exit_code, done.stdout, done.stderr) == (
+        0, f"✓ gz-ia actualizado exitosamente a v0.9.0 en {target}\n",
+        "↻ Descargando e instalando gz-ia v0.9.0...\n")
+    back = update_cli("update", "rollback", env=es, installed="0.9.0")
+    assert back.stdout == f"✓ gz-ia restaurado a v1.0.0 en {target}\n"
