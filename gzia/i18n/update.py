@@ -22,6 +22,7 @@ EN = {
     "reason_proxy": "the proxy failed to reach {host}: {detail}",
     "reason_timeout": "{host} did not answer within {seconds} s",
     "reason_connect": "cannot connect to {host}: {detail}",
+    "reason_proxy_connect": "cannot connect to the proxy {proxy} (for {host}): {detail}",
     "reason_broken": "the connection to {host} broke: {detail}",
     "reason_too_many_pages": "{host} returned too many pages",
     "reason_version_missing": "no complete release of version {version} for {platform}",
@@ -89,6 +90,7 @@ ES = {
     "reason_proxy": "el proxy no pudo llegar a {host}: {detail}",
     "reason_timeout": "{host} no respondió en {seconds} s",
     "reason_connect": "no se pudo conectar con {host}: {detail}",
+    "reason_proxy_connect": "no se pudo conectar con el proxy {proxy} (para {host}): {detail}",
     "reason_broken": "se cortó la conexión con {host}: {detail}",
     "reason_too_many_pages": "{host} devolvió demasiadas páginas",
     "reason_version_missing": "no hay una publicación completa de la versión {version} "

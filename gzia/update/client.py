@@ -202,9 +202,37 @@ def translate_errors(url: str, client: httpx.Client | None = None) -> Iterator[N
         seconds = client.timeout.read if client is not None else None
         raise SourceFailure("update.reason_timeout", host=host, seconds=seconds) from exc
     except httpx.ConnectError as exc:
+        proxy = proxy_host_for(url)
+        if proxy is not None:
+            raise SourceFailure("update.reason_proxy_connect", proxy=proxy, host=host,
+                                detail=_safe(exc)) from exc
         raise SourceFailure("update.reason_connect", host=host, detail=_safe(exc)) from exc
     except httpx.HTTPError as exc:
         raise SourceFailure("update.reason_broken", host=host, detail=_safe(exc)) from exc
+
+
+def proxy_host_for(url: str) -> str | None:
+    """The proxy httpx uses for ``url`` (host and port only), to name it in messages."""
+    import urllib.request
+
+    proxies = urllib.request.getproxies()  # what httpx reads too
+    parts = urlsplit(url)
+    proxy = proxies.get(parts.scheme.lower()) or proxies.get("all")
+    if not proxy or _bypassed(parts.hostname or "", proxies.get("no", "")):
+        return None
+    try:
+        return _host(proxy if "://" in proxy else f"http://{proxy}")
+    except ValueError:
+        return None
+
+
+def _bypassed(host: str, no_proxy: str) -> bool:
+    """``NO_PROXY`` as httpx reads it: ``*``, a host, or a domain (with or without a dot)."""
+    for entry in (e.strip().lower() for e in no_proxy.split(",")):
+        name = entry.lstrip(".").rsplit(":", 1)[0] if "]" not in entry else entry
+        if entry == "*" or (name and (host == name or host.endswith("." + name))):
+            return True
+    return False
 
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>()]*")

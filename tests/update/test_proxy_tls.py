@@ -122,3 +122,23 @@ def test_unreadable_ssl_cert_file_names_it(update_cli, tmp_path: Path):
         spanish = update_cli("update", "--check", env={**env, "GZ_LANG": "es"})
         assert spanish.stderr.startswith(f"Error: SSL_CERT_FILE {path} no es un archivo de "
                                          "certificados PEM legible: ")
+
+
+def test_proxy_down_names_the_proxy_not_the_registry(nexus: NexusFake, dead_url: str,
+                                                     update_cli):
+    proxy = dead_url.replace("http://", "http://proxyuser:s3cr3t-pw@")
+    env = {**nexus_env(nexus), "HTTP_PROXY": proxy}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.exit_code == 1
+    message = result.json["errors"][0]["message"]
+    proxy_host, nexus_host = dead_url.removeprefix("http://"), f"127.0.0.1:{nexus.server.port}"
+    assert message.startswith(f"could not check for updates (Nexus: cannot connect to the "
+                              f"proxy {proxy_host} (for {nexus_host}): ")
+    spanish = update_cli("update", "--check", env={**env, "GZ_LANG": "es"})
+    assert (f"no se pudo conectar con el proxy {proxy_host} (para {nexus_host}): "
+            in spanish.stderr)
+    bypassed = update_cli("update", "--check", "--json",
+                          env={**env, "NO_PROXY": "127.0.0.1"})
+    assert "proxy" not in bypassed.json["errors"][0]["message"]
+    for output in (result.stdout, spanish.stderr):
+        assert "s3cr3t-pw" not in output and "proxyuser" not in output
