@@ -24,7 +24,7 @@ def _page_url(url: str, page: int) -> str:
 
 
 def list_tags(client: httpx.Client, url: str, credentials: Credentials | None) -> list[str]:
-    """Every tag name; pages of ``limit`` until a short page or ``X-Total-Count``."""
+    """Every tag name, page after page, until ``X-Total-Count`` names are read."""
     names: list[str] = []
     for page in range(1, MAX_PAGES + 1):
         document, headers = get_json(client, _page_url(url, page), credentials)
@@ -32,10 +32,19 @@ def list_tags(client: httpx.Client, url: str, credentials: Credentials | None) -
             raise SourceFailure("update.reason_bad_json", host=urlsplit(url).netloc)
         names += [t["name"] for t in document if isinstance(t, dict)
                   and isinstance(t.get("name"), str)]
-        total = headers.get("x-total-count", "")
-        if len(document) < PAGE_LIMIT or (total.isdigit() and len(names) >= int(total)):
+        if _last_page(document, names, headers.get("x-total-count", "")):
             return names
     raise SourceFailure("update.reason_too_many_pages", host=urlsplit(url).netloc)
+
+
+def _last_page(document: list[Any], names: list[str], total: str) -> bool:
+    """``X-Total-Count`` decides when the server sends it: a server whose page size cap
+    (``MAX_RESPONSE_ITEMS``) is below our ``limit`` sends short pages before the last."""
+    if not document:
+        return True
+    if total.isdigit():
+        return len(names) >= int(total)
+    return len(document) < PAGE_LIMIT
 
 
 def release_url(tags_url: str, tag: str) -> str:

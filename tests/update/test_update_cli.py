@@ -158,6 +158,18 @@ def test_forgejo_pagination_orders_by_version_not_server(forgejo: ForgejoFake, r
     assert pages == ["1", "2"]
 
 
+def test_forgejo_pages_smaller_than_asked_are_followed(forgejo: ForgejoFake, releases,
+                                                      update_cli):
+    forgejo.max_limit = 20  # an admin lowered MAX_RESPONSE_ITEMS: every page is "short"
+    forgejo.publish("v9.0.0", releases("9.0.0"))  # oldest by date: last page
+    for index in range(45):
+        forgejo.publish(f"v1.0.{index}", {"notes.txt": b"-"})
+    result = update_cli("update", "--check", "--json", env=forgejo_env(forgejo))
+    assert result.json["data"]["latest"] == "9.0.0"
+    pages = [r.arg("page") for r in forgejo.server.requests_to("/api/v1/repos/ops/gz-ia/tags")]
+    assert pages == ["1", "2", "3"]
+
+
 def test_prerelease_and_draft_skipped(forgejo: ForgejoFake, releases, update_cli):
     forgejo.tokens["writer"] = {"login": "ci", "write": True}  # a token that sees drafts
     forgejo.publish("v2.0.0", releases("2.0.0"))
