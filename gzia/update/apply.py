@@ -83,13 +83,19 @@ def _remove(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def self_test(staged: Path, expected: str) -> None:
-    """Run the staged file's ``--version``; it must name ``expected``."""
+def self_test(staged: Path, expected: str, shiv_root: Path | None = None) -> None:
+    """Run the staged file's ``--version``; it must name ``expected``.
+
+    ``shiv_root``: where it extracts itself (a scratch folder when nothing is installed);
+    by default the shared shiv cache, warmed for the installed name.
+    """
     from packaging.version import InvalidVersion, Version
 
     from gzia import proc
 
-    result = proc.run([sys.executable, str(staged), "--version"], timeout=SELF_TEST_TIMEOUT)
+    env = {**os.environ, "SHIV_ROOT": str(shiv_root)} if shiv_root is not None else None
+    result = proc.run([sys.executable, str(staged), "--version"], env=env,
+                      timeout=SELF_TEST_TIMEOUT)
     match = _VERSION_OUTPUT.search(result.stdout)
     try:
         ok = result.ok and match is not None and Version(match["version"]) == Version(expected)

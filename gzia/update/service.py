@@ -81,7 +81,9 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
         try:
             fetch_verified(client, decision.release, found.source.credentials, keys, staged,
                            progress=progress)
-            apply.self_test(staged, decision.release.label)
+            installs = target is not None and not options.dry_run
+            apply.self_test(staged, decision.release.label,
+                            None if installs else folder / "shiv-root")
         except BaseException:
             staged.unlink(missing_ok=True)
             raise
