@@ -29,6 +29,7 @@ EN = {
     "reason_no_release": "no complete gz-ia release for {platform}",
     "reason_no_tags": "no published tags in the repository",
     "reason_not_configured": "{setting} is not set",
+    "reason_bad_url": "{setting} is not an http(s) URL with a host name",
     "all_sources_failed": "could not check for updates (Nexus: {nexus}; Forgejo: {forgejo})",
     "configure_hint": "set GZ_NEXUS_SEARCH_URL and/or GZ_FORGEJO_API_URL (see docs/update.md)",
     "network_hint": "check the network, GZ_NEXUS_SEARCH_URL and GZ_FORGEJO_API_URL; "
@@ -98,6 +99,7 @@ ES = {
     "reason_no_release": "no se encontraron versiones de gz-ia para {platform}",
     "reason_no_tags": "no se encontraron tags publicados en el repositorio",
     "reason_not_configured": "{setting} no está definida",
+    "reason_bad_url": "{setting} no es una URL http(s) con un nombre de host",
     "all_sources_failed": "error al verificar actualizaciones (Nexus: {nexus}; Forgejo: {forgejo})",
     "configure_hint": "define GZ_NEXUS_SEARCH_URL y/o GZ_FORGEJO_API_URL (ver docs/update.md)",
     "network_hint": "verifica la conexión y las variables GZ_NEXUS_SEARCH_URL o "

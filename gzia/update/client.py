@@ -30,6 +30,19 @@ JSON_LIMIT = 8 << 20  # far above any page of Nexus or Forgejo; stops an endless
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
+def usable_url(url: str) -> bool:
+    """An ``http``/``https`` URL with a host name and a valid port, that httpx accepts."""
+    import httpx
+
+    try:
+        parts = urlsplit(url)
+        _ = parts.port
+        httpx.URL(url)
+    except (ValueError, httpx.InvalidURL):
+        return False
+    return parts.scheme.lower() in DEFAULT_PORTS and bool(parts.hostname)
+
+
 def origin_of(url: str) -> tuple[str, str, int]:
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
@@ -53,7 +66,7 @@ class Credentials:
 
     @classmethod
     def basic(cls, url: str, user: str, password: str) -> Credentials | None:
-        if not user:
+        if not user or not usable_url(url):
             return None
         import base64
 
@@ -62,7 +75,7 @@ class Credentials:
 
     @classmethod
     def token(cls, url: str, token: str) -> Credentials | None:
-        return cls(origin_of(url), f"token {token}") if token else None
+        return cls(origin_of(url), f"token {token}") if token and usable_url(url) else None
 
     def applies_to(self, url: str) -> bool:
         return origin_of(url) == self.origin
@@ -132,10 +145,10 @@ def open_stream(
     response = _follow(client, url, credentials, accept)
     try:
         if response.status_code == 407:
-            raise SourceFailure("update.reason_proxy_auth", host=_host(str(response.url)),
+            raise SourceFailure("update.reason_proxy_auth", host=host_of(str(response.url)),
                                 detail="HTTP 407")
         if response.status_code != 200:
-            raise SourceFailure("update.reason_status", host=_host(str(response.url)),
+            raise SourceFailure("update.reason_status", host=host_of(str(response.url)),
                                 status=response.status_code)
         yield response
     finally:
@@ -155,7 +168,7 @@ def _follow(client: httpx.Client, url: str, credentials: Credentials | None,
             return response
         response.close()
         url = str(response.url.join(response.headers["location"]))
-    raise SourceFailure("update.reason_redirects", host=_host(url))
+    raise SourceFailure("update.reason_redirects", host=host_of(url))
 
 
 def get_json(client: httpx.Client, url: str, credentials: Credentials | None,
@@ -167,7 +180,7 @@ def get_json(client: httpx.Client, url: str, credentials: Credentials | None,
         try:
             document = json.loads(body)
         except ValueError as exc:
-            raise SourceFailure("update.reason_bad_json", host=_host(url)) from exc
+            raise SourceFailure("update.reason_bad_json", host=host_of(url)) from exc
         return document, {k.lower(): v for k, v in response.headers.items()}
 
 
@@ -176,15 +189,21 @@ def _read_bounded(response: httpx.Response, url: str) -> bytes:
     for chunk in response.iter_bytes():
         received += len(chunk)
         if received > JSON_LIMIT:
-            raise SourceFailure("update.reason_json_too_large", host=_host(url),
+            raise SourceFailure("update.reason_json_too_large", host=host_of(url),
                                 mib=JSON_LIMIT >> 20)
         chunks.append(chunk)
     return b"".join(chunks)
 
 
-def _host(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname or url
+def host_of(url: str) -> str:
+    """``host`` or ``host:port`` of ``url``; never its user info, path or query."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return "?"
+    host = parts.hostname or "?"
+    return f"{host}:{port}" if port else host
 
 
 @contextmanager
@@ -192,7 +211,7 @@ def translate_errors(url: str, client: httpx.Client | None = None) -> Iterator[N
     """Turn an httpx error into a :class:`SourceFailure` that names no credential."""
     import httpx
 
-    host = _host(url)
+    host = host_of(url)
     try:
         yield
     except httpx.ProxyError as exc:
@@ -221,7 +240,7 @@ def proxy_host_for(url: str) -> str | None:
     if not proxy or _bypassed(parts.hostname or "", proxies.get("no", "")):
         return None
     try:
-        return _host(proxy if "://" in proxy else f"http://{proxy}")
+        return host_of(proxy if "://" in proxy else f"http://{proxy}")
     except ValueError:
         return None
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from gzia.update.client import Credentials, get_json
+from gzia.update.client import Credentials, get_json, host_of
 from gzia.update.errors import SourceFailure
 from gzia.update.model import Release, ReleaseFile, Want, nothing_found, parse_version
 
@@ -35,12 +35,12 @@ def search_items(client: httpx.Client, url: str, credentials: Credentials | None
     for _ in range(MAX_PAGES):
         document, _ = get_json(client, with_token(url, token), credentials)
         if not isinstance(document, dict) or not isinstance(document.get("items"), list):
-            raise SourceFailure("update.reason_bad_json", host=urlsplit(url).netloc)
+            raise SourceFailure("update.reason_bad_json", host=host_of(url))
         yield from (i for i in document["items"] if isinstance(i, dict))
         token = document.get("continuationToken")
         if token is None:
             return
-    raise SourceFailure("update.reason_too_many_pages", host=urlsplit(url).netloc)
+    raise SourceFailure("update.reason_too_many_pages", host=host_of(url))
 
 
 def assets_of(item: dict[str, Any]) -> list[dict[str, Any]]:

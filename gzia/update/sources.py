@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gzia.contract import NetworkError
-from gzia.update.client import Credentials
+from gzia.update.client import Credentials, usable_url
 from gzia.update.errors import SourceFailure
 from gzia.update.forgejo import discover_forgejo
 from gzia.update.model import Release, Want
@@ -56,6 +56,8 @@ def discover(client: httpx.Client, sources: list[Source], want: Want,
         try:
             if not source.url:
                 raise SourceFailure("update.reason_not_configured", setting=source.setting)
+            if not usable_url(source.url):
+                raise SourceFailure("update.reason_bad_url", setting=source.setting)
             releases = source.discover(client, source.url, source.credentials, want)
             return Discovery(releases, source, failures)
         except SourceFailure as failure:

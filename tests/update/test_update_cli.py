@@ -344,3 +344,41 @@ def test_errors_and_results_in_spanish(nexus: NexusFake, releases, update_cli, t
         "↻ Descargando e instalando gz-ia v0.9.0...\n")
     back = update_cli("update", "rollback", env=es, installed="0.9.0")
     assert back.stdout == f"✓ gz-ia restaurado a v1.0.0 en {target}\n"
+
+
+@pytest.mark.parametrize("url", [
+    "reader:s3cr3t-pw@nexus.example/service/rest/v1/search/assets",  # no scheme
+    "https://reader:s3cr3t-pw@nexus.example:badport/service/rest/v1/search",
+    "https://[::1/service/rest/v1/search",
+    "ftp://nexus.example/service/rest/v1/search",
+])
+def test_unusable_nexus_url_is_a_source_failure_printing_no_credentials(
+        forgejo: ForgejoFake, releases, update_cli, url: str):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    env = {**forgejo_env(forgejo), "GZ_NEXUS_SEARCH_URL": url,
+           "GZ_NEXUS_USER": "reader", "GZ_NEXUS_PASSWORD": "s3cr3t-pw"}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.exit_code == 0, result.stdout
+    assert result.json["warnings"][0]["message"] == (
+        "Nexus failed: GZ_NEXUS_SEARCH_URL is not an http(s) URL with a host name; "
+        "trying Forgejo")
+    spanish = update_cli("update", "--check", env={**env, "GZ_LANG": "es"})
+    assert ("Nexus falló: GZ_NEXUS_SEARCH_URL no es una URL http(s) con un nombre de host"
+            in spanish.stderr)
+    assert "s3cr3t-pw" not in result.stdout + spanish.stdout + spanish.stderr
+
+
+@pytest.mark.parametrize("document", [b"[]", b'{"items": null}'])
+def test_credentials_in_the_search_url_are_never_printed(origin, forgejo: ForgejoFake,
+                                                         releases, update_cli,
+                                                         document: bytes):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    origin.files["/service/rest/v1/search/assets"] = document  # valid JSON, wrong shape
+    url = origin.server.url.replace("http://", "http://reader:s3cr3t-pw@")
+    env = {**forgejo_env(forgejo), "GZ_NEXUS_SEARCH_URL": f"{url}/service/rest/v1/search/assets"}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.exit_code == 0, result.stdout
+    assert result.json["warnings"][0]["message"] == (
+        f"Nexus failed: 127.0.0.1:{origin.server.port} sent an invalid JSON document; "
+        "trying Forgejo")
+    assert "s3cr3t-pw" not in result.stdout
