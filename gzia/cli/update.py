@@ -57,7 +57,7 @@ def update(  # noqa: PLR0917 - typer maps each flag to one parameter
     = False,
 ) -> None:
     if ctx.invoked_subcommand is not None:
-        return
+        return  # its own flags are checked by the subcommand, once --json is parsed
     from gzia.update import apply, service
     from gzia.update.client import make_client
     from gzia.update.settings import UpdateSettings
@@ -105,8 +105,21 @@ def _highest(current: str, remote: str) -> str:
     return remote
 
 
+def _refuse_update_flags(ctx: typer.Context) -> None:
+    """'update --check rollback' must not roll back while the user meant to check."""
+    given = ctx.parent.params if ctx.parent is not None else {}
+    if any(value not in (None, False) for value in given.values()):
+        from gzia.contract import InvalidInputError
+
+        command = str(ctx.info_name)
+        raise InvalidInputError("update.flags_with_subcommand", command=command,
+                                hint_key="update.subcommand_alone_hint",
+                                details={"command": command})
+
+
 @app.command("rollback", help="Go back to the version that ran before the last update.")
-def rollback() -> None:
+def rollback(ctx: typer.Context) -> None:
+    _refuse_update_flags(ctx)
     from gzia.update import apply, service
 
     result = service.rollback(apply.running_pyz())

@@ -36,6 +36,9 @@ EN = {
                     "behind a proxy set HTTPS_PROXY or HTTP_PROXY",
     # selection
     "bad_version": "invalid version: {version}",
+    "flags_with_subcommand": "the options of 'gz-ia update' do not apply to "
+                             "'gz-ia update {command}'",
+    "subcommand_alone_hint": "run 'gz-ia update {command}' alone",
     "bad_timeout": "invalid GZ_UPDATE_TIMEOUT: {value} (seconds, greater than 0)",
     "bad_proxy": "unusable proxy setting (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): {detail}",
     "bad_proxy_hint": "set it to http://[user:password@]host:port",
@@ -106,6 +109,9 @@ ES = {
                     "GZ_FORGEJO_API_URL; si utilizas un proxy corporativo, configura "
                     "HTTP_PROXY o HTTPS_PROXY",
     "bad_version": "versión inválida: {version}",
+    "flags_with_subcommand": "las opciones de 'gz-ia update' no se aplican a "
+                             "'gz-ia update {command}'",
+    "subcommand_alone_hint": "ejecuta 'gz-ia update {command}' solo",
     "bad_timeout": "GZ_UPDATE_TIMEOUT inválido: {value} (segundos, mayor que 0)",
     "bad_proxy": "proxy inutilizable (HTTPS_PROXY, HTTP_PROXY o ALL_PROXY): {detail}",
     "bad_proxy_hint": "defínelo como http://[usuario:contraseña@]host:puerto",

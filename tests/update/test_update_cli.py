@@ -382,3 +382,21 @@ def test_credentials_in_the_search_url_are_never_printed(origin, forgejo: Forgej
         f"Nexus failed: 127.0.0.1:{origin.server.port} sent an invalid JSON document; "
         "trying Forgejo")
     assert "s3cr3t-pw" not in result.stdout
+
+
+@pytest.mark.parametrize("flag", ["--check", "--dry-run", "-c"])
+def test_update_flags_before_rollback_are_refused_not_ignored(nexus: NexusFake, releases,
+                                                              update_cli, target, flag):
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    assert update_cli("update", env=nexus_env(nexus)).exit_code == 0
+    result = update_cli("update", flag, "rollback", "--json", installed="2.0.0")
+    assert result.exit_code == 2
+    assert result.json["errors"] == [{
+        "code": "INVALID_INPUT", "retryable": False, "details": {"command": "rollback"},
+        "message": "the options of 'gz-ia update' do not apply to 'gz-ia update rollback'",
+        "hint": "run 'gz-ia update rollback' alone"}]
+    assert pyz_reports(target) == "gz-ia 2.0.0"  # nothing rolled back
+    spanish = update_cli("update", flag, "rollback", env={"GZ_LANG": "es"}, installed="2.0.0")
+    assert spanish.stderr == ("Error: las opciones de 'gz-ia update' no se aplican a "
+                              "'gz-ia update rollback'\nejecuta 'gz-ia update rollback' solo\n")
+    assert pyz_reports(target) == "gz-ia 2.0.0"
