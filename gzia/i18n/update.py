@@ -69,6 +69,7 @@ EN = {
     "locked": "another update of {path} is in progress",
     "locked_hint": "wait for it to finish, then run the command again",
     "no_previous": "no previous version to roll back to ({path})",
+    "previous_broken": "{path} is not a gz-ia zipapp; nothing was rolled back",
     "not_a_pyz": "gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace itself",
     "not_a_pyz_hint": "upgrade it with the tool that installed it, e.g. "
                       "'pip install --upgrade gz-ia'; 'gz-ia update --check' still works",
@@ -141,6 +142,7 @@ ES = {
     "locked": "ya hay otra actualización de {path} en curso",
     "locked_hint": "espera a que termine y vuelve a ejecutar el comando",
     "no_previous": "no hay una versión anterior a la que volver ({path})",
+    "previous_broken": "{path} no es un zipapp de gz-ia; no se restauró nada",
     "not_a_pyz": "gz-ia no se está ejecutando desde un zipapp gz-ia.pyz, no puede "
                  "reemplazarse a sí mismo",
     "not_a_pyz_hint": "actualízalo con la herramienta que lo instaló, p. ej. "

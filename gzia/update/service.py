@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import InvalidInputError, NotFoundError
+from gzia.contract import IntegrityError, InvalidInputError, NotFoundError
 from gzia.update import apply, download, verify
 from gzia.update.client import Credentials
 from gzia.update.errors import SourceFailure
@@ -133,6 +133,9 @@ def rollback(target: Path | None) -> dict[str, Any]:
         raise NotFoundError("update.not_a_pyz", hint_key="update.not_a_pyz_hint")
     previous = apply.previous_path(target)
     version = apply.pyz_version(previous) if previous.is_file() else None
+    if previous.is_file() and version is None:
+        raise IntegrityError("update.previous_broken", path=str(previous),
+                             details={"path": str(previous)})
     replaced = apply.pyz_version(target)
     with apply.update_lock(target) as folder:
         apply.rollback(target, folder)

@@ -400,3 +400,18 @@ def test_update_flags_before_rollback_are_refused_not_ignored(nexus: NexusFake, 
     assert spanish.stderr == ("Error: las opciones de 'gz-ia update' no se aplican a "
                               "'gz-ia update rollback'\nejecuta 'gz-ia update rollback' solo\n")
     assert pyz_reports(target) == "gz-ia 2.0.0"
+
+
+def test_rollback_refuses_a_previous_file_that_is_not_a_zipapp(update_cli, target):
+    previous = Path(str(target) + ".previous")
+    previous.write_bytes(b"PK\x03\x04 half-written")
+    result = update_cli("update", "rollback", "--json")
+    assert result.exit_code == 1
+    assert result.json["errors"] == [{
+        "code": "INTEGRITY", "retryable": False, "hint": None,
+        "details": {"path": str(previous)},
+        "message": f"{previous} is not a gz-ia zipapp; nothing was rolled back"}]
+    assert pyz_reports(target) == "gz-ia 1.0.0"
+    spanish = update_cli("update", "rollback", env={"GZ_LANG": "es"})
+    assert spanish.stderr == (f"Error: {previous} no es un zipapp de gz-ia; no se restauró "
+                              "nada\n")
