@@ -30,6 +30,8 @@ EN = {
     "reason_no_tags": "no published tags in the repository",
     "reason_not_configured": "{setting} is not set",
     "reason_bad_url": "{setting} is not an http(s) URL with a host name",
+    "reason_plain_http_credentials": "refusing to send {secrets} over plain http to {host}; "
+                                     "use an https URL",
     "all_sources_failed": "could not check for updates (Nexus: {nexus}; Forgejo: {forgejo})",
     "configure_hint": "set GZ_NEXUS_SEARCH_URL and/or GZ_FORGEJO_API_URL (see docs/update.md)",
     "network_hint": "check the network, GZ_NEXUS_SEARCH_URL and GZ_FORGEJO_API_URL; "
@@ -104,6 +106,8 @@ ES = {
     "reason_no_tags": "no se encontraron tags publicados en el repositorio",
     "reason_not_configured": "{setting} no está definida",
     "reason_bad_url": "{setting} no es una URL http(s) con un nombre de host",
+    "reason_plain_http_credentials": "no se envían {secrets} por http sin cifrar a {host}; "
+                                     "usa una URL https",
     "all_sources_failed": "error al verificar actualizaciones (Nexus: {nexus}; Forgejo: {forgejo})",
     "configure_hint": "define GZ_NEXUS_SEARCH_URL y/o GZ_FORGEJO_API_URL (ver docs/update.md)",
     "network_hint": "verifica la conexión y las variables GZ_NEXUS_SEARCH_URL o "

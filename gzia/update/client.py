@@ -80,6 +80,21 @@ class Credentials:
     def applies_to(self, url: str) -> bool:
         return origin_of(url) == self.origin
 
+    @property
+    def protected(self) -> bool:
+        """Whether they travel encrypted: https, or plain http to this very machine."""
+        scheme, host, _ = self.origin
+        return scheme == "https" or _is_loopback(host)
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return host == "localhost" or ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
 
 def ssl_context() -> ssl.SSLContext:
     """The system trust store, plus the bundle named by ``SSL_CERT_FILE`` when set."""

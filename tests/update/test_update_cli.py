@@ -415,3 +415,24 @@ def test_rollback_refuses_a_previous_file_that_is_not_a_zipapp(update_cli, targe
     spanish = update_cli("update", "rollback", env={"GZ_LANG": "es"})
     assert spanish.stderr == (f"Error: {previous} no es un zipapp de gz-ia; no se restauró "
                               "nada\n")
+
+
+@pytest.mark.parametrize(("variable", "secrets", "names"), [
+    ("GZ_NEXUS_SEARCH_URL", {"GZ_NEXUS_USER": "reader", "GZ_NEXUS_PASSWORD": "s3cr3t-pw"},
+     "GZ_NEXUS_USER/GZ_NEXUS_PASSWORD"),
+    ("GZ_FORGEJO_API_URL", {"GZ_FORGEJO_TOKEN": "s3cr3t-pw"}, "GZ_FORGEJO_TOKEN"),
+])
+def test_credentials_never_go_over_plain_http_to_another_host(update_cli, variable: str,
+                                                              secrets: dict[str, str],
+                                                              names: str):
+    url = "http://registry.example/service/rest/v1/search/assets"
+    result = update_cli("update", "--check", "--json", env={variable: url, **secrets})
+    assert result.exit_code == 1
+    reasons = result.json["errors"][0]["details"]["reasons"]
+    source = "nexus" if variable.startswith("GZ_NEXUS") else "forgejo"
+    assert reasons[source] == (f"refusing to send {names} over plain http to registry.example; "
+                               "use an https URL")
+    spanish = update_cli("update", "--check", env={variable: url, **secrets, "GZ_LANG": "es"})
+    assert (f"no se envían {names} por http sin cifrar a registry.example; usa una URL https"
+            in spanish.stderr)
+    assert "s3cr3t-pw" not in result.stdout + spanish.stderr
