@@ -28,6 +28,8 @@ EN = {
     "reason_version_missing": "no complete release of version {version} for {platform}",
     "reason_no_release": "no complete gz-ia release for {platform}",
     "reason_no_tags": "no published tags in the repository",
+    "reason_nexus_nothing_anonymous": "{host} found no assets at all; if anonymous access is "
+                                      "off, set GZ_NEXUS_USER and GZ_NEXUS_PASSWORD",
     "reason_not_configured": "{setting} is not set",
     "reason_bad_url": "{setting} is not an http(s) URL with a host name",
     "reason_plain_http_credentials": "refusing to send {secrets} over plain http to {host}; "
@@ -104,6 +106,9 @@ ES = {
                               "para {platform}",
     "reason_no_release": "no se encontraron versiones de gz-ia para {platform}",
     "reason_no_tags": "no se encontraron tags publicados en el repositorio",
+    "reason_nexus_nothing_anonymous": "{host} no encontró ningún archivo; si el acceso "
+                                      "anónimo está desactivado, define GZ_NEXUS_USER y "
+                                      "GZ_NEXUS_PASSWORD",
     "reason_not_configured": "{setting} no está definida",
     "reason_bad_url": "{setting} no es una URL http(s) con un nombre de host",
     "reason_plain_http_credentials": "no se envían {secrets} por http sin cifrar a {host}; "

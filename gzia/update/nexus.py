@@ -66,7 +66,9 @@ def discover_nexus(client: httpx.Client, url: str, credentials: Credentials | No
                    want: Want) -> list[Release]:
     """Usable releases found on Nexus, any order."""
     releases: dict[str, Release] = {}
+    seen = 0
     for item in search_items(client, url, credentials):
+        seen += 1
         for asset in assets_of(item):
             match = _PATH.search(str(asset.get("path", "")))
             version = parse_version(match["version"]) if match else None
@@ -78,6 +80,10 @@ def discover_nexus(client: httpx.Client, url: str, credentials: Credentials | No
                                               Release(version, match["version"], "nexus"))
                 release.files[found.name] = found
     usable = [r for r in releases.values() if r.complete(want.platform)]
+    if not seen and credentials is None:
+        # Nexus 3.71 answers an anonymous search with 200 and no items when anonymous
+        # access is off, instead of 401
+        raise SourceFailure("update.reason_nexus_nothing_anonymous", host=host_of(url))
     if not usable:
         raise nothing_found(want)
     return usable

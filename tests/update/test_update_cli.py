@@ -436,3 +436,23 @@ def test_credentials_never_go_over_plain_http_to_another_host(update_cli, variab
     assert (f"no se envían {names} por http sin cifrar a registry.example; usa una URL https"
             in spanish.stderr)
     assert "s3cr3t-pw" not in result.stdout + spanish.stderr
+
+
+def test_nexus_371_anonymous_empty_search_says_credentials_may_be_missing(
+        nexus: NexusFake, forgejo: ForgejoFake, releases, update_cli):
+    nexus.users, nexus.anonymous_read, nexus.anonymous_search_empty = \
+        {"reader": "pa55"}, False, True
+    nexus.publish(releases("3.0.0"), "3.0.0")
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    env = {**nexus_env(nexus), **forgejo_env(forgejo)}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.json["data"]["source"] == "forgejo"
+    assert result.json["warnings"][0]["message"] == (
+        f"Nexus failed: 127.0.0.1:{nexus.server.port} found no assets at all; if anonymous "
+        "access is off, set GZ_NEXUS_USER and GZ_NEXUS_PASSWORD; trying Forgejo")
+    spanish = update_cli("update", "--check", env={**env, "GZ_LANG": "es"})
+    assert (f"127.0.0.1:{nexus.server.port} no encontró ningún archivo; si el acceso anónimo "
+            "está desactivado, define GZ_NEXUS_USER y GZ_NEXUS_PASSWORD") in spanish.stderr
+    authenticated = update_cli("update", "--check", "--json", env={
+        **env, "GZ_NEXUS_USER": "reader", "GZ_NEXUS_PASSWORD": "pa55"})
+    assert authenticated.json["data"]["latest"] == "3.0.0"
