@@ -228,3 +228,28 @@ def test_credentials_are_bound_to_scheme_host_and_port(url: str, applies: bool):
 
     credentials = Credentials.basic("https://nexus.example/service/rest/v1/search", "u", "p")
     assert credentials is not None and credentials.applies_to(url) is applies
+
+
+def test_signature_by_another_key_claiming_the_trusted_key_id(nexus: NexusFake, releases,
+                                                              update_cli, target,
+                                                              minisign_key: MinisignKey,
+                                                              tmp_path: Path):
+    import base64
+
+    forger = MinisignKey.generate(tmp_path / "forger")
+    files = releases("2.0.0", key=forger)
+    trusted_id = base64.b64decode(minisign_key.public_line)[2:10]
+    lines = files["SHA256SUMS.minisig"].decode().splitlines()
+    raw = base64.b64decode(lines[1])
+    lines[1] = base64.b64encode(raw[:2] + trusted_id + raw[10:]).decode()
+    files["SHA256SUMS.minisig"] = ("\n".join(lines) + "\n").encode()
+    nexus.publish(files, "2.0.0")
+    result = update_cli("update", "--json", env=nexus_env(nexus))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    key_id = minisign_key.pub.read_text().splitlines()[0].rsplit(" ", 1)[1]
+    assert (error["code"], error["message"]) == (
+        "INTEGRITY", f"SHA256SUMS signature rejected: the signature by key {key_id} does not "
+                     "match")
+    assert not nexus.server.requests_to(PYZ_PATH)
+    _untouched(target)
