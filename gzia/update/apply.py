@@ -68,6 +68,7 @@ def update_lock(target: Path) -> Iterator[Path]:
         except OSError as exc:
             raise LockedError("update.locked", path=str(target), hint_key="update.locked_hint",
                               details={"path": str(target)}) from exc
+        _finish_rollback(target, folder)
         for leftover in folder.iterdir():
             if leftover.name != "lock":
                 _remove(leftover)
@@ -151,16 +152,29 @@ def install(staged: Path, target: Path, scratch: Path) -> Path:
     return previous
 
 
+def _displaced(target: Path, scratch: Path) -> Path:
+    return scratch / f"{target.name}.displaced"
+
+
 def rollback(target: Path, scratch: Path) -> None:
     """Swap ``target`` and ``<name>.previous`` (a second rollback undoes the first)."""
     previous = previous_path(target)
     if not previous.is_file():
         raise NotFoundError("update.no_previous", path=str(previous),
                             details={"path": str(previous)})
-    _keep_copy(target, scratch / target.name, scratch)
+    displaced = _displaced(target, scratch)
+    _keep_copy(target, displaced, scratch)
     previous.replace(target)
-    (scratch / target.name).replace(previous)
+    displaced.replace(previous)  # a kill just before this is finished by the next lock
     fsync_dir(target.parent)
+
+
+def _finish_rollback(target: Path, scratch: Path) -> None:
+    """Put back as ``<name>.previous`` the file a rollback killed mid-swap left aside."""
+    displaced = _displaced(target, scratch)
+    if displaced.is_file() and not previous_path(target).exists():
+        displaced.replace(previous_path(target))
+        fsync_dir(target.parent)
 
 
 def shiv_root() -> Path:

@@ -132,12 +132,12 @@ def rollback(target: Path | None) -> dict[str, Any]:
     if target is None:
         raise NotFoundError("update.not_a_pyz", hint_key="update.not_a_pyz_hint")
     previous = apply.previous_path(target)
-    version = apply.pyz_version(previous) if previous.is_file() else None
-    if previous.is_file() and version is None:
-        raise IntegrityError("update.previous_broken", path=str(previous),
-                             details={"path": str(previous)})
-    replaced = apply.pyz_version(target)
     with apply.update_lock(target) as folder:
+        version = apply.pyz_version(previous) if previous.is_file() else None
+        if previous.is_file() and version is None:
+            raise IntegrityError("update.previous_broken", path=str(previous),
+                                 details={"path": str(previous)})
+        replaced = apply.pyz_version(target)
         apply.rollback(target, folder)
     return {"path": str(target), "version": version, "previous": str(previous),
             "replaced": replaced}

@@ -456,3 +456,19 @@ def test_nexus_371_anonymous_empty_search_says_credentials_may_be_missing(
     authenticated = update_cli("update", "--check", "--json", env={
         **env, "GZ_NEXUS_USER": "reader", "GZ_NEXUS_PASSWORD": "pa55"})
     assert authenticated.json["data"]["latest"] == "3.0.0"
+
+
+def test_rollback_killed_between_its_two_renames_is_completed_next_time(
+        update_cli, target, tmp_path):
+    from tests.fakes.releases import make_standin_pyz
+
+    # the state a kill leaves after 'previous → gz-ia.pyz' and before 'displaced → previous'
+    staging = target.parent / ".gz-ia.pyz.update"
+    staging.mkdir()
+    make_standin_pyz(staging / "gz-ia.pyz.displaced", "2.0.0")
+    result = update_cli("update", "rollback", "--json")
+    assert result.exit_code == 0, result.stdout
+    assert result.json["data"]["version"] == "2.0.0"
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+    assert pyz_reports(Path(str(target) + ".previous")) == "gz-ia 1.0.0"
+    assert sorted(p.name for p in staging.iterdir()) == ["lock"]
