@@ -253,3 +253,19 @@ def test_signature_by_another_key_claiming_the_trusted_key_id(nexus: NexusFake, 
                      "match")
     assert not nexus.server.requests_to(PYZ_PATH)
     _untouched(target)
+
+
+def test_cleanly_ended_short_body_is_integrity(forgejo: ForgejoFake, releases, update_cli,
+                                               target):
+    files = releases("2.0.0", payload=standin_pyz_bytes("2.0.0", padding=200_000))
+    name = pyz_name("2.0.0")
+    release = forgejo.publish("v2.0.0", files)
+    asset = next(a for a in release.assets if a.name == name)
+    asset.size = len(files[name])  # the API announces the signed size...
+    asset.data = files[name][:100_000]  # ...and the server sends a complete, shorter body
+    result = update_cli("update", "--json", env=forgejo_env(forgejo))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert (error["code"], error["message"]) == (
+        "INTEGRITY", f"{name}: received 100000 bytes, expected {asset.size}")
+    _untouched(target)
