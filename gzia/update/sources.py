@@ -50,9 +50,13 @@ def configured_sources(settings: UpdateSettings) -> list[Source]:
 
 
 def discover(client: httpx.Client, sources: list[Source], want: Want,
-             on_failure: Callable[[Source, SourceFailure], None] | None = None) -> Discovery:
-    """The usable releases of the first source that has any; failures are reported."""
-    failures: list[tuple[Source, SourceFailure]] = []
+             on_failure: Callable[[Source, SourceFailure], None] | None = None,
+             earlier: tuple[tuple[Source, SourceFailure], ...] = ()) -> Discovery:
+    """The usable releases of the first source that has any; failures are reported.
+
+    ``earlier``: failures of sources already given up, named too if every source fails.
+    """
+    failures: list[tuple[Source, SourceFailure]] = list(earlier)
     for source in sources:
         try:
             if not source.url:

@@ -269,3 +269,17 @@ def test_cleanly_ended_short_body_is_integrity(forgejo: ForgejoFake, releases, u
     assert (error["code"], error["message"]) == (
         "INTEGRITY", f"{name}: received 100000 bytes, expected {asset.size}")
     _untouched(target)
+
+
+def test_integrity_failure_never_falls_back_to_forgejo(nexus: NexusFake, published,
+                                                       forgejo: ForgejoFake, releases,
+                                                       update_cli, target):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    nexus.checksums = "legacy"
+    nexus.server.inject("corrupt", PYZ_PATH)
+    result = update_cli("update", "--json", env={**nexus_env(nexus), **forgejo_env(forgejo)})
+    assert result.exit_code == 1
+    assert result.json["errors"][0]["code"] == "INTEGRITY"
+    assert result.json["warnings"] == []
+    assert not forgejo.server.requests
+    _untouched(target)

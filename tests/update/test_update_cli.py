@@ -472,3 +472,54 @@ def test_rollback_killed_between_its_two_renames_is_completed_next_time(
     assert pyz_reports(target) == "gz-ia 2.0.0"
     assert pyz_reports(Path(str(target) + ".previous")) == "gz-ia 1.0.0"
     assert sorted(p.name for p in staging.iterdir()) == ["lock"]
+
+
+def test_nexus_download_unreachable_falls_back_to_forgejo(nexus: NexusFake,
+                                                          forgejo: ForgejoFake, releases,
+                                                          update_cli, target, dead_url: str):
+    nexus.download_base = dead_url  # Nexus's Base URL names a host clients cannot reach
+    nexus.publish(releases("3.0.0"), "3.0.0")
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    env = {**nexus_env(nexus), **forgejo_env(forgejo)}
+    result = update_cli("update", "--json", env=env)
+    assert result.exit_code == 0, result.stdout
+    assert result.json["data"]["source"] == "forgejo"
+    assert result.json["data"]["version"] == "2.0.0"
+    [warning] = result.json["warnings"]
+    dead = dead_url.removeprefix("http://")
+    assert warning["message"].startswith(
+        f"Nexus failed: download of SHA256SUMS failed: cannot connect to {dead}: ")
+    assert warning["message"].endswith("; trying Forgejo")
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+
+
+def test_download_failing_on_both_names_both(nexus: NexusFake, forgejo: ForgejoFake, releases,
+                                             update_cli, target, dead_url: str):
+    nexus.download_base = dead_url
+    nexus.publish(releases("3.0.0"), "3.0.0")
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    forgejo.server.inject("status", "/ops/gz-ia/releases/download/", status=503)
+    result = update_cli("update", "--json", env={**nexus_env(nexus), **forgejo_env(forgejo)})
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "NETWORK"
+    assert error["message"] == (
+        f"download of SHA256SUMS failed: 127.0.0.1:{forgejo.server.port} answered HTTP 503")
+    assert result.json["warnings"][0]["message"].startswith("Nexus failed: download of ")
+    assert pyz_reports(target) == "gz-ia 1.0.0"
+
+
+def test_download_failing_on_nexus_and_forgejo_down_names_both(nexus: NexusFake,
+                                                               forgejo: ForgejoFake,
+                                                               releases, update_cli,
+                                                               dead_url: str):
+    nexus.download_base = dead_url
+    nexus.publish(releases("3.0.0"), "3.0.0")
+    forgejo.server.go_down()
+    result = update_cli("update", "--json", env={**nexus_env(nexus), **forgejo_env(forgejo)})
+    assert result.exit_code == 1
+    message = result.json["errors"][0]["message"]
+    dead = dead_url.removeprefix("http://")
+    assert message.startswith(f"could not check for updates (Nexus: download of SHA256SUMS "
+                              f"failed: cannot connect to {dead}: ")
+    assert f"; Forgejo: cannot connect to 127.0.0.1:{forgejo.server.port}: " in message
