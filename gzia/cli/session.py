@@ -46,8 +46,10 @@ def show_command(ctx: typer.Context, session: SessionRef, directory: Dir = None)
 
 @app.command("path", help="Print the directory the session works in.")
 def path_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
-    _, record = open_session(ctx, session, directory)
-    path = record.workspace_path
+    from gzia.sessions.workspace import workspace_of
+
+    store, record = open_session(ctx, session, directory)
+    path = str(workspace_of(store.project, record).target_dir)
     output.emit({"id": record.id, "path": path, "is_isolated": record.is_isolated},
                 lambda: output.line(path))
 

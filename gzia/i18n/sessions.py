@@ -75,6 +75,10 @@ EN = {
         "the base repository ('{root}') has a {operation} in progress; finish or abort it "
         "before merging the session"
     ),
+    "merge_worktree_in_progress": (
+        "the worktree of session '{id}' ({root}) has a {operation} in progress; finish or "
+        "abort it there before merging the session"
+    ),
     "merge_running": (
         "session '{id}' is still running (PID {pid}); wait for it to finish or stop it "
         "with 'gz-ia session kill {id}'"
@@ -86,6 +90,31 @@ EN = {
     "merge_conflict_hint": (
         "resolve in the worktree (git merge {base} there), then run gz-ia session merge {id}"
     ),
+    "merge_injected": (
+        "session '{id}' committed files that gz-ia injected or owns ({files}); merging "
+        "would put them on your branch. Nothing was changed"
+    ),
+    "merge_injected_hint": (
+        "remove them from the commits of {branch} in the worktree (gz-ia session path {id}), "
+        "then run gz-ia session merge {id} again"
+    ),
+    "merge_worktree_moved": (
+        "the worktree of session '{id}' is not on its branch {branch} ({checked_out} is "
+        "checked out); nothing was changed"
+    ),
+    "merge_worktree_moved_hint": (
+        "switch it back (git -C {worktree} switch {branch}), then run "
+        "gz-ia session merge {id} again"
+    ),
+    "merge_overwrites_ignored": (
+        "merging session '{id}' would overwrite files git ignores in {root} ({files}); "
+        "nothing was changed"
+    ),
+    "merge_overwrites_ignored_hint": (
+        "move them aside, or remove them from the session's commits, then run "
+        "gz-ia session merge {id} again"
+    ),
+    "merge_locked": "another gz-ia session merge into {root} is in progress; try again",
     "merge_no_branch": "session '{id}': branch '{branch}' does not exist",
     "merge_up_to_date": "✧ The branch is already up to date. Nothing to merge.",
     "merge_done": "✓ Merge completed successfully for session '{id}'.",
@@ -188,6 +217,10 @@ ES = {
         "el repositorio base ('{root}') tiene un {operation} en curso; termínelo o abórtelo "
         "antes de integrar la sesión"
     ),
+    "merge_worktree_in_progress": (
+        "el worktree de la sesión '{id}' ({root}) tiene un {operation} en curso; termínelo "
+        "o abórtelo allí antes de integrar la sesión"
+    ),
     "merge_running": (
         "la sesión '{id}' sigue en ejecución (PID {pid}); espere a que termine o deténgala "
         "con 'gz-ia session kill {id}'"
@@ -199,6 +232,33 @@ ES = {
     ),
     "merge_conflict_hint": (
         "resuelva en el worktree (git merge {base} allí) y reintente gz-ia session merge {id}"
+    ),
+    "merge_injected": (
+        "la sesión '{id}' comiteó archivos que gz-ia inyectó o que son suyos ({files}); "
+        "integrarlos los llevaría a su rama. No se modificó nada"
+    ),
+    "merge_injected_hint": (
+        "quítelos de los commits de {branch} en el worktree (gz-ia session path {id}) y "
+        "reintente gz-ia session merge {id}"
+    ),
+    "merge_worktree_moved": (
+        "el worktree de la sesión '{id}' no está en su rama {branch} (tiene "
+        "{checked_out}); no se modificó nada"
+    ),
+    "merge_worktree_moved_hint": (
+        "vuelva a la rama en el worktree (git -C {worktree} switch {branch}) y "
+        "reintente gz-ia session merge {id}"
+    ),
+    "merge_overwrites_ignored": (
+        "integrar la sesión '{id}' sobrescribiría archivos ignorados por git en {root} "
+        "({files}); no se modificó nada"
+    ),
+    "merge_overwrites_ignored_hint": (
+        "muévalos a otro sitio, o quítelos de los commits de la sesión, y reintente "
+        "gz-ia session merge {id}"
+    ),
+    "merge_locked": (
+        "otra integración de sesión de gz-ia en {root} está en curso; reintente"
     ),
     "merge_no_branch": "sesión '{id}': la rama '{branch}' no existe",
     "merge_up_to_date": (

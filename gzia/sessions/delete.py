@@ -17,13 +17,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gzia.contract import SafetyBlockError
-from gzia.sessions.git import changed_paths, rev_parse, run_git
+from gzia.sessions.git import changed_paths, git_failure, rev_parse, run_git
 from gzia.sessions.merge import HARNESS_PATHS
 from gzia.sessions.project import Project
 from gzia.sessions.reconcile import reconcile
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
-from gzia.sessions.workspace import branch_exists, branch_for, worktree_for
+from gzia.sessions.workspace import (
+    branch_exists,
+    branch_for,
+    forget_missing_worktree,
+    worktree_for,
+)
 
 KILL_MODULE = "gzia.sessions.kill"
 
@@ -60,19 +65,31 @@ def unmerged_work(project: Project, record: SessionRecord) -> UnmergedWork:
     work = UnmergedWork()
     worktree = worktree_for(project, record.id)
     if (worktree / ".git").is_file():
-        work.files = changed_paths(worktree, ignore_prefixes=HARNESS_PATHS)
+        work.files = changed_paths(worktree, ignore_dirs=HARNESS_PATHS)
     work.commits = _unmerged_commits(project, record)
     return work
 
 
 def _unmerged_commits(project: Project, record: SessionRecord) -> int:
+    """Commits only the session's branch or its worktree's HEAD hold (both go on delete).
+
+    The worktree's HEAD counts too: commits made there on a detached HEAD are on no
+    branch, and removing the worktree drops the only reflog that knows them.
+    """
     branch = branch_for(record.id)
     tip = rev_parse(project.root, branch)
-    if tip is None or (record.merged_commit and tip == record.merged_commit):
+    tips = [tip] if tip is not None and tip != record.merged_commit else []
+    worktree = worktree_for(project, record.id)
+    head = rev_parse(worktree, "HEAD") if (worktree / ".git").is_file() else None
+    if head is not None and head != tip:
+        tips.append(head)
+    if not tips:
         return 0
-    done = run_git(["rev-list", "--count", tip, "--not", f"--exclude={branch}",
+    done = run_git(["rev-list", "--count", *tips, "--not", f"--exclude={branch}",
                     "--branches"], project.root)
-    return int(done.stdout.strip() or 0) if done.ok else 0
+    if not done.ok:  # unknown is not "nothing to lose"
+        raise git_failure(done)
+    return int(done.stdout.strip() or 0)
 
 
 def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -> DeleteResult:
@@ -132,6 +149,6 @@ def _remove_workspace(project: Project, record: SessionRecord, result: DeleteRes
         run_git(["worktree", "remove", "--force", str(worktree)], project.root)
         shutil.rmtree(worktree, ignore_errors=True)
         result.removed_worktree = True
-    run_git(["worktree", "prune"], project.root)
+    forget_missing_worktree(project, worktree)  # if 'worktree remove' could not
     if branch_exists(project.root, branch):
         result.removed_branch = run_git(["branch", "-D", branch], project.root).ok

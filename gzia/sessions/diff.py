@@ -14,11 +14,13 @@ from typing import Any
 
 from gzia.contract import NotFoundError
 from gzia.sessions.git import git_failure, git_ok, private_index, rev_parse, run_git
-from gzia.sessions.project import Project
+from gzia.sessions.project import HARNESS_DIR, Project
 from gzia.sessions.record import SessionRecord
-from gzia.sessions.workspace import branch_exists, branch_for, worktree_for
+from gzia.sessions.workspace import INJECTED_DIR, branch_exists, branch_for, worktree_for
 
 _DIFF_FLAGS = ("--no-color", "--no-ext-diff")
+_NOT_OURS = ("--", ":(top)", f":(exclude,top){INJECTED_DIR}", f":(exclude,top){HARNESS_DIR}")
+"""Every path but gz-ia's own: injected files may hold credentials (an MCP token)."""
 
 
 @dataclass
@@ -71,13 +73,14 @@ def _worktree_diff(worktree: Path, base: str, stat: bool) -> tuple[list[str], st
                            env={**env, "GIT_LITERAL_PATHSPECS": "1"}, input_text=untracked)
             if not done.ok:
                 raise git_failure(done)
-        names = git_ok(["diff", "--name-only", "-z", base], worktree, env=env)
-        text = git_ok(["diff", *_DIFF_FLAGS, *(["--stat"] if stat else []), base], worktree,
-                      env=env)
+        names = git_ok(["diff", "--name-only", "-z", base, *_NOT_OURS], worktree, env=env)
+        text = git_ok(["diff", *_DIFF_FLAGS, *(["--stat"] if stat else []), base, *_NOT_OURS],
+                      worktree, env=env)
     return [n for n in names.split("\0") if n], text
 
 
 def _branch_diff(root: Path, base: str, branch: str, stat: bool) -> tuple[list[str], str]:
-    names = git_ok(["diff", "--name-only", "-z", base, branch], root)
-    text = git_ok(["diff", *_DIFF_FLAGS, *(["--stat"] if stat else []), base, branch], root)
+    names = git_ok(["diff", "--name-only", "-z", base, branch, *_NOT_OURS], root)
+    text = git_ok(["diff", *_DIFF_FLAGS, *(["--stat"] if stat else []), base, branch,
+                   *_NOT_OURS], root)
     return [n for n in names.split("\0") if n], text

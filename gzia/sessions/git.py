@@ -95,8 +95,11 @@ def _missing_identity(done: proc.Completed) -> bool:
     )
 
 
-def changed_paths(directory: str | Path, *, ignore_prefixes: tuple[str, ...] = ()) -> list[str]:
+def changed_paths(directory: str | Path, *, ignore_dirs: tuple[str, ...] = ()) -> list[str]:
     """Modified, staged and untracked paths of a work tree (``git status``, all files).
+
+    Paths equal to or inside one of ``ignore_dirs`` (top-level names) are left out;
+    ``.harnessrc`` is not inside ``.harness``.
 
     ``--no-optional-locks`` keeps git from refreshing (writing) the index, so this is
     safe while an agent works in the same tree.
@@ -105,6 +108,7 @@ def changed_paths(directory: str | Path, *, ignore_prefixes: tuple[str, ...] = (
         ["--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=all"],
         directory,
     )
+    ignored = tuple(f"{name}/" for name in ignore_dirs)
     paths, entries = [], output.split("\0")
     index = 0
     while index < len(entries):
@@ -115,7 +119,7 @@ def changed_paths(directory: str | Path, *, ignore_prefixes: tuple[str, ...] = (
         if entry[0] in "RC":
             index += 1  # the rename's source path follows
         path = entry[3:]
-        if not path.startswith(ignore_prefixes):
+        if path not in ignore_dirs and not path.startswith(ignored):
             paths.append(path)
     return paths
 

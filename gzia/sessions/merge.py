@@ -18,7 +18,12 @@ When git knows no user identity, commits are made as ``gz-ia <gz-ia@localhost>``
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
 import tempfile
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,7 +52,8 @@ from gzia.sessions.workspace import (
     worktree_for,
 )
 
-HARNESS_PATHS = (f"{HARNESS_DIR}/", f"{INJECTED_DIR}/", HARNESS_DIR, INJECTED_DIR)
+HARNESS_PATHS = (HARNESS_DIR, INJECTED_DIR)
+"""gz-ia's own directories: what is under them is never the user's uncommitted work."""
 
 
 @dataclass
@@ -73,16 +79,54 @@ class MergeResult:
         }
 
 
+MERGE_LOCK_TIMEOUT = 10.0
+
+
 def merge_session(
     store: SessionStore, record: SessionRecord, *, squash: bool = False, no_commit: bool = False
+) -> MergeResult:
+    with _base_lock(store.project):
+        return _merge_session(store, record, squash=squash, no_commit=no_commit)
+
+
+@contextlib.contextmanager
+def _base_lock(project: Project) -> Iterator[None]:
+    """One merge at a time into a base: the undo of a merge that failed (on git's
+    ``index.lock``, say) must never abort or reset another merge's work in progress."""
+    path = project.harness_dir / "merge.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + MERGE_LOCK_TIMEOUT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    root = str(project.root)
+                    raise LockedError("sessions.merge_locked", root=root,
+                                      details={"root": root}) from None
+                time.sleep(0.02)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _merge_session(
+    store: SessionStore, record: SessionRecord, *, squash: bool, no_commit: bool
 ) -> MergeResult:
     project = store.project
     branch = _check_mergeable(project, record)
     result = MergeResult(record.id, branch, current_branch(project.root), squash, no_commit)
     ensure_excluded(project)  # injected files stay out of every "git add -A" below
+    _refuse_unsettled_worktree(project, record.id, branch)
     worktree = _dirty_worktree(project, record.id)
-    # Check a snapshot of the worktree first, so a conflict leaves even its HEAD alone.
-    _refuse_conflicts(project, record.id, branch, _snapshot(worktree) if worktree else branch)
+    # Check a snapshot of the worktree first, so a refusal leaves even its HEAD alone.
+    tip = _snapshot(worktree) if worktree else branch
+    _refuse_conflicts(project, record.id, branch, tip)
+    _refuse_injected_files(project, record.id, branch, tip, squash=squash)
+    _refuse_overwriting_ignored(project, record.id, tip)
     if worktree is not None:
         result.safety_commit = _commit_worktree_changes(worktree, record.id)
     result.files = _files_to_integrate(project.root, branch)
@@ -107,7 +151,7 @@ def _check_mergeable(project: Project, record: SessionRecord) -> str:
         raise NotFoundError("sessions.merge_no_branch", id=record.id, branch=branch,
                             details={"id": record.id, "branch": branch})
     _refuse_operation_in_progress(project)
-    dirty = changed_paths(project.root, ignore_prefixes=HARNESS_PATHS)
+    dirty = changed_paths(project.root, ignore_dirs=HARNESS_PATHS)
     if dirty:
         root = str(project.root)
         raise SafetyBlockError("sessions.merge_base_dirty", root=root,
@@ -121,19 +165,52 @@ _IN_PROGRESS = {"MERGE_HEAD": "merge", "CHERRY_PICK_HEAD": "cherry-pick",
 
 def _refuse_operation_in_progress(project: Project) -> None:
     """A merge, rebase... the user has not finished is theirs: never continue or abort it."""
-    git_dir = project.git_common_dir
+    operation = _operation_in_progress(project.git_common_dir)
+    if operation is not None:
+        root = str(project.root)
+        raise SafetyBlockError("sessions.merge_in_progress", root=root, operation=operation,
+                               details={"root": root, "operation": operation})
+
+
+def _operation_in_progress(git_dir: Path | None) -> str | None:
     for name, operation in _IN_PROGRESS.items():
         if git_dir is not None and (git_dir / name).exists():
-            root = str(project.root)
-            raise SafetyBlockError("sessions.merge_in_progress", root=root, operation=operation,
-                                   details={"root": root, "operation": operation})
+            return operation
+    return None
+
+
+def _refuse_unsettled_worktree(project: Project, session_id: str, branch: str) -> None:
+    """The worktree must have its own branch checked out, with no merge or rebase of the
+    user's half done, or the safety commit would land on a branch of the user's (and the
+    merge would leave that work out) or conclude the user's operation."""
+    worktree = worktree_for(project, session_id)
+    if not (worktree / ".git").is_file():
+        return
+    git_dir = git_ok(["rev-parse", "--absolute-git-dir"], worktree).strip()
+    operation = _operation_in_progress(Path(git_dir))
+    if operation is None and git_ok(["ls-files", "-u", "-z"], worktree):
+        operation = "merge"  # unresolved conflicts without MERGE_HEAD (a stash pop, say)
+    if operation is not None:  # the safety commit would conclude it, conflict markers and all
+        raise SafetyBlockError(
+            "sessions.merge_worktree_in_progress", id=session_id, root=str(worktree),
+            operation=operation,
+            details={"id": session_id, "worktree": str(worktree), "operation": operation})
+    checked_out = current_branch(worktree) or (rev_parse(worktree, "HEAD") or "HEAD")[:12]
+    if checked_out != branch:
+        raise SafetyBlockError(
+            "sessions.merge_worktree_moved", id=session_id, branch=branch,
+            checked_out=checked_out, worktree=str(worktree),
+            hint_key="sessions.merge_worktree_moved_hint",
+            details={"id": session_id, "branch": branch, "checked_out": checked_out,
+                     "worktree": str(worktree)},
+        )
 
 
 def _dirty_worktree(project: Project, session_id: str) -> Path | None:
     worktree = worktree_for(project, session_id)
     if not (worktree / ".git").is_file():
         return None
-    return worktree if changed_paths(worktree, ignore_prefixes=HARNESS_PATHS) else None
+    return worktree if changed_paths(worktree, ignore_dirs=HARNESS_PATHS) else None
 
 
 def _snapshot(worktree: Path) -> str:
@@ -160,14 +237,16 @@ def _commit_worktree_changes(worktree: Path, session_id: str) -> str | None:
 
 
 def _refuse_conflicts(project: Project, session_id: str, branch: str, tip: str) -> None:
-    done = run_git(["merge-tree", "--write-tree", "--name-only", "--no-messages", "HEAD", tip],
+    done = run_git(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", "HEAD",
+                    tip],
                    project.root)
     if done.returncode == 0:
         return
     if done.returncode != 1:
         raise git_failure(done)
     files = _conflicted_files(done)
-    base = current_branch(project.root) or "HEAD"
+    # Detached: the commit, since "HEAD" in the worktree would be the worktree's own.
+    base = current_branch(project.root) or rev_parse(project.root, "HEAD") or "HEAD"
     worktree = str(worktree_for(project, session_id))
     raise ConflictError(
         "sessions.merge_conflict", id=session_id, count=len(files), files=", ".join(files),
@@ -176,9 +255,58 @@ def _refuse_conflicts(project: Project, session_id: str, branch: str, tip: str) 
     )
 
 
+_OWN_PATHSPECS = (f":(top){HARNESS_DIR}", f":(top){INJECTED_DIR}")
+
+
+def _refuse_injected_files(project: Project, session_id: str, branch: str, tip: str, *,
+                           squash: bool) -> None:
+    """Refuse when the session's commits carry ``.harness-session/`` or ``.harness/`` files.
+
+    The exclude entry keeps ``git add -A`` away from them, but an agent can still force-add
+    an injected MCP configuration (with its token) or write into gz-ia's own store. A
+    squash brings only the final tree; any other merge brings every commit's history.
+    """
+    if squash:
+        args = ["diff", "--name-only", "-z", f"HEAD...{tip}", "--", *_OWN_PATHSPECS]
+    else:
+        args = ["log", "--format=", "--name-only", "-z", f"HEAD..{tip}", "--", *_OWN_PATHSPECS]
+    names = git_ok(args, project.root).split("\0")
+    files = sorted({name.strip("\n") for name in names if name.strip("\n")})
+    if files:
+        raise SafetyBlockError(
+            "sessions.merge_injected", id=session_id, files=", ".join(files), branch=branch,
+            hint_key="sessions.merge_injected_hint",
+            details={"id": session_id, "branch": branch, "files": files},
+        )
+
+
+def _refuse_overwriting_ignored(project: Project, session_id: str, tip: str) -> None:
+    """Refuse when the merge would create files the base has on disk but ignores.
+
+    git treats ignored files as expendable and replaces them without a word: a session
+    that commits its own ``.env`` would wipe the user's. (Untracked files that are not
+    ignored already made the base count as dirty.)
+    """
+    added = git_ok(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A",
+                    f"HEAD...{tip}"], project.root).split("\0")
+    on_disk = [name for name in added if name and os.path.lexists(project.root / name)]
+    if not on_disk:
+        return
+    tracked = git_ok(["ls-files", "-z", "--", *on_disk], project.root,
+                     env={"GIT_LITERAL_PATHSPECS": "1"}).split("\0")
+    files = sorted(set(on_disk) - set(tracked))
+    if files:
+        root = str(project.root)
+        raise SafetyBlockError(
+            "sessions.merge_overwrites_ignored", id=session_id, root=root,
+            files=", ".join(files), hint_key="sessions.merge_overwrites_ignored_hint",
+            details={"id": session_id, "root": root, "files": files},
+        )
+
+
 def _conflicted_files(done: proc.Completed) -> list[str]:
-    """``merge-tree --name-only`` prints the tree id, then one conflicted path per line."""
-    lines = done.stdout.splitlines()[1:]
+    """``merge-tree -z --name-only``: the tree id, then conflicted paths, NUL-terminated."""
+    lines = done.stdout.split("\0")[1:]
     files: list[str] = []
     for line in lines:
         if not line:
@@ -207,7 +335,8 @@ def _merge(root: Path, session_id: str, branch: str, *, squash: bool, no_commit:
     if squash and not no_commit and not run_git(["diff", "--cached", "--quiet"], root).ok:
         message = f"harness({session_id}): merge session changes (squash)"
         committed = commit_with_fallback_identity(["commit", "-q", "-m", message], root)
-        if not committed.ok:
+        if not committed.ok:  # a hook refused it: take the staged squash back out
+            _undo_failed_merge(root, squash=True)
             raise git_failure(committed)
 
 

@@ -44,7 +44,7 @@ class Project:
 
 def find_project(directory: str | Path | None = None) -> Project:
     """The project containing ``directory`` (default: the current directory)."""
-    start = Path(directory if directory is not None else Path.cwd()).expanduser()
+    start = Path(directory).expanduser() if directory is not None else _current_directory()
     if not start.is_dir():
         raise InvalidInputError(
             "sessions.dir_not_found", dir=str(start), details={"dir": str(start)}
@@ -58,6 +58,14 @@ def find_project(directory: str | Path | None = None) -> Project:
     if not isinstance(located, Project):
         return Project(root=start, is_git=False)
     return located
+
+
+def _current_directory() -> Path:
+    try:
+        return Path.cwd()
+    except FileNotFoundError:  # removed under us, e.g. a worktree that session delete removed
+        gone = os.environ.get("PWD") or "."
+        raise InvalidInputError("sessions.dir_not_found", dir=gone, details={"dir": gone}) from None
 
 
 class _AskGit:

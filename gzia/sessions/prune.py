@@ -1,6 +1,7 @@
 """``session prune``: remove what belongs to no session record; report the reverse.
 
-Removed: worktrees on ``harness/<id>`` branches, ``harness/<id>`` branches, directories
+Removed: worktrees on ``harness/<id>`` branches (git forgets those whose directory is
+gone; other worktrees of the user's are never touched), ``harness/<id>`` branches, directories
 ``.harness/worktrees/<id>`` and event files ``<id>.events.jsonl`` whose ``<id>`` has no
 record file. A record file that no longer parses still counts as a record, so a damaged
 record never costs its worktree, and a worktree created in the last minute is left alone
@@ -23,7 +24,7 @@ from gzia.sessions.git import run_git
 from gzia.sessions.ids import is_session_id
 from gzia.sessions.project import Project
 from gzia.sessions.store import SessionStore
-from gzia.sessions.workspace import BRANCH_PREFIX
+from gzia.sessions.workspace import BRANCH_PREFIX, forget_missing_worktree
 
 _EVENTS_SUFFIX = ".events.jsonl"
 MIN_AGE_S = 60.0
@@ -56,11 +57,8 @@ def prune(store: SessionStore, *, dry_run: bool = False) -> PruneReport:
     known = _recorded_ids(store)
     worktrees: list[tuple[Path, str | None]] = []
     if project.is_git:
-        run_git(["worktree", "prune"], project.root)
-        worktrees = _worktrees(project)
+        worktrees = _forget_missing(project, _worktrees(project), dry_run=dry_run)
         _prune_worktrees(project, worktrees, known, report)
-        if not dry_run:
-            run_git(["worktree", "prune"], project.root)
         in_use = {branch for path, branch in worktrees
                   if branch and path.name not in report.removed_worktrees}
         _prune_branches(project, known, in_use, report)
@@ -91,6 +89,23 @@ def _worktrees(project: Project) -> list[tuple[Path, str | None]]:
             branch = fields.get("branch", "").removeprefix("refs/heads/") or None
             entries.append((Path(fields["worktree"]), branch))
     return entries  # the first is the main worktree
+
+
+def _forget_missing(project: Project, worktrees: list[tuple[Path, str | None]], *,
+                    dry_run: bool) -> list[tuple[Path, str | None]]:
+    """Drop session worktrees whose directory is gone (git forgets them unless dry run).
+
+    Not ``git worktree prune``: it would forget every missing worktree, a user's own on
+    an unmounted disk included.
+    """
+    kept = []
+    for path, branch in worktrees:
+        if path.parent == project.worktrees_dir and not path.exists():
+            if not dry_run:
+                forget_missing_worktree(project, path)
+        else:
+            kept.append((path, branch))
+    return kept
 
 
 def _is_young(path: Path) -> bool:

@@ -88,14 +88,16 @@ def prepare_workspace(project: Project, session_id: str) -> Workspace:
 
 
 def workspace_of(project: Project, record: SessionRecord) -> Workspace:
-    """The workspace a record describes (as stored; nothing is created)."""
-    if record.is_isolated and record.worktree_dir:
-        worktree = Path(record.worktree_dir)
-        return Workspace(record.id, Path(record.working_dir or project.root), worktree, True,
-                         worktree, record.branch_name or branch_for(record.id),
-                         record.base_branch, record.base_commit)
-    root = Path(record.working_dir) if record.working_dir else project.root
-    return Workspace(record.id, root, root, is_isolated=False)
+    """The workspace a record describes (nothing is created).
+
+    Its paths come from the project, never from the record: a record edited by hand, or
+    one whose project was moved, must not point an agent at another directory.
+    """
+    if record.is_isolated and project.is_git:
+        worktree = worktree_for(project, record.id)
+        return Workspace(record.id, project.root, worktree, True, worktree,
+                         branch_for(record.id), record.base_branch, record.base_commit)
+    return Workspace(record.id, project.root, project.root, is_isolated=False)
 
 
 def inject_file(workspace: Workspace, relpath: str, content: str | bytes) -> Path:
@@ -157,9 +159,19 @@ def _is_worktree(directory: Path) -> bool:
 
 def _add_worktree(project: Project, worktree: Path, branch: str, base_commit: str) -> None:
     project.worktrees_dir.mkdir(parents=True, exist_ok=True)
-    run_git(["worktree", "prune"], project.root)  # forget a worktree whose dir was removed
+    forget_missing_worktree(project, worktree)
     if branch_exists(project.root, branch):
         args = ["worktree", "add", str(worktree), branch]
     else:
         args = ["worktree", "add", "-b", branch, str(worktree), base_commit]
     git_ok(args, project.root)
+
+
+def forget_missing_worktree(project: Project, worktree: Path) -> None:
+    """Make git forget this one worktree if its directory is gone.
+
+    Never ``git worktree prune``: that forgets every missing worktree, a user's own on an
+    unmounted disk included, and leaves it broken when the disk comes back.
+    """
+    if not worktree.exists():
+        run_git(["worktree", "remove", "--force", str(worktree)], project.root)

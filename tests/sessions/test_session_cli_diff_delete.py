@@ -130,6 +130,32 @@ def test_delete_after_merge_needs_no_force(cli: Cli, project: Project, worktree:
     assert cli("session", "show", SID, "-d", root).exit_code == 1
 
 
+def test_delete_counts_commits_made_on_a_detached_worktree_head(
+    cli: Cli, project: Project
+) -> None:
+    """Commits the user made in the worktree after ``git checkout --detach`` are on no
+    branch: removing the worktree would lose them (no reflog survives it)."""
+    make_session(project, SID)
+    path = project.worktrees_dir / SID
+    run_git(path, "checkout", "-q", "--detach")
+    commit_file(path, "detached.txt", "work\n", "user: detached work")
+    refused = cli("session", "delete", SID, "--json", "-d", str(project.root))
+    assert refused.exit_code == 1
+    [error] = refused.json["errors"]
+    assert (error["code"], error["details"]["unmerged_commits"]) == ("SAFETY_BLOCK", 1)
+    assert (path / "detached.txt").is_file()
+
+
+def test_delete_sees_uncommitted_files_whose_names_start_like_harness(
+    cli: Cli, project: Project
+) -> None:
+    make_session(project, SID)
+    (project.worktrees_dir / SID / ".harnessrc").write_text("mine\n")
+    refused = cli("session", "delete", SID, "--json", "-d", str(project.root))
+    assert refused.exit_code == 1
+    assert refused.json["errors"][0]["details"]["uncommitted_files"] == [".harnessrc"]
+
+
 def test_delete_clean_session_and_direct_session(cli: Cli, project: Project,
                                                  tmp_path: Path) -> None:
     make_session(project, SID)
@@ -282,3 +308,60 @@ def test_prune_keeps_a_session_branch_checked_out_in_the_main_worktree(
         "removed_branches"] == []
     assert run_git(project.root, "rev-parse", "--abbrev-ref", "HEAD").strip() == (
         "harness/0000000a")
+
+
+def test_a_command_run_from_a_removed_directory_says_so(
+    cli: Cli, project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typically a shell still sitting in a session worktree that ``delete`` removed."""
+    make_session(project, SID)
+    gone = project.worktrees_dir / SID
+    assert cli("session", "delete", SID, "--json", "-d", str(project.root)).exit_code == 0
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    monkeypatch.setenv("PWD", str(gone))
+    gone.rmdir()
+    result = cli("session", "list", "--json")
+    assert result.exit_code == 2
+    [error] = result.json["errors"]
+    assert (error["code"], error["details"]) == ("INVALID_INPUT", {"dir": str(gone)})
+    spanish = cli("session", "list", env=ES)
+    assert spanish.stderr == f"Error: el directorio '{gone}' no existe\n"
+
+
+def test_diff_never_shows_injected_files(cli: Cli, project: Project, worktree: Path) -> None:
+    """They may hold credentials (an MCP server's token): even with the exclude entry gone."""
+    from gzia.sessions.workspace import inject_file, workspace_of
+
+    record = SessionStore(project).load(SID)
+    inject_file(workspace_of(project, record), "mcp.json", '{"token": "s3cr3t"}')
+    (project.root / ".git" / "info" / "exclude").write_text("")
+    data = cli("session", "diff", SID, "--json", "-d", str(project.root)).json["data"]
+    assert data["files"] == ["README.md", "committed.txt", "untracked.txt"]
+    assert "s3cr3t" not in data["diff"]
+    assert "s3cr3t" not in cli("session", "diff", SID, "-d", str(project.root)).stdout
+
+
+def test_prune_forgets_only_missing_session_worktrees(cli: Cli, project: Project,
+                                                      tmp_path: Path) -> None:
+    """``git worktree prune`` would forget a user's worktree on an unmounted disk too; and
+    ``--dry-run`` must change nothing at all."""
+    root = project.root
+    away = tmp_path / "usb" / "feature"
+    run_git(root, "worktree", "add", "-q", "-b", "feature", str(away))
+    parked = tmp_path / "parked"
+    away.parent.rename(parked)  # the disk is unmounted
+    make_session(project, SID)
+    (project.sessions_dir / f"{SID}.json").unlink()
+    os.rename(project.worktrees_dir / SID, tmp_path / "gone")  # orphan, and missing
+    listed = run_git(root, "worktree", "list", "--porcelain")
+    dry = cli("session", "prune", "--dry-run", "--json", "-d", str(root)).json["data"]
+    assert dry["removed_branches"] == [f"harness/{SID}"]
+    assert run_git(root, "worktree", "list", "--porcelain") == listed
+    assert cli("session", "prune", "-d", str(root)).exit_code == 0
+    after = run_git(root, "worktree", "list", "--porcelain")
+    assert f"worktree {away}\n" in after
+    assert str(project.worktrees_dir / SID) not in after
+    assert run_git(root, "branch", "--list", f"harness/{SID}") == ""
+    parked.rename(away.parent)
+    assert run_git(away, "status", "--porcelain") == ""

@@ -249,3 +249,232 @@ def test_a_hook_that_rejects_the_merge_commit_leaves_the_base_as_it_was(
     assert run_git(root, "rev-parse", "HEAD") == head
     assert run_git(root, "status", "--porcelain") == ""
     assert not (root / ".git" / "MERGE_HEAD").exists()
+
+
+def test_a_hook_that_rejects_the_squash_commit_leaves_the_base_as_it_was(
+    cli: Cli, project: Project, session: Path
+) -> None:
+    root = project.root
+    run_git(session, "add", "-A")
+    run_git(session, "commit", "-q", "-m", "agent: notes")
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho 'blocked by project policy' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    head = run_git(root, "rev-parse", "HEAD")
+    result = cli("session", "merge", SID, "--squash", "--json", "-d", str(root))
+    assert result.exit_code == 1
+    assert "blocked by project policy" in result.json["errors"][0]["message"]
+    assert run_git(root, "rev-parse", "HEAD") == head
+    assert run_git(root, "status", "--porcelain", "--untracked-files=all") == ""
+    assert SessionStore(project).load(SID).merged_at is None
+
+
+@pytest.mark.parametrize("flags", [(), ("--squash",), ("--no-commit",)])
+def test_injected_files_the_agent_committed_are_refused(
+    cli: Cli, project: Project, session: Path, flags: tuple[str, ...]
+) -> None:
+    """An agent that force-adds what gz-ia injected (a token in an MCP config) or writes
+    into ``.harness/`` must not get those files onto the user's branch or into its store."""
+    root = project.root
+    for name in (".harness-session/mcp.json", ".harness/sessions/0badc0de.json"):
+        (session / name).parent.mkdir(parents=True, exist_ok=True)
+        (session / name).write_text('{"token": "secret"}\n')
+        run_git(session, "add", "-f", name)
+    run_git(session, "commit", "-q", "-m", "agent: oops")
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    result = cli("session", "merge", SID, *flags, "--json", "-d", str(root))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "SAFETY_BLOCK"
+    assert error["details"] == {
+        "id": SID, "branch": f"harness/{SID}",
+        "files": [".harness-session/mcp.json", ".harness/sessions/0badc0de.json"]}
+    assert _snapshot(root) == base_before
+    assert _snapshot(session) == wt_before
+    assert not (root / ".harness" / "sessions" / "0badc0de.json").exists()
+    human = cli("session", "merge", SID, *flags, "-d", str(root), env=ES)
+    assert human.stderr == (
+        "Error: la sesión 'abcdef01' comiteó archivos que gz-ia inyectó o que son suyos "
+        "(.harness-session/mcp.json, .harness/sessions/0badc0de.json); integrarlos los "
+        "llevaría a su rama. No se modificó nada\n"
+        "quítelos de los commits de harness/abcdef01 en el worktree "
+        "(gz-ia session path abcdef01) y reintente gz-ia session merge abcdef01\n")
+    english = cli("session", "merge", SID, *flags, "-d", str(root))
+    assert english.stderr == (
+        "Error: session 'abcdef01' committed files that gz-ia injected or owns "
+        "(.harness-session/mcp.json, .harness/sessions/0badc0de.json); merging would put "
+        "them on your branch. Nothing was changed\n"
+        "remove them from the commits of harness/abcdef01 in the worktree "
+        "(gz-ia session path abcdef01), then run gz-ia session merge abcdef01 again\n")
+
+
+def test_squash_merges_once_injected_files_are_removed_again(
+    cli: Cli, project: Project, session: Path
+) -> None:
+    """With --squash only the final tree counts: a file added then removed is fine."""
+    (session / ".harness-session").mkdir(exist_ok=True)
+    (session / ".harness-session" / "mcp.json").write_text("{}\n")
+    run_git(session, "add", "-f", ".harness-session/mcp.json")
+    run_git(session, "commit", "-q", "-m", "agent: oops")
+    run_git(session, "rm", "-q", "--cached", ".harness-session/mcp.json")
+    run_git(session, "commit", "-q", "-m", "agent: undo")
+    result = cli("session", "merge", SID, "--squash", "-d", str(project.root))
+    assert result.exit_code == 0, result.stderr
+    tracked = run_git(project.root, "ls-tree", "-r", "--name-only", "HEAD").split()
+    assert tracked == ["README.md", "feature.txt", "notes.txt"]
+
+
+def test_a_worktree_moved_off_its_branch_is_refused(cli: Cli, project: Project,
+                                                    session: Path) -> None:
+    """The user switched the worktree to a branch of theirs: gz-ia must not commit the
+    uncommitted work onto it and then report a merge that left that work out."""
+    root = project.root
+    run_git(session, "checkout", "-q", "-b", "experiment")
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    result = cli("session", "merge", SID, "--json", "-d", str(root))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "SAFETY_BLOCK"
+    assert error["details"] == {"id": SID, "branch": f"harness/{SID}", "checked_out": "experiment",
+                                "worktree": str(session)}
+    assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
+    assert cli("session", "merge", SID, "-d", str(root), env=ES).stderr == (
+        "Error: el worktree de la sesión 'abcdef01' no está en su rama harness/abcdef01 "
+        "(tiene experiment); no se modificó nada\n"
+        f"vuelva a la rama en el worktree (git -C {session} switch harness/abcdef01) y "
+        "reintente gz-ia session merge abcdef01\n")
+    assert cli("session", "merge", SID, "-d", str(root)).stderr == (
+        "Error: the worktree of session 'abcdef01' is not on its branch harness/abcdef01 "
+        "(experiment is checked out); nothing was changed\n"
+        f"switch it back (git -C {session} switch harness/abcdef01), then run "
+        "gz-ia session merge abcdef01 again\n")
+
+
+def test_conflict_hint_on_a_detached_base_names_its_commit(cli: Cli, project: Project,
+                                                           session: Path) -> None:
+    """``git merge HEAD`` run in the worktree would merge the worktree with itself."""
+    root = project.root
+    commit_file(session, "README.md", "session version\n", "agent: readme")
+    commit_file(root, "README.md", "base version\n", "user: readme")
+    run_git(root, "checkout", "-q", "--detach")
+    head = run_git(root, "rev-parse", "HEAD").strip()
+    result = cli("session", "merge", SID, "--json", "-d", str(root))
+    assert result.json["errors"][0]["hint"] == (
+        f"resolve in the worktree (git merge {head} there), then run gz-ia session merge {SID}")
+
+
+def test_conflicting_file_names_are_reported_as_they_are(cli: Cli, project: Project,
+                                                         session: Path) -> None:
+    """Not C-quoted by git ("\\303\\261 a.txt"): a script must be able to open them."""
+    root = project.root
+    commit_file(root, "ñ a.txt", "base\n", "user: add")
+    run_git(session, "merge", "-q", "main")
+    commit_file(session, "ñ a.txt", "session\n", "agent: edit")
+    commit_file(root, "ñ a.txt", "base again\n", "user: edit")
+    result = cli("session", "merge", SID, "--json", "-d", str(root))
+    assert result.json["errors"][0]["details"]["files"] == ["ñ a.txt"]
+
+
+def test_an_unfinished_merge_in_the_worktree_is_left_alone(cli: Cli, project: Project,
+                                                           session: Path) -> None:
+    """The safety commit would conclude the user's conflicted merge, markers and all, and
+    carry the markers onto the base branch."""
+    root = project.root
+    run_git(root, "checkout", "-q", "-b", "side")
+    commit_file(root, "feature.txt", "side\n", "side: feature")
+    run_git(root, "checkout", "-q", "main")
+    run_git(session, "merge", "-q", "side", check=False)  # conflicts in feature.txt
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    result = cli("session", "merge", SID, "--json", "-d", str(root), env=ES)
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert (error["code"], error["details"]["operation"]) == ("SAFETY_BLOCK", "merge")
+    assert error["message"] == (
+        f"el worktree de la sesión 'abcdef01' ({session}) tiene un merge en curso; termínelo "
+        "o abórtelo allí antes de integrar la sesión")
+    assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
+    english = cli("session", "merge", SID, "-d", str(root))
+    assert english.stderr == (
+        f"Error: the worktree of session 'abcdef01' ({session}) has a merge in progress; "
+        "finish or abort it there before merging the session\n")
+
+
+@pytest.mark.parametrize("flags", [(), ("--squash",)])
+def test_ignored_files_in_the_base_are_never_overwritten(
+    cli: Cli, project: Project, session: Path, flags: tuple[str, ...]
+) -> None:
+    """git treats ignored files as expendable: a session that commits its own ``.env``
+    would silently replace the user's (their secrets, gone)."""
+    root = project.root
+    commit_file(root, ".gitignore", ".env\n", "user: ignore .env")
+    (root / ".env").write_text("SECRET=mine\n")
+    run_git(session, "merge", "-q", "main")
+    (session / ".env").write_text("SECRET=agent\n")
+    run_git(session, "add", "-f", ".env")
+    run_git(session, "commit", "-q", "-m", "agent: env")
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    result = cli("session", "merge", SID, *flags, "--json", "-d", str(root))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "SAFETY_BLOCK"
+    assert error["details"] == {"id": SID, "root": str(root), "files": [".env"]}
+    assert (root / ".env").read_text() == "SECRET=mine\n"
+    assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
+    assert cli("session", "merge", SID, *flags, "-d", str(root), env=ES).stderr == (
+        f"Error: integrar la sesión 'abcdef01' sobrescribiría archivos ignorados por git en "
+        f"{root} (.env); no se modificó nada\n"
+        "muévalos a otro sitio, o quítelos de los commits de la sesión, y reintente "
+        "gz-ia session merge abcdef01\n")
+    assert cli("session", "merge", SID, *flags, "-d", str(root)).stderr == (
+        f"Error: merging session 'abcdef01' would overwrite files git ignores in {root} "
+        "(.env); nothing was changed\n"
+        "move them aside, or remove them from the session's commits, then run "
+        "gz-ia session merge abcdef01 again\n")
+
+
+def test_one_merge_at_a_time_into_a_base(cli: Cli, project: Project, session: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second merge waits; past the wait it is LOCKED (retryable) and touches nothing,
+    so its undo can never abort or reset the first one's merge in progress."""
+    import fcntl
+    import os
+
+    from gzia.sessions import merge
+
+    monkeypatch.setattr(merge, "MERGE_LOCK_TIMEOUT", 0.2)
+    root = project.root
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    fd = os.open(project.harness_dir / "merge.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        result = cli("session", "merge", SID, "--json", "-d", str(root))
+        spanish = cli("session", "merge", SID, "-d", str(root), env=ES)
+    finally:
+        os.close(fd)
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert (error["code"], error["retryable"], error["details"]) == (
+        "LOCKED", True, {"root": str(root)})
+    assert error["message"] == f"another gz-ia session merge into {root} is in progress; try again"
+    assert spanish.stderr == (
+        f"Error: otra integración de sesión de gz-ia en {root} está en curso; reintente\n")
+    assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)
+    assert cli("session", "merge", SID, "-d", str(root)).exit_code == 0
+
+
+def test_unresolved_conflicts_in_the_worktree_are_left_alone(cli: Cli, project: Project,
+                                                             session: Path) -> None:
+    """A conflicted ``git stash pop`` leaves no MERGE_HEAD, only unmerged entries: the
+    safety commit would still take the conflict markers to the base."""
+    root = project.root
+    (session / "feature.txt").write_text("stashed\n")
+    run_git(session, "stash", "-q")
+    commit_file(session, "feature.txt", "committed\n", "agent: feature again")
+    run_git(session, "stash", "pop", "-q", check=False)
+    assert "UU feature.txt" in run_git(session, "status", "--porcelain")
+    base_before, wt_before = _snapshot(root), _snapshot(session)
+    result = cli("session", "merge", SID, "--json", "-d", str(root))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert (error["code"], error["details"]["operation"]) == ("SAFETY_BLOCK", "merge")
+    assert (_snapshot(root), _snapshot(session)) == (base_before, wt_before)

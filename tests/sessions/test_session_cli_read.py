@@ -242,3 +242,14 @@ def test_show_direct_killed_session_in_spanish(cli: Cli, tmp_path: Path) -> None
         "Motivo fin: process_exit\n"
         "Exit Code:  0\n"
     )
+
+
+def test_path_of_a_record_from_a_moved_project(cli: Cli, two_sessions: Project,
+                                               tmp_path: Path) -> None:
+    """Scripts ``cd "$(gz-ia session path ID)"``: never into a directory the record names
+    outside the project (a moved project, a record edited by hand)."""
+    root = two_sessions.root
+    old = str(tmp_path / "old-place")
+    SessionStore(two_sessions).update("abcdef01", lambda r: setattr(r, "worktree_dir", old))
+    assert cli("session", "path", "abcdef01", "-d", str(root)).stdout == (
+        f"{root}/.harness/worktrees/abcdef01\n")

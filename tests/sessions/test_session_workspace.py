@@ -8,6 +8,7 @@ import pytest
 from gzia.contract import InvalidInputError, NotFoundError
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.record import SessionRecord
+from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import (
     Workspace,
     inject_file,
@@ -129,3 +130,39 @@ def test_workspace_of_a_record(project: Project, repo: Path) -> None:
     record = SessionRecord(id=SID)
     ws.apply_to(record)
     assert workspace_of(project, record) == ws
+
+
+def test_workspace_of_never_takes_a_path_from_the_record(project: Project, tmp_path: Path) -> None:
+    """A record edited by hand, or from a project that was moved, must not send an agent
+    to work in some other directory: the paths come from the project."""
+    elsewhere = str(tmp_path / "elsewhere")
+    direct = SessionRecord(id=SID, working_dir=elsewhere)
+    assert workspace_of(project, direct).target_dir == project.root
+    isolated = SessionRecord(id=SID, working_dir=elsewhere, is_isolated=True,
+                             worktree_dir=elsewhere, branch_name="main")
+    ws = workspace_of(project, isolated)
+    assert (ws.working_dir, ws.target_dir, ws.branch_name) == (
+        project.root, project.worktrees_dir / SID, f"harness/{SID}")
+
+
+def test_a_users_worktree_that_is_away_is_not_forgotten(project: Project, repo: Path,
+                                                        tmp_path: Path) -> None:
+    """A worktree of the user's on an unmounted disk looks "missing" to git: a session
+    (or a delete) must not make git forget it, only its own."""
+    away = tmp_path / "usb" / "feature"
+    run_git(repo, "worktree", "add", "-q", "-b", "feature", str(away))
+    (away / "wip.txt").write_text("uncommitted\n")
+    parked = tmp_path / "parked"
+    away.parent.rename(parked)  # the disk is unmounted
+    ws = prepare_workspace(project, SID)
+    shutil.rmtree(ws.target_dir)
+    prepare_workspace(project, SID)  # its own missing worktree is re-created
+    SessionStore(project).create(SessionRecord(id="abcdef02", status="completed"))
+    prepare_workspace(project, "abcdef02")
+    from gzia.sessions.delete import delete_session
+
+    store = SessionStore(project)
+    delete_session(store, store.load("abcdef02"), force=True)
+    parked.rename(away.parent)  # mounted again
+    assert run_git(away, "status", "--porcelain") == "?? wip.txt\n"
+    assert f"worktree {away}\n" in run_git(repo, "worktree", "list", "--porcelain")
