@@ -12,7 +12,8 @@ slash and version ``""``; "orient": no slash, version ``null``), ``checksums`` (
 "legacy": md5+sha1 only, as raw repositories before 3.68), ``file_size`` (False → ``null``),
 ``duplicate_keys`` (a 3.6x-style duplicated ``blobCreated``), ``users`` (HTTP Basic; empty →
 no auth), ``anonymous_read``, ``anonymous_search_empty`` (3.71 with anonymous access off:
-an anonymous search gets ``200`` and no items instead of ``401``), ``write_policy`` ("allow", "allow_once", "deny"),
+an anonymous search gets ``200`` and no items instead of ``401``), ``write_policy``
+("allow", "allow_once", "deny"),
 ``download_base`` (an absolute base for ``downloadUrl``, as behind a reverse proxy).
 """
 
