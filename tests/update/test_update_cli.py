@@ -523,3 +523,19 @@ def test_download_failing_on_nexus_and_forgejo_down_names_both(nexus: NexusFake,
     assert message.startswith(f"could not check for updates (Nexus: download of SHA256SUMS "
                               f"failed: cannot connect to {dead}: ")
     assert f"; Forgejo: cannot connect to 127.0.0.1:{forgejo.server.port}: " in message
+
+
+def test_locked_in_both_languages_and_for_rollback_too(nexus: NexusFake, releases,
+                                                       update_cli, target):
+    from gzia.update.apply import update_lock
+
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    with update_lock(target):
+        spanish = update_cli("update", env={**nexus_env(nexus), "GZ_LANG": "es"})
+        assert (spanish.exit_code, spanish.stderr) == (1, (
+            f"Error: ya hay otra actualización de {target} en curso\n"
+            "espera a que termine y vuelve a ejecutar el comando\n"))
+        rollback = update_cli("update", "rollback", "--json")
+        assert rollback.exit_code == 1
+        assert rollback.json["errors"][0]["code"] == "LOCKED"
+    assert pyz_reports(target) == "gz-ia 1.0.0"
