@@ -106,7 +106,7 @@ def ssl_context() -> ssl.SSLContext:
         try:
             context.load_verify_locations(cafile=extra)
         except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
-            detail = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+            detail = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
             raise InvalidInputError("update.bad_cert_file", path=extra, detail=detail) from exc
     return context
 
