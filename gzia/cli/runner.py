@@ -63,11 +63,13 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: Any) -> No
 
 def run(args: list[str]) -> int:
     output.reset(debug=os.environ.get("GZ_DEBUG", "") not in ("", "0"))
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    previous = {signum: signal.signal(signum, _raise_terminated)
+                for signum in (signal.SIGTERM, signal.SIGHUP)}  # a hangup stops cleanly too
     try:
         return _run(args)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         output.restore_stdout()
 
 

@@ -57,7 +57,7 @@ def update(  # noqa: PLR0917 - typer maps each flag to one parameter
     = False,
 ) -> None:
     if ctx.invoked_subcommand is not None:
-        return
+        return  # its own flags are checked by the subcommand, once --json is parsed
     from gzia.update import apply, service
     from gzia.update.client import make_client
     from gzia.update.settings import UpdateSettings
@@ -79,8 +79,10 @@ def update(  # noqa: PLR0917 - typer maps each flag to one parameter
 def _render_check(result: dict[str, Any]) -> None:
     output.line(t("update.current_version", version=result["current"]))
     output.line(t("update.remote_version", version=result["latest"], source=result["source"]))
-    key = "update.newer_available" if result["newer"] else "update.up_to_date"
-    output.line(t(key, version=result["latest"]))
+    if result["newer"]:
+        output.line(t("update.newer_available", version=result["latest"]))
+    else:
+        output.line(t("update.up_to_date", version=_highest(result["current"], result["latest"])))
 
 
 def _render_update(result: dict[str, Any]) -> None:
@@ -89,20 +91,35 @@ def _render_update(result: dict[str, Any]) -> None:
     elif result["dry_run"] and result["verified"]:
         output.line(t("update.dry_run_ok", version=result["version"]))
     else:
-        output.line(t("update.up_to_date", version=_highest(result)))
+        output.line(t("update.up_to_date",
+                      version=_highest(result["current"], result["version"])))
 
 
-def _highest(result: dict[str, Any]) -> str:
+def _highest(current: str, remote: str) -> str:
+    """The version "already at the latest" names: the running one when it is newer."""
     from gzia.update.model import parse_version
 
-    current, remote = parse_version(result["current"]), parse_version(result["version"])
-    if current is not None and remote is not None and current > remote:
-        return str(result["current"])
-    return str(result["version"])
+    running, published = parse_version(current), parse_version(remote)
+    if running is not None and published is not None and running > published:
+        return current
+    return remote
+
+
+def _refuse_update_flags(ctx: typer.Context) -> None:
+    """'update --check rollback' must not roll back while the user meant to check."""
+    given = ctx.parent.params if ctx.parent is not None else {}
+    if any(value not in (None, False) for value in given.values()):
+        from gzia.contract import InvalidInputError
+
+        command = str(ctx.info_name)
+        raise InvalidInputError("update.flags_with_subcommand", command=command,
+                                hint_key="update.subcommand_alone_hint",
+                                details={"command": command})
 
 
 @app.command("rollback", help="Go back to the version that ran before the last update.")
-def rollback() -> None:
+def rollback(ctx: typer.Context) -> None:
+    _refuse_update_flags(ctx)
     from gzia.update import apply, service
 
     result = service.rollback(apply.running_pyz())

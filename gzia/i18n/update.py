@@ -16,24 +16,37 @@ EN = {
     "reason_status": "{host} answered HTTP {status}",
     "reason_redirects": "too many redirects from {host}",
     "reason_bad_json": "{host} sent an invalid JSON document",
+    "reason_json_too_large": "{host} sent more than {mib} MiB of JSON",
     "reason_proxy_auth": "the proxy refused the credentials for {host} (HTTP 407); "
                          "check the user and password in HTTPS_PROXY/HTTP_PROXY",
     "reason_proxy": "the proxy failed to reach {host}: {detail}",
     "reason_timeout": "{host} did not answer within {seconds} s",
     "reason_connect": "cannot connect to {host}: {detail}",
+    "reason_proxy_connect": "cannot connect to the proxy {proxy} (for {host}): {detail}",
     "reason_broken": "the connection to {host} broke: {detail}",
     "reason_too_many_pages": "{host} returned too many pages",
     "reason_version_missing": "no complete release of version {version} for {platform}",
     "reason_no_release": "no complete gz-ia release for {platform}",
     "reason_no_tags": "no published tags in the repository",
+    "reason_nexus_nothing_anonymous": "{host} found no assets at all; if anonymous access is "
+                                      "off, set GZ_NEXUS_USER and GZ_NEXUS_PASSWORD",
     "reason_not_configured": "{setting} is not set",
+    "reason_bad_url": "{setting} is not an http(s) URL with a host name",
+    "reason_plain_http_credentials": "refusing to send {secrets} over plain http to {host}; "
+                                     "use an https URL",
     "all_sources_failed": "could not check for updates (Nexus: {nexus}; Forgejo: {forgejo})",
     "configure_hint": "set GZ_NEXUS_SEARCH_URL and/or GZ_FORGEJO_API_URL (see docs/update.md)",
     "network_hint": "check the network, GZ_NEXUS_SEARCH_URL and GZ_FORGEJO_API_URL; "
                     "behind a proxy set HTTPS_PROXY or HTTP_PROXY",
     # selection
     "bad_version": "invalid version: {version}",
+    "flags_with_subcommand": "the options of 'gz-ia update' do not apply to "
+                             "'gz-ia update {command}'",
+    "subcommand_alone_hint": "run 'gz-ia update {command}' alone",
     "bad_timeout": "invalid GZ_UPDATE_TIMEOUT: {value} (seconds, greater than 0)",
+    "bad_proxy": "unusable proxy setting (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): {detail}",
+    "bad_proxy_hint": "set it to http://[user:password@]host:port",
+    "bad_cert_file": "SSL_CERT_FILE {path} is not a readable PEM certificate bundle: {detail}",
     "downgrade_refused": "refusing to downgrade from v{current} to v{version}",
     "downgrade_hint": "add --allow-downgrade to install an older version",
     # integrity
@@ -60,6 +73,7 @@ EN = {
     "locked": "another update of {path} is in progress",
     "locked_hint": "wait for it to finish, then run the command again",
     "no_previous": "no previous version to roll back to ({path})",
+    "previous_broken": "{path} is not a gz-ia zipapp; nothing was rolled back",
     "not_a_pyz": "gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace itself",
     "not_a_pyz_hint": "upgrade it with the tool that installed it, e.g. "
                       "'pip install --upgrade gz-ia'; 'gz-ia update --check' still works",
@@ -79,25 +93,40 @@ ES = {
     "reason_status": "{host} retornó estado HTTP {status}",
     "reason_redirects": "demasiadas redirecciones desde {host}",
     "reason_bad_json": "{host} envió un documento JSON inválido",
+    "reason_json_too_large": "{host} envió más de {mib} MiB de JSON",
     "reason_proxy_auth": "el proxy rechazó las credenciales para {host} (HTTP 407); "
                          "revisa el usuario y la contraseña en HTTPS_PROXY/HTTP_PROXY",
     "reason_proxy": "el proxy no pudo llegar a {host}: {detail}",
     "reason_timeout": "{host} no respondió en {seconds} s",
     "reason_connect": "no se pudo conectar con {host}: {detail}",
+    "reason_proxy_connect": "no se pudo conectar con el proxy {proxy} (para {host}): {detail}",
     "reason_broken": "se cortó la conexión con {host}: {detail}",
     "reason_too_many_pages": "{host} devolvió demasiadas páginas",
     "reason_version_missing": "no hay una publicación completa de la versión {version} "
                               "para {platform}",
     "reason_no_release": "no se encontraron versiones de gz-ia para {platform}",
     "reason_no_tags": "no se encontraron tags publicados en el repositorio",
+    "reason_nexus_nothing_anonymous": "{host} no encontró ningún archivo; si el acceso "
+                                      "anónimo está desactivado, define GZ_NEXUS_USER y "
+                                      "GZ_NEXUS_PASSWORD",
     "reason_not_configured": "{setting} no está definida",
+    "reason_bad_url": "{setting} no es una URL http(s) con un nombre de host",
+    "reason_plain_http_credentials": "no se envían {secrets} por http sin cifrar a {host}; "
+                                     "usa una URL https",
     "all_sources_failed": "error al verificar actualizaciones (Nexus: {nexus}; Forgejo: {forgejo})",
     "configure_hint": "define GZ_NEXUS_SEARCH_URL y/o GZ_FORGEJO_API_URL (ver docs/update.md)",
     "network_hint": "verifica la conexión y las variables GZ_NEXUS_SEARCH_URL o "
                     "GZ_FORGEJO_API_URL; si utilizas un proxy corporativo, configura "
                     "HTTP_PROXY o HTTPS_PROXY",
     "bad_version": "versión inválida: {version}",
+    "flags_with_subcommand": "las opciones de 'gz-ia update' no se aplican a "
+                             "'gz-ia update {command}'",
+    "subcommand_alone_hint": "ejecuta 'gz-ia update {command}' solo",
     "bad_timeout": "GZ_UPDATE_TIMEOUT inválido: {value} (segundos, mayor que 0)",
+    "bad_proxy": "proxy inutilizable (HTTPS_PROXY, HTTP_PROXY o ALL_PROXY): {detail}",
+    "bad_proxy_hint": "defínelo como http://[usuario:contraseña@]host:puerto",
+    "bad_cert_file": "SSL_CERT_FILE {path} no es un archivo de certificados PEM legible: "
+                     "{detail}",
     "downgrade_refused": "no se instala una versión anterior (v{current} → v{version})",
     "downgrade_hint": "agrega --allow-downgrade para instalar una versión anterior",
     "bad_base64": "datos base64 inválidos",
@@ -122,6 +151,7 @@ ES = {
     "locked": "ya hay otra actualización de {path} en curso",
     "locked_hint": "espera a que termine y vuelve a ejecutar el comando",
     "no_previous": "no hay una versión anterior a la que volver ({path})",
+    "previous_broken": "{path} no es un zipapp de gz-ia; no se restauró nada",
     "not_a_pyz": "gz-ia no se está ejecutando desde un zipapp gz-ia.pyz, no puede "
                  "reemplazarse a sí mismo",
     "not_a_pyz_hint": "actualízalo con la herramienta que lo instaló, p. ej. "

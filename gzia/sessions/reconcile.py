@@ -4,7 +4,9 @@ The original gz-ia left such records ``running`` forever (gz-ia killed by Ctrl+C
 crash, a reboot). Here every command that reads records passes them through
 :func:`reconcile`: if the recorded process is dead, a zombie, or its pid now belongs to
 another process (the start time differs), the record is rewritten under its lock as
-``lost``, ``end_reason: lost``. A record still being set up (pid 0) is left alone.
+``lost``, ``end_reason: lost``. A record still being set up (pid 0) is left alone for
+:data:`SETUP_DEADLINE_S`; setting up takes milliseconds, so a ``running`` record still
+without a pid after that was left by a gz-ia that died in that moment, and is ``lost``.
 When the record cannot be written (a read-only store, a writer holding the lock), the
 command still sees ``lost``; the next reader writes it.
 """
@@ -17,12 +19,17 @@ from gzia.sessions.store import ListResult, SessionStore
 from gzia.supervisor.procinfo import is_process_alive
 
 RECONCILE_LOCK_TIMEOUT = 1.0
+SETUP_DEADLINE_S = 300.0
+"""How long a ``running`` record may stay without a pid (being set up) before it is lost."""
 
 
 def is_stale(record: SessionRecord) -> bool:
-    """A ``running`` record whose process no longer runs."""
-    if not record.is_running or record.pid <= 0:
+    """A ``running`` record whose process no longer runs (or never got one)."""
+    if not record.is_running:
         return False
+    if record.pid <= 0:
+        waited_ms = elapsed_ms(record.started_at) if record.started_at else None
+        return waited_ms is not None and waited_ms > SETUP_DEADLINE_S * 1000
     return not is_process_alive(record.pid, record.pid_start_time)
 
 

@@ -31,7 +31,7 @@ from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
 from gzia.sessions.store import SessionStore
-from gzia.sessions.workspace import Workspace, prepare_workspace
+from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import RunOutcome, Started, run_supervised
@@ -79,7 +79,11 @@ def start_session(
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
     session_id = _unused_id(store)
     workspace = prepare_workspace(project, session_id)
-    record = store.create(_new_record(session_id, request, workspace, store))
+    try:
+        record = store.create(_new_record(session_id, request, workspace, store))
+    except BaseException:
+        discard_new_workspace(project, workspace)
+        raise
     return _Launch(store, request, workspace, env, watchdog, on_launch).run(record, resume=False)
 
 
@@ -191,8 +195,11 @@ class _Launch:
             return self._run(record, resume)
         except BaseException as exc:  # the agent never started: the record must not stay running
             final = _finalize_unstarted(self.store, record.id, exc)
-            if isinstance(exc, GzError) and exc.data is None and final is not None:
-                exc.data = final.to_json()
+            data = final.to_json() if final is not None else None
+            if isinstance(exc, KeyboardInterrupt):  # so that ``data`` is the record here too
+                raise InterruptError("core.interrupted", data=data) from exc
+            if isinstance(exc, GzError) and exc.data is None:
+                exc.data = data
             raise
 
     def _run(self, record: SessionRecord, resume: bool) -> SessionRun:

@@ -158,13 +158,22 @@ def _is_worktree(directory: Path) -> bool:
 
 
 def _add_worktree(project: Project, worktree: Path, branch: str, base_commit: str) -> None:
+    """``git worktree add``; if it fails or gz-ia is stopped meanwhile, what it created
+    (the directory, and the branch unless it existed before) is removed again."""
     project.worktrees_dir.mkdir(parents=True, exist_ok=True)
     forget_missing_worktree(project, worktree)
-    if branch_exists(project.root, branch):
-        args = ["worktree", "add", str(worktree), branch]
-    else:
+    new_branch = not branch_exists(project.root, branch)
+    if new_branch:
         args = ["worktree", "add", "-b", branch, str(worktree), base_commit]
-    git_ok(args, project.root)
+    else:
+        args = ["worktree", "add", str(worktree), branch]
+    new_dir = not worktree.exists()
+    try:
+        git_ok(args, project.root)
+    except BaseException:
+        _undo_worktree_add(project, worktree if new_dir else None,
+                           branch if new_branch else None)
+        raise
 
 
 def forget_missing_worktree(project: Project, worktree: Path) -> None:
@@ -175,3 +184,25 @@ def forget_missing_worktree(project: Project, worktree: Path) -> None:
     """
     if not worktree.exists():
         run_git(["worktree", "remove", "--force", str(worktree)], project.root)
+
+
+def discard_new_workspace(project: Project, workspace: Workspace) -> None:
+    """Remove a workspace that :func:`prepare_workspace` has just created for a new session
+    whose record could not be written (its worktree and its still-empty branch)."""
+    if workspace.is_isolated and workspace.worktree_dir is not None:
+        _undo_worktree_add(project, workspace.worktree_dir, workspace.branch_name)
+
+
+def _undo_worktree_add(project: Project, worktree: Path | None, branch: str | None) -> None:
+    """Best effort, with stop signals held so that a second Ctrl+C cannot cut it short."""
+    import shutil
+
+    from gzia.supervisor.signals import signal_inbox
+
+    with signal_inbox():
+        if worktree is not None:
+            run_git(["worktree", "remove", "--force", "--force", str(worktree)], project.root)
+            shutil.rmtree(worktree, ignore_errors=True)
+            forget_missing_worktree(project, worktree)
+        if branch is not None:
+            run_git(["branch", "-D", branch], project.root)

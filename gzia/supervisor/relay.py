@@ -18,6 +18,7 @@ from typing import BinaryIO
 CHUNK = 65536
 MAX_PENDING_INPUT = 1 << 20
 EOF_CHAR = b"\x04"
+DRAIN_LIMIT_S = 1.0
 
 
 class PtyRelay:
@@ -50,11 +51,13 @@ class PtyRelay:
         if self.master in writable:
             self._flush_input()
 
-    def drain(self, quiet_s: float = 0.05) -> None:
-        """After the agent is gone: copy what is left in the PTY until it goes quiet."""
+    def drain(self, quiet_s: float = 0.05, limit_s: float = DRAIN_LIMIT_S) -> None:
+        """After the agent is gone: copy what is left in the PTY until it goes quiet, or
+        for ``limit_s`` at most (a process that left the agent's group may keep writing)."""
         import select
 
-        while self.master_open:
+        deadline = time.monotonic() + limit_s
+        while self.master_open and time.monotonic() < deadline:
             ready, _, _ = select.select([self.master], [], [], quiet_s)
             if not ready:
                 return

@@ -97,7 +97,11 @@ def _run(
 ) -> RunOutcome:
     with _attached(command) as attach:
         began = time.monotonic()
-        child, relay = attach.spawn()
+        try:
+            child, relay = attach.spawn()
+        except BaseException:  # the child may have taken the terminal before its exec failed
+            attach.close(None)
+            raise
         try:
             if on_started is not None:
                 on_started(Started(child.pid, child.pid))
@@ -232,7 +236,8 @@ class _Waiter:
 
     def _begin_stop(self, reason: str, forward: int, received: int | None) -> None:
         self.stop = _Stop(reason, time.monotonic() + self.watchdog.kill_grace_s, received)
-        signal_group(self.child.pid, forward)
+        if signal_group(self.child.pid, forward):
+            signal_group(self.child.pid, signal.SIGCONT)  # a stopped agent must run to see it
 
     def _sleep(self) -> None:
         timeout = IDLE_WAKEUP_S

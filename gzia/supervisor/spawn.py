@@ -75,8 +75,12 @@ def _popen(command: Command, **options: Any) -> Child:
     except FileNotFoundError as exc:
         if not command.cwd.is_dir():
             raise NotFoundError("run.cwd_not_found", path=str(command.cwd)) from exc
-        raise NotFoundError(
-            "run.program_not_found", program=command.argv[0], details={"argv": list(command.argv)}
-        ) from exc
+        program = command.argv[0]
+        # Drivers pass the absolute path they found: it vanished between lookup and exec.
+        key = "run.program_gone" if os.sep in program else "run.program_not_found"
+        raise NotFoundError(key, program=program, details={"argv": list(command.argv)}) from exc
     except PermissionError as exc:
         raise IOFailure("run.program_not_executable", program=command.argv[0]) from exc
+    except OSError as exc:  # e.g. ENOEXEC: a script without ``#!``, a binary for another CPU
+        raise IOFailure("run.program_cannot_start", program=command.argv[0],
+                        detail=exc.strerror or str(exc)) from exc

@@ -110,13 +110,15 @@ def kill_process_group(
     first_signal: int = signal.SIGTERM,
     reap: Callable[[], object] | None = None,
 ) -> int | None:
-    """Stop the whole group: ``first_signal``, up to ``grace_s``, then SIGKILL.
+    """Stop the whole group: ``first_signal`` (then SIGCONT, so stopped members act on
+    it), up to ``grace_s``, then SIGKILL.
 
     Returns the last signal sent (``first_signal`` or SIGKILL), or None when the group was
     already gone before anything was sent.
     """
     if not group_alive(pgid) or not signal_group(pgid, first_signal):
         return None
+    signal_group(pgid, signal.SIGCONT)  # a stopped member (Ctrl+Z) must run to see it
     if wait_group_gone(pgid, time.monotonic() + grace_s, reap):
         return first_signal
     signal_group(pgid, signal.SIGKILL)

@@ -68,6 +68,7 @@ def update_lock(target: Path) -> Iterator[Path]:
         except OSError as exc:
             raise LockedError("update.locked", path=str(target), hint_key="update.locked_hint",
                               details={"path": str(target)}) from exc
+        _finish_rollback(target, folder)
         for leftover in folder.iterdir():
             if leftover.name != "lock":
                 _remove(leftover)
@@ -83,13 +84,19 @@ def _remove(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def self_test(staged: Path, expected: str) -> None:
-    """Run the staged file's ``--version``; it must name ``expected``."""
+def self_test(staged: Path, expected: str, shiv_root: Path | None = None) -> None:
+    """Run the staged file's ``--version``; it must name ``expected``.
+
+    ``shiv_root``: where it extracts itself (a scratch folder when nothing is installed);
+    by default the shared shiv cache, warmed for the installed name.
+    """
     from packaging.version import InvalidVersion, Version
 
     from gzia import proc
 
-    result = proc.run([sys.executable, str(staged), "--version"], timeout=SELF_TEST_TIMEOUT)
+    env = {**os.environ, "SHIV_ROOT": str(shiv_root)} if shiv_root is not None else None
+    result = proc.run([sys.executable, str(staged), "--version"], env=env,
+                      timeout=SELF_TEST_TIMEOUT)
     match = _VERSION_OUTPUT.search(result.stdout)
     try:
         ok = result.ok and match is not None and Version(match["version"]) == Version(expected)
@@ -145,16 +152,29 @@ def install(staged: Path, target: Path, scratch: Path) -> Path:
     return previous
 
 
+def _displaced(target: Path, scratch: Path) -> Path:
+    return scratch / f"{target.name}.displaced"
+
+
 def rollback(target: Path, scratch: Path) -> None:
     """Swap ``target`` and ``<name>.previous`` (a second rollback undoes the first)."""
     previous = previous_path(target)
     if not previous.is_file():
         raise NotFoundError("update.no_previous", path=str(previous),
                             details={"path": str(previous)})
-    _keep_copy(target, scratch / target.name, scratch)
+    displaced = _displaced(target, scratch)
+    _keep_copy(target, displaced, scratch)
     previous.replace(target)
-    (scratch / target.name).replace(previous)
+    displaced.replace(previous)  # a kill just before this is finished by the next lock
     fsync_dir(target.parent)
+
+
+def _finish_rollback(target: Path, scratch: Path) -> None:
+    """Put back as ``<name>.previous`` the file a rollback killed mid-swap left aside."""
+    displaced = _displaced(target, scratch)
+    if displaced.is_file() and not previous_path(target).exists():
+        displaced.replace(previous_path(target))
+        fsync_dir(target.parent)
 
 
 def shiv_root() -> Path:

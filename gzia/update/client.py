@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import ssl
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,13 +19,28 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
+from gzia.contract import InvalidInputError
 from gzia.update.errors import SourceFailure
 
 if TYPE_CHECKING:
     import httpx
 
 MAX_REDIRECTS = 5
+JSON_LIMIT = 8 << 20  # far above any page of Nexus or Forgejo; stops an endless body
 DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def usable_url(url: str) -> bool:
+    """An ``http``/``https`` URL with a host name and a valid port, that httpx accepts."""
+    import httpx
+
+    try:
+        parts = urlsplit(url)
+        _ = parts.port
+        httpx.URL(url)
+    except (ValueError, httpx.InvalidURL):
+        return False
+    return parts.scheme.lower() in DEFAULT_PORTS and bool(parts.hostname)
 
 
 def origin_of(url: str) -> tuple[str, str, int]:
@@ -50,7 +66,7 @@ class Credentials:
 
     @classmethod
     def basic(cls, url: str, user: str, password: str) -> Credentials | None:
-        if not user:
+        if not user or not usable_url(url):
             return None
         import base64
 
@@ -59,10 +75,25 @@ class Credentials:
 
     @classmethod
     def token(cls, url: str, token: str) -> Credentials | None:
-        return cls(origin_of(url), f"token {token}") if token else None
+        return cls(origin_of(url), f"token {token}") if token and usable_url(url) else None
 
     def applies_to(self, url: str) -> bool:
         return origin_of(url) == self.origin
+
+    @property
+    def protected(self) -> bool:
+        """Whether they travel encrypted: https, or plain http to this very machine."""
+        scheme, host, _ = self.origin
+        return scheme == "https" or _is_loopback(host)
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return host == "localhost" or ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def ssl_context() -> ssl.SSLContext:
@@ -72,7 +103,11 @@ def ssl_context() -> ssl.SSLContext:
     context = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     extra = os.environ.get("SSL_CERT_FILE", "")
     if extra:
-        context.load_verify_locations(cafile=extra)
+        try:
+            context.load_verify_locations(cafile=extra)
+        except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
+            detail = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+            raise InvalidInputError("update.bad_cert_file", path=extra, detail=detail) from exc
     return context
 
 
@@ -101,13 +136,20 @@ def make_client(timeout: float = 30.0) -> httpx.Client:
     _larger_reads()
     from gzia._version import __version__
 
-    return httpx.Client(
-        timeout=httpx.Timeout(timeout),
-        headers={"User-Agent": f"gz-ia/{__version__}"},
-        verify=ssl_context(),
-        trust_env=True,  # proxies from HTTP(S)_PROXY, ALL_PROXY, NO_PROXY (either case)
-        follow_redirects=False,
-    )
+    context = ssl_context()
+    try:
+        return httpx.Client(
+            timeout=httpx.Timeout(timeout),
+            headers={"User-Agent": f"gz-ia/{__version__}"},
+            verify=context,
+            trust_env=True,  # proxies from HTTP(S)_PROXY, ALL_PROXY, NO_PROXY (either case)
+            follow_redirects=False,
+        )
+    except (httpx.InvalidURL, ValueError, ImportError) as exc:  # an unusable proxy URL
+        detail = "SOCKS proxies are not supported" if isinstance(exc, ImportError) \
+            else _safe(exc)
+        raise InvalidInputError("update.bad_proxy", detail=detail,
+                                hint_key="update.bad_proxy_hint") from exc
 
 
 @contextmanager
@@ -118,10 +160,10 @@ def open_stream(
     response = _follow(client, url, credentials, accept)
     try:
         if response.status_code == 407:
-            raise SourceFailure("update.reason_proxy_auth", host=_host(str(response.url)),
+            raise SourceFailure("update.reason_proxy_auth", host=host_of(str(response.url)),
                                 detail="HTTP 407")
         if response.status_code != 200:
-            raise SourceFailure("update.reason_status", host=_host(str(response.url)),
+            raise SourceFailure("update.reason_status", host=host_of(str(response.url)),
                                 status=response.status_code)
         yield response
     finally:
@@ -141,7 +183,7 @@ def _follow(client: httpx.Client, url: str, credentials: Credentials | None,
             return response
         response.close()
         url = str(response.url.join(response.headers["location"]))
-    raise SourceFailure("update.reason_redirects", host=_host(url))
+    raise SourceFailure("update.reason_redirects", host=host_of(url))
 
 
 def get_json(client: httpx.Client, url: str, credentials: Credentials | None,
@@ -149,17 +191,34 @@ def get_json(client: httpx.Client, url: str, credentials: Credentials | None,
     """GET a JSON document; returns it with the response headers (lower-case names)."""
     with open_stream(client, url, credentials, accept="application/json") as response:
         with translate_errors(url, client):
-            body = response.read()
+            body = _read_bounded(response, url)
         try:
             document = json.loads(body)
         except ValueError as exc:
-            raise SourceFailure("update.reason_bad_json", host=_host(url)) from exc
+            raise SourceFailure("update.reason_bad_json", host=host_of(url)) from exc
         return document, {k.lower(): v for k, v in response.headers.items()}
 
 
-def _host(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname or url
+def _read_bounded(response: httpx.Response, url: str) -> bytes:
+    chunks, received = [], 0
+    for chunk in response.iter_bytes():
+        received += len(chunk)
+        if received > JSON_LIMIT:
+            raise SourceFailure("update.reason_json_too_large", host=host_of(url),
+                                mib=JSON_LIMIT >> 20)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def host_of(url: str) -> str:
+    """``host`` or ``host:port`` of ``url``; never its user info, path or query."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return "?"
+    host = parts.hostname or "?"
+    return f"{host}:{port}" if port else host
 
 
 @contextmanager
@@ -167,7 +226,7 @@ def translate_errors(url: str, client: httpx.Client | None = None) -> Iterator[N
     """Turn an httpx error into a :class:`SourceFailure` that names no credential."""
     import httpx
 
-    host = _host(url)
+    host = host_of(url)
     try:
         yield
     except httpx.ProxyError as exc:
@@ -177,12 +236,52 @@ def translate_errors(url: str, client: httpx.Client | None = None) -> Iterator[N
         seconds = client.timeout.read if client is not None else None
         raise SourceFailure("update.reason_timeout", host=host, seconds=seconds) from exc
     except httpx.ConnectError as exc:
+        proxy = proxy_host_for(url)
+        if proxy is not None:
+            raise SourceFailure("update.reason_proxy_connect", proxy=proxy, host=host,
+                                detail=_safe(exc)) from exc
         raise SourceFailure("update.reason_connect", host=host, detail=_safe(exc)) from exc
     except httpx.HTTPError as exc:
         raise SourceFailure("update.reason_broken", host=host, detail=_safe(exc)) from exc
 
 
+def proxy_host_for(url: str) -> str | None:
+    """The proxy httpx uses for ``url`` (host and port only), to name it in messages."""
+    import urllib.request
+
+    proxies = urllib.request.getproxies()  # what httpx reads too
+    parts = urlsplit(url)
+    proxy = proxies.get(parts.scheme.lower()) or proxies.get("all")
+    if not proxy or _bypassed(parts.hostname or "", proxies.get("no", "")):
+        return None
+    try:
+        return host_of(proxy if "://" in proxy else f"http://{proxy}")
+    except ValueError:
+        return None
+
+
+def _bypassed(host: str, no_proxy: str) -> bool:
+    """``NO_PROXY`` as httpx reads it: ``*``, a host, or a domain (with or without a dot)."""
+    for entry in (e.strip().lower() for e in no_proxy.split(",")):
+        name = entry.lstrip(".").rsplit(":", 1)[0] if "]" not in entry else entry
+        if entry == "*" or (name and (host == name or host.endswith("." + name))):
+            return True
+    return False
+
+
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>()]*")
+
+
 def _safe(exc: Exception) -> str:
-    """An exception's text with anything URL-like reduced to host and path."""
-    words = [redact(w) if "://" in w else w for w in str(exc).split()]
-    return " ".join(words) or type(exc).__name__
+    """An exception's text with anything URL-like (even quoted) reduced to host and path."""
+    return _URL.sub(lambda found: _redact_or_drop(found.group()), str(exc)) \
+        or type(exc).__name__
+
+
+def _redact_or_drop(url: str) -> str:
+    scheme, rest = url.split("://", 1)
+    netloc, slash, path = rest.partition("/")
+    try:
+        return redact(f"{scheme}://{netloc.rpartition('@')[2]}{slash}{path}")
+    except ValueError:  # an unparsable host or port: print the scheme alone
+        return f"{scheme}://…"

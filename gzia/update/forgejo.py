@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
-from gzia.update.client import Credentials, get_json
+from gzia.update.client import Credentials, get_json, host_of
 from gzia.update.errors import SourceFailure
 from gzia.update.model import Release, ReleaseFile, Want, nothing_found, parse_version
 
@@ -24,18 +24,27 @@ def _page_url(url: str, page: int) -> str:
 
 
 def list_tags(client: httpx.Client, url: str, credentials: Credentials | None) -> list[str]:
-    """Every tag name; pages of ``limit`` until a short page or ``X-Total-Count``."""
+    """Every tag name, page after page, until ``X-Total-Count`` names are read."""
     names: list[str] = []
     for page in range(1, MAX_PAGES + 1):
         document, headers = get_json(client, _page_url(url, page), credentials)
         if not isinstance(document, list):
-            raise SourceFailure("update.reason_bad_json", host=urlsplit(url).netloc)
+            raise SourceFailure("update.reason_bad_json", host=host_of(url))
         names += [t["name"] for t in document if isinstance(t, dict)
                   and isinstance(t.get("name"), str)]
-        total = headers.get("x-total-count", "")
-        if len(document) < PAGE_LIMIT or (total.isdigit() and len(names) >= int(total)):
+        if _last_page(document, names, headers.get("x-total-count", "")):
             return names
-    raise SourceFailure("update.reason_too_many_pages", host=urlsplit(url).netloc)
+    raise SourceFailure("update.reason_too_many_pages", host=host_of(url))
+
+
+def _last_page(document: list[Any], names: list[str], total: str) -> bool:
+    """``X-Total-Count`` decides when the server sends it: a server whose page size cap
+    (``MAX_RESPONSE_ITEMS``) is below our ``limit`` sends short pages before the last."""
+    if not document:
+        return True
+    if total.isdigit():
+        return len(names) >= int(total)
+    return len(document) < PAGE_LIMIT
 
 
 def release_url(tags_url: str, tag: str) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from gzia.update.client import Credentials, get_json
+from gzia.update.client import Credentials, get_json, host_of
 from gzia.update.errors import SourceFailure
 from gzia.update.model import Release, ReleaseFile, Want, nothing_found, parse_version
 
@@ -35,12 +35,12 @@ def search_items(client: httpx.Client, url: str, credentials: Credentials | None
     for _ in range(MAX_PAGES):
         document, _ = get_json(client, with_token(url, token), credentials)
         if not isinstance(document, dict) or not isinstance(document.get("items"), list):
-            raise SourceFailure("update.reason_bad_json", host=urlsplit(url).netloc)
+            raise SourceFailure("update.reason_bad_json", host=host_of(url))
         yield from (i for i in document["items"] if isinstance(i, dict))
         token = document.get("continuationToken")
         if token is None:
             return
-    raise SourceFailure("update.reason_too_many_pages", host=urlsplit(url).netloc)
+    raise SourceFailure("update.reason_too_many_pages", host=host_of(url))
 
 
 def assets_of(item: dict[str, Any]) -> list[dict[str, Any]]:
@@ -66,7 +66,9 @@ def discover_nexus(client: httpx.Client, url: str, credentials: Credentials | No
                    want: Want) -> list[Release]:
     """Usable releases found on Nexus, any order."""
     releases: dict[str, Release] = {}
+    seen = 0
     for item in search_items(client, url, credentials):
+        seen += 1
         for asset in assets_of(item):
             match = _PATH.search(str(asset.get("path", "")))
             version = parse_version(match["version"]) if match else None
@@ -78,6 +80,10 @@ def discover_nexus(client: httpx.Client, url: str, credentials: Credentials | No
                                               Release(version, match["version"], "nexus"))
                 release.files[found.name] = found
     usable = [r for r in releases.values() if r.complete(want.platform)]
+    if not seen and credentials is None:
+        # Nexus 3.71 answers an anonymous search with 200 and no items when anonymous
+        # access is off, instead of 401
+        raise SourceFailure("update.reason_nexus_nothing_anonymous", host=host_of(url))
     if not usable:
         raise nothing_found(want)
     return usable

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import InvalidInputError, NotFoundError
+from gzia.contract import IntegrityError, InvalidInputError, NetworkError, NotFoundError
 from gzia.update import apply, download, verify
 from gzia.update.client import Credentials
 from gzia.update.errors import SourceFailure
@@ -66,32 +66,61 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
     if target is None and not options.dry_run:
         raise NotFoundError("update.not_a_pyz", hint_key="update.not_a_pyz_hint")
     keys = verify.trusted_keys(settings.public_keys)
+    sources, want = configured_sources(settings), want_for(options)
+    installs = target is not None and not options.dry_run
     with _workspace(target, options.dry_run) as folder:
-        found = discover(client, configured_sources(settings), want_for(options), on_failure)
-        decision = decide(found.releases, current_version(),
-                          pinned=options.version is not None, force=options.force,
-                          allow_downgrade=options.allow_downgrade)
-        result = _result(decision, found, target, options)
-        if not decision.install:
-            return result
-        if on_install is not None:
-            on_install(decision.release.label)
-        name = target.name if target is not None else decision.release.pyz_name()
-        staged = folder / name
-        try:
-            fetch_verified(client, decision.release, found.source.credentials, keys, staged,
-                           progress=progress)
-            apply.self_test(staged, decision.release.label)
-        except BaseException:
-            staged.unlink(missing_ok=True)
-            raise
+        found = discover(client, sources, want, on_failure)
+        while True:
+            decision = decide(found.releases, current_version(),
+                              pinned=options.version is not None, force=options.force,
+                              allow_downgrade=options.allow_downgrade)
+            result = _result(decision, found, target, options)
+            if not decision.install:
+                return result
+            if on_install is not None:
+                on_install(decision.release.label)
+            staged = folder / (target.name if target else decision.release.pyz_name())
+            try:
+                _stage(client, decision.release, found.source, keys, staged, progress=progress,
+                       scratch_shiv=None if installs else folder / "shiv-root")
+                break
+            except NetworkError as error:  # never on INTEGRITY: that would help an attacker
+                found = _fall_back(client, sources, found, want, error, on_failure=on_failure)
         result["verified"] = True
-        if target is not None and not options.dry_run:
-            keep = {b for b in (apply.build_id(target), apply.build_id(staged)) if b}
-            result["previous"] = str(apply.install(staged, target, folder))
-            apply.clean_shiv_cache(target.name, keep)
-            result["updated"] = True
+        if installs and target is not None:
+            result.update(_install(staged, target, folder))
         return result
+
+
+def _install(staged: Path, target: Path, folder: Path) -> dict[str, Any]:
+    keep = {b for b in (apply.build_id(target), apply.build_id(staged)) if b}
+    previous = apply.install(staged, target, folder)
+    apply.clean_shiv_cache(target.name, keep)
+    return {"previous": str(previous), "updated": True}
+
+
+def _stage(client: httpx.Client, release: Release, source: Source, keys: list[Any],
+           staged: Path, *, progress: download.Progress | None, scratch_shiv: Path | None,
+           ) -> None:
+    """Download and verify ``release`` into ``staged``, then run it; removed on failure."""
+    try:
+        fetch_verified(client, release, source.credentials, keys, staged, progress=progress)
+        apply.self_test(staged, release.label, scratch_shiv)
+    except BaseException:
+        staged.unlink(missing_ok=True)
+        raise
+
+
+def _fall_back(client: httpx.Client, sources: list[Source], found: Discovery, want: Want,
+               error: NetworkError, *, on_failure: OnFailure | None) -> Discovery:
+    """A download from one source failed: discover on the next ones, or re-raise."""
+    rest = [s for s in sources[sources.index(found.source) + 1:] if s.url]
+    if not rest:
+        raise error
+    failure = SourceFailure("update.download_failed", **error.params)
+    if on_failure is not None:
+        on_failure(found.source, failure)
+    return discover(client, rest, want, on_failure, earlier=((found.source, failure),))
 
 
 @contextlib.contextmanager
@@ -130,9 +159,12 @@ def rollback(target: Path | None) -> dict[str, Any]:
     if target is None:
         raise NotFoundError("update.not_a_pyz", hint_key="update.not_a_pyz_hint")
     previous = apply.previous_path(target)
-    version = apply.pyz_version(previous) if previous.is_file() else None
-    replaced = apply.pyz_version(target)
     with apply.update_lock(target) as folder:
+        version = apply.pyz_version(previous) if previous.is_file() else None
+        if previous.is_file() and version is None:
+            raise IntegrityError("update.previous_broken", path=str(previous),
+                                 details={"path": str(previous)})
+        replaced = apply.pyz_version(target)
         apply.rollback(target, folder)
     return {"path": str(target), "version": version, "previous": str(previous),
             "replaced": replaced}

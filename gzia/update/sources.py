@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gzia.contract import NetworkError
-from gzia.update.client import Credentials
+from gzia.update.client import Credentials, host_of, usable_url
 from gzia.update.errors import SourceFailure
 from gzia.update.forgejo import discover_forgejo
 from gzia.update.model import Release, Want
@@ -27,6 +27,7 @@ class Source:
     credentials: Credentials | None
     discover: Discover
     setting: str  # the key that configures it
+    secrets: str = ""  # the settings that hold its credentials, for messages
 
 
 @dataclass
@@ -42,20 +43,29 @@ def configured_sources(settings: UpdateSettings) -> list[Source]:
     return [
         Source("nexus", nexus,
                Credentials.basic(nexus, settings.nexus_user, settings.nexus_password),
-               discover_nexus, "GZ_NEXUS_SEARCH_URL"),
+               discover_nexus, "GZ_NEXUS_SEARCH_URL", "GZ_NEXUS_USER/GZ_NEXUS_PASSWORD"),
         Source("forgejo", forgejo, Credentials.token(forgejo, settings.forgejo_token),
-               discover_forgejo, "GZ_FORGEJO_API_URL"),
+               discover_forgejo, "GZ_FORGEJO_API_URL", "GZ_FORGEJO_TOKEN"),
     ]
 
 
 def discover(client: httpx.Client, sources: list[Source], want: Want,
-             on_failure: Callable[[Source, SourceFailure], None] | None = None) -> Discovery:
-    """The usable releases of the first source that has any; failures are reported."""
-    failures: list[tuple[Source, SourceFailure]] = []
+             on_failure: Callable[[Source, SourceFailure], None] | None = None,
+             earlier: tuple[tuple[Source, SourceFailure], ...] = ()) -> Discovery:
+    """The usable releases of the first source that has any; failures are reported.
+
+    ``earlier``: failures of sources already given up, named too if every source fails.
+    """
+    failures: list[tuple[Source, SourceFailure]] = list(earlier)
     for source in sources:
         try:
             if not source.url:
                 raise SourceFailure("update.reason_not_configured", setting=source.setting)
+            if not usable_url(source.url):
+                raise SourceFailure("update.reason_bad_url", setting=source.setting)
+            if source.credentials is not None and not source.credentials.protected:
+                raise SourceFailure("update.reason_plain_http_credentials",
+                                    secrets=source.secrets, host=host_of(source.url))
             releases = source.discover(client, source.url, source.credentials, want)
             return Discovery(releases, source, failures)
         except SourceFailure as failure:

@@ -13,7 +13,8 @@ Downloads: ``GET /{owner}/{repo}/releases/download/{tag}/{name}`` and
 token → 401 ``token is required``; a private repository is 404 without a token.
 
 State: ``tokens`` maps a token to ``{"login": ..., "write": bool}``; ``repos`` holds
-:class:`RepoState`. Test helper: :meth:`ForgejoFake.publish`.
+:class:`RepoState`; ``max_limit`` caps page sizes (the server's ``MAX_RESPONSE_ITEMS``). Test
+helper: :meth:`ForgejoFake.publish`.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ class ForgejoFake:
     def __init__(self) -> None:
         self.repos: dict[tuple[str, str], RepoState] = {("ops", "gz-ia"): RepoState()}
         self.tokens: dict[str, dict[str, Any]] = {}
+        self.max_limit = MAX_LIMIT  # the server's [api] MAX_RESPONSE_ITEMS
         self.server: FakeServer | None = None
 
     # test-side helpers -----------------------------------------------------------------
@@ -193,12 +195,12 @@ def _latest(repo: RepoState) -> list[Release]:
     return sorted(published, key=lambda r: (r.created, r.id), reverse=True)[:1]
 
 
-def _page_args(request: Request) -> tuple[int, int]:
+def _page_args(request: Request, max_limit: int = MAX_LIMIT) -> tuple[int, int]:
     page = int(request.arg("page") or 0)
     limit = int(request.arg("limit") or 0)
     if limit <= 0:
         limit = DEFAULT_LIMIT
-    return page, min(limit, MAX_LIMIT)
+    return page, min(limit, max_limit)
 
 
 class _Routes:
@@ -254,7 +256,7 @@ class _Routes:
 
     def list_tags(self) -> Response:
         tags = sorted(self.repo.tags, key=lambda t: t.created, reverse=True)
-        page, limit = _page_args(self.request)
+        page, limit = _page_args(self.request, self.fake.max_limit)
         total = len(tags)
         if page > 0:
             tags = tags[(page - 1) * limit : page * limit]
@@ -312,7 +314,7 @@ class _Routes:
 
     def list_releases(self) -> Response:
         releases = self.visible()
-        page, limit = _page_args(self.request)
+        page, limit = _page_args(self.request, self.fake.max_limit)
         page = max(page, 1)
         total = len(releases)
         chunk = releases[(page - 1) * limit : page * limit]

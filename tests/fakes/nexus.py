@@ -11,7 +11,9 @@ Knobs (plain attributes, change them in a test): ``style`` ("sql": paths with a 
 slash and version ``""``; "orient": no slash, version ``null``), ``checksums`` ("full" or
 "legacy": md5+sha1 only, as raw repositories before 3.68), ``file_size`` (False → ``null``),
 ``duplicate_keys`` (a 3.6x-style duplicated ``blobCreated``), ``users`` (HTTP Basic; empty →
-no auth), ``anonymous_read``, ``write_policy`` ("allow", "allow_once", "deny"),
+no auth), ``anonymous_read``, ``anonymous_search_empty`` (3.71 with anonymous access off:
+an anonymous search gets ``200`` and no items instead of ``401``), ``write_policy``
+("allow", "allow_once", "deny"),
 ``download_base`` (an absolute base for ``downloadUrl``, as behind a reverse proxy).
 """
 
@@ -40,6 +42,7 @@ class NexusFake:
         self.hide: list[str] = []
         self.users: dict[str, str] = {}
         self.anonymous_read = True
+        self.anonymous_search_empty = False  # 3.71: anonymous search → 200, no items
         self.write_policy = "allow"
         self.download_base: str | None = None
         self.server: FakeServer | None = None
@@ -79,6 +82,8 @@ class NexusFake:
 
     def _search(self, request: Request) -> Response:
         if (denied := self._auth(request, write=False)) is not None:
+            if self.anonymous_search_empty and request.basic_auth() is None:
+                return json_response(self._dumps({"items": [], "continuationToken": None}))
             return denied
         token = request.arg("continuationToken")
         if token is not None and not token.isdigit():

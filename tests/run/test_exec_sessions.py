@@ -148,6 +148,29 @@ def test_missing_program_creates_nothing(gz: Gz, repo: Path):
     assert not (repo / ".harness").exists()
 
 
+@pytest.mark.parametrize(("lang", "message"), [
+    ("en", "Error: '{path}' cannot be started: Exec format error"),
+    ("es", "Error: '{path}' no se puede iniciar: Exec format error"),
+])
+def test_a_program_the_system_cannot_start_leaves_a_failed_record(
+    gz: Gz, bin_dir: Path, repo: Path, lang: str, message: str
+):
+    no_shebang = bin_dir / "no-shebang"
+    no_shebang.write_text("echo never\n")
+    no_shebang.chmod(0o755)
+
+    human = gz("exec", "--", "no-shebang", cwd=repo, env={"GZ_LANG": lang})
+    result = gz("--json", "exec", "--", "no-shebang", cwd=repo, env={"GZ_LANG": lang})
+
+    assert (human.exit_code, human.stdout) == (1, "")
+    assert human.stderr.splitlines()[-1] == message.format(path=no_shebang)
+    assert result.exit_code == 1
+    assert [e["code"] for e in result.json["errors"]] == ["IO"]
+    record = result.json["data"]
+    assert (record["status"], record["end_reason"], record["pid"]) == ("failed", "spawn_failed", 0)
+    assert stored_record(repo, record["id"]) == record
+
+
 def test_exec_without_a_command_is_a_usage_error(gz: Gz, repo: Path):
     result = gz("--json", "exec", cwd=repo)
 

@@ -14,7 +14,7 @@ import pytest
 from gzia.contract import ConflictError
 from gzia.sessions.kill import kill_session
 from gzia.sessions.project import find_project
-from gzia.sessions.record import SessionRecord
+from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
 from tests.run.conftest import GzProcess, normalized, stored_record
 from tests.supervisor.fakes import noted_pids, pid_running, wait_for_note
@@ -122,9 +122,8 @@ def test_kill_racing_the_agent_exit_leaves_one_consistent_record(
         (notes / "ready").unlink()
         session_id = max((repo / ".harness" / "sessions").glob("*.json"),
                          key=lambda p: p.stat().st_mtime).stem
-        try:
-            kill_session(store, session_id, grace_s=0.1)
-            killed = True
+        try:  # just after the agent exits, before its owner's final write: "lost", then
+            killed = not kill_session(store, session_id, grace_s=0.1).was_lost  # completed
         except ConflictError:
             killed = False
         code, _, _ = finish(process)
@@ -220,3 +219,82 @@ def test_record_shape_after_kill(gz_start: GzProcess, agent: Any, repo: Path, no
         "merged_at": None, "merged_commit": None, "updated_at": "<updated_at>",
         "command": ["cooperative"],
     }
+
+
+WAITS_FOR_STOP_FILE = """
+note("ready", 1)
+while not os.path.exists(os.path.join(os.environ["FAKE_NOTES"], "stop")):
+    time.sleep(0.02)
+"""
+
+
+def kill_gz_ia_mid_run(gz_start: GzProcess, repo: Path, notes: Path) -> dict[str, Any]:
+    """Start an exec, wait until its pid is recorded, then SIGKILL gz-ia itself."""
+    process = gz_start("--json", "exec", "--", "agent", cwd=repo)
+    wait_for_note(notes, "ready")
+    record = wait_for_pid_recorded(repo, only_session_id(repo))
+    process.kill()
+    process.wait(timeout=30)
+    for pipe in (process.stdout, process.stderr):  # the agent still holds their other ends
+        assert pipe is not None
+        pipe.close()
+    return record
+
+
+def test_after_gz_ia_is_sigkilled_the_record_names_the_agent_until_it_ends_then_lost(
+    gz: Any, gz_start: GzProcess, agent: Any, repo: Path, notes: Path
+):
+    agent("agent", WAITS_FOR_STOP_FILE)
+    started = kill_gz_ia_mid_run(gz_start, repo, notes)
+
+    while_running = gz("--json", "session", "show", started["id"], cwd=repo).json["data"]
+    assert (while_running["status"], while_running["pid"]) == ("running", started["pid"])
+    assert pid_running(started["pid"])  # documented: the agent outlives a SIGKILLed gz-ia
+
+    (notes / "stop").write_text("")
+    deadline = time.monotonic() + 10
+    while pid_running(started["pid"]) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+    after = gz("--json", "session", "show", started["id"], cwd=repo)
+    assert after.exit_code == 0
+    record = after.json["data"]
+    assert (record["status"], record["end_reason"]) == ("lost", "lost")
+    assert stored_record(repo, started["id"]) == record
+
+
+def test_an_agent_left_by_a_sigkilled_gz_ia_can_be_killed_with_its_grandchildren(
+    gz: Any, gz_start: GzProcess, agent: Any, repo: Path, notes: Path
+):
+    agent("agent", STUBBORN_WITH_GRANDCHILD)
+    started = kill_gz_ia_mid_run(gz_start, repo, notes)
+    wait_for_note(notes, "grandchild.pid")
+
+    result = gz("--json", "session", "kill", started["id"], cwd=repo)
+
+    assert result.exit_code == 0, result.stderr
+    record = result.json["data"]
+    assert (record["status"], record["end_reason"], record["signal"]) == ("killed", "killed", 9)
+    assert [pid for pid in noted_pids(notes) if pid_running(pid)] == []
+
+
+def test_a_record_left_without_a_pid_by_a_crash_during_setup_becomes_lost(gz: Any, repo: Path):
+    """gz-ia SIGKILLed between writing the record and recording the agent's pid."""
+    store = SessionStore(find_project(repo))
+    long_ago = "2026-01-01T00:00:00Z"
+    store.create(SessionRecord(id="0123abcd", pid=0, status="running", started_at=long_ago,
+                               working_dir=str(repo)))
+    store.create(SessionRecord(id="0123abce", pid=0, status="running",
+                               started_at=now_rfc3339(), working_dir=str(repo)))
+    store.create(SessionRecord(id="0123abcf", pid=0, status="running", started_at=long_ago,
+                               working_dir=str(repo)))
+
+    killed = gz("--json", "session", "kill", "0123abcd", cwd=repo)
+    listed = gz("--json", "session", "list", cwd=repo).json["data"]["sessions"]
+
+    assert {r["id"]: r["status"] for r in listed} == {
+        "0123abcd": "lost", "0123abce": "running", "0123abcf": "lost"}
+    assert killed.exit_code == 0
+    assert (killed.json["data"]["status"], killed.json["data"]["end_reason"]) == ("lost", "lost")
+    still_starting = gz("--json", "session", "kill", "0123abce", cwd=repo)
+    assert [e["code"] for e in still_starting.json["errors"]] == ["LOCKED"]

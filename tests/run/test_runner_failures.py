@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gzia.contract import IOFailure, TerminatedError
+from gzia.contract import InterruptError, IOFailure, NotFoundError, TerminatedError
 from gzia.drivers.base import LaunchRequest, LaunchSpec, Permission
 from gzia.sessions.runner import SessionRequest, start_session
 from gzia.supervisor.watchdog import Watchdog
@@ -79,3 +79,50 @@ def test_sigterm_before_the_agent_starts_cancels_the_session(repo: Path, tmp_pat
     assert (record["status"], record["end_reason"], record["pid"]) == ("killed", "canceled", 0)
     assert error.value.data == record
     assert not marker.exists()  # the agent was never started
+
+
+def test_ctrl_c_before_the_inbox_is_installed_still_returns_the_record(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """KeyboardInterrupt right after the record is written becomes INTERRUPTED with data."""
+    from gzia.sessions import runner
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "log_lifecycle_event", interrupted)
+    driver = ScriptedDriver(["/bin/sh", "-c", "true"])
+
+    with pytest.raises(InterruptError) as error:
+        start_session(SessionRequest(repo, driver, Permission.SUPERVISED), watchdog=Watchdog())
+
+    record = only_record(repo)
+    assert (record["status"], record["end_reason"], record["pid"]) == ("killed", "canceled", 0)
+    assert error.value.data == record
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("en", "executable '{path}' no longer exists"),
+    ("es", "el ejecutable '{path}' ya no existe"),
+])
+def test_an_agent_binary_removed_after_the_lookup_leaves_a_failed_record(
+    repo: Path, tmp_path: Path, lang: str, message: str
+):
+    from gzia.i18n import set_language
+
+    binary = tmp_path / "agent"
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    driver = ScriptedDriver([str(binary)], on_second_launch=binary.unlink)
+
+    set_language(lang)
+    try:
+        with pytest.raises(NotFoundError) as error:
+            start_session(SessionRequest(repo, driver, Permission.SUPERVISED),
+                          watchdog=Watchdog())
+        assert error.value.message == message.format(path=binary)
+    finally:
+        set_language(None)
+    record = only_record(repo)
+    assert (record["status"], record["end_reason"], record["pid"]) == ("failed", "spawn_failed", 0)
+    assert error.value.data == record

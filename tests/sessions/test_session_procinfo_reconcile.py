@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from gzia.sessions.reconcile import get_session, list_sessions, reconcile
-from gzia.sessions.record import EndReason, SessionRecord, Status
+from gzia.sessions.record import EndReason, SessionRecord, Status, now_rfc3339
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.procinfo import is_process_alive, process_start_time
 
@@ -68,9 +68,10 @@ def test_zombie_is_not_alive() -> None:
         child.wait()
 
 
-def _running(store: SessionStore, session_id: str, pid: int, start: str | None) -> None:
+def _running(store: SessionStore, session_id: str, pid: int, start: str | None,
+             started_at: str = "2026-01-01T00:00:00Z") -> None:
     store.create(SessionRecord(id=session_id, pid=pid, pid_start_time=start,
-                               started_at="2026-01-01T00:00:00Z", working_dir="/w"))
+                               started_at=started_at, working_dir="/w"))
 
 
 def test_running_record_whose_process_died_becomes_lost(store: SessionStore) -> None:
@@ -92,7 +93,7 @@ def test_live_running_record_and_finished_records_are_untouched(
     store: SessionStore, sleeper: subprocess.Popen[bytes]
 ) -> None:
     _running(store, "abcdef01", sleeper.pid, process_start_time(sleeper.pid))
-    _running(store, "abcdef02", 0, None)  # still being set up
+    _running(store, "abcdef02", 0, None, now_rfc3339())  # still being set up
     store.create(SessionRecord(id="abcdef03", pid=_dead_pid(), status=Status.COMPLETED))
     before = {p.name: p.read_bytes() for p in store.dir.glob("*.json")}
     statuses = {r.id: r.status for r in list_sessions(store).records}

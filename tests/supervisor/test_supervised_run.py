@@ -121,3 +121,64 @@ def test_pty_run_gives_the_agent_a_terminal_and_logs_its_output(tmp_path: Path, 
     assert "tty True True" in run.stdout
     assert "got hello" in run.stdout
     assert log.read_bytes().decode() == run.stdout
+
+
+ESCAPEE_KEEPS_WRITING = """
+if os.fork() == 0:
+    os.setsid()  # out of the agent's group: a group kill cannot reach it (documented limit)
+    note("escapee.pid", os.getpid())
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        print("escapee still writing", flush=True)
+        time.sleep(0.01)
+    os._exit(0)
+wait_for("escapee.pid")
+print("agent done", flush=True)
+"""
+
+
+def test_a_pty_run_ends_even_if_an_escaped_process_keeps_writing(tmp_path: Path, notes: Path):
+    run = Run(tmp_path, notes, "def wait_for(name):\n"
+                               "    while not os.path.exists(os.path.join("
+                               "os.environ['FAKE_NOTES'], name)):\n"
+                               "        time.sleep(0.01)\n" + ESCAPEE_KEEPS_WRITING, pty=True)
+    started = time.monotonic()
+    try:
+        report = run.finish()
+    finally:
+        escapee = int(wait_for_note(notes, "escapee.pid"))
+        os.kill(escapee, signal.SIGKILL)  # it was ours
+        deadline = time.monotonic() + 5
+        while pid_running(escapee) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    assert time.monotonic() - started < 8
+    assert outcome(report)["exit_code"] == 0
+    assert "agent done" in run.stdout
+
+
+CLEANS_UP_ON_SIGTERM = """
+def clean_up(signum, frame):
+    note("cleaned-up", 1)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, clean_up)
+note("ready", 1)
+while True:
+    time.sleep(1)
+"""
+
+
+def test_a_stopped_agent_is_continued_to_act_on_the_forwarded_sigterm(
+    tmp_path: Path, notes: Path
+):
+    run = Run(tmp_path, notes, CLEANS_UP_ON_SIGTERM, grace_ms=3000)
+    agent_pid = int(wait_for_note(notes, "agent.pid"))
+    wait_for_note(notes, "ready")
+    os.killpg(agent_pid, signal.SIGSTOP)
+
+    run.process.send_signal(signal.SIGTERM)
+
+    report = run.finish()
+    assert outcome(report) == {"exit_code": 0, "signal": None,
+                               "end_reason": "canceled", "received_signal": signal.SIGTERM}
+    assert (notes / "cleaned-up").exists()

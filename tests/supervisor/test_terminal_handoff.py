@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -129,3 +130,43 @@ def test_ctrl_z_and_fg_under_a_job_control_shell(tmp_path: Path, notes: Path):
     outcome = json.loads(report.read_text())
     assert outcome["outcome"]["signal"] == 2
     assert outcome["terminal_after"] == outcome["terminal_before"]
+
+
+@pytest.mark.parametrize("program", ["missing", "not_executable", "no_shebang"])
+def test_a_spawn_failure_gives_the_terminal_back(tmp_path: Path, notes: Path, program: str):
+    """The child takes the terminal before its exec fails: gz-ia must take it back."""
+    target = tmp_path / program
+    if program != "missing":
+        target.write_text("echo never\n")
+        target.chmod(0o644 if program == "not_executable" else 0o755)
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"argv": [str(target)], "cwd": str(tmp_path),
+                                "env": {"PATH": os.environ["PATH"]}}))
+    report_path = tmp_path / "report.json"
+    terminal = TerminalSession([sys.executable, str(DRIVER), str(spec), str(report_path)])
+    try:
+        assert terminal.finish() == 0
+    finally:
+        terminal.close()
+    report = json.loads(report_path.read_text())
+    assert report["error"]["code"] == {"missing": "NOT_FOUND"}.get(program, "IO")
+    assert report["terminal_before"]["foreground"] is True
+    assert report["terminal_after"] == report["terminal_before"]
+
+
+@pytest.mark.parametrize("pty", [False, True], ids=["handoff", "pty"])
+@pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_to_gz_ia_restores_the_terminal(
+    terminal_run: Any, pty: bool, sent: signal.Signals
+):
+    terminal, report_path = terminal_run(HANDOFF_AGENT, pty=pty)
+    terminal.read_until(b"READY")
+    gz_pid = terminal.process.pid
+
+    os.kill(gz_pid, sent)
+
+    assert terminal.finish() == 0
+    report = json.loads(report_path.read_text())
+    assert report["outcome"]["received_signal"] == sent
+    assert report["outcome"]["signal"] == signal.SIGTERM
+    assert report["terminal_after"] == report["terminal_before"]

@@ -57,3 +57,21 @@ def test_a_group_that_is_gone_gets_no_signal(tmp_path: Path, notes: Path):
     child.wait(5)
 
     assert kill_process_group(child.pid, 0.1) is None
+
+
+CLEANS_UP_ON_SIGTERM = """
+signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+note("ready", 1)
+while True:
+    time.sleep(1)
+"""
+
+
+def test_a_stopped_group_is_continued_so_it_can_end_on_sigterm(tmp_path: Path, notes: Path):
+    """Ctrl+Z'd (or SIGSTOPped) agents get SIGCONT after SIGTERM, as a shell's kill does."""
+    child = start(tmp_path, notes, CLEANS_UP_ON_SIGTERM)
+    os.killpg(child.pid, signal.SIGSTOP)
+
+    assert kill_process_group(child.pid, 1.0, reap=child.poll) == signal.SIGTERM
+
+    assert child.wait(5) == 0

@@ -39,6 +39,11 @@ def test_tampered_byte(nexus: NexusFake, published, update_cli, target):
     assert error["code"] == "INTEGRITY"
     assert error["message"] == f"{pyz_name('2.0.0')}: sha256 does not match SHA256SUMS"
     _untouched(target)
+    spanish = update_cli("update", env={**nexus_env(nexus), "GZ_LANG": "es"})
+    assert (spanish.exit_code, spanish.stdout) == (1, "")
+    assert spanish.stderr.endswith(
+        f"Error: {pyz_name('2.0.0')}: el sha256 no coincide con SHA256SUMS\n")
+    _untouched(target)
 
 
 def test_registry_hash_disagreeing_with_sums(nexus: NexusFake, releases, update_cli, target):
@@ -169,3 +174,112 @@ def test_slower_than_the_timeout_falls_back(nexus: NexusFake, forgejo: ForgejoFa
     assert result.json["warnings"][0]["message"] == (
         f"Nexus failed: 127.0.0.1:{nexus.server.port} did not answer within 0.5 s; "
         "trying Forgejo")
+
+
+def test_endless_json_document_is_cut_short_and_forgejo_tried(origin: StaticFake,
+                                                              forgejo: ForgejoFake, releases,
+                                                              update_cli):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    origin.files["/service/rest/v1/search/assets"] = b'{"items": [' + b" " * (9 << 20)
+    env = {"GZ_NEXUS_SEARCH_URL": f"{origin.server.url}/service/rest/v1/search/assets",
+           **forgejo_env(forgejo)}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.exit_code == 0
+    assert result.json["warnings"][0]["message"] == (
+        f"Nexus failed: 127.0.0.1:{origin.server.port} sent more than 8 MiB of JSON; "
+        "trying Forgejo")
+    spanish = update_cli("update", "--check", env={**env, "GZ_LANG": "es"})
+    assert (f"Aviso: Nexus falló: 127.0.0.1:{origin.server.port} envió más de 8 MiB de JSON; "
+            "probando Forgejo") in spanish.stderr
+
+
+def test_forgejo_token_goes_to_forgejo_only_even_through_a_303(forgejo: ForgejoFake, releases,
+                                                               update_cli, target,
+                                                               origin: StaticFake):
+    forgejo.repo().private = True
+    forgejo.tokens["reader-t0ken"] = {"login": "ops", "write": False}
+    files = releases("2.0.0")
+    forgejo.publish("v2.0.0", files)
+    name = pyz_name("2.0.0")
+    origin.files[f"/storage/{name}"] = files[name]
+    forgejo.server.inject("redirect", f"/ops/gz-ia/releases/download/v2.0.0/{name}",
+                          code=303, location=f"{origin.server.url}/storage/{name}")
+    env = {**forgejo_env(forgejo), "GZ_FORGEJO_TOKEN": "reader-t0ken"}
+    result = update_cli("update", "--json", env=env)
+    assert result.exit_code == 0, result.stdout
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+    [fetched] = origin.server.requests
+    assert "authorization" not in fetched.headers
+    assert {r.headers.get("authorization") for r in forgejo.server.requests} == \
+        {"token reader-t0ken"}
+    assert "reader-t0ken" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("url", "applies"), [
+    ("https://nexus.example/repository/x", True),
+    ("https://NEXUS.example:443/other", True),
+    ("http://nexus.example/repository/x", False),  # other scheme
+    ("https://nexus.example:8443/repository/x", False),  # other port
+    ("https://blobs.nexus.example/x", False),  # other host, even a sub-domain
+    ("https://nexus.example.evil/x", False),
+])
+def test_credentials_are_bound_to_scheme_host_and_port(url: str, applies: bool):
+    from gzia.update.client import Credentials
+
+    credentials = Credentials.basic("https://nexus.example/service/rest/v1/search", "u", "p")
+    assert credentials is not None and credentials.applies_to(url) is applies
+
+
+def test_signature_by_another_key_claiming_the_trusted_key_id(nexus: NexusFake, releases,
+                                                              update_cli, target,
+                                                              minisign_key: MinisignKey,
+                                                              tmp_path: Path):
+    import base64
+
+    forger = MinisignKey.generate(tmp_path / "forger")
+    files = releases("2.0.0", key=forger)
+    trusted_id = base64.b64decode(minisign_key.public_line)[2:10]
+    lines = files["SHA256SUMS.minisig"].decode().splitlines()
+    raw = base64.b64decode(lines[1])
+    lines[1] = base64.b64encode(raw[:2] + trusted_id + raw[10:]).decode()
+    files["SHA256SUMS.minisig"] = ("\n".join(lines) + "\n").encode()
+    nexus.publish(files, "2.0.0")
+    result = update_cli("update", "--json", env=nexus_env(nexus))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    key_id = minisign_key.pub.read_text().splitlines()[0].rsplit(" ", 1)[1]
+    assert (error["code"], error["message"]) == (
+        "INTEGRITY", f"SHA256SUMS signature rejected: the signature by key {key_id} does not "
+                     "match")
+    assert not nexus.server.requests_to(PYZ_PATH)
+    _untouched(target)
+
+
+def test_cleanly_ended_short_body_is_integrity(forgejo: ForgejoFake, releases, update_cli,
+                                               target):
+    files = releases("2.0.0", payload=standin_pyz_bytes("2.0.0", padding=200_000))
+    name = pyz_name("2.0.0")
+    release = forgejo.publish("v2.0.0", files)
+    asset = next(a for a in release.assets if a.name == name)
+    asset.size = len(files[name])  # the API announces the signed size...
+    asset.data = files[name][:100_000]  # ...and the server sends a complete, shorter body
+    result = update_cli("update", "--json", env=forgejo_env(forgejo))
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert (error["code"], error["message"]) == (
+        "INTEGRITY", f"{name}: received 100000 bytes, expected {asset.size}")
+    _untouched(target)
+
+
+def test_integrity_failure_never_falls_back_to_forgejo(nexus: NexusFake, published,
+                                                       forgejo: ForgejoFake, releases,
+                                                       update_cli, target):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    nexus.checksums = "legacy"
+    nexus.server.inject("corrupt", PYZ_PATH)
+    result = update_cli("update", "--json", env={**nexus_env(nexus), **forgejo_env(forgejo)})
+    assert result.exit_code == 1
+    assert result.json["errors"][0]["code"] == "INTEGRITY"
+    assert result.json["warnings"] == []
+    assert not forgejo.server.requests
+    _untouched(target)

@@ -80,3 +80,65 @@ def test_tls_not_trusted_without_the_ca(nexus_tls: NexusFake, releases, update_c
     message = result.json["errors"][0]["message"]
     assert f"Nexus: cannot connect to 127.0.0.1:{nexus_tls.server.port}: " in message
     assert "CERTIFICATE_VERIFY_FAILED" in message or "certificate" in message.lower()
+
+
+@pytest.mark.parametrize(("proxy", "detail"), [
+    ("http://proxyuser:s3cr3t-pw@127.0.0.1:notaport", "Invalid port: 'notaport'"),
+    ("ftp://proxyuser:s3cr3t-pw@127.0.0.1:3128",
+     "Unknown scheme for proxy URL URL('ftp://127.0.0.1:3128')"),
+    ("socks5://proxyuser:s3cr3t-pw@127.0.0.1:1080", "SOCKS proxies are not supported"),
+])
+def test_unusable_proxy_url_is_invalid_input_without_credentials(update_cli, proxy: str,
+                                                                 detail: str):
+    env = {"GZ_NEXUS_SEARCH_URL": "https://127.0.0.1:9/service/rest/v1/search/assets",
+           "HTTPS_PROXY": proxy}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.exit_code == 2
+    assert result.json["errors"] == [{
+        "code": "INVALID_INPUT", "retryable": False, "details": {},
+        "message": f"unusable proxy setting (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): {detail}",
+        "hint": "set it to http://[user:password@]host:port"}]
+    spanish = update_cli("update", "--check", "--debug", env={**env, "GZ_LANG": "es"})
+    assert spanish.exit_code == 2
+    assert spanish.stderr.startswith("Error: proxy inutilizable (HTTPS_PROXY, HTTP_PROXY o "
+                                     f"ALL_PROXY): {detail}\n")
+    for output in (result.stdout, spanish.stdout + spanish.stderr):
+        assert "s3cr3t-pw" not in output and "proxyuser" not in output
+
+
+def test_unreadable_ssl_cert_file_names_it(update_cli, tmp_path: Path):
+    missing = tmp_path / "corporate-ca.pem"
+    garbage = tmp_path / "garbage.pem"
+    garbage.write_text("not a certificate\n")
+    for path in (missing, garbage):
+        env = {"GZ_NEXUS_SEARCH_URL": "https://127.0.0.1:9/service/rest/v1/search/assets",
+               "SSL_CERT_FILE": str(path)}
+        result = update_cli("update", "--check", "--json", env=env)
+        assert result.exit_code == 2
+        [error] = result.json["errors"]
+        assert error["code"] == "INVALID_INPUT"
+        assert error["message"].startswith(f"SSL_CERT_FILE {path} is not a readable PEM "
+                                           "certificate bundle: ")
+        spanish = update_cli("update", "--check", env={**env, "GZ_LANG": "es"})
+        assert spanish.stderr.startswith(f"Error: SSL_CERT_FILE {path} no es un archivo de "
+                                         "certificados PEM legible: ")
+
+
+def test_proxy_down_names_the_proxy_not_the_registry(nexus: NexusFake, dead_url: str,
+                                                     update_cli):
+    proxy = dead_url.replace("http://", "http://proxyuser:s3cr3t-pw@")
+    env = {**nexus_env(nexus), "HTTP_PROXY": proxy}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.exit_code == 1
+    message = result.json["errors"][0]["message"]
+    proxy_host, nexus_host = dead_url.removeprefix("http://"), f"127.0.0.1:{nexus.server.port}"
+    assert message.startswith(f"could not check for updates (Nexus: cannot connect to the "
+                              f"proxy {proxy_host} (for {nexus_host}): ")
+    spanish = update_cli("update", "--check", env={**env, "GZ_LANG": "es"})
+    assert (f"no se pudo conectar con el proxy {proxy_host} (para {nexus_host}): "
+            in spanish.stderr)
+    bypassed = update_cli("update", "--check", "--json",
+                          env={**env, "NO_PROXY": "127.0.0.1"})
+    assert "proxy" not in bypassed.json["errors"][0]["message"]
+    for output in (result.stdout, spanish.stderr):
+        assert "s3cr3t-pw" not in output and "proxyuser" not in output

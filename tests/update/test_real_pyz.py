@@ -40,3 +40,17 @@ def test_install_real_pyz_then_rollback_from_it(pyz: Path, nexus: NexusFake, rel
                                                "previous": f"{target}.previous",
                                                "replaced": built}
     assert pyz_reports(target) == "gz-ia 1.0.0"
+
+
+def test_dry_run_leaves_no_shiv_extraction_behind(pyz: Path, nexus: NexusFake, releases,
+                                                  update_cli, target: Path, shiv_root: Path):
+    from gzia._version import __version__ as built
+
+    nexus.publish(releases(built, payload=pyz.read_bytes()), built)
+    before = sorted(p.name for p in shiv_root.iterdir())
+    result = update_cli("update", "--dry-run", "--json", env=nexus_env(nexus),
+                        installed="0.0.1")
+    assert result.exit_code == 0, result.stdout
+    assert result.json["data"]["verified"] is True
+    assert sorted(p.name for p in shiv_root.iterdir()) == before
+    assert pyz_reports(target) == "gz-ia 1.0.0"

@@ -158,6 +158,18 @@ def test_forgejo_pagination_orders_by_version_not_server(forgejo: ForgejoFake, r
     assert pages == ["1", "2"]
 
 
+def test_forgejo_pages_smaller_than_asked_are_followed(forgejo: ForgejoFake, releases,
+                                                      update_cli):
+    forgejo.max_limit = 20  # an admin lowered MAX_RESPONSE_ITEMS: every page is "short"
+    forgejo.publish("v9.0.0", releases("9.0.0"))  # oldest by date: last page
+    for index in range(45):
+        forgejo.publish(f"v1.0.{index}", {"notes.txt": b"-"})
+    result = update_cli("update", "--check", "--json", env=forgejo_env(forgejo))
+    assert result.json["data"]["latest"] == "9.0.0"
+    pages = [r.arg("page") for r in forgejo.server.requests_to("/api/v1/repos/ops/gz-ia/tags")]
+    assert pages == ["1", "2", "3"]
+
+
 def test_prerelease_and_draft_skipped(forgejo: ForgejoFake, releases, update_cli):
     forgejo.tokens["writer"] = {"login": "ci", "write": True}  # a token that sees drafts
     forgejo.publish("v2.0.0", releases("2.0.0"))
@@ -291,3 +303,239 @@ def test_rollback_without_previous(update_cli, target):
     assert result.json["errors"][0]["code"] == "NOT_FOUND"
     assert result.json["errors"][0]["message"] == \
         f"no previous version to roll back to ({target}.previous)"
+
+
+def test_check_when_running_newer_than_the_registry(nexus: NexusFake, releases, update_cli,
+                                                    target):
+    nexus.publish(releases("1.5.0"), "1.5.0")
+    listing = sorted(p.name for p in target.parent.iterdir())
+    result = update_cli("update", "--check", "--json", env=nexus_env(nexus), installed="2.0.0")
+    assert result.json == {"ok": True, "data": {"current": "2.0.0", "latest": "1.5.0",
+                                                "source": "nexus", "newer": False},
+                           "errors": [], "warnings": []}
+    spanish = update_cli("update", "--check", env={**nexus_env(nexus), "GZ_LANG": "es"},
+                         installed="2.0.0")
+    assert spanish.stdout == ("❯ Versión actual: v2.0.0\n✧ Versión remota: v1.5.0 (nexus)\n"
+                              "✓ gz-ia ya se encuentra en la versión más reciente (v2.0.0)\n")
+    assert sorted(p.name for p in target.parent.iterdir()) == listing  # nothing beside it
+
+
+def test_errors_and_results_in_spanish(nexus: NexusFake, releases, update_cli, target,
+                                       tmp_path):
+    nexus.publish(releases("0.9.0"), "0.9.0")
+    es = {**nexus_env(nexus), "GZ_LANG": "es"}
+    refused = update_cli("update", "--version", "0.9.0", env=es)
+    assert (refused.exit_code, refused.stderr) == (1, (
+        "Error: no se instala una versión anterior (v1.0.0 → v0.9.0)\n"
+        "agrega --allow-downgrade para instalar una versión anterior\n"))
+    nothing = update_cli("update", "rollback", env=es)
+    assert (nothing.exit_code, nothing.stderr) == (
+        1, f"Error: no hay una versión anterior a la que volver ({target}.previous)\n")
+    script = tmp_path / "gz-ia"
+    script.write_text("#!/usr/bin/env python3\n")
+    not_pyz = update_cli("update", env=es, argv0=script)
+    assert (not_pyz.exit_code, not_pyz.stderr) == (1, (
+        "Error: gz-ia no se está ejecutando desde un zipapp gz-ia.pyz, no puede "
+        "reemplazarse a sí mismo\nactualízalo con la herramienta que lo instaló, p. ej. "
+        "'pip install --upgrade gz-ia'; 'gz-ia update --check' sigue funcionando\n"))
+    done = update_cli("update", "--version", "0.9.0", "--allow-downgrade", env=es)
+    assert (done.exit_code, done.stdout, done.stderr) == (
+        0, f"✓ gz-ia actualizado exitosamente a v0.9.0 en {target}\n",
+        "↻ Descargando e instalando gz-ia v0.9.0...\n")
+    back = update_cli("update", "rollback", env=es, installed="0.9.0")
+    assert back.stdout == f"✓ gz-ia restaurado a v1.0.0 en {target}\n"
+
+
+@pytest.mark.parametrize("url", [
+    "reader:s3cr3t-pw@nexus.example/service/rest/v1/search/assets",  # no scheme
+    "https://reader:s3cr3t-pw@nexus.example:badport/service/rest/v1/search",
+    "https://[::1/service/rest/v1/search",
+    "ftp://nexus.example/service/rest/v1/search",
+])
+def test_unusable_nexus_url_is_a_source_failure_printing_no_credentials(
+        forgejo: ForgejoFake, releases, update_cli, url: str):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    env = {**forgejo_env(forgejo), "GZ_NEXUS_SEARCH_URL": url,
+           "GZ_NEXUS_USER": "reader", "GZ_NEXUS_PASSWORD": "s3cr3t-pw"}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.exit_code == 0, result.stdout
+    assert result.json["warnings"][0]["message"] == (
+        "Nexus failed: GZ_NEXUS_SEARCH_URL is not an http(s) URL with a host name; "
+        "trying Forgejo")
+    spanish = update_cli("update", "--check", env={**env, "GZ_LANG": "es"})
+    assert ("Nexus falló: GZ_NEXUS_SEARCH_URL no es una URL http(s) con un nombre de host"
+            in spanish.stderr)
+    assert "s3cr3t-pw" not in result.stdout + spanish.stdout + spanish.stderr
+
+
+@pytest.mark.parametrize("document", [b"[]", b'{"items": null}'])
+def test_credentials_in_the_search_url_are_never_printed(origin, forgejo: ForgejoFake,
+                                                         releases, update_cli,
+                                                         document: bytes):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    origin.files["/service/rest/v1/search/assets"] = document  # valid JSON, wrong shape
+    url = origin.server.url.replace("http://", "http://reader:s3cr3t-pw@")
+    env = {**forgejo_env(forgejo), "GZ_NEXUS_SEARCH_URL": f"{url}/service/rest/v1/search/assets"}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.exit_code == 0, result.stdout
+    assert result.json["warnings"][0]["message"] == (
+        f"Nexus failed: 127.0.0.1:{origin.server.port} sent an invalid JSON document; "
+        "trying Forgejo")
+    assert "s3cr3t-pw" not in result.stdout
+
+
+@pytest.mark.parametrize("flag", ["--check", "--dry-run", "-c"])
+def test_update_flags_before_rollback_are_refused_not_ignored(nexus: NexusFake, releases,
+                                                              update_cli, target, flag):
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    assert update_cli("update", env=nexus_env(nexus)).exit_code == 0
+    result = update_cli("update", flag, "rollback", "--json", installed="2.0.0")
+    assert result.exit_code == 2
+    assert result.json["errors"] == [{
+        "code": "INVALID_INPUT", "retryable": False, "details": {"command": "rollback"},
+        "message": "the options of 'gz-ia update' do not apply to 'gz-ia update rollback'",
+        "hint": "run 'gz-ia update rollback' alone"}]
+    assert pyz_reports(target) == "gz-ia 2.0.0"  # nothing rolled back
+    spanish = update_cli("update", flag, "rollback", env={"GZ_LANG": "es"}, installed="2.0.0")
+    assert spanish.stderr == ("Error: las opciones de 'gz-ia update' no se aplican a "
+                              "'gz-ia update rollback'\nejecuta 'gz-ia update rollback' solo\n")
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+
+
+def test_rollback_refuses_a_previous_file_that_is_not_a_zipapp(update_cli, target):
+    previous = Path(str(target) + ".previous")
+    previous.write_bytes(b"PK\x03\x04 half-written")
+    result = update_cli("update", "rollback", "--json")
+    assert result.exit_code == 1
+    assert result.json["errors"] == [{
+        "code": "INTEGRITY", "retryable": False, "hint": None,
+        "details": {"path": str(previous)},
+        "message": f"{previous} is not a gz-ia zipapp; nothing was rolled back"}]
+    assert pyz_reports(target) == "gz-ia 1.0.0"
+    spanish = update_cli("update", "rollback", env={"GZ_LANG": "es"})
+    assert spanish.stderr == (f"Error: {previous} no es un zipapp de gz-ia; no se restauró "
+                              "nada\n")
+
+
+@pytest.mark.parametrize(("variable", "secrets", "names"), [
+    ("GZ_NEXUS_SEARCH_URL", {"GZ_NEXUS_USER": "reader", "GZ_NEXUS_PASSWORD": "s3cr3t-pw"},
+     "GZ_NEXUS_USER/GZ_NEXUS_PASSWORD"),
+    ("GZ_FORGEJO_API_URL", {"GZ_FORGEJO_TOKEN": "s3cr3t-pw"}, "GZ_FORGEJO_TOKEN"),
+])
+def test_credentials_never_go_over_plain_http_to_another_host(update_cli, variable: str,
+                                                              secrets: dict[str, str],
+                                                              names: str):
+    url = "http://registry.example/service/rest/v1/search/assets"
+    result = update_cli("update", "--check", "--json", env={variable: url, **secrets})
+    assert result.exit_code == 1
+    reasons = result.json["errors"][0]["details"]["reasons"]
+    source = "nexus" if variable.startswith("GZ_NEXUS") else "forgejo"
+    assert reasons[source] == (f"refusing to send {names} over plain http to registry.example; "
+                               "use an https URL")
+    spanish = update_cli("update", "--check", env={variable: url, **secrets, "GZ_LANG": "es"})
+    assert (f"no se envían {names} por http sin cifrar a registry.example; usa una URL https"
+            in spanish.stderr)
+    assert "s3cr3t-pw" not in result.stdout + spanish.stderr
+
+
+def test_nexus_371_anonymous_empty_search_says_credentials_may_be_missing(
+        nexus: NexusFake, forgejo: ForgejoFake, releases, update_cli):
+    nexus.users, nexus.anonymous_read, nexus.anonymous_search_empty = \
+        {"reader": "pa55"}, False, True
+    nexus.publish(releases("3.0.0"), "3.0.0")
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    env = {**nexus_env(nexus), **forgejo_env(forgejo)}
+    result = update_cli("update", "--check", "--json", env=env)
+    assert result.json["data"]["source"] == "forgejo"
+    assert result.json["warnings"][0]["message"] == (
+        f"Nexus failed: 127.0.0.1:{nexus.server.port} found no assets at all; if anonymous "
+        "access is off, set GZ_NEXUS_USER and GZ_NEXUS_PASSWORD; trying Forgejo")
+    spanish = update_cli("update", "--check", env={**env, "GZ_LANG": "es"})
+    assert (f"127.0.0.1:{nexus.server.port} no encontró ningún archivo; si el acceso anónimo "
+            "está desactivado, define GZ_NEXUS_USER y GZ_NEXUS_PASSWORD") in spanish.stderr
+    authenticated = update_cli("update", "--check", "--json", env={
+        **env, "GZ_NEXUS_USER": "reader", "GZ_NEXUS_PASSWORD": "pa55"})
+    assert authenticated.json["data"]["latest"] == "3.0.0"
+
+
+def test_rollback_killed_between_its_two_renames_is_completed_next_time(
+        update_cli, target, tmp_path):
+    from tests.fakes.releases import make_standin_pyz
+
+    # the state a kill leaves after 'previous → gz-ia.pyz' and before 'displaced → previous'
+    staging = target.parent / ".gz-ia.pyz.update"
+    staging.mkdir()
+    make_standin_pyz(staging / "gz-ia.pyz.displaced", "2.0.0")
+    result = update_cli("update", "rollback", "--json")
+    assert result.exit_code == 0, result.stdout
+    assert result.json["data"]["version"] == "2.0.0"
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+    assert pyz_reports(Path(str(target) + ".previous")) == "gz-ia 1.0.0"
+    assert sorted(p.name for p in staging.iterdir()) == ["lock"]
+
+
+def test_nexus_download_unreachable_falls_back_to_forgejo(nexus: NexusFake,
+                                                          forgejo: ForgejoFake, releases,
+                                                          update_cli, target, dead_url: str):
+    nexus.download_base = dead_url  # Nexus's Base URL names a host clients cannot reach
+    nexus.publish(releases("3.0.0"), "3.0.0")
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    env = {**nexus_env(nexus), **forgejo_env(forgejo)}
+    result = update_cli("update", "--json", env=env)
+    assert result.exit_code == 0, result.stdout
+    assert result.json["data"]["source"] == "forgejo"
+    assert result.json["data"]["version"] == "2.0.0"
+    [warning] = result.json["warnings"]
+    dead = dead_url.removeprefix("http://")
+    assert warning["message"].startswith(
+        f"Nexus failed: download of SHA256SUMS failed: cannot connect to {dead}: ")
+    assert warning["message"].endswith("; trying Forgejo")
+    assert pyz_reports(target) == "gz-ia 2.0.0"
+
+
+def test_download_failing_on_both_names_both(nexus: NexusFake, forgejo: ForgejoFake, releases,
+                                             update_cli, target, dead_url: str):
+    nexus.download_base = dead_url
+    nexus.publish(releases("3.0.0"), "3.0.0")
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    forgejo.server.inject("status", "/ops/gz-ia/releases/download/", status=503)
+    result = update_cli("update", "--json", env={**nexus_env(nexus), **forgejo_env(forgejo)})
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert error["code"] == "NETWORK"
+    assert error["message"] == (
+        f"download of SHA256SUMS failed: 127.0.0.1:{forgejo.server.port} answered HTTP 503")
+    assert result.json["warnings"][0]["message"].startswith("Nexus failed: download of ")
+    assert pyz_reports(target) == "gz-ia 1.0.0"
+
+
+def test_download_failing_on_nexus_and_forgejo_down_names_both(nexus: NexusFake,
+                                                               forgejo: ForgejoFake,
+                                                               releases, update_cli,
+                                                               dead_url: str):
+    nexus.download_base = dead_url
+    nexus.publish(releases("3.0.0"), "3.0.0")
+    forgejo.server.go_down()
+    result = update_cli("update", "--json", env={**nexus_env(nexus), **forgejo_env(forgejo)})
+    assert result.exit_code == 1
+    message = result.json["errors"][0]["message"]
+    dead = dead_url.removeprefix("http://")
+    assert message.startswith(f"could not check for updates (Nexus: download of SHA256SUMS "
+                              f"failed: cannot connect to {dead}: ")
+    assert f"; Forgejo: cannot connect to 127.0.0.1:{forgejo.server.port}: " in message
+
+
+def test_locked_in_both_languages_and_for_rollback_too(nexus: NexusFake, releases,
+                                                       update_cli, target):
+    from gzia.update.apply import update_lock
+
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    with update_lock(target):
+        spanish = update_cli("update", env={**nexus_env(nexus), "GZ_LANG": "es"})
+        assert (spanish.exit_code, spanish.stderr) == (1, (
+            f"Error: ya hay otra actualización de {target} en curso\n"
+            "espera a que termine y vuelve a ejecutar el comando\n"))
+        rollback = update_cli("update", "rollback", "--json")
+        assert rollback.exit_code == 1
+        assert rollback.json["errors"][0]["code"] == "LOCKED"
+    assert pyz_reports(target) == "gz-ia 1.0.0"
