@@ -24,7 +24,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gzia.contract import ConflictError, GzError, InterruptError, TerminatedError
+from gzia.contract import (
+    ConflictError,
+    GzError,
+    InterruptError,
+    TerminatedError,
+    TerminationRequested,
+)
 from gzia.drivers.base import Driver, LaunchRequest, Permission
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
@@ -196,6 +202,8 @@ class _Launch:
         except BaseException as exc:  # the agent never started: the record must not stay running
             final = _finalize_unstarted(self.store, record.id, exc)
             data = final.to_json() if final is not None else None
+            if isinstance(exc, TerminationRequested):  # SIGTERM/SIGHUP: ``data`` too
+                raise TerminatedError("core.terminated", data=data) from exc
             if isinstance(exc, KeyboardInterrupt):  # so that ``data`` is the record here too
                 raise InterruptError("core.interrupted", data=data) from exc
             if isinstance(exc, GzError) and exc.data is None:

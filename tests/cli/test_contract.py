@@ -241,3 +241,32 @@ def test_quiet_silences_warnings_but_json_keeps_them(cli: Cli, tmp_path: Path) -
     assert cli("session", "list", cwd=tmp_path).stderr.startswith("Warning: ")
     envelope = cli("session", "list", "-q", "--json", cwd=tmp_path).json
     assert [w["code"] for w in envelope["warnings"]] == ["IO"]
+
+
+def test_sigterm_just_before_the_agent_starts_is_143_with_the_record(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import signal
+    import subprocess
+
+    import gzia.sessions.runner as session_runner
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t",
+                    "commit", "-q", "--allow-empty", "-m", "start"], check=True)
+    real = session_runner.log_lifecycle_event
+    sent: list[int] = []
+
+    def log_then_signalled(*args: object, **kwargs: object) -> None:
+        if not sent:
+            sent.append(signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGTERM)  # gz-ia's own handler turns it into a raise
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(session_runner, "log_lifecycle_event", log_then_signalled)
+    result = cli("--json", "exec", "--", "true", cwd=tmp_path)
+    assert result.exit_code == 143
+    assert [e["code"] for e in result.json["errors"]] == ["TERMINATED"]
+    assert (result.json["data"]["status"], result.json["data"]["end_reason"]) == \
+        ("killed", "canceled")
