@@ -56,7 +56,6 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: Any) -> No
     from gzia.cli.version import report_version
 
     sniff_global_flags(ctx.command, ctx.meta.get(ARGS_META_KEY) or [])  # --version --json
-
     report_version()
     raise click.exceptions.Exit(0)
 

@@ -131,3 +131,16 @@ def publish_env(nexus: NexusFake, forgejo: ForgejoFake) -> dict[str, str]:
 
 def files_of(folder: Path, version: str = VERSION) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in artifacts.release_files(folder, version)}
+
+
+AMD64, ARM64 = "gz-ia-1.2.3-linux-amd64.pyz", "gz-ia-1.2.3-linux-arm64.pyz"
+ORDER = [AMD64, ARM64, "SHA256SUMS", "SHA256SUMS.minisig"]
+
+
+def publish_to(
+    target: str, run_release: RunRelease, folder: Path, key: KeyFiles, env: dict[str, str],
+    *extra: str,
+) -> Result:
+    """``release.py publish --to <target>`` of the signed release in ``folder``."""
+    return run_release("publish", "--to", target, "--version", VERSION, "--dir", folder,
+                       "--keys-dir", key.keys_dir, *extra, env=env)

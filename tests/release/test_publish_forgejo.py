@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from release.forgejo import release_body
@@ -9,36 +10,22 @@ from tests.fakes.forgejo import ForgejoFake
 from tests.fakes.http import Request, Response
 from tests.fakes.nexus import NexusFake
 from tests.release.conftest import (
+    AMD64,
+    ARM64,
     FORGEJO_TOKEN,
+    ORDER,
     VERSION,
     KeyFiles,
-    Result,
     RunRelease,
     files_of,
     publish_env,
+    publish_to,
 )
 
-AMD64, ARM64 = "gz-ia-1.2.3-linux-amd64.pyz", "gz-ia-1.2.3-linux-arm64.pyz"
-ORDER = [AMD64, ARM64, "SHA256SUMS", "SHA256SUMS.minisig"]
 API = "/api/v1/repos/ops/gz-ia"
 
 
-def publish(
-    run_release: RunRelease, folder: Path, key: KeyFiles, env: dict[str, str], *extra: str
-) -> Result:
-    return run_release(
-        "publish",
-        "--to",
-        "forgejo",
-        "--version",
-        VERSION,
-        "--dir",
-        folder,
-        "--keys-dir",
-        key.keys_dir,
-        *extra,
-        env=env,
-    )
+publish = functools.partial(publish_to, "forgejo")
 
 
 def calls(forgejo: ForgejoFake) -> list[str]:
