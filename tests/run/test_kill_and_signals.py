@@ -17,21 +17,13 @@ from gzia.sessions.project import find_project
 from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
 from tests.run.conftest import GzProcess, normalized, stored_record
-from tests.supervisor.fakes import noted_pids, pid_running, wait_for_note
-
-STUBBORN_WITH_GRANDCHILD = """
-ignore_term()
-fork_grandchild()
-note("ready", 1)
-while True:
-    time.sleep(1)
-"""
-
-COOPERATIVE = """
-note("ready", 1)
-while True:
-    time.sleep(1)
-"""
+from tests.supervisor.fakes import (
+    COOPERATIVE,
+    STUBBORN_WITH_GRANDCHILD,
+    noted_pids,
+    pid_running,
+    wait_for_note,
+)
 
 
 def only_session_id(repo: Path) -> str:

@@ -39,6 +39,22 @@ note("agent.pid", os.getpid())
 """
 
 
+# Agent bodies shared by the supervisor and session tests.
+STUBBORN_WITH_GRANDCHILD = """
+ignore_term()
+fork_grandchild()
+note("ready", 1)
+while True:
+    time.sleep(1)
+"""
+
+COOPERATIVE = """
+note("ready", 1)
+while True:
+    time.sleep(1)
+"""
+
+
 def write_agent(path: Path, body: str) -> Path:
     path.write_text(PRELUDE.format(python=sys.executable) + body, encoding="utf-8")
     path.chmod(0o755)

@@ -6,21 +6,14 @@ import subprocess
 from pathlib import Path
 
 from gzia.supervisor.treekill import group_alive, group_members, kill_process_group
-from tests.supervisor.fakes import noted_pids, pid_running, wait_for_note, write_agent
-
-STUBBORN = """
-ignore_term()
-fork_grandchild()
-note("ready", 1)
-while True:
-    time.sleep(1)
-"""
-
-COOPERATIVE = """
-note("ready", 1)
-while True:
-    time.sleep(1)
-"""
+from tests.supervisor.fakes import (
+    COOPERATIVE,
+    STUBBORN_WITH_GRANDCHILD,
+    noted_pids,
+    pid_running,
+    wait_for_note,
+    write_agent,
+)
 
 
 def start(tmp_path: Path, notes: Path, body: str) -> subprocess.Popen[bytes]:
@@ -32,7 +25,7 @@ def start(tmp_path: Path, notes: Path, body: str) -> subprocess.Popen[bytes]:
 
 
 def test_sigterm_ignoring_agent_and_grandchild_are_all_killed(tmp_path: Path, notes: Path):
-    child = start(tmp_path, notes, STUBBORN)
+    child = start(tmp_path, notes, STUBBORN_WITH_GRANDCHILD)
     wait_for_note(notes, "grandchild.pid")
     assert sorted(group_members(child.pid)) == sorted(noted_pids(notes))
 
