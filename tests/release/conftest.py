@@ -96,16 +96,8 @@ def signed_release(tmp_path: Path, release_key: KeyFiles, run_release: RunReleas
     """A release directory for 1.2.3: two artifacts, SHA256SUMS and its signature."""
     folder = tmp_path / "dist"
     make_artifacts(folder)
-    result = run_release(
-        "sign",
-        "--version",
-        VERSION,
-        "--dir",
-        folder,
-        "--key-file",
-        release_key.secret,
-        "--keys-dir",
-        release_key.keys_dir,
+    result = sign_release(
+        run_release, folder, "--key-file", release_key.secret, "--keys-dir", release_key.keys_dir
     )
     assert result.exit_code == 0, result.stderr
     return folder
@@ -135,6 +127,14 @@ def files_of(folder: Path, version: str = VERSION) -> dict[str, bytes]:
 
 AMD64, ARM64 = "gz-ia-1.2.3-linux-amd64.pyz", "gz-ia-1.2.3-linux-arm64.pyz"
 ORDER = [AMD64, ARM64, "SHA256SUMS", "SHA256SUMS.minisig"]
+
+
+def sign_release(
+    run_release: RunRelease, folder: Path, *options: str | Path,
+    env: Mapping[str, str] | None = None,
+) -> Result:
+    """``release.py sign`` of version 1.2.3 in ``folder``; ``options`` name keys and modes."""
+    return run_release("sign", "--version", VERSION, "--dir", folder, *options, env=env)
 
 
 def publish_to(

@@ -12,7 +12,7 @@ import pytest
 from release import minisign
 from release.errors import ReleaseError
 from tests.fakes.signing import MinisignKey, minisign_binary, verify_with_minisign
-from tests.release.conftest import VERSION, KeyFiles, RunRelease, make_artifacts, write_key
+from tests.release.conftest import KeyFiles, RunRelease, make_artifacts, sign_release, write_key
 
 TRUSTED = "timestamp:1767225600\tfile:SHA256SUMS\thashed"
 
@@ -163,17 +163,9 @@ def test_a_password_protected_key_from_minisign_signs(
     folder = tmp_path / "dist"
     make_artifacts(folder)
 
-    result = run_release(
-        "sign",
-        "--version",
-        VERSION,
-        "--dir",
-        folder,
-        "--key-file",
-        secret,
-        "--keys-dir",
-        public.parent,
-        env={"GZ_RELEASE_MINISIGN_PASSWORD": "c0rrect horse"},
+    result = sign_release(
+        run_release, folder, "--key-file", secret, "--keys-dir", public.parent,
+        env={"GZ_RELEASE_MINISIGN_PASSWORD": "c0rrect horse"}
     )
     done = verify_with_minisign(folder / "SHA256SUMS", folder / "SHA256SUMS.minisig", public)
 

@@ -10,7 +10,14 @@ from pathlib import Path
 
 from release import minisign
 from tests.fakes.signing import verify_with_minisign
-from tests.release.conftest import REPO, VERSION, KeyFiles, RunRelease, make_artifacts
+from tests.release.conftest import (
+    REPO,
+    VERSION,
+    KeyFiles,
+    RunRelease,
+    make_artifacts,
+    sign_release,
+)
 
 AMD64, ARM64 = "gz-ia-1.2.3-linux-amd64.pyz", "gz-ia-1.2.3-linux-arm64.pyz"
 
@@ -25,18 +32,9 @@ def test_sign_writes_sums_and_a_signature_minisign_accepts(
     folder = tmp_path / "dist"
     make_artifacts(folder)
 
-    result = run_release(
-        "sign",
-        "--json",
-        "--version",
-        VERSION,
-        "--dir",
-        folder,
-        "--key-file",
-        release_key.secret,
-        "--keys-dir",
-        release_key.keys_dir,
-        env={"SOURCE_DATE_EPOCH": "1767225600"},
+    result = sign_release(
+        run_release, folder, "--json", "--key-file", release_key.secret, "--keys-dir",
+        release_key.keys_dir, env={"SOURCE_DATE_EPOCH": "1767225600"}
     )
 
     assert (result.exit_code, result.stderr) == (0, "")
@@ -81,16 +79,7 @@ def test_sign_reads_the_key_from_the_environment(
     make_artifacts(folder)
     env = {"GZ_RELEASE_MINISIGN_KEY": release_key.secret.read_text()}
 
-    result = run_release(
-        "sign",
-        "--version",
-        VERSION,
-        "--dir",
-        folder,
-        "--keys-dir",
-        release_key.keys_dir,
-        env=env,
-    )
+    result = sign_release(run_release, folder, "--keys-dir", release_key.keys_dir, env=env)
 
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == (
@@ -125,16 +114,8 @@ def test_signing_with_a_key_gz_ia_does_not_trust_warns(
     empty = tmp_path / "no-keys"
     empty.mkdir()
 
-    result = run_release(
-        "sign",
-        "--version",
-        VERSION,
-        "--dir",
-        folder,
-        "--key-file",
-        release_key.secret,
-        "--keys-dir",
-        empty,
+    result = sign_release(
+        run_release, folder, "--key-file", release_key.secret, "--keys-dir", empty
     )
 
     assert result.exit_code == 0
