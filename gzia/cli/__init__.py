@@ -1,7 +1,7 @@
 """The command line. :func:`main` is the only place that turns outcomes into exit codes.
 
-``gz-ia --version`` and ``gz-ia version`` are answered before anything else is imported:
-they must start as fast as Python itself.
+``gz-ia --version``, ``gz-ia version`` and the plain forms of ``gz-ia session list`` are
+answered without the command-line framework (:mod:`gzia.cli.quick`): they must start fast.
 """
 
 from __future__ import annotations
@@ -10,20 +10,15 @@ import os
 import sys
 
 
-def version_line() -> str:
-    from gzia._version import COMMIT, DATE, __version__
-
-    return f"gz-ia v{__version__} (commit: {COMMIT}, date: {DATE})"
-
-
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     guard_standard_streams()
     try:
-        if args in (["--version"], ["version"]):
-            sys.stdout.write(version_line() + "\n")
-            sys.stdout.flush()
-            return 0
+        from gzia.cli.quick import answer
+
+        code = answer(args)
+        if code is not None:
+            return code
         from gzia.cli.runner import run
 
         return run(args)

@@ -15,7 +15,7 @@ app = typer.Typer(add_completion=False)
 
 @app.command(help="List agent drivers: path, version, install hint and MCP support.")
 def drivers() -> None:
-    from gzia.cli.root import report_plugin_failure
+    from gzia.cli.plugin_warnings import report_plugin_failure
     from gzia.drivers import load_catalog
     from gzia.drivers.status import describe_all
 

@@ -16,6 +16,14 @@ from typing import Any, TextIO
 from gzia.contract import Problem
 
 
+class JSONText(str):
+    """A value that is JSON text already: the envelope holds it as it is, not as a string.
+
+    For output too large to encode again, such as ``session list`` printing the records
+    in the form they were stored.
+    """
+
+
 @dataclass
 class OutputState:
     json: bool = False

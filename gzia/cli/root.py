@@ -15,10 +15,10 @@ from typing import Any
 import click
 
 from gzia.cli import output
+from gzia.cli.plugin_warnings import discover_commands, report_plugin_failure
 from gzia.contract import InternalError, InvalidInputError, UnknownCommandError
-from gzia.plugins import Discovery, PluginFailure, discover, load_entry_point
+from gzia.plugins import Discovery, PluginFailure, load_entry_point
 
-COMMANDS_GROUP = "gzia.commands"
 ARGS_META_KEY = "gzia.args"
 
 
@@ -149,9 +149,7 @@ class RootGroup(click.Group):
     @property
     def discovery(self) -> Discovery:
         if self._discovery is None:
-            self._discovery = discover(COMMANDS_GROUP)
-            for failure in self._discovery.failures:
-                report_plugin_failure(failure)
+            self._discovery = discover_commands()
         return self._discovery
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -247,11 +245,3 @@ def sniff_global_flags(command: click.Command | None, args: list[str]) -> None:
         output.set_quiet(arg in ("-q", "--quiet"))
         output.set_debug(arg == "--debug")
         index += 1
-
-
-def report_plugin_failure(failure: PluginFailure) -> None:
-    output.warn(
-        "PLUGIN_FAILED", "plugins.failed_warning", name=failure.info.name,
-        distribution=failure.info.distribution or failure.info.value, error=failure.error,
-        details=failure.to_json(),
-    )

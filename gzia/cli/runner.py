@@ -7,17 +7,12 @@ stdout in JSON mode or ``Error: <message>`` on stderr otherwise.
 
 from __future__ import annotations
 
-import json
-import os
-import signal
 import sys
-import traceback
-from types import FrameType
 from typing import Any
 
 import click
 
-from gzia.cli import output
+from gzia.cli import outcome
 from gzia.cli.root import ARGS_META_KEY, RootGroup, context_being_parsed, sniff_global_flags
 from gzia.contract import (
     ExitCode,
@@ -25,11 +20,7 @@ from gzia.contract import (
     InternalError,
     InvalidInputError,
     MissingRequiredError,
-    TerminationRequested,
     UnknownFlagError,
-    classify,
-    envelope,
-    problem_from,
 )
 
 PROGRAM = "gz-ia"
@@ -61,19 +52,8 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: Any) -> No
 
 
 def run(args: list[str]) -> int:
-    output.reset(debug=os.environ.get("GZ_DEBUG", "") not in ("", "0"))
-    previous = {signum: signal.signal(signum, _raise_terminated)
-                for signum in (signal.SIGTERM, signal.SIGHUP)}  # a hangup stops cleanly too
-    try:
+    with outcome.invocation():
         return _run(args)
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        output.restore_stdout()
-
-
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise TerminationRequested
 
 
 def _run(args: list[str]) -> int:
@@ -86,58 +66,22 @@ def _run(args: list[str]) -> int:
             root.invoke(ctx)
     except (click.exceptions.Exit, SystemExit) as done:  # also a plugin's sys.exit()
         code = done.exit_code if isinstance(done, click.exceptions.Exit) else done.code
-        return _finish_success() if code in (0, None) else _fail(_exited(code))
+        return outcome.succeeded() if code in (0, None) else outcome.failed(_exited(code))
     except click.UsageError as usage:
-        return _fail(_usage_error(usage))
+        return outcome.failed(_usage_error(usage))
     except click.Abort as abort:
         cause = abort.__cause__ or abort.__context__
-        return _fail(cause if isinstance(cause, KeyboardInterrupt) else KeyboardInterrupt())
+        interrupt = cause if isinstance(cause, KeyboardInterrupt) else KeyboardInterrupt()
+        return outcome.failed(interrupt)
     except BrokenPipeError:
         raise
     except (Exception, KeyboardInterrupt) as exc:
-        return _fail(exc)
-    return _finish_success()
+        return outcome.failed(exc)
+    return outcome.succeeded()
 
 
 def _exited(code: object) -> GzError:
     return InternalError("core.exited", code=code, details={"exit_code": code})
-
-
-def _finish_success() -> int:
-    if output.state.json:
-        _write_envelope(envelope(True, output.state.data, [], output.state.warnings))
-    return ExitCode.OK
-
-
-def _fail(exc: BaseException) -> int:
-    exit_code, code = classify(exc)
-    problem = problem_from(exc)
-    if output.state.json:
-        data = exc.data if isinstance(exc, GzError) else None
-        _write_envelope(envelope(False, data, [problem], output.state.warnings))
-    else:
-        _render_error(exc, problem.message, problem.hint)
-    if code == "INTERNAL" and output.state.debug:
-        traceback.print_exception(exc, file=sys.stderr)
-    return int(exit_code)
-
-
-def _render_error(exc: BaseException, message: str, hint: str | None) -> None:
-    from gzia.i18n import t
-
-    lines = [f"{t('core.error_prefix')}: {message}"]
-    if hint and classify(exc)[1] != "UNKNOWN_FLAG":
-        lines.append(hint)
-    if classify(exc)[1] == "INTERNAL" and not output.state.debug:
-        lines.append(t("core.debug_hint"))
-    sys.stderr.write("\n".join(lines) + "\n")
-    sys.stderr.flush()
-
-
-def _write_envelope(document: dict[str, Any]) -> None:
-    stream = output.document_stream()
-    stream.write(json.dumps(document, ensure_ascii=False, default=str) + "\n")
-    stream.flush()
 
 
 def _usage_error(error: click.UsageError) -> GzError:

@@ -12,10 +12,16 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.session_common import Dir, SessionRef, open_session, open_store, session_group
+from gzia.cli.session_common import (
+    Dir,
+    SessionRef,
+    group_dir,
+    open_session,
+    open_store,
+    session_group,
+)
 from gzia.cli.session_events import log_command, logs_command
 from gzia.i18n import t
-from gzia.sessions.reconcile import list_sessions
 
 app = typer.Typer(
     add_completion=False,
@@ -26,14 +32,9 @@ app.callback()(session_group)
 
 @app.command("list", help="List the project's sessions, newest first.")
 def list_command(ctx: typer.Context, directory: Dir = None) -> None:
-    from gzia.cli.session_views import render_list
+    from gzia.cli.session_list import show_sessions
 
-    result = list_sessions(open_store(ctx, directory))
-    for bad in result.unreadable:
-        output.warn("IO", "sessions.unreadable_warning", path=bad.path, detail=bad.error,
-                    details=bad.to_json())
-    records = result.records
-    output.emit({"sessions": [r.to_json() for r in records]}, lambda: render_list(records))
+    show_sessions(directory or group_dir(ctx))
 
 
 @app.command("show", help="Show one session's record.")

@@ -29,8 +29,12 @@ def session_group(ctx: typer.Context, directory: Dir = None) -> None:
 
 def open_store(ctx: typer.Context, directory: str | None) -> SessionStore:
     """The store of the project containing ``-d`` (subcommand's, else the group's, else cwd)."""
-    group_dir = ctx.obj.get("dir") if isinstance(ctx.obj, dict) else None
-    return SessionStore(find_project(directory or group_dir))
+    return SessionStore(find_project(directory or group_dir(ctx)))
+
+
+def group_dir(ctx: typer.Context) -> str | None:
+    """The ``-d`` given to the group itself (``gz-ia session -d DIR ...``), if any."""
+    return ctx.obj.get("dir") if isinstance(ctx.obj, dict) else None
 
 
 def open_session(

@@ -11,9 +11,12 @@ import os
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gzia import proc
 from gzia.contract import IOFailure
+
+if TYPE_CHECKING:
+    from gzia import proc
 
 _INHERITED_GIT_VARIABLES = (
     "GIT_DIR",
@@ -45,6 +48,8 @@ def run_git(
     input_text: str | None = None,
 ) -> proc.Completed:
     """Run ``git <args>`` in ``cwd``; never raises for a non-zero exit."""
+    from gzia import proc  # not imported by commands that only find the project
+
     return proc.run(
         ["git", *args], cwd=cwd, env=git_environment(env), input_text=input_text
     )

@@ -16,7 +16,6 @@ from __future__ import annotations
 from gzia.contract import LockedError
 from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
 from gzia.sessions.store import ListResult, SessionStore
-from gzia.supervisor.procinfo import is_process_alive
 
 RECONCILE_LOCK_TIMEOUT = 1.0
 SETUP_DEADLINE_S = 300.0
@@ -30,6 +29,8 @@ def is_stale(record: SessionRecord) -> bool:
     if record.pid <= 0:
         waited_ms = elapsed_ms(record.started_at) if record.started_at else None
         return waited_ms is not None and waited_ms > SETUP_DEADLINE_S * 1000
+    from gzia.supervisor.procinfo import is_process_alive  # only for running records
+
     return not is_process_alive(record.pid, record.pid_start_time)
 
 
@@ -61,7 +62,10 @@ def get_session(store: SessionStore, ref: str) -> SessionRecord:
 
 
 def list_sessions(store: SessionStore) -> ListResult:
-    """Every record (newest first), reconciled."""
+    """Every record (newest first), reconciled (a changed record loses its read text)."""
     result = store.list()
-    result.records = [reconcile(store, record) for record in result.records]
+    for index, record in enumerate(result.records):
+        if is_stale(record):
+            result.records[index] = reconcile(store, record)
+            result.texts.pop(record.id, None)
     return result

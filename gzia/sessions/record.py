@@ -8,10 +8,13 @@ written again keeps them byte for byte, and so it keeps every field it does not 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields
-from datetime import UTC, datetime
-from enum import StrEnum
-from typing import Any
+from enum import Enum, StrEnum
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 SCHEMA_VERSION = 2
 """1 is the original gz-ia (no ``schema_version`` field); 2 adds the fields below."""
@@ -34,6 +37,9 @@ class EndReason(StrEnum):
     KILLED = "killed"
     CANCELED = "canceled"
     LOST = "lost"
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # one encoder: thousands of records per listing
 
 
 class RecordFormatError(ValueError):
@@ -96,18 +102,39 @@ class SessionRecord:
             data.setdefault(key, value)
         return data
 
+    def to_text(self) -> str:
+        """The record as one line of JSON: how the store writes it and ``--json`` prints it."""
+        return _ENCODER.encode(self.to_json())
+
     @classmethod
     def from_json(cls, data: object) -> SessionRecord:
-        """Build a record from parsed JSON; :class:`RecordFormatError` when it is not one.
+        """Build a record from parsed JSON; :class:`RecordFormatError` when it is not one."""
+        return cls._build(data, _shape_of(data))
 
-        This runs once per record on every ``session list``, so it fills the instance
-        directly instead of going through ``__init__`` with 29 keyword arguments, and
-        checks the fields' types once per distinct shape (see :func:`_has_plain_shape`).
+    @classmethod
+    def from_text(cls, text: str) -> tuple[SessionRecord, str | None]:
+        """A record from its file's text, plus that text (without the final newline) when
+        it is already :meth:`to_text`'s form: one line holding every field, in order, each
+        of its own type. Listing then prints it as read instead of encoding it again.
+
+        ``ValueError`` when the text is not JSON, :class:`RecordFormatError` when it is
+        not a record.
         """
+        data = json.loads(text)
+        shape = _shape_of(data)
+        record = cls._build(data, shape)
+        body = text[:-1] if text.endswith("\n") else text
+        canonical = shape is _Shape.CANONICAL and "\n" not in body
+        return record, body if canonical else None
+
+    @classmethod
+    def _build(cls, data: object, shape: _Shape) -> SessionRecord:
+        """Fill the instance directly instead of going through ``__init__`` with 29
+        keyword arguments: this runs once per record on every ``session list``."""
         if not isinstance(data, dict):
             raise RecordFormatError("a session record must be a JSON object")
         extras: dict[str, Any] = {}
-        if _has_plain_shape(data):  # the usual case: every field known, of its own type
+        if shape is not _Shape.OTHER:  # the usual case: every field known, of its own type
             values = {**_FROM_JSON_DEFAULTS, **data}
         else:
             values, extras = _values_and_extras(data)
@@ -120,6 +147,14 @@ class SessionRecord:
         record = cls.__new__(cls)
         record.__dict__.update(values)
         return record
+
+
+class _Shape(Enum):
+    """What the keys and value types of a record's JSON say about it."""
+
+    OTHER = "other"  # unknown fields, or types that need a field-by-field look
+    PLAIN = "plain"  # only known fields, each of its own type (or null where allowed)
+    CANONICAL = "canonical"  # PLAIN, and every field present in the documented order
 
 
 _FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(SessionRecord) if f.name != "extras")
@@ -139,26 +174,31 @@ _FROM_JSON_DEFAULTS["id"] = None
 _FROM_JSON_DEFAULTS["schema_version"] = 1  # a record without the field is the original's
 
 
-_PLAIN_SHAPES: dict[tuple[tuple[str, ...], tuple[type, ...]], bool] = {}
+_SHAPES: dict[tuple[tuple[str, ...], tuple[type, ...]], _Shape] = {}
 _SHAPE_CACHE_LIMIT = 1024
 
 
-def _has_plain_shape(data: dict[str, Any]) -> bool:
-    """True when every key is a known field holding its exact type (or null if allowed).
+def _shape_of(data: object) -> _Shape:
+    """Classify a record's JSON by its keys and value types.
 
     Records written by one gz-ia share a handful of shapes (which fields are null), so
     the verdict is remembered per (keys, value types): one tuple comparison per record
     instead of a Python-level check of each of its 29 fields.
     """
-    shape = (tuple(data), tuple(map(type, data.values())))
-    verdict = _PLAIN_SHAPES.get(shape)
+    if not isinstance(data, dict):
+        return _Shape.OTHER
+    keys = tuple(data)
+    shape = (keys, tuple(map(type, data.values())))
+    verdict = _SHAPES.get(shape)
     if verdict is None:
-        verdict = all(
+        plain = all(
             _TYPES.get(key) is kind or (kind is type(None) and key in _NULLABLE)
             for key, kind in zip(*shape, strict=True)
         )
-        if len(_PLAIN_SHAPES) < _SHAPE_CACHE_LIMIT:
-            _PLAIN_SHAPES[shape] = verdict
+        verdict = (_Shape.OTHER if not plain else
+                   _Shape.CANONICAL if keys == _FIELD_NAMES else _Shape.PLAIN)
+        if len(_SHAPES) < _SHAPE_CACHE_LIMIT:
+            _SHAPES[shape] = verdict
     return verdict
 
 
@@ -182,11 +222,15 @@ def _values_and_extras(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, 
 
 def now_rfc3339() -> str:
     """The current time as RFC 3339 in UTC with microseconds (``...Z``)."""
+    from datetime import UTC, datetime  # here, not at the top: listing in JSON needs none
+
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def parse_rfc3339(text: str) -> datetime:
     """Parse RFC 3339 / Go's RFC3339Nano (nanoseconds are cut to microseconds)."""
+    from datetime import UTC, datetime
+
     value = text.strip()
     if value.endswith(("Z", "z")):
         value = value[:-1] + "+00:00"
@@ -203,6 +247,8 @@ def parse_rfc3339(text: str) -> datetime:
 
 def elapsed_ms(started_at: str, finished_at: str | None = None) -> int | None:
     """Milliseconds between two RFC 3339 times (``finished_at`` defaults to now)."""
+    from datetime import UTC, datetime
+
     try:
         start = parse_rfc3339(started_at)
         end = parse_rfc3339(finished_at) if finished_at else datetime.now(UTC)

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +23,6 @@ from gzia.sessions.ids import is_session_id, validate_session_id, validate_sessi
 from gzia.sessions.project import Project
 from gzia.sessions.record import (
     SCHEMA_VERSION,
-    RecordFormatError,
     SessionRecord,
     now_rfc3339,
     parse_rfc3339,
@@ -51,6 +48,9 @@ class UnreadableRecord:
 class ListResult:
     records: list[SessionRecord] = field(default_factory=list)
     unreadable: list[UnreadableRecord] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)
+    """By id: the text a record was read from, where it is already the record's
+    :meth:`~SessionRecord.to_text` (drop it when the record changes)."""
 
 
 class SessionStore:
@@ -103,25 +103,39 @@ class SessionStore:
         return _parse(path, raw)
 
     def list(self) -> ListResult:
-        """Every record, newest first; files that do not parse are reported, not dropped."""
+        """Every record, newest first; files that do not parse are reported, not dropped.
+
+        Files are opened relative to the directory's descriptor and read with plain
+        ``os.read`` calls: at thousands of records the per-file overhead of ``open()``
+        (path joins, buffered file objects) would cost more than parsing them.
+        """
         result = ListResult()
-        directory = str(self.dir)
-        for name in _list_names(self.dir):
-            if not name.endswith(".json"):
-                continue
-            path = os.path.join(directory, name)  # noqa: PTH118 - str paths: this loop is hot
-            try:
-                with open(path, "rb") as handle:  # noqa: PTH123
-                    record = _parse(path, handle.read())
-            except (OSError, IOFailure) as exc:
-                result.unreadable.append(UnreadableRecord(path, _describe(exc)))
-                continue
-            if record.id != name[:-5]:
-                result.unreadable.append(UnreadableRecord(path, "id does not match file name"))
-                continue
-            result.records.append(record)
+        try:
+            dir_fd = os.open(self.dir, os.O_RDONLY | os.O_DIRECTORY)
+        except FileNotFoundError:
+            return result
+        try:
+            for name in os.listdir(dir_fd):  # noqa: PTH208 - names of an open directory
+                if name.endswith(".json"):
+                    self._read_into(result, dir_fd, name)
+        finally:
+            os.close(dir_fd)
         result.records.sort(key=_start_key, reverse=True)
         return result
+
+    def _read_into(self, result: ListResult, dir_fd: int, name: str) -> None:
+        try:
+            record, text = _decode(_read_file(name, dir_fd))
+        except (OSError, ValueError) as exc:  # RecordFormatError is a ValueError
+            result.unreadable.append(UnreadableRecord(str(self.dir / name), str(exc)))
+            return
+        if record.id != name[:-5]:
+            result.unreadable.append(UnreadableRecord(str(self.dir / name),
+                                                      "id does not match file name"))
+            return
+        result.records.append(record)
+        if text is not None:
+            result.texts[record.id] = text
 
     # -- writing -------------------------------------------------------------------------
     def create(self, record: SessionRecord) -> SessionRecord:
@@ -183,8 +197,7 @@ class SessionStore:
     def _write(self, record: SessionRecord) -> None:
         record.schema_version = max(record.schema_version, SCHEMA_VERSION)
         record.updated_at = now_rfc3339()
-        text = json.dumps(record.to_json(), indent=2, ensure_ascii=False) + "\n"
-        write_atomic(self.record_path(record.id), text.encode("utf-8"))
+        write_atomic(self.record_path(record.id), (record.to_text() + "\n").encode("utf-8"))
 
 
 def _acquire(fd: int, session_id: str, timeout: float) -> None:
@@ -208,20 +221,36 @@ def _list_names(directory: Path) -> list[str]:
         return []
 
 
-def _parse(path: Path | str, raw: bytes) -> SessionRecord:
+READ_CHUNK = 1 << 16
+
+
+def _read_file(name: str, dir_fd: int) -> bytes:
+    fd = os.open(name, os.O_RDONLY, dir_fd=dir_fd)
     try:
-        return SessionRecord.from_json(json.loads(raw))
-    except (ValueError, RecordFormatError) as exc:
+        data = os.read(fd, READ_CHUNK)
+        if len(data) < READ_CHUNK:  # a short read of a regular file is its end
+            return data
+        chunks = [data]
+        while chunk := os.read(fd, READ_CHUNK):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _parse(path: Path, raw: bytes) -> SessionRecord:
+    try:
+        return _decode(raw)[0]
+    except ValueError as exc:  # RecordFormatError is a ValueError
         raise IOFailure(
             "sessions.record_unreadable", path=str(path), detail=str(exc),
             details={"path": str(path), "error": str(exc)},
         ) from exc
 
 
-def _describe(exc: Exception) -> str:
-    if isinstance(exc, IOFailure):
-        return str(exc.details.get("error", exc.key))
-    return str(exc)
+def _decode(raw: bytes) -> tuple[SessionRecord, str | None]:
+    """The record and, when it is already in its written form, its text (see ListResult)."""
+    return SessionRecord.from_text(raw.decode("utf-8").removeprefix("\ufeff"))
 
 
 def _start_key(record: SessionRecord) -> tuple[str, str]:
@@ -233,6 +262,8 @@ def _start_key(record: SessionRecord) -> tuple[str, str]:
     stamp = record.started_at
     if len(stamp) >= 20 and stamp[-1] == "Z" and stamp[10] == "T":
         return stamp[:19], stamp[19:-1]
+    from datetime import UTC
+
     try:
         moment = parse_rfc3339(stamp).astimezone(UTC)
     except ValueError:

@@ -78,6 +78,27 @@ def test_list_json_has_complete_records(cli: Cli, two_sessions: Project) -> None
     assert document["data"]["sessions"][1]["initial_prompt"] == "fix it"
 
 
+def test_list_json_is_byte_for_byte_the_records_encoded(cli: Cli, two_sessions: Project) -> None:
+    root = two_sessions.root
+    go_text = go_record(COMPLETED_ISOLATED, root).replace(
+        '"exit_code"', '"extra": "ñ",\n  "exit_code"')
+    (two_sessions.sessions_dir / "3f9a1c7e.json").write_text(go_text)
+    store = SessionStore(two_sessions)
+    store.update("abcdef01", lambda r: setattr(r, "initial_prompt", "arregla «esto» 🚀"))
+    records = [store.load(i).to_json() for i in ("12345678", "abcdef01", "3f9a1c7e")]
+    expected = {"ok": True, "data": {"sessions": records}, "errors": [], "warnings": []}
+    result = cli("session", "list", "--json", "-d", str(root))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == json.dumps(expected, ensure_ascii=False) + "\n"
+
+
+def test_list_reconciles_a_stale_running_record(cli: Cli, project: Project) -> None:
+    make_session(project, "abcdef01", status="running", pid=2**22 + 12345)
+    [data] = cli("session", "list", "--json", "-d", str(project.root)).json["data"]["sessions"]
+    assert (data["status"], data["end_reason"]) == ("lost", "lost")
+    assert data == SessionStore(project).load("abcdef01").to_json()
+
+
 def test_list_reports_unreadable_records_as_warnings(cli: Cli, two_sessions: Project) -> None:
     bad = two_sessions.sessions_dir / "ffffffff.json"
     bad.write_text("{oops")

@@ -25,8 +25,52 @@ def test_create_load_round_trip(store: SessionStore) -> None:
     assert loaded.updated_at is not None
     path = store.dir / "abcdef01.json"
     assert oct(path.stat().st_mode & 0o777) == "0o644"
-    assert json.loads(path.read_text())["id"] == "abcdef01"
-    assert path.read_text().startswith('{\n  "id": "abcdef01"')
+    assert path.read_text() == loaded.to_text() + "\n"  # one line, every field in order
+    assert list(json.loads(path.read_text())) == list(loaded.to_json())
+
+
+def test_list_keeps_the_text_of_records_in_their_written_form(store: SessionStore) -> None:
+    written = store.create(SessionRecord(id="abcdef01", started_at="2026-01-01T00:00:00Z",
+                                         initial_prompt="añade «tests» 🚀"))
+    result = store.list()
+    assert result.records == [written]
+    assert result.texts == {"abcdef01": (store.dir / "abcdef01.json").read_text()[:-1]}
+    assert json.loads(result.texts["abcdef01"]) == written.to_json()
+
+
+@pytest.mark.parametrize("variant", ["indented", "extra field", "missing field", "reordered",
+                                     "two lines"])
+def test_list_encodes_again_records_in_any_other_form(store: SessionStore, variant: str) -> None:
+    data = SessionRecord(id="abcdef01", started_at="2026-01-01T00:00:00Z").to_json()
+    if variant == "extra field":
+        data["added_by_a_newer_version"] = 1
+    elif variant == "missing field":
+        del data["merged_commit"]
+    elif variant == "reordered":
+        data = dict(reversed(data.items()))
+    text = json.dumps(data, indent=2 if variant == "indented" else None)
+    if variant == "two lines":
+        text = text.replace(', "pid"', ',\n"pid"')
+    store.dir.mkdir(parents=True)
+    (store.dir / "abcdef01.json").write_text(text + "\n")
+    result = store.list()
+    assert [r.id for r in result.records] == ["abcdef01"]
+    assert result.texts == {}
+
+
+def test_list_reads_a_record_with_a_byte_order_mark(store: SessionStore) -> None:
+    record = SessionRecord(id="abcdef01", started_at="2026-01-01T00:00:00Z")
+    store.dir.mkdir(parents=True)
+    (store.dir / "abcdef01.json").write_bytes(b"\xef\xbb\xbf" + record.to_text().encode())
+    result = store.list()
+    assert (result.records, result.texts) == ([record], {"abcdef01": record.to_text()})
+
+
+def test_list_reads_records_larger_than_one_read(store: SessionStore) -> None:
+    prompt = "x" * 200_000
+    store.create(SessionRecord(id="abcdef01", initial_prompt=prompt))
+    [record] = store.list().records
+    assert record.initial_prompt == prompt
 
 
 def test_create_refuses_an_existing_id(store: SessionStore) -> None:
@@ -75,8 +119,12 @@ def test_list_is_newest_first_and_reports_unreadable_files(store: SessionStore) 
     (store.dir / "0000000d.events.jsonl").write_text("{}\n")
     result = store.list()
     assert [r.id for r in result.records] == ["00000003", "00000002", "00000001"]
-    assert sorted(Path(u.path).name for u in result.unreadable) == ["0000000e.json",
-                                                                   "0000000f.json"]
+    assert sorted((u.path, u.error) for u in result.unreadable) == [
+        (str(store.dir / "0000000e.json"), "id does not match file name"),
+        (str(store.dir / "0000000f.json"),
+         "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+    ]
+    assert set(result.texts) == {"00000001", "00000002", "00000003"}
 
 
 def test_list_of_a_missing_store_is_empty(store: SessionStore) -> None:

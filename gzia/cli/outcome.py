@@ -1,0 +1,92 @@
+"""How one invocation ends: exactly one outcome, as an exit code plus one JSON envelope
+(JSON mode) or ``Error: <message>`` on stderr.
+
+Both ways a command runs share this: the command-line framework (:mod:`gzia.cli.runner`)
+and the commands answered without it (:mod:`gzia.cli.quick`). Nothing here imports click.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
+
+from gzia.cli import output
+from gzia.contract import ExitCode, GzError, TerminationRequested, classify, envelope, problem_from
+
+
+@contextmanager
+def invocation() -> Iterator[None]:
+    """A fresh output state, and SIGTERM/SIGHUP raised as :class:`TerminationRequested`
+    so they end the command like any error (a hangup stops cleanly too)."""
+    output.reset(debug=os.environ.get("GZ_DEBUG", "") not in ("", "0"))
+    previous = {signum: signal.signal(signum, _raise_terminated)
+                for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        output.restore_stdout()
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise TerminationRequested
+
+
+def succeeded() -> int:
+    if output.state.json:
+        write_envelope(envelope(True, output.state.data, [], output.state.warnings))
+    return ExitCode.OK
+
+
+def failed(exc: BaseException) -> int:
+    exit_code, code = classify(exc)
+    problem = problem_from(exc)
+    if output.state.json:
+        data = exc.data if isinstance(exc, GzError) else None
+        write_envelope(envelope(False, data, [problem], output.state.warnings))
+    else:
+        _render_error(exc, problem.message, problem.hint)
+    if code == "INTERNAL" and output.state.debug:
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    return int(exit_code)
+
+
+def _render_error(exc: BaseException, message: str, hint: str | None) -> None:
+    from gzia.i18n import t
+
+    lines = [f"{t('core.error_prefix')}: {message}"]
+    if hint and classify(exc)[1] != "UNKNOWN_FLAG":
+        lines.append(hint)
+    if classify(exc)[1] == "INTERNAL" and not output.state.debug:
+        lines.append(t("core.debug_hint"))
+    sys.stderr.write("\n".join(lines) + "\n")
+    sys.stderr.flush()
+
+
+def write_envelope(document: dict[str, Any]) -> None:
+    stream = output.document_stream()
+    stream.write(encode_envelope(document) + "\n")
+    stream.flush()
+
+
+def encode_envelope(document: dict[str, Any]) -> str:
+    """The envelope as one line of JSON; a :class:`~gzia.cli.output.JSONText` value goes
+    in as the JSON it already is. The same text ``json.dumps`` gives for plain values."""
+    if not any(isinstance(value, output.JSONText) for value in document.values()):
+        return _dumps(document)
+    members = (f"{_dumps(key)}: {value if isinstance(value, output.JSONText) else _dumps(value)}"
+               for key, value in document.items())
+    return "{" + ", ".join(members) + "}"
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)

@@ -1,0 +1,28 @@
+"""Plugins that cannot be offered become warnings on whatever command runs, never failures.
+
+Also where the command groups are discovered (``gzia.commands`` entry points, built-in and
+third-party): discovery imports nothing, and its failures (two plugins claiming one name)
+are reported the same way by every command, however it is answered.
+"""
+
+from __future__ import annotations
+
+from gzia.cli import output
+from gzia.plugins import Discovery, PluginFailure, discover
+
+COMMANDS_GROUP = "gzia.commands"
+
+
+def discover_commands() -> Discovery:
+    found = discover(COMMANDS_GROUP)
+    for failure in found.failures:
+        report_plugin_failure(failure)
+    return found
+
+
+def report_plugin_failure(failure: PluginFailure) -> None:
+    output.warn(
+        "PLUGIN_FAILED", "plugins.failed_warning", name=failure.info.name,
+        distribution=failure.info.distribution or failure.info.value, error=failure.error,
+        details=failure.to_json(),
+    )

@@ -1,0 +1,107 @@
+"""Commands answered without the command-line framework, because they must start fast.
+
+``gz-ia --version``, ``gz-ia version`` and the plain forms of ``gz-ia session list``:
+importing click and typer and building the command tree costs more than listing a
+thousand sessions. The forms are parsed strictly::
+
+    gz-ia [G...] session [G | D]... list [G | D]...
+    G: --json  -q  --quiet  --debug        D: -d DIR  --dir DIR  --dir=DIR
+
+Anything else (``--help``, an unknown or repeated option, a value that is empty or starts
+with ``-``, an argument after ``list``) is left to the full command line, which gives the
+same answer the slow way. Both paths are held to identical output by the tests.
+"""
+
+from __future__ import annotations
+
+import sys
+
+GLOBAL_FLAGS = ("--json", "-q", "--quiet", "--debug")
+DIR_OPTIONS = ("-d", "--dir")
+SESSION_LIST = ("session", "list")
+
+
+def answer(args: list[str]) -> int | None:
+    """The exit code of a command answered here, or ``None`` for the full command line."""
+    if args in (["--version"], ["version"]):
+        return print_version()
+    parsed = parse_session_list(args)
+    if parsed is None:
+        return None
+    flags_by_level, directory = parsed
+    return list_sessions(flags_by_level, directory)
+
+
+def version_line() -> str:
+    from gzia._version import COMMIT, DATE, __version__
+
+    return f"gz-ia v{__version__} (commit: {COMMIT}, date: {DATE})"
+
+
+def print_version() -> int:
+    sys.stdout.write(version_line() + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def parse_session_list(args: list[str]) -> tuple[list[list[str]], str | None] | None:
+    """The global flags seen at each level (root, ``session``, ``list``) and the directory,
+    for the forms in the module's grammar; ``None`` for anything else."""
+    flags: list[list[str]] = [[], [], []]
+    dirs: list[str | None] = [None, None, None]
+    level, index = 0, 0
+    while index < len(args):
+        arg = args[index]
+        if arg in GLOBAL_FLAGS:
+            flags[level].append(arg)
+        elif level < len(SESSION_LIST) and arg == SESSION_LIST[level]:
+            level += 1
+        elif level > 0 and dirs[level] is None and (arg in DIR_OPTIONS or arg.startswith("--dir=")):
+            value = arg.partition("=")[2] if "=" in arg else _next(args, index)
+            index += 0 if "=" in arg else 1
+            if not value or value.startswith("-"):
+                return None
+            dirs[level] = value
+        else:
+            return None
+        index += 1
+    if level != len(SESSION_LIST):
+        return None
+    return flags, dirs[2] or dirs[1]  # the subcommand's -d wins over the group's
+
+
+def _next(args: list[str], index: int) -> str | None:
+    return args[index + 1] if index + 1 < len(args) else None
+
+
+def list_sessions(flags_by_level: list[list[str]], directory: str | None) -> int | None:
+    """Run ``session list`` as the full command line would, flags applied as click would
+    apply them: the root's before the commands are discovered, the others after."""
+    from gzia.cli import outcome
+    from gzia.cli.plugin_warnings import discover_commands
+    from gzia.plugins import ORIGIN_BUILTIN
+
+    with outcome.invocation():
+        _apply(flags_by_level[0])
+        try:
+            entry = discover_commands().available.get(SESSION_LIST[0])
+            if entry is None or entry[0].origin != ORIGIN_BUILTIN:
+                return None  # an install without its own commands: let click say so
+            _apply(flags_by_level[1] + flags_by_level[2])
+            from gzia.cli.session_list import show_sessions
+
+            show_sessions(directory)
+        except BrokenPipeError:
+            raise
+        except (Exception, KeyboardInterrupt) as exc:
+            return outcome.failed(exc)
+        return outcome.succeeded()
+
+
+def _apply(flags: list[str]) -> None:
+    from gzia.cli import output
+
+    for flag in flags:
+        output.set_json(flag == "--json")
+        output.set_quiet(flag in ("-q", "--quiet"))
+        output.set_debug(flag == "--debug")

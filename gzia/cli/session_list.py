@@ -1,0 +1,42 @@
+"""``gz-ia session list``: the project's sessions, newest first, each one reconciled.
+
+In JSON mode the records are printed in the form they are stored in (one line each, see
+``SessionRecord.to_text``): a record read in that form is printed as read, without being
+encoded again; any other (an older gz-ia's, or one reconciled just now) is encoded.
+
+Free of the command-line framework: the ``session`` group calls it, and so does
+:mod:`gzia.cli.quick`, which answers the plain forms of the command without click.
+"""
+
+from __future__ import annotations
+
+from gzia.cli import output
+from gzia.sessions.project import find_project
+from gzia.sessions.reconcile import list_sessions
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.store import SessionStore
+
+
+def show_sessions(directory: str | None) -> None:
+    """List the sessions of the project containing ``directory`` (default: cwd)."""
+    result = list_sessions(SessionStore(find_project(directory)))
+    for bad in result.unreadable:
+        output.warn("IO", "sessions.unreadable_warning", path=bad.path, detail=bad.error,
+                    details=bad.to_json())
+    records = result.records
+    if output.is_json():  # built only when printed: encoding records is most of the cost
+        output.emit(records_as_json(records, result.texts))
+        return
+
+    def human() -> None:
+        from gzia.cli.session_views import render_list
+
+        render_list(records)
+
+    output.emit(None, human)
+
+
+def records_as_json(records: list[SessionRecord], texts: dict[str, str]) -> output.JSONText:
+    """``{"sessions": [...]}``, each record as read where its text is its encoding."""
+    listed = ", ".join(texts.get(r.id) or r.to_text() for r in records)
+    return output.JSONText(f'{{"sessions": [{listed}]}}')

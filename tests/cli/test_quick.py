@@ -1,0 +1,146 @@
+"""Commands answered without click (gzia.cli.quick) answer exactly as the full command line.
+
+Each case runs twice as a real process: ``python -m gzia`` (which takes the quick path)
+and the full command line alone (``gzia.cli.runner.run``), and the two results must be
+identical: exit code, stdout and stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gzia.cli.quick import parse_session_list
+from gzia.sessions.project import find_project
+from tests.conftest import Result
+from tests.sessions.session_testkit import COMPLETED_ISOLATED, go_record, make_repo, make_session
+
+FULL_COMMAND_LINE = "import sys; from gzia.cli.runner import run; sys.exit(run(sys.argv[1:]))"
+RunPyz = Callable[..., Result]
+
+
+def gz(*args: str, full: bool, env: dict[str, str] | None = None) -> Result:
+    entry = ["-c", FULL_COMMAND_LINE] if full else ["-m", "gzia"]
+    done = subprocess.run([sys.executable, *entry, *args], env={**os.environ, **(env or {})},
+                          capture_output=True, text=True, timeout=60, check=False)
+    return Result(done.returncode, done.stdout, done.stderr)
+
+
+@pytest.fixture
+def listed(tmp_path: Path) -> Path:
+    """A project with a record of each kind: gz-ia's, the original's, an unreadable one."""
+    root = make_repo(tmp_path / "repo")
+    project = find_project(root)
+    make_session(project, "abcdef01", initial_prompt="arregla «esto»")
+    make_session(project, "12345678", status="failed", exit_code=3,
+                 started_at="2026-03-02T08:30:00Z")
+    (project.sessions_dir / "3f9a1c7e.json").write_text(go_record(COMPLETED_ISOLATED, root))
+    (project.sessions_dir / "ffffffff.json").write_text("{oops")
+    return root
+
+
+@pytest.fixture
+def squatter(tmp_path: Path) -> dict[str, str]:
+    """A plugins directory whose plugin claims the built-in name ``session``: a warning."""
+    dist_info = tmp_path / "plugins" / "gzia_squatter-1.0.dist-info"
+    dist_info.mkdir(parents=True)
+    (dist_info / "entry_points.txt").write_text("[gzia.commands]\nsession = squatter:app\n")
+    return {"GZ_PLUGIN_PATH": str(tmp_path / "plugins")}
+
+
+FORMS = [
+    ["session", "list", "-d", "{root}"],
+    ["--json", "session", "list", "-d", "{root}"],
+    ["session", "list", "--json", "--dir", "{root}"],
+    ["-q", "session", "--dir={root}", "list"],
+    ["session", "--json", "-d", "{root}", "list", "--quiet"],
+    ["session", "-d", "{elsewhere}", "list", "-d", "{root}", "--json"],  # the subcommand's wins
+    ["--debug", "session", "list", "--dir={root}", "--debug"],
+]
+
+
+@pytest.mark.parametrize("form", FORMS, ids=" ".join)
+@pytest.mark.parametrize("setting", ["plain", "spanish", "plugin warning"])
+def test_quick_forms_answer_as_the_full_command_line(
+    form: list[str], setting: str, listed: Path, tmp_path: Path, squatter: dict[str, str]
+) -> None:
+    args = [a.format(root=listed, elsewhere=tmp_path / "missing") for a in form]
+    assert parse_session_list(args) is not None
+    env = {"spanish": {"GZ_LANG": "es"}, "plugin warning": squatter}.get(setting, {})
+    quick = gz(*args, full=False, env=env)
+    assert quick == gz(*args, full=True, env=env)
+    assert quick.exit_code == 0
+    quiet = "-q" in args or "--quiet" in args
+    assert ("3f9a1c7e" in quick.stdout) == ("--json" in args or not quiet)
+
+
+@pytest.mark.parametrize("form", [
+    ["session", "list", "-d", "{missing}"],
+    ["--json", "session", "list", "-d", "{missing}"],
+    ["session", "list", "--dir={file}", "--json"],
+])
+def test_quick_errors_answer_as_the_full_command_line(form: list[str], tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    args = [a.format(missing=tmp_path / "missing", file=tmp_path / "file") for a in form]
+    quick = gz(*args, full=False, env={"GZ_LANG": "es"})
+    assert quick == gz(*args, full=True, env={"GZ_LANG": "es"})
+    assert quick.exit_code == 2
+
+
+def test_quick_list_of_a_directory_outside_git(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    make_session(find_project(plain), "0badc0de", status="killed")
+    args = ["session", "list", "-d", str(plain)]
+    assert gz(*args, full=False) == gz(*args, full=True)
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["session", "list"], ([[], [], []], None)),
+    (["--json", "session", "-q", "list", "--debug"], ([["--json"], ["-q"], ["--debug"]], None)),
+    (["session", "-d", "a", "list"], ([[], [], []], "a")),
+    (["session", "--dir=a", "list", "--dir", "b"], ([[], [], []], "b")),
+    (["session", "-d", "list", "list"], ([[], [], []], "list")),
+])
+def test_forms_taken_by_the_quick_path(args: list[str], expected: object) -> None:
+    assert parse_session_list(args) == expected
+
+
+@pytest.mark.parametrize("args", [
+    [], ["session"], ["list"], ["session", "list", "extra"], ["session", "list", "list"],
+    ["session", "list", "--help"], ["session", "-h", "list"], ["--version", "session", "list"],
+    ["session", "list", "-d"], ["session", "list", "--dir="], ["session", "list", "-d", "-q"],
+    ["session", "list", "-d", "a", "-d", "b"], ["session", "list", "-da"],
+    ["session", "list", "--json=1"], ["-d", "a", "session", "list"], ["session", "list", "--"],
+    ["session", "show", "abcdef01"], ["session", "list", "--bogus"],
+])
+def test_other_forms_go_to_the_full_command_line(args: list[str]) -> None:
+    assert parse_session_list(args) is None
+
+
+@pytest.mark.pyz
+def test_pyz_lists_sessions_without_importing_click_or_typer(
+    pyz: Path, listed: Path, run_pyz: RunPyz
+) -> None:
+    assert run_pyz("--version").exit_code == 0  # the first run unpacks the archive
+    done = subprocess.run([sys.executable, "-X", "importtime", str(pyz), "session", "list",
+                           "--json", "-d", str(listed)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "gzia.sessions.store" in imported
+    assert {"click", "typer", "subprocess"} & imported == set()
+    assert '"id": "3f9a1c7e"' in done.stdout
+
+
+@pytest.mark.pyz
+def test_pyz_session_list_help_still_comes_from_the_full_command_line(run_pyz: RunPyz) -> None:
+    result = run_pyz("session", "list", "--help")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: gz-ia session list [OPTIONS]")
