@@ -14,7 +14,11 @@ COMMANDS_GROUP = "gzia.commands"
 
 
 def discover_commands() -> Discovery:
-    found = discover(COMMANDS_GROUP)
+    return reported(discover(COMMANDS_GROUP))
+
+
+def reported(found: Discovery) -> Discovery:
+    """``found``, after a warning for each plugin it could not offer."""
     for failure in found.failures:
         report_plugin_failure(failure)
     return found

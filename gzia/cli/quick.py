@@ -29,7 +29,7 @@ def answer(args: list[str]) -> int | None:
     if parsed is None:
         return None
     flags_by_level, directory = parsed
-    return list_sessions(flags_by_level, directory)
+    return run_session_list(flags_by_level, directory)
 
 
 def version_line() -> str:
@@ -74,19 +74,21 @@ def _next(args: list[str], index: int) -> str | None:
     return args[index + 1] if index + 1 < len(args) else None
 
 
-def list_sessions(flags_by_level: list[list[str]], directory: str | None) -> int | None:
+def run_session_list(flags_by_level: list[list[str]], directory: str | None) -> int | None:
     """Run ``session list`` as the full command line would, flags applied as click would
-    apply them: the root's before the commands are discovered, the others after."""
+    apply them: the root's before plugin warnings are reported, the others after."""
     from gzia.cli import outcome
-    from gzia.cli.plugin_warnings import discover_commands
-    from gzia.plugins import ORIGIN_BUILTIN
+    from gzia.cli.plugin_warnings import COMMANDS_GROUP, reported
+    from gzia.plugins import ORIGIN_BUILTIN, discover
 
     with outcome.invocation():
         _apply(flags_by_level[0])
         try:
-            entry = discover_commands().available.get(SESSION_LIST[0])
+            found = discover(COMMANDS_GROUP)
+            entry = found.available.get(SESSION_LIST[0])
             if entry is None or entry[0].origin != ORIGIN_BUILTIN:
-                return None  # an install without its own commands: let click say so
+                return None  # nothing printed yet: an install without its own commands
+            reported(found)
             _apply(flags_by_level[1] + flags_by_level[2])
             from gzia.cli.session_list import show_sessions
 

@@ -124,7 +124,7 @@ class SessionRecord:
         shape = _shape_of(data)
         record = cls._build(data, shape)
         body = text[:-1] if text.endswith("\n") else text
-        canonical = shape is _Shape.CANONICAL and "\n" not in body
+        canonical = shape is _Shape.CANONICAL and body.endswith("}") and "\n" not in body
         return record, body if canonical else None
 
     @classmethod

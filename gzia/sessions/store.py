@@ -96,8 +96,7 @@ class SessionStore:
     def load(self, session_id: str) -> SessionRecord:
         path = self.record_path(session_id)
         try:
-            with path.open("rb") as handle:
-                raw = handle.read()
+            raw = _read_file(path)
         except FileNotFoundError:
             raise _not_found(session_id) from None
         return _parse(path, raw)
@@ -224,8 +223,11 @@ def _list_names(directory: Path) -> list[str]:
 READ_CHUNK = 1 << 16
 
 
-def _read_file(name: str, dir_fd: int) -> bytes:
-    fd = os.open(name, os.O_RDONLY, dir_fd=dir_fd)
+def _read_file(name: str | Path, dir_fd: int | None = None) -> bytes:
+    """The whole file (``name`` relative to ``dir_fd`` when given)."""
+    # O_NONBLOCK: a FIFO named like a record reads as nothing (so: unreadable) instead
+    # of blocking the command forever; regular files ignore it.
+    fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK, dir_fd=dir_fd)
     try:
         data = os.read(fd, READ_CHUNK)
         if len(data) < READ_CHUNK:  # a short read of a regular file is its end

@@ -144,3 +144,14 @@ def test_pyz_session_list_help_still_comes_from_the_full_command_line(run_pyz: R
     result = run_pyz("session", "list", "--help")
     assert result.exit_code == 0
     assert result.stdout.startswith("Usage: gz-ia session list [OPTIONS]")
+
+
+def test_an_install_without_its_own_session_command_is_left_to_the_full_command_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], listed: Path
+) -> None:
+    import gzia.plugins
+    from gzia.cli import quick
+
+    monkeypatch.setattr(gzia.plugins, "discover", lambda group: gzia.plugins.Discovery())
+    assert quick.answer(["--json", "session", "list", "-d", str(listed)]) is None
+    assert capsys.readouterr() == ("", "")

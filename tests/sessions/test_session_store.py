@@ -39,7 +39,7 @@ def test_list_keeps_the_text_of_records_in_their_written_form(store: SessionStor
 
 
 @pytest.mark.parametrize("variant", ["indented", "extra field", "missing field", "reordered",
-                                     "two lines"])
+                                     "two lines", "trailing spaces"])
 def test_list_encodes_again_records_in_any_other_form(store: SessionStore, variant: str) -> None:
     data = SessionRecord(id="abcdef01", started_at="2026-01-01T00:00:00Z").to_json()
     if variant == "extra field":
@@ -51,11 +51,24 @@ def test_list_encodes_again_records_in_any_other_form(store: SessionStore, varia
     text = json.dumps(data, indent=2 if variant == "indented" else None)
     if variant == "two lines":
         text = text.replace(', "pid"', ',\n"pid"')
+    if variant == "trailing spaces":
+        text += "  \t"
     store.dir.mkdir(parents=True)
     (store.dir / "abcdef01.json").write_text(text + "\n")
     result = store.list()
     assert [r.id for r in result.records] == ["abcdef01"]
     assert result.texts == {}
+
+
+@pytest.mark.timeout(10)
+def test_list_does_not_hang_on_a_fifo_named_like_a_record(store: SessionStore) -> None:
+    store.create(_record("abcdef01"))
+    os.mkfifo(store.dir / "0badc0de.json")
+    result = store.list()
+    assert [r.id for r in result.records] == ["abcdef01"]
+    assert [Path(u.path).name for u in result.unreadable] == ["0badc0de.json"]
+    with pytest.raises(IOFailure):
+        store.load("0badc0de")
 
 
 def test_list_reads_a_record_with_a_byte_order_mark(store: SessionStore) -> None:
