@@ -101,7 +101,9 @@ def _show_help(ctx: click.Context, param: click.Parameter, value: Any) -> None:
     if not value or ctx.resilient_parsing:
         return
     sniff_global_flags(ctx.command, ctx.meta.get(ARGS_META_KEY) or [])
-    text = ctx.get_help()
+    from gzia.cli.help_text import help_text
+
+    text = help_text(ctx)
     if output.is_json():
         output.emit({"help": text})
     else:
@@ -203,6 +205,9 @@ def to_click(loaded: Any, name: str) -> click.Command:
     import typer
 
     if isinstance(loaded, typer.Typer):
+        from gzia.cli.typer_compat import adapt_typer
+
+        adapt_typer()
         command = typer.main.get_command(loaded)
         command.name = name
         return command

@@ -59,7 +59,9 @@ def run(args: list[str]) -> int:
 def _run(args: list[str]) -> int:
     root = build_root()
     if not args:
-        sys.stdout.write(root.get_help(click.Context(root, info_name=PROGRAM)) + "\n")
+        from gzia.cli.help_text import help_text
+
+        sys.stdout.write(help_text(click.Context(root, info_name=PROGRAM)) + "\n")
         return ExitCode.OK
     try:
         with root.make_context(PROGRAM, args) as ctx:

@@ -1,0 +1,123 @@
+"""The ``--help`` texts in Spanish, keyed by the English text each command declares.
+
+Commands declare their help in English (``help="..."``, the only place it is written);
+``gzia.cli.help_text`` swaps each text for its entry here when the language is Spanish,
+just before help is printed. Spanish follows the original gz-ia's wording where it had
+the command. A test walks every built-in command and requires an entry for every text.
+"""
+
+ES = {
+    # The frame click and typer draw around the texts.
+    "Usage:": "Uso:",
+    "Options": "Opciones",
+    "Commands": "Comandos",
+    "Arguments": "Argumentos",
+    "Positional arguments": "Argumentos",
+    "Show this message and exit.": "Muestra esta ayuda y termina.",
+    "default: {default}": "por defecto: {default}",
+    "required": "obligatorio",
+    "env var: {var}": "variable de entorno: {var}",
+    # gz-ia and its global options.
+    "Run AI coding agents as managed sessions in isolated git worktrees.":
+        "Ejecuta agentes de IA de programación como sesiones gestionadas en worktrees de git "
+        "aislados.",
+    "Print the version and exit.": "Muestra la versión y termina.",
+    "Write one JSON document to stdout.": "Escribe un único documento JSON en stdout.",
+    "Print only errors.": "Muestra solo los errores.",
+    "Show tracebacks of internal errors.": "Muestra la traza de los errores internos.",
+    # chat, exec, resume
+    "Start a new interactive chat with an agent (agy, claude, opencode, pi-agent) in an "
+    "isolated worktree.":
+        "Inicia un nuevo chat interactivo con el agente (agy, claude, opencode, pi-agent) en "
+        "un worktree aislado.",
+    "Agent to run.": "Agente que se ejecuta.",
+    "readonly, supervised or autonomous.": "readonly, supervised o autonomous.",
+    "Initial prompt.": "Prompt inicial.",
+    "Project directory.": "Directorio del proyecto.",
+    "Run a command as a session in an isolated worktree: gz-ia exec -- CMD ARGS...":
+        "Ejecuta un comando como sesión en un worktree aislado: gz-ia exec -- CMD ARGS...",
+    "Driver that runs the command.": "Driver que ejecuta el comando.",
+    "Resume a finished session in its own workspace and conversation.":
+        "Reanuda una sesión terminada en su propio espacio de trabajo y conversación.",
+    # session
+    "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs).":
+        "Gestiona sesiones agénticas locales (list, show, path, delete, diff, merge, prune, "
+        "log, logs).",
+    "Project directory (default: the current directory).":
+        "Directorio del proyecto (por defecto: el directorio actual).",
+    "List the project's sessions, newest first.":
+        "Lista las sesiones del proyecto, de la más reciente a la más antigua.",
+    "Show one session's record.": "Muestra el registro de una sesión.",
+    "Print the directory the session works in.":
+        "Muestra el directorio en el que trabaja la sesión.",
+    "Delete a session and its worktree and branch (alias: rm).":
+        "Elimina una sesión con su worktree y su rama (alias: rm).",
+    "Delete even unmerged or running work.":
+        "Elimina también trabajo sin fusionar o en ejecución.",
+    "Alias of delete.": "Alias de delete.",
+    "Show what the session changed (alias: read).":
+        "Muestra lo que cambió la sesión (alias: read).",
+    "Show only a summary of the changes.": "Muestra solo un resumen de los cambios.",
+    "Alias of diff.": "Alias de diff.",
+    "Merge the session's branch into the current branch (alias: get).":
+        "Fusiona la rama de la sesión en la rama actual (alias: get).",
+    "Squash the session into one change.": "Reúne la sesión en un solo cambio.",
+    "Stage the merge, do not commit.": "Deja la fusión en el stage, sin comitear.",
+    "Alias of merge.": "Alias de merge.",
+    "Remove worktrees and harness/* branches that have no record.":
+        "Elimina los worktrees y las ramas harness/* que no tienen registro.",
+    "Report, remove nothing.": "Informa sin eliminar nada.",
+    "Append an event to the session's event log.":
+        "Añade un evento al registro de eventos de la sesión.",
+    "What happened.": "Qué ocurrió.",
+    "READ, PENDING or FINISH.": "READ, PENDING o FINISH.",
+    "OK or FAILED.": "OK o FAILED.",
+    "Agent id.": "Id del agente.",
+    "Agent role.": "Rol del agente.",
+    "Error text.": "Texto del error.",
+    "Duration in milliseconds.": "Duración en milisegundos.",
+    "Print the session's events (-f: follow while it runs).":
+        "Muestra los eventos de la sesión (-f: los sigue mientras se ejecuta).",
+    "Keep printing while it runs.": "Sigue mostrando mientras se ejecuta.",
+    "Stop a running session (SIGTERM, grace, SIGKILL to its process group) and record it "
+    "killed.":
+        "Detiene una sesión en ejecución (SIGTERM, espera, SIGKILL a su grupo de procesos) y "
+        "la registra como killed.",
+    "Alias of resume.": "Alias de resume.",
+    "Session id (or unique prefix).": "Id de la sesión (o un prefijo único).",
+    "The command and its arguments.": "El comando y sus argumentos.",
+    # config, doctor, drivers, plugins, version
+    "Show and change gz-ia settings.": "Muestra y cambia la configuración de gz-ia.",
+    "List every setting with its value and source.":
+        "Lista cada ajuste con su valor y su origen.",
+    "Show secret values.": "Muestra los valores secretos.",
+    "Print one setting's value.": "Muestra el valor de un ajuste.",
+    "Store a setting in the configuration file.":
+        "Guarda un ajuste en el archivo de configuración.",
+    "Remove a setting from the configuration file.":
+        "Quita un ajuste del archivo de configuración.",
+    "Print the configuration file and gz-ia's directories.":
+        "Muestra el archivo de configuración y los directorios de gz-ia.",
+    "Report what gz-ia needs and what is missing.":
+        "Informa de lo que gz-ia necesita y de lo que falta.",
+    "List agent drivers: path, version, install hint and MCP support.":
+        "Lista los drivers de agentes: ruta, versión, instalación y soporte de MCP.",
+    "List plugins that loaded and those that failed.":
+        "Lista los plugins que se cargaron y los que fallaron.",
+    "Print the version, commit and build date.":
+        "Muestra la versión, el commit y la fecha de compilación.",
+    # update
+    "Update gz-ia from Nexus (or Forgejo), verified and atomic.":
+        "Actualiza gz-ia desde Nexus (o Forgejo), de forma verificada y atómica.",
+    "Only report; change nothing.": "Solo informa; no cambia nada.",
+    "Install this version.": "Instala esta versión.",
+    "Consider prereleases.": "Tiene en cuenta las versiones preliminares.",
+    "Reinstall even if current.": "Reinstala aunque ya esté al día.",
+    "Allow an older --version.": "Permite una --version anterior.",
+    "Download and verify, but do not install.": "Descarga y verifica, pero no instala.",
+    "Go back to the version that ran before the last update.":
+        "Vuelve a la versión que se usaba antes de la última actualización.",
+}
+
+EN = {english: english for english in ES}
+"""English is the text itself (the catalogue tests compare both sides)."""

@@ -1,0 +1,110 @@
+"""``--help`` in both languages: every built-in text has its Spanish, whole pages compared."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import click
+import pytest
+
+from gzia.cli.runner import PROGRAM, build_root
+from gzia.i18n.help import ES
+from tests.conftest import Result
+
+Cli = Callable[..., Result]
+SPANISH = {"GZ_LANG": "es"}
+FRAME = {"Usage:", "Options", "Commands", "Arguments", "Positional arguments",
+         "Show this message and exit.", "default: {default}", "required", "env var: {var}"}
+
+
+def declared_texts() -> Iterator[str]:
+    """Every help text of every built-in command, subcommand, option and argument."""
+    root = build_root()
+
+    def walk(command: click.Command, ctx: click.Context) -> Iterator[str]:
+        yield from filter(None, (command.help, command.short_help))
+        yield from filter(None, (getattr(p, "help", None) for p in command.params))
+        if isinstance(command, click.Group):
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                assert sub is not None, name
+                yield from walk(sub, click.Context(sub, parent=ctx, info_name=name))
+
+    yield from walk(root, click.Context(root, info_name=PROGRAM))
+
+
+def test_every_help_text_has_its_spanish_and_no_entry_is_stale() -> None:
+    declared = set(declared_texts())
+    assert "Session id (or unique prefix)." in declared  # arguments keep their help
+    assert declared - set(ES) == set()
+    assert set(ES) - declared - FRAME == set()
+
+
+def test_a_command_page_in_english_and_spanish(cli: Cli) -> None:
+    assert cli("session", "show", "--help") == Result(0, (
+        "Usage: gz-ia session show [OPTIONS] ID\n"
+        "\n"
+        "  Show one session's record.\n"
+        "\n"
+        "Arguments:\n"
+        "  ID  Session id (or unique prefix).  [required]\n"
+        "\n"
+        "Options:\n"
+        "  -d, --dir TEXT  Project directory (default: the current directory).\n"
+        "  --json          Write one JSON document to stdout.\n"
+        "  -q, --quiet     Print only errors.\n"
+        "  --debug         Show tracebacks of internal errors.\n"
+        "  -h, --help      Show this message and exit.\n"
+    ), "")
+    assert cli("session", "show", "--help", env=SPANISH) == Result(0, (
+        "Uso: gz-ia session show [OPTIONS] ID\n"
+        "\n"
+        "  Muestra el registro de una sesión.\n"
+        "\n"
+        "Argumentos:\n"
+        "  ID  Id de la sesión (o un prefijo único).  [obligatorio]\n"
+        "\n"
+        "Opciones:\n"
+        "  -d, --dir TEXT  Directorio del proyecto (por defecto: el directorio actual).\n"
+        "  --json          Escribe un único documento JSON en stdout.\n"
+        "  -q, --quiet     Muestra solo los errores.\n"
+        "  --debug         Muestra la traza de los errores internos.\n"
+        "  -h, --help      Muestra esta ayuda y termina.\n"
+    ), "")
+
+
+def test_a_group_page_lists_its_commands_in_spanish(cli: Cli) -> None:
+    assert cli("config", "--help", env=SPANISH).stdout == (
+        "Uso: gz-ia config [OPTIONS] COMMAND [ARGS]...\n"
+        "\n"
+        "  Muestra y cambia la configuración de gz-ia.\n"
+        "\n"
+        "Opciones:\n"
+        "  --json       Escribe un único documento JSON en stdout.\n"
+        "  -q, --quiet  Muestra solo los errores.\n"
+        "  --debug      Muestra la traza de los errores internos.\n"
+        "  -h, --help   Muestra esta ayuda y termina.\n"
+        "\n"
+        "Comandos:\n"
+        "  list   Lista cada ajuste con su valor y su origen.\n"
+        "  get    Muestra el valor de un ajuste.\n"
+        "  set    Guarda un ajuste en el archivo de configuración.\n"
+        "  unset  Quita un ajuste del archivo de configuración.\n"
+        "  path   Muestra el archivo de configuración y los directorios de gz-ia.\n"
+    )
+
+
+def test_defaults_and_the_root_page_in_spanish(cli: Cli) -> None:
+    page = cli("exec", "--help", env=SPANISH).stdout
+    assert "  --provider TEXT  Driver que ejecuta el comando.  [por defecto: shell]\n" in page
+    assert "  [COMMAND]...  El comando y sus argumentos.\n" in page
+    root = cli(env=SPANISH).stdout
+    assert root.startswith("Uso: gz-ia [OPTIONS] COMMAND [ARGS]...\n\n  Ejecuta agentes de IA")
+    assert "  session  Gestiona sesiones agénticas locales (list, show, path, delete," in root
+
+
+@pytest.mark.parametrize("args", [["session", "list", "--help", "--json"], ["--json", "-h"]])
+def test_help_in_json_mode_is_in_the_language_too(cli: Cli, args: list[str]) -> None:
+    help_page = cli(*args, env=SPANISH).json["data"]["help"]
+    assert help_page.startswith("Uso: gz-ia")
+    assert "Escribe un único documento JSON en stdout." in help_page
