@@ -51,6 +51,21 @@ def guard_standard_streams() -> None:
                 os.set_inheritable(fd, True)
         if getattr(sys, name) is None:
             setattr(sys, name, open(fd, mode, closefd=False))  # noqa: SIM115
+    escape_unencodable_output()
+
+
+def escape_unencodable_output() -> None:
+    """Write what the terminal's encoding cannot hold as backslash escapes, never fail.
+
+    A lone surrogate (from undecodable bytes in argv or a file name, or an escaped one
+    read from a record) would otherwise end a command with a traceback instead of its
+    output. Inside a JSON string, the escape it becomes (``\\udcff``) is that same
+    character, so JSON output stays valid.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 def reader_went_away() -> int:

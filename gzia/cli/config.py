@@ -13,6 +13,8 @@ from gzia.i18n import t
 app = typer.Typer(add_completion=False, help="Show and change gz-ia settings.")
 
 Reveal = Annotated[bool, typer.Option("--reveal", help="Show secret values.")]
+Key = Annotated[str, typer.Argument(help="Setting name (see gz-ia config list).")]
+NewValue = Annotated[str, typer.Argument(help="The value to store.")]
 
 
 def _entry(value: Value, reveal: bool) -> dict[str, Any]:
@@ -35,13 +37,13 @@ def list_settings(reveal: Reveal = False) -> None:
 
 
 @app.command("get", help="Print one setting's value.")
-def get_setting(key: str, reveal: Reveal = False) -> None:
+def get_setting(key: Key, reveal: Reveal = False) -> None:
     entry = _entry(load_config().value(key), reveal)
     output.emit(entry, lambda: output.line("" if entry["value"] is None else str(entry["value"])))
 
 
 @app.command("set", help="Store a setting in the configuration file.")
-def set_setting(key: str, value: str) -> None:
+def set_setting(key: Key, value: NewValue) -> None:
     file = paths().config_file
     write_config_value(file, key, value)
     entry = _entry(load_config().value(key), reveal=False)
@@ -51,7 +53,7 @@ def set_setting(key: str, value: str) -> None:
 
 
 @app.command("unset", help="Remove a setting from the configuration file.")
-def unset_setting(key: str) -> None:
+def unset_setting(key: Key) -> None:
     file = paths().config_file
     write_config_value(file, key, None)
     output.emit({"key": key, "file": str(file)},

@@ -18,7 +18,7 @@ import click
 from gzia.i18n import language
 from gzia.i18n.help import ES
 
-_EXTRAS = re.compile(r"  \[([^\[\]]+)\]$")  # what click appends: "  [default: x; required]"
+_EXTRAS = re.compile(r"(?:^|  )\[([^\[\]]+)\]$")  # click's "  [default: x; required]"
 
 
 def help_text(ctx: click.Context) -> str:
@@ -69,7 +69,7 @@ def _row_text(text: str) -> str:
     if extras is None:
         return text
     parts = "; ".join(_extra(part) for part in extras.group(1).split("; "))
-    return f"{text[:extras.start()]}  [{parts}]"
+    return f"{text[:extras.start(1) - 1]}[{parts}]"
 
 
 def _extra(part: str) -> str:

@@ -205,9 +205,6 @@ def to_click(loaded: Any, name: str) -> click.Command:
     import typer
 
     if isinstance(loaded, typer.Typer):
-        from gzia.cli.typer_compat import adapt_typer
-
-        adapt_typer()
         command = typer.main.get_command(loaded)
         command.name = name
         return command

@@ -28,6 +28,9 @@ PROGRAM = "gz-ia"
 
 def build_root() -> RootGroup:
     from gzia.cli.root import global_options
+    from gzia.cli.typer_compat import adapt_typer
+
+    adapt_typer()  # before any command is imported: a plugin may build its command then
 
     return RootGroup(
         name=PROGRAM,
@@ -61,7 +64,8 @@ def _run(args: list[str]) -> int:
     if not args:
         from gzia.cli.help_text import help_text
 
-        sys.stdout.write(help_text(click.Context(root, info_name=PROGRAM)) + "\n")
+        context = click.Context(root, info_name=PROGRAM, **root.context_settings)
+        sys.stdout.write(help_text(context) + "\n")
         return ExitCode.OK
     try:
         with root.make_context(PROGRAM, args) as ctx:

@@ -5,8 +5,8 @@ click 8.5 gave ``click.Argument`` a ``help`` parameter of its own, and commands 
 then calls click's ``__init__`` without it, which resets it to ``None`` (no argument's
 help would ever be shown); and typer's commands already list their arguments, under
 "Arguments". Until typer catches up, :func:`adapt_typer` puts the help back once
-click's ``__init__`` is done and leaves the listing to typer. Both changes are no-ops
-for a typer that does it itself.
+click's ``__init__`` is done and, where typer does not format arguments itself, leaves
+the listing to typer's options section.
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ def adapt_typer() -> None:
     init.keeps_help = True  # type: ignore[attr-defined]
     TyperArgument.__init__ = init  # type: ignore[method-assign]
     for command_class in (TyperCommand, TyperGroup):
-        command_class.format_arguments = _listed_by_typer  # type: ignore[method-assign]
+        inherited = "format_arguments" not in vars(command_class)
+        if inherited and hasattr(click.Command, "format_arguments"):
+            command_class.format_arguments = _listed_by_typer  # type: ignore[method-assign]
 
 
 def _listed_by_typer(self: click.Command, ctx: click.Context,

@@ -91,6 +91,8 @@ ES = {
     "List every setting with its value and source.":
         "Lista cada ajuste con su valor y su origen.",
     "Show secret values.": "Muestra los valores secretos.",
+    "Setting name (see gz-ia config list).": "Nombre del ajuste (ver gz-ia config list).",
+    "The value to store.": "El valor que se guarda.",
     "Print one setting's value.": "Muestra el valor de un ajuste.",
     "Store a setting in the configuration file.":
         "Guarda un ajuste en el archivo de configuración.",

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gzia.contract import InvalidInputError
-from gzia.sessions.record import now_rfc3339
+from gzia.sessions.record import json_bytes, now_rfc3339
 from gzia.sessions.store import SessionStore
 
 STAGES = ("READ", "PENDING", "FINISH")
@@ -127,7 +127,7 @@ def append_event(store: SessionStore, event: Event) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        os.write(fd, line.encode("utf-8"))
+        os.write(fd, json_bytes(line))
     finally:
         os.close(fd)
 

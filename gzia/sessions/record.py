@@ -42,6 +42,13 @@ class EndReason(StrEnum):
 _ENCODER = json.JSONEncoder(ensure_ascii=False)  # one encoder: thousands of records per listing
 
 
+def json_bytes(text: str) -> bytes:
+    """UTF-8 bytes of JSON text, as the store writes them. A lone surrogate (undecodable
+    bytes from argv, or an escaped one read back) becomes its ``\\uXXXX`` escape, which
+    JSON reads back as the same string: only such characters can fail to encode."""
+    return text.encode("utf-8", "backslashreplace")
+
+
 class RecordFormatError(ValueError):
     """A record file whose JSON does not have the shape of a session record."""
 
@@ -124,8 +131,8 @@ class SessionRecord:
         shape = _shape_of(data)
         record = cls._build(data, shape)
         body = text[:-1] if text.endswith("\n") else text
-        canonical = shape is _Shape.CANONICAL and body.endswith("}") and "\n" not in body
-        return record, body if canonical else None
+        written_form = shape is _Shape.CANONICAL and _has_written_layout(body)
+        return record, body if written_form else None
 
     @classmethod
     def _build(cls, data: object, shape: _Shape) -> SessionRecord:
@@ -147,6 +154,14 @@ class SessionRecord:
         record = cls.__new__(cls)
         record.__dict__.update(values)
         return record
+
+
+def _has_written_layout(body: str) -> bool:
+    """Laid out as :meth:`SessionRecord.to_text` lays a record out: one line, one object,
+    and (as far as a count can tell, so no duplicate key) one ``": "`` per field. A
+    string holding ``": "`` only costs that record an encoding."""
+    return (body.startswith('{"') and body.endswith("}") and "\n" not in body
+            and "\r" not in body and body.count('": ') == len(_FIELD_NAMES))
 
 
 class _Shape(Enum):

@@ -9,8 +9,10 @@ lost and no reader ever sees half a file. Readers need no lock.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
+import stat
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -24,6 +26,7 @@ from gzia.sessions.project import Project
 from gzia.sessions.record import (
     SCHEMA_VERSION,
     SessionRecord,
+    json_bytes,
     now_rfc3339,
     parse_rfc3339,
 )
@@ -96,10 +99,14 @@ class SessionStore:
     def load(self, session_id: str) -> SessionRecord:
         path = self.record_path(session_id)
         try:
-            raw = _read_file(path)
+            return _decode(_read_file(path))[0]
         except FileNotFoundError:
             raise _not_found(session_id) from None
-        return _parse(path, raw)
+        except (OSError, ValueError) as exc:  # RecordFormatError is a ValueError
+            raise IOFailure(
+                "sessions.record_unreadable", path=str(path), detail=str(exc),
+                details={"path": str(path), "error": str(exc)},
+            ) from exc
 
     def list(self) -> ListResult:
         """Every record, newest first; files that do not parse are reported, not dropped.
@@ -196,7 +203,7 @@ class SessionStore:
     def _write(self, record: SessionRecord) -> None:
         record.schema_version = max(record.schema_version, SCHEMA_VERSION)
         record.updated_at = now_rfc3339()
-        write_atomic(self.record_path(record.id), (record.to_text() + "\n").encode("utf-8"))
+        write_atomic(self.record_path(record.id), json_bytes(record.to_text() + "\n"))
 
 
 def _acquire(fd: int, session_id: str, timeout: float) -> None:
@@ -221,33 +228,34 @@ def _list_names(directory: Path) -> list[str]:
 
 
 READ_CHUNK = 1 << 16
+MAX_RECORD_BYTES = 64 << 20
+"""A record is a few KiB; anything this large is not one (and is not read into memory)."""
 
 
 def _read_file(name: str | Path, dir_fd: int | None = None) -> bytes:
-    """The whole file (``name`` relative to ``dir_fd`` when given)."""
-    # O_NONBLOCK: a FIFO named like a record reads as nothing (so: unreadable) instead
-    # of blocking the command forever; regular files ignore it.
+    """The whole of a regular file (``name`` relative to ``dir_fd`` when given).
+
+    Anything else named like a record (a FIFO, a device, a directory, a symlink to one)
+    is an ``OSError``: O_NONBLOCK keeps opening a FIFO from blocking the command forever.
+    """
     fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK, dir_fd=dir_fd)
     try:
-        data = os.read(fd, READ_CHUNK)
-        if len(data) < READ_CHUNK:  # a short read of a regular file is its end
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_RECORD_BYTES:
+            raise OSError(errno.EINVAL, "not a regular file of a record's size", str(name))
+        size = info.st_size
+        data = os.read(fd, size + 1)
+        if len(data) == size:  # all of it, as the file system says: no second read
             return data
         chunks = [data]
         while chunk := os.read(fd, READ_CHUNK):
             chunks.append(chunk)
+            if sum(map(len, chunks)) > MAX_RECORD_BYTES:
+                raise OSError(errno.EFBIG, "record file too large", str(name))
         return b"".join(chunks)
     finally:
         os.close(fd)
 
-
-def _parse(path: Path, raw: bytes) -> SessionRecord:
-    try:
-        return _decode(raw)[0]
-    except ValueError as exc:  # RecordFormatError is a ValueError
-        raise IOFailure(
-            "sessions.record_unreadable", path=str(path), detail=str(exc),
-            details={"path": str(path), "error": str(exc)},
-        ) from exc
 
 
 def _decode(raw: bytes) -> tuple[SessionRecord, str | None]:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import click
 import pytest
@@ -94,6 +98,37 @@ def test_a_group_page_lists_its_commands_in_spanish(cli: Cli) -> None:
     )
 
 
+def test_arguments_and_their_extras_in_spanish(cli: Cli) -> None:
+    assert cli("config", "set", "--help", env=SPANISH).stdout == (
+        "Uso: gz-ia config set [OPTIONS] KEY VALUE\n"
+        "\n"
+        "  Guarda un ajuste en el archivo de configuración.\n"
+        "\n"
+        "Argumentos:\n"
+        "  KEY    Nombre del ajuste (ver gz-ia config list).  [obligatorio]\n"
+        "  VALUE  El valor que se guarda.  [obligatorio]\n"
+        "\n"
+        "Opciones:\n"
+        "  --json       Escribe un único documento JSON en stdout.\n"
+        "  -q, --quiet  Muestra solo los errores.\n"
+        "  --debug      Muestra la traza de los errores internos.\n"
+        "  -h, --help   Muestra esta ayuda y termina.\n"
+    )
+
+
+@pytest.mark.parametrize(("text", "spanish"), [
+    ("[required]", "[obligatorio]"),
+    ("Agent id.  [default: x; required]", "Agent id.  [por defecto: x; obligatorio]"),
+    ("[env var: GZ_X]", "[variable de entorno: GZ_X]"),
+    ("A plugin's own text.  [default: 3]", "A plugin's own text.  [por defecto: 3]"),
+    ("A plugin's text [in brackets]", "A plugin's text [in brackets]"),
+])
+def test_click_extras_are_translated_alone_or_after_a_text(text: str, spanish: str) -> None:
+    from gzia.cli.help_text import _row_text
+
+    assert _row_text(text) == spanish
+
+
 def test_defaults_and_the_root_page_in_spanish(cli: Cli) -> None:
     page = cli("exec", "--help", env=SPANISH).stdout
     assert "  --provider TEXT  Driver que ejecuta el comando.  [por defecto: shell]\n" in page
@@ -108,3 +143,24 @@ def test_help_in_json_mode_is_in_the_language_too(cli: Cli, args: list[str]) -> 
     help_page = cli(*args, env=SPANISH).json["data"]["help"]
     assert help_page.startswith("Uso: gz-ia")
     assert "Escribe un único documento JSON en stdout." in help_page
+
+
+def test_a_plugin_built_as_a_click_command_keeps_its_argument_help(tmp_path: Path) -> None:
+    """typer_compat applies before any plugin is imported, however the plugin builds it."""
+    plugins = tmp_path / "plugins"
+    (plugins / "greeter-1.0.dist-info").mkdir(parents=True)
+    (plugins / "greeter-1.0.dist-info" / "entry_points.txt").write_text(
+        "[gzia.commands]\ngreet = greeter:command\n")
+    (plugins / "greeter.py").write_text(
+        "import typer\n"
+        "app = typer.Typer()\n"
+        "@app.command()\n"
+        "def greet(name: str = typer.Argument(help='Who to greet.')) -> None:\n"
+        "    print(name)\n"
+        "command = typer.main.get_command(app)\n")
+    done = subprocess.run([sys.executable, "-m", "gzia", "greet", "--help"],
+                          env={**os.environ, "GZ_PLUGIN_PATH": str(plugins)},
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "  NAME  Who to greet.  [required]\n" in done.stdout
+    assert done.stdout.count("NAME  Who to greet.") == 1

@@ -1,8 +1,8 @@
 """Commands answered without click (gzia.cli.quick) answer exactly as the full command line.
 
-Each case runs twice as a real process: ``python -m gzia`` (which takes the quick path)
-and the full command line alone (``gzia.cli.runner.run``), and the two results must be
-identical: exit code, stdout and stderr.
+Each case runs twice as a real process through ``gzia.cli.main``: once as shipped (the
+quick path answers, and click must never have been imported), once with the quick path
+switched off (click answers). Exit code, stdout and stderr must be identical.
 """
 
 from __future__ import annotations
@@ -20,13 +20,26 @@ from gzia.sessions.project import find_project
 from tests.conftest import Result
 from tests.sessions.session_testkit import COMPLETED_ISOLATED, go_record, make_repo, make_session
 
-FULL_COMMAND_LINE = "import sys; from gzia.cli.runner import run; sys.exit(run(sys.argv[1:]))"
 RunPyz = Callable[..., Result]
+QUICK = """
+import sys
+from gzia.cli import main
+code = main(sys.argv[1:])
+assert "click" not in sys.modules, "the full command line answered"
+sys.exit(code)
+"""
+FULL = """
+import sys
+import gzia.cli.quick
+gzia.cli.quick.answer = lambda args: None
+from gzia.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
 
 
 def gz(*args: str, full: bool, env: dict[str, str] | None = None) -> Result:
-    entry = ["-c", FULL_COMMAND_LINE] if full else ["-m", "gzia"]
-    done = subprocess.run([sys.executable, *entry, *args], env={**os.environ, **(env or {})},
+    program = FULL if full else QUICK
+    done = subprocess.run([sys.executable, "-c", program, *args], env={**os.environ, **(env or {})},
                           capture_output=True, text=True, timeout=60, check=False)
     return Result(done.returncode, done.stdout, done.stderr)
 

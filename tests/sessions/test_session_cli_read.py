@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -90,6 +92,22 @@ def test_list_json_is_byte_for_byte_the_records_encoded(cli: Cli, two_sessions: 
     result = cli("session", "list", "--json", "-d", str(root))
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == json.dumps(expected, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize("form", ["stored", "indented"])
+def test_list_json_stays_valid_with_a_lone_surrogate(form: str, project: Project) -> None:
+    """A real process (its stdout encodes strictly): the escape stays an escape."""
+    record = make_session(project, "abcdef01", initial_prompt="x\ud800y")
+    if form == "indented":
+        (project.sessions_dir / "abcdef01.json").write_text(
+            json.dumps(record.to_json(), indent=2))
+    for args in (["--json"], []):
+        done = subprocess.run([sys.executable, "-m", "gzia", "session", "list", *args, "-d",
+                               str(project.root)], capture_output=True, timeout=60, check=False)
+        assert (done.returncode, done.stderr) == (0, b"")
+        if args:
+            [listed] = json.loads(done.stdout)["data"]["sessions"]
+            assert listed["initial_prompt"] == "x\ud800y"
 
 
 def test_list_reconciles_a_stale_running_record(cli: Cli, project: Project) -> None:

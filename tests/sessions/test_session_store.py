@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -38,23 +39,29 @@ def test_list_keeps_the_text_of_records_in_their_written_form(store: SessionStor
     assert json.loads(result.texts["abcdef01"]) == written.to_json()
 
 
-@pytest.mark.parametrize("variant", ["indented", "extra field", "missing field", "reordered",
-                                     "two lines", "trailing spaces"])
-def test_list_encodes_again_records_in_any_other_form(store: SessionStore, variant: str) -> None:
+def _written(data: dict[str, object]) -> str:
+    return json.dumps(data)
+
+
+OTHER_FORMS: dict[str, Callable[[dict[str, object]], str]] = {
+    "indented": lambda d: json.dumps(d, indent=2),
+    "extra field": lambda d: _written({**d, "added_by_a_newer_version": 1}),
+    "missing field": lambda d: _written({k: v for k, v in d.items() if k != "merged_commit"}),
+    "reordered": lambda d: _written(dict(reversed(d.items()))),
+    "two lines": lambda d: _written(d).replace(', "pid"', ',\n"pid"'),
+    "carriage return": lambda d: _written(d).replace(', "pid"', ',\r"pid"'),
+    "trailing spaces": lambda d: _written(d) + "  \t",
+    "leading space": lambda d: " " + _written(d),
+    "compact": lambda d: json.dumps(d, separators=(",", ":")),
+    "duplicate key": lambda d: _written(d)[:-1] + ', "status": "completed"}',
+}
+
+
+@pytest.mark.parametrize("form", OTHER_FORMS)
+def test_list_encodes_again_records_in_any_other_form(store: SessionStore, form: str) -> None:
     data = SessionRecord(id="abcdef01", started_at="2026-01-01T00:00:00Z").to_json()
-    if variant == "extra field":
-        data["added_by_a_newer_version"] = 1
-    elif variant == "missing field":
-        del data["merged_commit"]
-    elif variant == "reordered":
-        data = dict(reversed(data.items()))
-    text = json.dumps(data, indent=2 if variant == "indented" else None)
-    if variant == "two lines":
-        text = text.replace(', "pid"', ',\n"pid"')
-    if variant == "trailing spaces":
-        text += "  \t"
     store.dir.mkdir(parents=True)
-    (store.dir / "abcdef01.json").write_text(text + "\n")
+    (store.dir / "abcdef01.json").write_text(OTHER_FORMS[form](data) + "\n")
     result = store.list()
     assert [r.id for r in result.records] == ["abcdef01"]
     assert result.texts == {}
@@ -69,6 +76,26 @@ def test_list_does_not_hang_on_a_fifo_named_like_a_record(store: SessionStore) -
     assert [Path(u.path).name for u in result.unreadable] == ["0badc0de.json"]
     with pytest.raises(IOFailure):
         store.load("0badc0de")
+
+
+def test_list_reports_records_that_are_not_regular_files(store: SessionStore) -> None:
+    store.create(_record("abcdef01"))
+    (store.dir / "0badc0de.json").symlink_to("/dev/zero")
+    (store.dir / "0000000d.json").mkdir()
+    result = store.list()
+    assert [r.id for r in result.records] == ["abcdef01"]
+    assert sorted(Path(u.path).name for u in result.unreadable) == ["0000000d.json",
+                                                                   "0badc0de.json"]
+    with pytest.raises(IOFailure):
+        store.load("0badc0de")
+
+
+def test_a_prompt_with_undecodable_bytes_is_stored_and_read_back(store: SessionStore) -> None:
+    prompt = b"arregla \xff esto".decode("utf-8", "surrogateescape")  # as argv delivers it
+    store.create(SessionRecord(id="abcdef01", initial_prompt=prompt))
+    assert b'"arregla \\udcff esto"' in (store.dir / "abcdef01.json").read_bytes()
+    assert store.load("abcdef01").initial_prompt == prompt
+    assert store.list().records[0].initial_prompt == prompt
 
 
 def test_list_reads_a_record_with_a_byte_order_mark(store: SessionStore) -> None:
