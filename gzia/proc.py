@@ -19,6 +19,9 @@ from pathlib import Path
 from gzia.contract import NotFoundError, TimeoutFailure
 
 DEFAULT_TIMEOUT = 30.0
+STOP_GRACE = 2.0
+"""How long a program stopped because gz-ia itself was interrupted gets to clean up
+(git removes its ``index.lock`` on SIGTERM, never on SIGKILL)."""
 
 
 @dataclass(frozen=True)
@@ -68,10 +71,21 @@ def run(
         raise TimeoutFailure(
             "proc.timed_out", program=argv[0], seconds=timeout, details={"argv": list(argv)}
         ) from exc
-    except BaseException:
-        _kill_group(child)
+    except BaseException:  # Ctrl+C or SIGTERM reached gz-ia: let the program clean up
+        _stop_group(child)
         raise
     return Completed(tuple(argv), child.returncode, stdout, stderr)
+
+
+def _stop_group(child: subprocess.Popen[str]) -> None:
+    """SIGTERM to the group, a short grace, then SIGKILL (even if interrupted again)."""
+    try:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(STOP_GRACE)
+    finally:
+        _kill_group(child)
 
 
 def _kill_group(child: subprocess.Popen[str]) -> None:
