@@ -114,6 +114,55 @@ EN = {
         "move them aside, or remove them from the session's commits, then run "
         "gz-ia session merge {id} again"
     ),
+    "merge_detached": (
+        "the base repository ('{root}') has no branch checked out (detached HEAD at {head}); "
+        "no branch would keep the merged work. Nothing was changed"
+    ),
+    "merge_detached_hint": (
+        "check out the branch to merge into (git -C {root} switch {branch}), then run "
+        "gz-ia session merge {id} again"
+    ),
+    "merge_detached_hint_any": (
+        "check out the branch to merge into (git -C {root} switch <branch>), then run "
+        "gz-ia session merge {id} again"
+    ),
+    "merge_hook_refused_safety": (
+        "a git hook ({hooks}) refused the commit of the uncommitted work in the worktree of "
+        "session '{id}' ({worktree}); nothing was changed. The hook said: {output}"
+    ),
+    "merge_hook_refused_safety_hint": (
+        "fix what the hook reports in the worktree and commit there yourself, then run "
+        "gz-ia session merge {id} again"
+    ),
+    "merge_hook_refused_merge": (
+        "a git hook ({hooks}) refused the merge commit of session '{id}' in {root}; the base "
+        "and the worktree are back as they were. The hook said: {output}"
+    ),
+    "merge_hook_refused_merge_hint": (
+        "fix what the hook asks for, or run gz-ia session merge {id} --no-commit and "
+        "commit yourself"
+    ),
+    "merge_stopped": (
+        "the merge of session '{id}' was stopped; {root} and the session's worktree are "
+        "back as they were"
+    ),
+    "merge_stopped_not_restored": (
+        "the merge of session '{id}' was stopped, and gz-ia could not put everything back "
+        "as it was: {problems}"
+    ),
+    "merge_not_restored": (
+        "merging session '{id}' failed ({cause}), and gz-ia could not put everything back "
+        "as it was: {problems}"
+    ),
+    "merge_not_restored_hint": (
+        "look with git -C {root} status; git -C {root} reset --merge {head} takes the base "
+        "back to where it was before the merge"
+    ),
+    "merge_problem_switched": "{root} no longer has {branch} checked out",
+    "merge_problem_head_moved": "{branch} moved to {head}, not by this merge (left as it is)",
+    "merge_problem_reset_failed": "{root} could not be reset ({detail})",
+    "merge_problem_index_locked": "{path}.lock exists: git is using the index",
+    "merge_problem_error": "{detail}",
     "merge_locked": "another gz-ia session merge into {root} is in progress; try again",
     "merge_no_branch": "session '{id}': branch '{branch}' does not exist",
     "merge_up_to_date": "✧ The branch is already up to date. Nothing to merge.",
@@ -257,6 +306,57 @@ ES = {
         "muévelos a otro sitio, o quítalos de los commits de la sesión, y reintenta "
         "gz-ia session merge {id}"
     ),
+    "merge_detached": (
+        "el repositorio base ('{root}') no tiene ninguna rama activa (HEAD separado en "
+        "{head}); ninguna rama conservaría el trabajo integrado. No se modificó nada"
+    ),
+    "merge_detached_hint": (
+        "cambia a la rama en la que quieres integrar (git -C {root} switch {branch}) y "
+        "reintenta gz-ia session merge {id}"
+    ),
+    "merge_detached_hint_any": (
+        "cambia a la rama en la que quieres integrar (git -C {root} switch <rama>) y "
+        "reintenta gz-ia session merge {id}"
+    ),
+    "merge_hook_refused_safety": (
+        "un hook de git ({hooks}) rechazó el commit del trabajo sin comitear en el worktree "
+        "de la sesión '{id}' ({worktree}); no se modificó nada. El hook dijo: {output}"
+    ),
+    "merge_hook_refused_safety_hint": (
+        "corrige lo que indica el hook en el worktree y comitea allí tú mismo; luego "
+        "reintenta gz-ia session merge {id}"
+    ),
+    "merge_hook_refused_merge": (
+        "un hook de git ({hooks}) rechazó el commit de integración de la sesión '{id}' en "
+        "{root}; la base y el worktree quedaron como estaban. El hook dijo: {output}"
+    ),
+    "merge_hook_refused_merge_hint": (
+        "corrige lo que pide el hook, o ejecuta gz-ia session merge {id} --no-commit y haz "
+        "tú el commit"
+    ),
+    "merge_stopped": (
+        "se detuvo la integración de la sesión '{id}'; {root} y el worktree de la sesión "
+        "quedaron como estaban"
+    ),
+    "merge_stopped_not_restored": (
+        "se detuvo la integración de la sesión '{id}' y gz-ia no pudo dejarlo todo como "
+        "estaba: {problems}"
+    ),
+    "merge_not_restored": (
+        "la integración de la sesión '{id}' falló ({cause}) y gz-ia no pudo dejarlo todo "
+        "como estaba: {problems}"
+    ),
+    "merge_not_restored_hint": (
+        "revisa con git -C {root} status; git -C {root} reset --merge {head} devuelve la "
+        "base a donde estaba antes de la integración"
+    ),
+    "merge_problem_switched": "{root} ya no tiene {branch} activa",
+    "merge_problem_head_moved": (
+        "{branch} apunta ahora a {head}, y no por esta integración (se deja como está)"
+    ),
+    "merge_problem_reset_failed": "no se pudo restablecer {root} ({detail})",
+    "merge_problem_index_locked": "{path}.lock existe: git está usando el índice",
+    "merge_problem_error": "{detail}",
     "merge_locked": (
         "otra integración de sesión de gz-ia en {root} está en curso; reintenta"
     ),

@@ -18,7 +18,7 @@ from typing import Any
 
 from gzia.contract import SafetyBlockError
 from gzia.sessions.git import changed_paths, git_failure, rev_parse, run_git
-from gzia.sessions.merge import HARNESS_PATHS
+from gzia.sessions.merge_checks import HARNESS_PATHS
 from gzia.sessions.project import Project
 from gzia.sessions.reconcile import reconcile
 from gzia.sessions.record import SessionRecord

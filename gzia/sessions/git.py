@@ -152,3 +152,14 @@ def is_ancestor(directory: str | Path, ancestor: str, descendant: str) -> bool:
 def rev_parse(directory: str | Path, rev: str) -> str | None:
     done = run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], directory)
     return done.stdout.strip() if done.ok else None
+
+
+def hooks_present(directory: str | Path, names: Sequence[str]) -> list[str]:
+    """Which of the hooks ``names`` git would run in ``directory`` (``core.hooksPath``
+    included): the executable files among them."""
+    done = run_git(["rev-parse", "--path-format=absolute", "--git-path", "hooks"], directory)
+    if not done.ok:
+        return []
+    hooks = Path(done.stdout.strip())
+    return [name for name in names
+            if (hooks / name).is_file() and os.access(hooks / name, os.X_OK)]

@@ -350,19 +350,6 @@ def test_a_worktree_moved_off_its_branch_is_refused(cli: Cli, project: Project,
         "gz-ia session merge abcdef01 again\n")
 
 
-def test_conflict_hint_on_a_detached_base_names_its_commit(cli: Cli, project: Project,
-                                                           session: Path) -> None:
-    """``git merge HEAD`` run in the worktree would merge the worktree with itself."""
-    root = project.root
-    commit_file(session, "README.md", "session version\n", "agent: readme")
-    commit_file(root, "README.md", "base version\n", "user: readme")
-    run_git(root, "checkout", "-q", "--detach")
-    head = run_git(root, "rev-parse", "HEAD").strip()
-    result = cli("session", "merge", SID, "--json", "-d", str(root))
-    assert result.json["errors"][0]["hint"] == (
-        f"resolve in the worktree (git merge {head} there), then run gz-ia session merge {SID}")
-
-
 def test_conflicting_file_names_are_reported_as_they_are(cli: Cli, project: Project,
                                                          session: Path) -> None:
     """Not C-quoted by git ("\\303\\261 a.txt"): a script must be able to open them."""

@@ -1,0 +1,214 @@
+"""What refuses a ``session merge`` before anything changes (steps 1 and 2 of
+:mod:`gzia.sessions.merge`): the session, the base, the worktree, and a snapshot of the
+worktree checked for conflicts, for files gz-ia owns, and for ignored files the merge
+would overwrite. Nothing here writes to the base or to the worktree.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from gzia import proc
+from gzia.contract import ConflictError, LockedError, NotFoundError, SafetyBlockError
+from gzia.sessions.git import (
+    changed_paths,
+    commit_with_fallback_identity,
+    git_failure,
+    git_ok,
+    private_index,
+    rev_parse,
+    run_git,
+)
+from gzia.sessions.project import HARNESS_DIR, Project
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.workspace import (
+    INJECTED_DIR,
+    branch_exists,
+    branch_for,
+    current_branch,
+    worktree_for,
+)
+
+HARNESS_PATHS = (HARNESS_DIR, INJECTED_DIR)
+"""gz-ia's own directories: what is under them is never the user's uncommitted work."""
+
+def check_mergeable(project: Project, record: SessionRecord) -> tuple[str, str]:
+    if not record.is_isolated or not project.is_git:
+        raise NotFoundError("sessions.merge_direct", id=record.id, details={"id": record.id})
+    if record.is_running:
+        raise LockedError("sessions.merge_running", id=record.id, pid=record.pid,
+                          details={"id": record.id, "pid": record.pid})
+    branch = branch_for(record.id)
+    if not branch_exists(project.root, branch):
+        raise NotFoundError("sessions.merge_no_branch", id=record.id, branch=branch,
+                            details={"id": record.id, "branch": branch})
+    _refuse_operation_in_progress(project)
+    into = _refuse_detached_base(project, record)
+    dirty = changed_paths(project.root, ignore_dirs=HARNESS_PATHS)
+    if dirty:
+        root = str(project.root)
+        raise SafetyBlockError("sessions.merge_base_dirty", root=root,
+                               details={"root": root, "files": dirty})
+    return branch, into
+
+
+def _refuse_detached_base(project: Project, record: SessionRecord) -> str:
+    """The checked-out branch; a detached HEAD is refused: no branch would hold the
+    merge, and a later ``session delete`` would drop the only copy of the work."""
+    into = current_branch(project.root)
+    if into is not None:
+        return into
+    root, head = str(project.root), (rev_parse(project.root, "HEAD") or "HEAD")[:12]
+    base = record.base_branch
+    raise SafetyBlockError(
+        "sessions.merge_detached", id=record.id, root=root, head=head, branch=base,
+        hint_key="sessions.merge_detached_hint" if base else "sessions.merge_detached_hint_any",
+        details={"id": record.id, "root": root, "head": head, "base_branch": base})
+
+
+_IN_PROGRESS = {"MERGE_HEAD": "merge", "CHERRY_PICK_HEAD": "cherry-pick",
+                "REVERT_HEAD": "revert", "rebase-merge": "rebase", "rebase-apply": "rebase"}
+
+
+def _refuse_operation_in_progress(project: Project) -> None:
+    """A merge, rebase... the user has not finished is theirs: never continue or abort it."""
+    operation = _operation_in_progress(project.git_common_dir)
+    if operation is not None:
+        root = str(project.root)
+        raise SafetyBlockError("sessions.merge_in_progress", root=root, operation=operation,
+                               details={"root": root, "operation": operation})
+
+
+def _operation_in_progress(git_dir: Path | None) -> str | None:
+    for name, operation in _IN_PROGRESS.items():
+        if git_dir is not None and (git_dir / name).exists():
+            return operation
+    return None
+
+
+def refuse_unsettled_worktree(project: Project, session_id: str, branch: str) -> None:
+    """The worktree must have its own branch checked out, with no merge or rebase of the
+    user's half done, or the safety commit would land on a branch of the user's (and the
+    merge would leave that work out) or conclude the user's operation."""
+    worktree = worktree_for(project, session_id)
+    if not (worktree / ".git").is_file():
+        return
+    git_dir = git_ok(["rev-parse", "--absolute-git-dir"], worktree).strip()
+    operation = _operation_in_progress(Path(git_dir))
+    if operation is None and git_ok(["ls-files", "-u", "-z"], worktree):
+        operation = "merge"  # unresolved conflicts without MERGE_HEAD (a stash pop, say)
+    if operation is not None:  # the safety commit would conclude it, conflict markers and all
+        raise SafetyBlockError(
+            "sessions.merge_worktree_in_progress", id=session_id, root=str(worktree),
+            operation=operation,
+            details={"id": session_id, "worktree": str(worktree), "operation": operation})
+    checked_out = current_branch(worktree) or (rev_parse(worktree, "HEAD") or "HEAD")[:12]
+    if checked_out != branch:
+        raise SafetyBlockError(
+            "sessions.merge_worktree_moved", id=session_id, branch=branch,
+            checked_out=checked_out, worktree=str(worktree),
+            hint_key="sessions.merge_worktree_moved_hint",
+            details={"id": session_id, "branch": branch, "checked_out": checked_out,
+                     "worktree": str(worktree)},
+        )
+
+
+def dirty_worktree(project: Project, session_id: str) -> Path | None:
+    worktree = worktree_for(project, session_id)
+    if not (worktree / ".git").is_file():
+        return None
+    return worktree if changed_paths(worktree, ignore_dirs=HARNESS_PATHS) else None
+
+
+def snapshot(worktree: Path) -> str:
+    """A commit of the worktree as it is, made through a private index (nothing moves)."""
+    with tempfile.TemporaryDirectory(prefix="gzia-merge-") as scratch:
+        env = private_index(worktree, Path(scratch))
+        git_ok(["add", "-A"], worktree, env=env)
+        tree = git_ok(["write-tree"], worktree, env=env).strip()
+    done = commit_with_fallback_identity(["commit-tree", tree, "-p", "HEAD", "-m", "snapshot"],
+                                         worktree)
+    if not done.ok:
+        raise git_failure(done)
+    return done.stdout.strip()
+
+
+def refuse_conflicts(project: Project, session_id: str, branch: str, tip: str) -> None:
+    done = run_git(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", "HEAD",
+                    tip],
+                   project.root)
+    if done.returncode == 0:
+        return
+    if done.returncode != 1:
+        raise git_failure(done)
+    files = _conflicted_files(done)
+    base = current_branch(project.root) or "HEAD"  # a detached base was refused before
+    worktree = str(worktree_for(project, session_id))
+    raise ConflictError(
+        "sessions.merge_conflict", id=session_id, count=len(files), files=", ".join(files),
+        base=base, hint_key="sessions.merge_conflict_hint",
+        details={"id": session_id, "files": files, "branch": branch, "worktree": worktree},
+    )
+
+
+_OWN_PATHSPECS = (f":(top){HARNESS_DIR}", f":(top){INJECTED_DIR}")
+
+
+def refuse_injected_files(project: Project, session_id: str, branch: str, tip: str, *,
+                           squash: bool) -> None:
+    """Refuse when the session's commits carry ``.harness-session/`` or ``.harness/`` files.
+
+    The exclude entry keeps ``git add -A`` away from them, but an agent can still force-add
+    an injected MCP configuration (with its token) or write into gz-ia's own store. A
+    squash brings only the final tree; any other merge brings every commit's history.
+    """
+    if squash:
+        args = ["diff", "--name-only", "-z", f"HEAD...{tip}", "--", *_OWN_PATHSPECS]
+    else:
+        args = ["log", "--format=", "--name-only", "-z", f"HEAD..{tip}", "--", *_OWN_PATHSPECS]
+    names = git_ok(args, project.root).split("\0")
+    files = sorted({name.strip("\n") for name in names if name.strip("\n")})
+    if files:
+        raise SafetyBlockError(
+            "sessions.merge_injected", id=session_id, files=", ".join(files), branch=branch,
+            hint_key="sessions.merge_injected_hint",
+            details={"id": session_id, "branch": branch, "files": files},
+        )
+
+
+def refuse_overwriting_ignored(project: Project, session_id: str, tip: str) -> None:
+    """Refuse when the merge would create files the base has on disk but ignores.
+
+    git treats ignored files as expendable and replaces them without a word: a session
+    that commits its own ``.env`` would wipe the user's. (Untracked files that are not
+    ignored already made the base count as dirty.)
+    """
+    added = git_ok(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A",
+                    f"HEAD...{tip}"], project.root).split("\0")
+    on_disk = [name for name in added if name and os.path.lexists(project.root / name)]
+    if not on_disk:
+        return
+    tracked = git_ok(["ls-files", "-z", "--", *on_disk], project.root,
+                     env={"GIT_LITERAL_PATHSPECS": "1"}).split("\0")
+    files = sorted(set(on_disk) - set(tracked))
+    if files:
+        root = str(project.root)
+        raise SafetyBlockError(
+            "sessions.merge_overwrites_ignored", id=session_id, root=root,
+            files=", ".join(files), hint_key="sessions.merge_overwrites_ignored_hint",
+            details={"id": session_id, "root": root, "files": files},
+        )
+
+
+def _conflicted_files(done: proc.Completed) -> list[str]:
+    """``merge-tree -z --name-only``: the tree id, then conflicted paths, NUL-terminated."""
+    lines = done.stdout.split("\0")[1:]
+    files: list[str] = []
+    for line in lines:
+        if not line:
+            break
+        if line not in files:
+            files.append(line)
+    return files
