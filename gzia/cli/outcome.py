@@ -69,8 +69,7 @@ def _render_error(exc: BaseException, message: str, hint: str | None) -> None:
         lines.append(hint)
     if code == "INTERNAL" and not output.state.debug:
         lines.append(t("core.debug_hint"))
-    sys.stderr.write("\n".join(lines) + "\n")
-    sys.stderr.flush()
+    output.write_for_people(sys.stderr, "\n".join(lines) + "\n")
 
 
 def write_envelope(document: dict[str, Any]) -> None:
