@@ -74,6 +74,31 @@ def set_debug(value: bool) -> None:
         state.debug = True
 
 
+@dataclass(frozen=True)
+class GlobalFlag:
+    """An option every command accepts, before or after the command's name."""
+
+    names: tuple[str, ...]
+    help: str
+    apply: Callable[[bool], None]
+
+
+GLOBAL_FLAGS = (
+    GlobalFlag(("--json",), "Write one JSON document to stdout.", set_json),
+    GlobalFlag(("-q", "--quiet"), "Print only errors.", set_quiet),
+    GlobalFlag(("--debug",), "Show tracebacks of internal errors.", set_debug),
+)
+
+
+def apply_global_flag(arg: str) -> bool:
+    """Turn on the global flag ``arg`` names; ``False`` when it names none."""
+    for flag in GLOBAL_FLAGS:
+        if arg in flag.names:
+            flag.apply(True)
+            return True
+    return False
+
+
 def is_json() -> bool:
     return state.json
 
