@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from gzia.contract import NotFoundError
+from gzia.contract import IOFailure, NotFoundError
 from gzia.drivers.base import (
     ExecutableDriver,
     LaunchRequest,
@@ -56,14 +56,21 @@ class ShellDriver(ExecutableDriver):
 
 def _program_path(program: str, request: LaunchRequest) -> str:
     """``program`` as an absolute path: looked up on PATH, or relative to the workspace."""
-    if os.sep in program:
-        candidate = request.workdir / program
-        found = str(candidate) if _is_executable_file(candidate) else None
-    else:
+    details = {"program": program}
+    if os.sep not in program:
         found = which(program, request.env)
-    if found is None:
-        raise NotFoundError("proc.program_not_found", program=program, details={"program": program})
-    return found
+        if found is None:
+            raise NotFoundError("proc.program_not_found", program=program, details=details)
+        return found
+    candidate = request.workdir / program
+    if not candidate.is_file():
+        raise NotFoundError("proc.program_not_found", program=program, details=details,
+                            hint_key="proc.relative_program_hint" if not Path(program).is_absolute()
+                            else None)
+    if not os.access(candidate, os.X_OK):
+        raise IOFailure("proc.program_not_executable", program=program, details=details,
+                        hint_key="proc.not_executable_hint")
+    return str(candidate)
 
 
 def _is_executable_file(path: Path) -> bool:

@@ -148,6 +148,37 @@ def test_missing_program_creates_nothing(gz: Gz, repo: Path):
     assert not (repo / ".harness").exists()
 
 
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ("Error: program 'tools/check.sh' not found\n"
+            "a path is read from the session's worktree root, not from the directory you are "
+            "in\n",
+            "Error: program 'tools/run.sh' is not executable\n"
+            "make it executable: chmod +x tools/run.sh\n")),
+    ("es", ("Error: no se encontró el programa 'tools/check.sh'\n"
+            "una ruta se busca desde la raíz del worktree de la sesión, no desde el directorio "
+            "en el que estás\n",
+            "Error: el programa 'tools/run.sh' no es ejecutable\n"
+            "hazlo ejecutable: chmod +x tools/run.sh\n")),
+])
+def test_a_program_given_as_a_path_is_found_from_the_worktree_root(
+    gz: Gz, repo: Path, lang: str, expected: tuple[str, str]
+):
+    (repo / "tools").mkdir()
+    (repo / "tools" / "run.sh").write_text("#!/bin/sh\necho ran\n")
+    git(repo, "add", "tools")
+    git(repo, "commit", "-q", "-m", "tools")
+    env = {"GZ_LANG": lang}
+    not_found = gz("exec", "--", "tools/check.sh", cwd=repo / "tools", env=env)
+    not_executable = gz("exec", "--", "tools/run.sh", cwd=repo / "tools", env=env)
+    assert (not_found.exit_code, not_found.stderr) == (1, expected[0])
+    assert (not_executable.exit_code, not_executable.stderr) == (1, expected[1])
+    (repo / "tools" / "run.sh").chmod(0o755)
+    git(repo, "commit", "-q", "-am", "executable")
+    ran = gz("exec", "--", "tools/run.sh", cwd=repo / "tools")
+    assert ran.exit_code == 0
+    assert "ran\n" in ran.stdout
+
+
 @pytest.mark.parametrize(("lang", "message"), [
     ("en", "Error: '{path}' cannot be started: Exec format error"),
     ("es", "Error: '{path}' no se puede iniciar: Exec format error"),
