@@ -188,6 +188,13 @@ class TerminationRequested(KeyboardInterrupt):
     """
 
 
+def stopped_by_signal(exc: KeyboardInterrupt, data: Any) -> GzError:
+    """Ctrl+C (exit 130) or SIGTERM (143) as an error that still carries ``data``."""
+    if isinstance(exc, TerminationRequested):
+        return TerminatedError("core.terminated", data=data)
+    return InterruptError("core.interrupted", data=data)
+
+
 def classify(exc: BaseException) -> tuple[ExitCode, ErrorCode]:
     """The one mapping from any exception to (exit code, error code)."""
     if isinstance(exc, GzError):

@@ -63,13 +63,13 @@ def failed(exc: BaseException) -> int:
 def _render_error(exc: BaseException, message: str, hint: str | None) -> None:
     from gzia.i18n import t
 
+    code = classify(exc)[1]
     lines = [f"{t('core.error_prefix')}: {message}"]
-    if hint and classify(exc)[1] != "UNKNOWN_FLAG":
+    if hint and code != "UNKNOWN_FLAG":
         lines.append(hint)
-    if classify(exc)[1] == "INTERNAL" and not output.state.debug:
+    if code == "INTERNAL" and not output.state.debug:
         lines.append(t("core.debug_hint"))
-    sys.stderr.write("\n".join(lines) + "\n")
-    sys.stderr.flush()
+    output.write_for_people(sys.stderr, "\n".join(lines) + "\n")
 
 
 def write_envelope(document: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ every failure path, so stdout carries exactly one document in JSON mode.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -74,6 +75,31 @@ def set_debug(value: bool) -> None:
         state.debug = True
 
 
+@dataclass(frozen=True)
+class GlobalFlag:
+    """An option every command accepts, before or after the command's name."""
+
+    names: tuple[str, ...]
+    help: str
+    apply: Callable[[bool], None]
+
+
+GLOBAL_FLAGS = (
+    GlobalFlag(("--json",), "Write one JSON document to stdout.", set_json),
+    GlobalFlag(("-q", "--quiet"), "Print only errors.", set_quiet),
+    GlobalFlag(("--debug",), "Show tracebacks of internal errors.", set_debug),
+)
+
+
+def apply_global_flag(arg: str) -> bool:
+    """Turn on the global flag ``arg`` names; ``False`` when it names none."""
+    for flag in GLOBAL_FLAGS:
+        if arg in flag.names:
+            flag.apply(True)
+            return True
+    return False
+
+
 def is_json() -> bool:
     return state.json
 
@@ -89,16 +115,28 @@ def line(text: str = "", *, err: bool = False) -> None:
     """Write one line of human output (nothing in JSON mode)."""
     if state.json:
         return
-    stream = sys.stderr if err else sys.stdout
-    stream.write(text + "\n")
-    stream.flush()
+    write_for_people(sys.stderr if err else sys.stdout, text + "\n")
 
 
 def progress(text: str) -> None:
     """A status line for people (stderr); silent in JSON mode and with ``-q``."""
     if not state.json and not state.quiet:
-        sys.stderr.write(text + "\n")
-        sys.stderr.flush()
+        write_for_people(sys.stderr, text + "\n")
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def write_for_people(stream: TextIO, text: str) -> None:
+    """Write human output; on a terminal, control characters other than newline and tab
+    are shown as ``\\xNN``. Prompts, event texts and record fields may come from an
+    agent or a hand-edited file, and an escape sequence in them must not drive the
+    operator's terminal (retitle it, move the cursor, hide lines). Pipes get the text
+    as it is."""
+    if _CONTROL.search(text) is not None and stream.isatty():
+        text = _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+    stream.write(text)
+    stream.flush()
 
 
 def warn(code: str, key: str, /, *, details: dict[str, Any] | None = None, **params: Any) -> None:
@@ -115,5 +153,4 @@ def add_warning(problem: Problem) -> None:
     if not state.json and not state.quiet:
         from gzia.i18n import t
 
-        sys.stderr.write(f"{t('core.warning_prefix')}: {problem.message}\n")
-        sys.stderr.flush()
+        write_for_people(sys.stderr, f"{t('core.warning_prefix')}: {problem.message}\n")

@@ -5,7 +5,8 @@ importing click and typer and building the command tree costs more than listing 
 thousand sessions. The forms are parsed strictly::
 
     gz-ia [G...] session [G | D]... list [G | D]...
-    G: --json  -q  --quiet  --debug        D: -d DIR  --dir DIR  --dir=DIR
+    G: a global flag (--json, -q, --quiet, --debug: gzia.cli.output.GLOBAL_FLAGS)
+    D: -d DIR  --dir DIR  --dir=DIR
 
 Anything else (``--help``, an unknown or repeated option, a value that is empty or starts
 with ``-``, an argument after ``list``) is left to the full command line, which gives the
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import sys
 
-GLOBAL_FLAGS = ("--json", "-q", "--quiet", "--debug")
 DIR_OPTIONS = ("-d", "--dir")
 SESSION_LIST = ("session", "list")
 
@@ -47,12 +47,15 @@ def print_version() -> int:
 def parse_session_list(args: list[str]) -> tuple[list[list[str]], str | None] | None:
     """The global flags seen at each level (root, ``session``, ``list``) and the directory,
     for the forms in the module's grammar; ``None`` for anything else."""
+    from gzia.cli.output import GLOBAL_FLAGS
+
+    global_flags = {name for flag in GLOBAL_FLAGS for name in flag.names}
     flags: list[list[str]] = [[], [], []]
     dirs: list[str | None] = [None, None, None]
     level, index = 0, 0
     while index < len(args):
         arg = args[index]
-        if arg in GLOBAL_FLAGS:
+        if arg in global_flags:
             flags[level].append(arg)
         elif level < len(SESSION_LIST) and arg == SESSION_LIST[level]:
             level += 1
@@ -101,9 +104,7 @@ def run_session_list(flags_by_level: list[list[str]], directory: str | None) -> 
 
 
 def _apply(flags: list[str]) -> None:
-    from gzia.cli import output
+    from gzia.cli.output import apply_global_flag
 
     for flag in flags:
-        output.set_json(flag == "--json")
-        output.set_quiet(flag in ("-q", "--quiet"))
-        output.set_debug(flag == "--debug")
+        apply_global_flag(flag)

@@ -31,16 +31,11 @@ def _setter(apply: Callable[[bool], None]) -> Callable[[click.Context, click.Par
 
 
 def global_options() -> list[click.Option]:
-    """Fresh Option objects for --json, -q/--quiet and --debug (one set per command)."""
+    """Fresh Option objects for the global flags (one set per command)."""
     return [
-        click.Option(["--json"], is_flag=True, expose_value=False, is_eager=True,
-                     callback=_setter(output.set_json),
-                     help="Write one JSON document to stdout."),
-        click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, is_eager=True,
-                     callback=_setter(output.set_quiet), help="Print only errors."),
-        click.Option(["--debug"], is_flag=True, expose_value=False, is_eager=True,
-                     callback=_setter(output.set_debug),
-                     help="Show tracebacks of internal errors."),
+        click.Option(list(flag.names), is_flag=True, expose_value=False, is_eager=True,
+                     callback=_setter(flag.apply), help=flag.help)
+        for flag in output.GLOBAL_FLAGS
     ]
 
 
@@ -243,7 +238,5 @@ def sniff_global_flags(command: click.Command | None, args: list[str]) -> None:
         if arg in takes_value:
             index += 2
             continue
-        output.set_json(arg == "--json")
-        output.set_quiet(arg in ("-q", "--quiet"))
-        output.set_debug(arg == "--debug")
+        output.apply_global_flag(arg)
         index += 1

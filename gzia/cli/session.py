@@ -61,10 +61,12 @@ Force = Annotated[bool, typer.Option("--force", "-f", help="Delete even unmerged
 def delete_command(
     ctx: typer.Context, session: SessionRef, force: Force = False, directory: Dir = None
 ) -> None:
+    from gzia.cli.session_control import warn_if_process_only
     from gzia.sessions.delete import delete_session
 
     store, record = open_session(ctx, session, directory)
     result = delete_session(store, record, force=force)
+    warn_if_process_only(record.id, result.kill_target)
     output.emit(result.to_json(), lambda: output.line(t("sessions.deleted", id=record.id)))
 
 

@@ -6,11 +6,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
 from gzia.cli import output
 from gzia.cli.session_common import Dir, SessionRef, open_store
 from gzia.i18n import t
+
+if TYPE_CHECKING:
+    from gzia.supervisor.killtarget import KillTarget
 
 
 def register(app: typer.Typer) -> None:
@@ -30,8 +35,20 @@ def kill(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None
     store = open_store(ctx, directory)
     result = kill_session(store, session, configured_watchdog().kill_grace_s)
     record = result.record
+    warn_if_process_only(record.id, result.target)
     key = "run.kill_lost" if result.was_lost else "run.kill_done"
     output.emit(record.to_json(), human=lambda: output.line(t(key, id=record.id, pid=record.pid)))
+
+
+def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
+    """A kill that could signal only the agent's process, not its group, says so and why
+    (warning ``SAFETY_BLOCK``; ``details`` tell what was signalled)."""
+    if target is None or target.whole_group:
+        return
+    why = t(f"run.kill_why_{target.reason}", pgid=target.pgid,
+            recorded_pgid=target.recorded_pgid)
+    output.warn("SAFETY_BLOCK", "run.kill_process_only", pid=target.pid, why=why,
+                details={"id": session_id, **target.to_json()})
 
 
 def resume(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:

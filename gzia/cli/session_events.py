@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from gzia.cli import output
 from gzia.cli.session_common import Dir, SessionRef, open_session
-from gzia.contract import NotFoundError
+from gzia.contract import NotFoundError, stopped_by_signal
 from gzia.i18n import t
 from gzia.sessions.events import DEFAULT_AGENT, Event, append_event, new_event
 
@@ -59,9 +59,16 @@ def logs_command(
                         path=str(store.events_path(record.id)), details={"line": line})
         events = iter(batch.events)
     seen: list[Event] = []
-    for event in events:
-        seen.append(event)
-        if not output.state.quiet:
-            output.line(event_line(event))
-    output.emit({"id": record.id, "events": [e.to_json() for e in seen]},
-                lambda: None if seen else output.line(t("sessions.no_events", id=record.id)))
+
+    def listing() -> dict[str, Any]:
+        return {"id": record.id, "events": [e.to_json() for e in seen]}
+
+    try:
+        for event in events:
+            seen.append(event)
+            if not output.state.quiet:
+                output.line(event_line(event))
+    except KeyboardInterrupt as stop:  # Ctrl+C ends -f: the envelope still holds the events
+        raise stopped_by_signal(stop, listing()) from stop
+    output.emit(listing(), lambda: None if seen else output.line(
+        t("sessions.no_events", id=record.id)))

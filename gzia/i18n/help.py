@@ -6,8 +6,8 @@ just before help is printed. Spanish follows the original gz-ia's wording where 
 the command. A test walks every built-in command and requires an entry for every text.
 """
 
-ES = {
-    # The frame click and typer draw around the texts.
+FRAME = {
+    # What click and typer draw around the texts.
     "Usage:": "Uso:",
     "Options": "Opciones",
     "Commands": "Comandos",
@@ -17,6 +17,9 @@ ES = {
     "default: {default}": "por defecto: {default}",
     "required": "obligatorio",
     "env var: {var}": "variable de entorno: {var}",
+}
+
+TEXTS = {
     # gz-ia and its global options.
     "Run AI coding agents as managed sessions in isolated git worktrees.":
         "Ejecuta agentes de IA de programación como sesiones gestionadas en worktrees de git "
@@ -121,5 +124,6 @@ ES = {
         "Vuelve a la versión que se usaba antes de la última actualización.",
 }
 
+ES = {**FRAME, **TEXTS}
 EN = {english: english for english in ES}
 """English is the text itself (the catalogue tests compare both sides)."""

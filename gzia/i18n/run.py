@@ -30,6 +30,17 @@ EN = {
     "still_starting": "session '{id}' is still starting; try again in a moment",
     "kill_done": "✓ Session '{id}' (PID {pid}) stopped.",
     "kill_lost": "✧ Session '{id}' was no longer running (PID {pid} had vanished): marked lost.",
+    "kill_process_only": "only PID {pid} was signalled, not a process group: {why}; "
+                         "processes it started may still be running",
+    "kill_why_pgid_mismatch": "the record names process group {recorded_pgid}, but the "
+                              "process is in group {pgid}",
+    "kill_why_not_group_leader": "it shares process group {pgid} with other processes "
+                                 "and does not lead it",
+    "kill_why_unsafe_group": "it is in process group {pgid}, which gz-ia never signals",
+    "kill_why_caller_group": "it is in the process group of gz-ia or of its caller ({pgid})",
+    "kill_not_permitted": "cannot stop session '{id}': no permission to signal PID {pid}",
+    "kill_refused_pid": "session '{id}' names PID {pid}, which gz-ia will not signal; "
+                        "the record was left as it is",
 }
 
 ES = {
@@ -59,4 +70,18 @@ ES = {
     "kill_done": "✓ Sesión '{id}' (PID {pid}) finalizada con éxito.",
     "kill_lost": "✧ La sesión '{id}' ya no estaba en ejecución (el PID {pid} había "
                  "desaparecido): marcada como perdida (lost).",
+    "kill_process_only": "solo se envió la señal al PID {pid}, no a un grupo de procesos: "
+                         "{why}; los procesos que inició pueden seguir en ejecución",
+    "kill_why_pgid_mismatch": "el registro indica el grupo de procesos {recorded_pgid}, "
+                              "pero el proceso está en el grupo {pgid}",
+    "kill_why_not_group_leader": "comparte el grupo de procesos {pgid} con otros procesos "
+                                 "y no es su líder",
+    "kill_why_unsafe_group": "está en el grupo de procesos {pgid}, al que gz-ia nunca "
+                             "envía señales",
+    "kill_why_caller_group": "está en el grupo de procesos de gz-ia o de quien lo invocó "
+                             "({pgid})",
+    "kill_not_permitted": "no se puede detener la sesión '{id}': sin permiso para enviar "
+                          "señales al PID {pid}",
+    "kill_refused_pid": "la sesión '{id}' indica el PID {pid}, al que gz-ia no enviará "
+                        "señales; el registro queda como estaba",
 }

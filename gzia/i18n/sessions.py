@@ -9,6 +9,10 @@ EN = {
     "id_taken": "session '{id}' already exists",
     "locked": "session '{id}' is locked by another gz-ia process",
     "record_unreadable": "session record {path} is unreadable: {detail}",
+    "record_unreadable_hint": (
+        "fix that file, or remove it and run gz-ia session prune to remove the session's "
+        "worktree and branch"
+    ),
     "unreadable_warning": "skipped unreadable session record {path}: {detail}",
     "dir_not_found": "directory '{dir}' does not exist",
     "git_failed": "'{command}' failed: {detail}",
@@ -178,6 +182,10 @@ ES = {
     "id_taken": "la sesión '{id}' ya existe",
     "locked": "la sesión '{id}' está bloqueada por otro proceso de gz-ia",
     "record_unreadable": "el registro de sesión {path} no se puede leer: {detail}",
+    "record_unreadable_hint": (
+        "corrige ese archivo, o elimínalo y ejecuta gz-ia session prune para eliminar el "
+        "worktree y la rama de la sesión"
+    ),
     "unreadable_warning": "se omitió el registro de sesión ilegible {path}: {detail}",
     "dir_not_found": "el directorio '{dir}' no existe",
     "git_failed": "'{command}' falló: {detail}",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import shutil
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gzia.contract import SafetyBlockError
 from gzia.sessions.git import changed_paths, git_failure, rev_parse, run_git
@@ -29,6 +29,9 @@ from gzia.sessions.workspace import (
     forget_missing_worktree,
     worktree_for,
 )
+
+if TYPE_CHECKING:
+    from gzia.supervisor.killtarget import KillTarget
 
 KILL_MODULE = "gzia.sessions.kill"
 
@@ -49,6 +52,8 @@ class DeleteResult:
     removed_worktree: bool = False
     removed_branch: bool = False
     discarded: UnmergedWork = field(default_factory=UnmergedWork)
+    kill_target: KillTarget | None = None
+    """What stopping a running session signalled (its group, or only its process)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.session_id, "deleted": True, "killed": self.killed,
@@ -96,7 +101,7 @@ def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -
     result = DeleteResult(record.id)
     record = reconcile(store, record)
     if record.is_running:
-        record = _stop(store, record, force=force)
+        record, result.kill_target = _stop(store, record, force=force)
         result.killed = True
     result.discarded = unmerged_work(store.project, record)
     if result.discarded and not force:
@@ -106,7 +111,9 @@ def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -
     return result
 
 
-def _stop(store: SessionStore, record: SessionRecord, *, force: bool) -> SessionRecord:
+def _stop(
+    store: SessionStore, record: SessionRecord, *, force: bool
+) -> tuple[SessionRecord, KillTarget | None]:
     details = {"id": record.id, "pid": record.pid}
     if not force:
         raise SafetyBlockError("sessions.delete_running", id=record.id, pid=record.pid,
@@ -119,8 +126,8 @@ def _stop(store: SessionStore, record: SessionRecord, *, force: bool) -> Session
     from gzia.config import load_config
 
     grace_s = int(load_config().get("kill_grace_ms")) / 1000.0
-    kill.kill_session(store, record.id, grace_s)
-    return store.load(record.id)
+    killed = kill.kill_session(store, record.id, grace_s)
+    return store.load(record.id), killed.target
 
 
 def _unmerged_refusal(session_id: str, work: UnmergedWork) -> SafetyBlockError:

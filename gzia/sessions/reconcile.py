@@ -36,8 +36,11 @@ def is_stale(record: SessionRecord) -> bool:
 
 def reconcile(store: SessionStore, record: SessionRecord) -> SessionRecord:
     """The record, marked ``lost`` first if its process vanished without a final write."""
-    if not is_stale(record):
-        return record
+    return _marked_lost(store, record) if is_stale(record) else record
+
+
+def _marked_lost(store: SessionStore, record: SessionRecord) -> SessionRecord:
+    """A stale record, written as ``lost`` under its lock (or only reported so)."""
     try:
         return store.update(record.id, _mark_lost_if_still_stale, timeout=RECONCILE_LOCK_TIMEOUT)
     except (OSError, LockedError):
@@ -66,6 +69,6 @@ def list_sessions(store: SessionStore) -> ListResult:
     result = store.list()
     for index, record in enumerate(result.records):
         if is_stale(record):
-            result.records[index] = reconcile(store, record)
+            result.records[index] = _marked_lost(store, record)
             result.texts.pop(record.id, None)
     return result

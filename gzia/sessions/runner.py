@@ -30,7 +30,7 @@ from gzia.contract import (
     InterruptError,
     IOFailure,
     TerminatedError,
-    TerminationRequested,
+    stopped_by_signal,
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
 from gzia.sessions.ids import new_session_id
@@ -203,10 +203,8 @@ class _Launch:
         except BaseException as exc:  # the agent never started: the record must not stay running
             final = _finalize_unstarted(self.store, record.id, exc)
             data = final.to_json() if final is not None else None
-            if isinstance(exc, TerminationRequested):  # SIGTERM/SIGHUP: ``data`` too
-                raise TerminatedError("core.terminated", data=data) from exc
-            if isinstance(exc, KeyboardInterrupt):  # so that ``data`` is the record here too
-                raise InterruptError("core.interrupted", data=data) from exc
+            if isinstance(exc, KeyboardInterrupt):  # Ctrl+C or SIGTERM: ``data`` is the record
+                raise stopped_by_signal(exc, data) from exc
             if isinstance(exc, GzError) and exc.data is None:
                 exc.data = data
             raise

@@ -25,6 +25,7 @@ from gzia.sessions.ids import is_session_id, validate_session_id, validate_sessi
 from gzia.sessions.project import Project
 from gzia.sessions.record import (
     SCHEMA_VERSION,
+    RecordFormatError,
     SessionRecord,
     json_bytes,
     now_rfc3339,
@@ -99,12 +100,13 @@ class SessionStore:
     def load(self, session_id: str) -> SessionRecord:
         path = self.record_path(session_id)
         try:
-            return _decode(_read_file(path))[0]
+            return _decode(_read_file(path), path.name[:-5])[0]
         except FileNotFoundError:
             raise _not_found(session_id) from None
         except (OSError, ValueError) as exc:  # RecordFormatError is a ValueError
             raise IOFailure(
                 "sessions.record_unreadable", path=str(path), detail=str(exc),
+                hint_key="sessions.record_unreadable_hint",
                 details={"path": str(path), "error": str(exc)},
             ) from exc
 
@@ -131,13 +133,9 @@ class SessionStore:
 
     def _read_into(self, result: ListResult, dir_fd: int, name: str) -> None:
         try:
-            record, text = _decode(_read_file(name, dir_fd))
+            record, text = _decode(_read_file(name, dir_fd), name[:-5])
         except (OSError, ValueError) as exc:  # RecordFormatError is a ValueError
             result.unreadable.append(UnreadableRecord(str(self.dir / name), str(exc)))
-            return
-        if record.id != name[:-5]:
-            result.unreadable.append(UnreadableRecord(str(self.dir / name),
-                                                      "id does not match file name"))
             return
         result.records.append(record)
         if text is not None:
@@ -329,9 +327,14 @@ def _read_file(name: str | Path, dir_fd: int | None = None) -> bytes:
         os.close(fd)
 
 
-def _decode(raw: bytes) -> tuple[SessionRecord, str | None]:
-    """The record and, when it is already in its written form, its text (see ListResult)."""
-    return SessionRecord.from_text(raw.decode("utf-8").removeprefix("\ufeff"))
+def _decode(raw: bytes, file_id: str) -> tuple[SessionRecord, str | None]:
+    """The record stored as ``<file_id>.json`` and, when it is already in its written
+    form, its text (see ListResult). A record naming another id is not this session's:
+    acting on it (delete, merge) would act on that other session."""
+    record, text = SessionRecord.from_text(raw.decode("utf-8").removeprefix("\ufeff"))
+    if record.id != file_id:
+        raise RecordFormatError("id does not match file name")
+    return record, text
 
 
 def _start_key(record: SessionRecord) -> tuple[str, str]:

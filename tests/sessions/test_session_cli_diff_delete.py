@@ -182,6 +182,30 @@ def test_delete_never_removes_a_path_taken_from_the_record(
     assert (victim / "precious.txt").read_text() == "keep"
 
 
+def test_a_record_copied_under_another_name_is_never_acted_on(
+    cli: Cli, project: Project, worktree: Path
+) -> None:
+    """delete --force c000000d must not delete abcdef01, whose record it is a copy of."""
+    original = project.sessions_dir / f"{SID}.json"
+    copy = project.sessions_dir / "c000000d.json"
+    copy.write_bytes(original.read_bytes())
+    for args in (["delete", "--force"], ["show"], ["merge"], ["path"]):
+        result = cli("session", *args, "c000000d", "--json", "-d", str(project.root))
+        assert result.exit_code == 1, args
+        [error] = result.json["errors"]
+        assert (error["code"], error["details"]) == (
+            "IO", {"path": str(copy), "error": "id does not match file name"})
+        assert error["hint"] == ("fix that file, or remove it and run gz-ia session prune to "
+                                 "remove the session's worktree and branch")
+    assert original.is_file() and worktree.is_dir()
+    assert run_git(project.root, "branch", "--list", f"harness/{SID}").strip()
+    human = cli("session", "show", "c000000d", "-d", str(project.root), env=ES)
+    assert human.stderr == (
+        f"Error: el registro de sesión {copy} no se puede leer: id does not match file name\n"
+        "corrige ese archivo, o elimínalo y ejecuta gz-ia session prune para eliminar el "
+        "worktree y la rama de la sesión\n")
+
+
 def test_delete_running_session_is_refused(cli: Cli, project: Project) -> None:
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
 import subprocess
 import sys
@@ -243,3 +244,27 @@ def test_a_run_whose_events_file_is_a_fifo_still_records_its_outcome(
 
     log_lifecycle_event(SessionStore(session), SID, "session finished", "FINISH", failed=False)
     assert stat.S_ISFIFO(fifo_events.lstat().st_mode)
+@pytest.mark.parametrize(("signum", "exit_code", "code"), [
+    (signal.SIGINT, 130, "INTERRUPTED"), (signal.SIGTERM, 143, "TERMINATED")])
+def test_logs_follow_stopped_by_a_signal_still_reports_the_events(
+    project: Project, signum: int, exit_code: int, code: str
+) -> None:
+    agent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        make_session(project, SID, status="running", pid=agent.pid,
+                     pid_start_time=process_start_time(agent.pid))
+        append_event(SessionStore(project), new_event(SID, "seen", "READ"))
+        follower = subprocess.Popen(
+            [sys.executable, "-m", "gzia", "--json", "session", "logs", SID, "-f", "-d",
+             str(project.root)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(1.0)  # started and polling
+        follower.send_signal(signum)
+        stdout, stderr = follower.communicate(timeout=30)
+        assert follower.returncode == exit_code, stderr
+        document = json.loads(stdout)
+        assert [e["action"] for e in document["data"]["events"]] == ["seen"]
+        assert document["data"]["id"] == SID
+        assert [e["code"] for e in document["errors"]] == [code]
+    finally:
+        agent.kill()
+        agent.wait()

@@ -110,6 +110,38 @@ def test_list_json_stays_valid_with_a_lone_surrogate(form: str, project: Project
             assert listed["initial_prompt"] == "x\ud800y"
 
 
+def test_control_characters_reach_a_terminal_escaped_and_a_pipe_as_they_are(
+    project: Project,
+) -> None:
+    """An agent-written text must not drive the operator's terminal (real PTY)."""
+    import os
+    import pty
+
+    make_session(project, "abcdef01", initial_prompt="fix\x1b]0;pwned\x07 it\rX")
+    argv = [sys.executable, "-m", "gzia", "session", "show", "abcdef01", "-d", str(project.root)]
+    primary, secondary = pty.openpty()
+    try:
+        done = subprocess.run(argv, stdout=secondary, stderr=subprocess.PIPE, timeout=60,
+                              check=False)
+        os.close(secondary)
+        on_terminal = b""
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # EIO: the terminal's other side is closed
+                break
+            if not chunk:
+                break
+            on_terminal += chunk
+    finally:
+        os.close(primary)
+    assert done.returncode == 0
+    assert b"fix\\x1b]0;pwned\\x07 it\\x0dX" in on_terminal
+    assert b"\x1b" not in on_terminal
+    piped = subprocess.run(argv, capture_output=True, timeout=60, check=False)
+    assert b"fix\x1b]0;pwned\x07 it\rX" in piped.stdout
+
+
 def test_list_reconciles_a_stale_running_record(cli: Cli, project: Project) -> None:
     make_session(project, "abcdef01", status="running", pid=2**22 + 12345)
     [data] = cli("session", "list", "--json", "-d", str(project.root)).json["data"]["sessions"]
