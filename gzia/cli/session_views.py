@@ -133,9 +133,14 @@ def render_prune(report: PruneReport) -> None:
         output.line(t("sessions.prune_nothing"))
         return
     output.line(t("sessions.prune_title"))
-    groups = [("prune_worktree", report.removed_worktrees),
-              ("prune_branch", report.removed_branches), ("prune_dir", report.removed_dirs),
-              ("prune_events", report.removed_events), ("prune_missing", report.missing_worktrees)]
+    for name in report.removed_worktrees:
+        output.line(t("sessions.prune_worktree", name=name))
+    for tip in report.branch_tips:
+        output.line(t("sessions.prune_branch", name=tip.branch, commit=tip.short))
+        if not tip.on_other_branch:
+            output.line(t("sessions.prune_branch_unique", commit=tip.short))
+    groups = [("prune_dir", report.removed_dirs), ("prune_events", report.removed_events),
+              ("prune_lock", report.removed_locks), ("prune_missing", report.missing_worktrees)]
     for key, names in groups:
         for name in names:
             output.line(t(f"sessions.{key}", name=name))

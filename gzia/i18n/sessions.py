@@ -16,6 +16,20 @@ EN = {
     "unreadable_warning": "skipped unreadable session record {path}: {detail}",
     "dir_not_found": "directory '{dir}' does not exist",
     "git_failed": "'{command}' failed: {detail}",
+    "bare_repository": (
+        "'{dir}' is inside the bare git repository {git_dir}, which has no work tree for "
+        "sessions to run in"
+    ),
+    "bare_repository_hint": (
+        "run gz-ia in a clone or a worktree of it (git -C {git_dir} worktree add <path>)"
+    ),
+    "git_dir_without_work_tree": (
+        "'{dir}' is inside git's own directory {git_dir}, and gz-ia cannot tell which work "
+        "tree it belongs to; sessions never run inside a git directory"
+    ),
+    "git_dir_without_work_tree_hint": (
+        "run gz-ia from the repository's work tree, or name it with -d <work tree>"
+    ),
     # workspace
     "no_commits": "the repository at {root} has no commits yet; sessions branch from HEAD",
     "no_commits_hint": "make a first commit: git add -A && git commit -m 'initial commit'",
@@ -180,10 +194,17 @@ EN = {
     # prune
     "prune_nothing": "✓ No orphaned Git branches or worktrees found. Everything is in sync.",
     "prune_title": "✧ Orphan cleanup:",
-    "prune_branch": "  ✓ Orphaned branch deleted: {name}",
+    "prune_branch": (
+        "  ✓ Orphaned branch deleted: {name} (was {commit}); "
+        "recover it with: git branch {name} {commit}"
+    ),
+    "prune_branch_unique": (
+        "    ! {commit} is on no other branch: keep this SHA to get its commits back"
+    ),
     "prune_worktree": "  ✓ Orphaned worktree pruned: {name}",
     "prune_dir": "  ✓ Orphaned worktree directory removed: {name}",
     "prune_events": "  ✓ Orphaned event log removed: {name}",
+    "prune_lock": "  ✓ Orphaned lock file removed: {name}",
     "prune_missing": "  ! Session {name} lost its worktree (record kept)",
     "prune_dry_run": "(dry run: nothing was removed)",
     # events
@@ -194,6 +215,12 @@ EN = {
     "logged": "✓ Event recorded for session '{id}'.",
     "no_events": "✧ No events recorded for session '{id}'.",
     "event_unreadable": "skipped unreadable event line {line} in {path}",
+    "events_not_regular": (
+        "the event log {path} is not a regular file (a FIFO, a device or a directory); "
+        "gz-ia neither reads nor writes it"
+    ),
+    "events_unreadable": "the event log {path} cannot be read: {detail}",
+    "events_unwritable": "cannot append to the event log {path}: {detail}",
 }
 
 ES = {
@@ -211,6 +238,22 @@ ES = {
     "unreadable_warning": "se omitió el registro de sesión ilegible {path}: {detail}",
     "dir_not_found": "el directorio '{dir}' no existe",
     "git_failed": "'{command}' falló: {detail}",
+    "bare_repository": (
+        "'{dir}' está dentro del repositorio git bare {git_dir}, que no tiene árbol de "
+        "trabajo donde ejecutar sesiones"
+    ),
+    "bare_repository_hint": (
+        "ejecuta gz-ia en un clon o en un worktree suyo (git -C {git_dir} worktree add <ruta>)"
+    ),
+    "git_dir_without_work_tree": (
+        "'{dir}' está dentro del propio directorio de git {git_dir} y gz-ia no puede saber "
+        "a qué árbol de trabajo pertenece; las sesiones nunca se ejecutan dentro de un "
+        "directorio de git"
+    ),
+    "git_dir_without_work_tree_hint": (
+        "ejecuta gz-ia desde el árbol de trabajo del repositorio, o indícalo con "
+        "-d <árbol de trabajo>"
+    ),
     "no_commits": (
         "el repositorio en {root} aún no tiene commits; las sesiones parten de HEAD"
     ),
@@ -387,10 +430,17 @@ ES = {
         "✓ No se encontraron ramas de Git ni worktrees huérfanos. Todo está sincronizado."
     ),
     "prune_title": "✧ Reconciliación de Basura Huérfana:",
-    "prune_branch": "  ✓ Rama huérfana eliminada: {name}",
+    "prune_branch": (
+        "  ✓ Rama huérfana eliminada: {name} (era {commit}); "
+        "recupérala con: git branch {name} {commit}"
+    ),
+    "prune_branch_unique": (
+        "    ! {commit} no está en ninguna otra rama: guarda este SHA para recuperar sus commits"
+    ),
     "prune_worktree": "  ✓ Worktree huérfano podado: {name}",
     "prune_dir": "  ✓ Directorio de worktree huérfano eliminado: {name}",
     "prune_events": "  ✓ Registro de eventos huérfano eliminado: {name}",
+    "prune_lock": "  ✓ Archivo de bloqueo huérfano eliminado: {name}",
     "prune_missing": "  ! La sesión {name} perdió su worktree (registro conservado)",
     "prune_dry_run": "(simulación: no se eliminó nada)",
     "invalid_stage": "etapa inválida: '{value}' (válidos: READ, PENDING, FINISH)",
@@ -400,4 +450,10 @@ ES = {
     "logged": "✓ Evento registrado exitosamente para la sesión '{id}'.",
     "no_events": "✧ No hay eventos registrados para la sesión '{id}'.",
     "event_unreadable": "se omitió la línea de evento ilegible {line} en {path}",
+    "events_not_regular": (
+        "el registro de eventos {path} no es un archivo regular (un FIFO, un dispositivo o "
+        "un directorio); gz-ia no lo lee ni lo escribe"
+    ),
+    "events_unreadable": "no se puede leer el registro de eventos {path}: {detail}",
+    "events_unwritable": "no se puede añadir al registro de eventos {path}: {detail}",
 }

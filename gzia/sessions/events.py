@@ -5,7 +5,8 @@ The event shape is the original gz-ia's (``id`` of 12 hex, ``session_id``, ``age
 written, ``timestamp`` in UTC, ``duration_ms``, ``error``, ``metadata``), so files written
 by either tool read in the other. Appends take an ``flock`` and write one line in one
 ``write`` call; readers take only complete lines, so a line being written is never
-half-read.
+half-read. The file is opened without blocking and must be a regular file: a FIFO or a
+device under its name is an ``IO`` error, never a command that hangs.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from gzia.contract import InvalidInputError
+from gzia.contract import InvalidInputError, IOFailure
 from gzia.sessions.record import json_bytes, now_rfc3339
-from gzia.sessions.store import SessionStore
+from gzia.sessions.store import NotRegularFileError, SessionStore, open_regular
 
 STAGES = ("READ", "PENDING", "FINISH")
 STATUSES = ("OK", "FAILED")
@@ -121,29 +123,33 @@ def new_event(
 
 
 def append_event(store: SessionStore, event: Event) -> None:
+    """Append one line; the events file must be a regular file (never a FIFO or device)."""
     path = store.events_path(event.session_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps(event.to_json(complete=False), ensure_ascii=False) + "\n"
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        os.write(fd, json_bytes(line))
-    finally:
-        os.close(fd)
+        fd, _ = open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            os.write(fd, json_bytes(line))
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise _events_error(path, exc, "sessions.events_unwritable") from exc
 
 
 def read_events(store: SessionStore, session_id: str, offset: int = 0) -> EventBatch:
     """The complete event lines from byte ``offset`` on."""
+    path = store.events_path(session_id)
     try:
-        with store.events_path(session_id).open("rb") as handle:
-            handle.seek(offset)
-            raw = handle.read()
+        before, raw = _read_from(path, offset)
     except FileNotFoundError:
         return EventBatch([], [], offset)
+    except OSError as exc:
+        raise _events_error(path, exc, "sessions.events_unreadable") from exc
     complete = raw[: raw.rfind(b"\n") + 1]
     events, bad = [], []
-    first_line = 1 + _count_lines_before(store, session_id, offset)
-    for number, line in enumerate(complete.splitlines(), start=first_line):
+    for number, line in enumerate(complete.splitlines(), start=1 + before.count(b"\n")):
         if not line.strip():
             continue
         try:
@@ -151,6 +157,21 @@ def read_events(store: SessionStore, session_id: str, offset: int = 0) -> EventB
         except ValueError:
             bad.append(number)
     return EventBatch(events, bad, offset + len(complete))
+
+
+def _read_from(path: Path, offset: int) -> tuple[bytes, bytes]:
+    """The file's bytes before ``offset`` (to number lines) and from it on."""
+    fd, _ = open_regular(path, os.O_RDONLY)
+    with os.fdopen(fd, "rb") as handle:
+        before = handle.read(offset) if offset else b""
+        return before, handle.read()
+
+
+def _events_error(path: Path, exc: OSError, key: str) -> IOFailure:
+    details = {"path": str(path), "error": str(exc)}
+    if isinstance(exc, NotRegularFileError):
+        return IOFailure("sessions.events_not_regular", path=str(path), details=details)
+    return IOFailure(key, path=str(path), detail=exc.strerror or str(exc), details=details)
 
 
 def follow_events(
@@ -172,10 +193,3 @@ def follow_events(
         if not running:
             return
         time.sleep(poll_interval)
-
-
-def _count_lines_before(store: SessionStore, session_id: str, offset: int) -> int:
-    if offset == 0:
-        return 0
-    with store.events_path(session_id).open("rb") as handle:
-        return handle.read(offset).count(b"\n")

@@ -4,7 +4,10 @@ The project root is the MAIN worktree of the git repository containing the direc
 found through git's common directory, so a command run inside a session worktree
 (``.harness/worktrees/<id>``) or any linked worktree still reaches the one store. A
 directory outside any git work tree (or without git installed) is its own project:
-sessions there run in direct mode.
+sessions there run in direct mode. A directory inside git's own directory (``.git``,
+``.git/refs``, a linked worktree's git dir) belongs to the repository's main worktree;
+inside a bare repository, which has no work tree, it is an error: nothing of gz-ia's is
+ever created inside a git directory.
 """
 
 from __future__ import annotations
@@ -81,7 +84,8 @@ def _locate_on_disk(start: Path) -> Project | _AskGit | None:
 
     A ``.git`` directory is a main worktree; a ``.git`` file naming a linked worktree's
     git dir leads, through its ``commondir``, to the main one. Anything else (inside a
-    ``.git`` dir, discovery limits in the environment, odd files) is left to git.
+    ``.git`` dir or a bare repository, discovery limits in the environment, odd files)
+    is left to git.
     """
     if ".git" in start.parts or any(os.environ.get(v) for v in _DISCOVERY_VARIABLES):
         return _ASK_GIT
@@ -93,7 +97,15 @@ def _locate_on_disk(start: Path) -> Project | _AskGit | None:
             return Project(root=directory, is_git=True, git_common_dir=dotgit)
         if dotgit.is_file():
             return _from_gitdir_file(directory, dotgit)
+        if _looks_like_git_dir(directory):
+            return _ASK_GIT  # a bare repository, or a git dir not named .git
     return None
+
+
+def _looks_like_git_dir(directory: Path) -> bool:
+    """git's own test for a repository directory: ``HEAD``, ``objects/`` and ``refs/``."""
+    return ((directory / "HEAD").is_file() and (directory / "objects").is_dir()
+            and (directory / "refs").is_dir())
 
 
 def _from_gitdir_file(directory: Path, dotgit: Path) -> Project | _AskGit:
@@ -121,23 +133,55 @@ def _locate_in_git(start: Path) -> Project | None:
     )
     lines = done.stdout.splitlines()
     if not done.ok or len(lines) != 3:
-        return None
+        return _from_inside_git_dir(start)
     toplevel, common_dir, git_dir = (Path(line) for line in lines)
     if common_dir == git_dir:
         return Project(root=toplevel, is_git=True, git_common_dir=common_dir)
-    return Project(root=_main_worktree(start, common_dir, toplevel), is_git=True,
+    return Project(root=_main_worktree(common_dir, toplevel), is_git=True,
                    git_common_dir=common_dir)
 
 
-def _main_worktree(start: Path, common_dir: Path, fallback: Path) -> Path:
+def _main_worktree(common_dir: Path, fallback: Path) -> Path:
     """The main worktree of a repository seen from one of its linked worktrees."""
     if common_dir.name == ".git" and (common_dir.parent / ".git").is_dir():
         return common_dir.parent
-    done = run_git(["worktree", "list", "--porcelain"], start)
-    first = done.stdout.splitlines()[:3] if done.ok else []
-    if first and first[0].startswith("worktree ") and "bare" not in first:
-        main = Path(first[0].removeprefix("worktree "))
-        if (main / ".git").exists():
-            return main
     # git cannot name the main worktree (e.g. ``--separate-git-dir``): stay where we are.
-    return fallback
+    return _named_main_worktree(common_dir) or fallback
+
+
+def _from_inside_git_dir(start: Path) -> Project | None:
+    """``start`` is not in a work tree: inside a git dir, the main worktree's project.
+
+    ``None`` outside any repository (direct mode). A bare repository, or a git dir whose
+    work tree git cannot name (``--separate-git-dir``), is ``INVALID_INPUT``: direct mode
+    there would write ``.harness/`` into git's own directory.
+    """
+    done = run_git(["rev-parse", "--path-format=absolute", "--is-inside-git-dir",
+                    "--is-bare-repository", "--git-common-dir"], start)
+    lines = done.stdout.splitlines()
+    if not done.ok or len(lines) != 3 or lines[0] != "true":
+        return None
+    bare, common_dir = lines[1] == "true", Path(lines[2])
+    main = None if bare else _named_main_worktree(common_dir)
+    located = _locate_in_git(main) if main is not None else None
+    if located is None or _is_within(located.root, common_dir):
+        key = "sessions.bare_repository" if bare else "sessions.git_dir_without_work_tree"
+        raise InvalidInputError(key, hint_key=f"{key}_hint", dir=str(start),
+                                git_dir=str(common_dir),
+                                details={"dir": str(start), "git_dir": str(common_dir),
+                                         "bare": bare})
+    return located
+
+
+def _named_main_worktree(common_dir: Path) -> Path | None:
+    """The main worktree git lists for a repository, if it is one (has a ``.git``)."""
+    done = run_git(["worktree", "list", "--porcelain"], common_dir)
+    first = done.stdout.split("\n\n", 1)[0].splitlines() if done.ok else []
+    if not first or not first[0].startswith("worktree ") or "bare" in first:
+        return None
+    main = Path(first[0].removeprefix("worktree "))
+    return main if (main / ".git").exists() and main.is_dir() else None
+
+
+def _is_within(path: Path, directory: Path) -> bool:
+    return path == directory or directory in path.parents

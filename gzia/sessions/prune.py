@@ -1,12 +1,14 @@
 """``session prune``: remove what belongs to no session record; report the reverse.
 
 Removed: worktrees on ``harness/<id>`` branches (git forgets those whose directory is
-gone; other worktrees of the user's are never touched), ``harness/<id>`` branches, directories
-``.harness/worktrees/<id>`` and event files ``<id>.events.jsonl`` whose ``<id>`` has no
+gone; other worktrees of the user's are never touched), ``harness/<id>`` branches (each
+reported with its tip commit, so it can be brought back, and whether that commit is on
+any other branch), directories ``.harness/worktrees/<id>``, event files
+``<id>.events.jsonl`` and lock files ``<id>.lock`` nobody holds, whose ``<id>`` has no
 record file. A record file that no longer parses still counts as a record, so a damaged
 record never costs its worktree, and a worktree created in the last minute is left alone
-(its session may be writing its record right now), as is any branch still checked out
-somewhere. Records whose worktree has disappeared are reported,
+with its events (its session may be writing its record right now), as is any branch
+still checked out somewhere. Records whose worktree has disappeared are reported,
 not deleted (``session delete`` does that). Only names of the session-id shape are
 touched: a user's own ``harness/feature`` branch is not gz-ia's to remove.
 """
@@ -27,8 +29,25 @@ from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import BRANCH_PREFIX, forget_missing_worktree
 
 _EVENTS_SUFFIX = ".events.jsonl"
+_LOCK_SUFFIX = ".lock"
 MIN_AGE_S = 60.0
 """Worktree directories younger than this are left alone: a session may be starting."""
+
+
+@dataclass(frozen=True)
+class BranchTip:
+    """Where a removed branch pointed: ``git branch <branch> <commit>`` brings it back."""
+
+    branch: str
+    commit: str
+    short: str
+    on_other_branch: bool
+    """False: no branch that remains holds the commit; only its SHA leads back to it."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"branch": self.branch, "commit": self.commit,
+                "on_other_branch": self.on_other_branch,
+                "recover": f"git branch {self.branch} {self.commit}"}
 
 
 @dataclass
@@ -38,17 +57,22 @@ class PruneReport:
     removed_branches: list[str] = field(default_factory=list)
     removed_dirs: list[str] = field(default_factory=list)
     removed_events: list[str] = field(default_factory=list)
+    removed_locks: list[str] = field(default_factory=list)
     missing_worktrees: list[str] = field(default_factory=list)
+    branch_tips: list[BranchTip] = field(default_factory=list)
+    """One per removed branch, in the same order."""
 
     @property
     def removed_anything(self) -> bool:
         return bool(self.removed_worktrees or self.removed_branches or self.removed_dirs
-                    or self.removed_events)
+                    or self.removed_events or self.removed_locks)
 
     def to_json(self) -> dict[str, Any]:
         return {"dry_run": self.dry_run, "removed_worktrees": self.removed_worktrees,
-                "removed_branches": self.removed_branches, "removed_dirs": self.removed_dirs,
-                "removed_events": self.removed_events,
+                "removed_branches": self.removed_branches,
+                "branch_tips": [tip.to_json() for tip in self.branch_tips],
+                "removed_dirs": self.removed_dirs, "removed_events": self.removed_events,
+                "removed_locks": self.removed_locks,
                 "missing_worktrees": self.missing_worktrees}
 
 
@@ -64,6 +88,7 @@ def prune(store: SessionStore, *, dry_run: bool = False) -> PruneReport:
         _prune_branches(project, known, in_use, report)
     _prune_dirs(project, known, {path for path, _ in worktrees}, report)
     _prune_events(store, known, report)
+    _prune_locks(store, known, report)
     report.missing_worktrees = _records_without_worktree(store)
     return report
 
@@ -135,13 +160,34 @@ def _prune_worktrees(project: Project, worktrees: list[tuple[Path, str | None]],
 
 def _prune_branches(project: Project, known: set[str], in_use: set[str],
                     report: PruneReport) -> None:
-    done = run_git(["for-each-ref", "--format=%(refname:short)", f"refs/heads/{BRANCH_PREFIX}"],
-                   project.root)
-    for branch in done.stdout.split() if done.ok else []:
-        if branch in in_use or _orphan_id(branch.removeprefix(BRANCH_PREFIX), known) is None:
-            continue
+    orphans = [(branch, commit, short) for branch, commit, short in _session_branches(project)
+               if branch not in in_use
+               and _orphan_id(branch.removeprefix(BRANCH_PREFIX), known) is not None]
+    doomed = {branch for branch, _, _ in orphans}
+    for branch, commit, short in orphans:
+        tip = BranchTip(branch, commit, short, _on_other_branch(project, commit, doomed))
         if report.dry_run or run_git(["branch", "-D", branch], project.root).ok:
             report.removed_branches.append(branch)
+            report.branch_tips.append(tip)
+
+
+def _session_branches(project: Project) -> list[tuple[str, str, str]]:
+    """``(branch, commit, abbreviated commit)`` of every ``harness/*`` branch."""
+    done = run_git(["for-each-ref", "--format=%(refname) %(objectname) %(objectname:short)",
+                    f"refs/heads/{BRANCH_PREFIX}"], project.root)
+    branches = []
+    for line in done.stdout.splitlines() if done.ok else []:
+        refname, commit, short = line.split(" ")
+        branches.append((refname.removeprefix("refs/heads/"), commit, short))
+    return branches
+
+
+def _on_other_branch(project: Project, commit: str, doomed: set[str]) -> bool:
+    """Whether a branch that stays holds ``commit`` (when git cannot tell: no)."""
+    done = run_git(["for-each-ref", "--contains", commit, "--format=%(refname)", "refs/heads/"],
+                   project.root)
+    holders = {ref.removeprefix("refs/heads/") for ref in done.stdout.split()} if done.ok else set()
+    return bool(holders - doomed)
 
 
 def _prune_dirs(project: Project, known: set[str], registered: set[Path],
@@ -165,18 +211,30 @@ def _prune_dirs(project: Project, known: set[str], registered: set[Path],
 
 
 def _prune_events(store: SessionStore, known: set[str], report: PruneReport) -> None:
-    try:
-        names = sorted(os.listdir(store.dir))  # noqa: PTH208 - names only
-    except FileNotFoundError:
-        return
-    for name in names:
-        if not name.endswith(_EVENTS_SUFFIX):
-            continue
-        if _orphan_id(name.removesuffix(_EVENTS_SUFFIX), known) is None:
-            continue
+    for name in _names(store.dir, _EVENTS_SUFFIX):
+        session_id = _orphan_id(name.removesuffix(_EVENTS_SUFFIX), known)
+        if session_id is None or _is_young(store.project.worktrees_dir / session_id):
+            continue  # recorded, or a session being set up (its worktree is kept too)
         report.removed_events.append(name)
         if not report.dry_run:
             (store.dir / name).unlink(missing_ok=True)
+
+
+def _prune_locks(store: SessionStore, known: set[str], report: PruneReport) -> None:
+    for name in _names(store.dir, _LOCK_SUFFIX):
+        session_id = _orphan_id(name.removesuffix(_LOCK_SUFFIX), known)
+        if session_id is None or _is_young(store.project.worktrees_dir / session_id):
+            continue
+        if store.drop_orphan_lock(session_id, dry_run=report.dry_run):
+            report.removed_locks.append(name)
+
+
+def _names(directory: Path, suffix: str) -> list[str]:
+    try:
+        names = os.listdir(directory)  # noqa: PTH208 - names only
+    except FileNotFoundError:
+        return []
+    return sorted(name for name in names if name.endswith(suffix))
 
 
 def _records_without_worktree(store: SessionStore) -> list[str]:

@@ -28,6 +28,7 @@ from gzia.contract import (
     ConflictError,
     GzError,
     InterruptError,
+    IOFailure,
     TerminatedError,
     stopped_by_signal,
 )
@@ -251,7 +252,7 @@ def log_lifecycle_event(
     status = None if failed is None else "FAILED" if failed else "OK"
     event = new_event(session_id, action, stage, status=status, error=error,
                       duration_ms=duration_ms, agent_id="gz-ia")
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, IOFailure):  # IOFailure: not a regular file, say
         append_event(store, event)
 
 

@@ -171,9 +171,8 @@ class SessionStore:
             if not self.record_path(session_id).exists():
                 raise _not_found(session_id)
             for path in (self.events_path(session_id), self.log_path(session_id),
-                         self.record_path(session_id)):
-                path.unlink(missing_ok=True)
-        self.lock_path(session_id).unlink(missing_ok=True)
+                         self.record_path(session_id), self.lock_path(session_id)):
+                path.unlink(missing_ok=True)  # the lock file last, while still held
 
     # -- events (the format lives in gzia.sessions.events) ----------------------------
     def append_event(self, event: Event) -> None:
@@ -191,12 +190,36 @@ class SessionStore:
         """Hold the record's exclusive lock (``LOCKED``, retryable, after ``timeout``)."""
         path = self.lock_path(session_id)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = _lock_file(path, session_id, time.monotonic() + timeout)
         try:
-            _acquire(fd, session_id, timeout)
             yield
         finally:
             os.close(fd)  # closing releases the lock
+
+    def drop_orphan_lock(self, session_id: str, *, dry_run: bool = False) -> bool:
+        """Remove ``<id>.lock`` if it has no record and nobody holds it; whether it did.
+
+        It is removed while locked, and :meth:`lock` re-opens a file removed under it, so
+        a session being created at this moment simply gets a new lock file. Anything but a
+        regular file under that name is left alone.
+        """
+        path = self.lock_path(session_id)
+        try:
+            fd, _ = open_regular(path, os.O_RDWR)
+        except OSError:
+            return False  # gone already, or not a lock file of gz-ia's
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False  # held: its session is being written right now
+            if self.record_path(session_id).exists() or not is_same_file(fd, path):
+                return False
+            if not dry_run:
+                path.unlink()
+            return True
+        finally:
+            os.close(fd)
 
     def _write(self, record: SessionRecord) -> None:
         record.schema_version = max(record.schema_version, SCHEMA_VERSION)
@@ -204,8 +227,36 @@ class SessionStore:
         write_atomic(self.record_path(record.id), json_bytes(record.to_text() + "\n"))
 
 
-def _acquire(fd: int, session_id: str, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
+def _lock_file(path: Path, session_id: str, deadline: float) -> int:
+    """A descriptor holding the lock of the file that is (still) at ``path``.
+
+    Lock files are removed under their lock (``delete``, ``prune``): a process that was
+    waiting on one meanwhile removed would hold a lock nobody else sees, so it opens the
+    file again until the one it locked is the one at ``path``.
+    """
+    while True:
+        fd, _ = open_regular(path, os.O_RDWR | os.O_CREAT)
+        try:
+            _acquire(fd, session_id, deadline)
+            if is_same_file(fd, path):
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+
+
+def is_same_file(fd: int, path: Path) -> bool:
+    """Whether ``path`` still names the file open as ``fd``."""
+    try:
+        named = path.stat()
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+
+
+def _acquire(fd: int, session_id: str, deadline: float) -> None:
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -230,17 +281,38 @@ MAX_RECORD_BYTES = 64 << 20
 """A record is a few KiB; anything this large is not one (and is not read into memory)."""
 
 
-def _read_file(name: str | Path, dir_fd: int | None = None) -> bytes:
-    """The whole of a regular file (``name`` relative to ``dir_fd`` when given).
+class NotRegularFileError(OSError):
+    """A name in the store that is not a regular file: a FIFO, a device, a directory."""
 
-    Anything else named like a record (a FIFO, a device, a directory, a symlink to one)
-    is an ``OSError``: O_NONBLOCK keeps opening a FIFO from blocking the command forever.
+
+def open_regular(name: str | Path, flags: int, *, dir_fd: int | None = None,
+                 mode: int = 0o644) -> tuple[int, os.stat_result]:
+    """Open one of the store's files (``name`` relative to ``dir_fd`` when given).
+
+    The one rule for every file gz-ia keeps in ``.harness/sessions``: it is opened with
+    O_NONBLOCK, so a FIFO planted under its name can never block a command forever, and
+    anything but a regular file (a FIFO, a device, a directory, a symlink to one) is
+    :class:`NotRegularFileError` before a byte is read or written.
     """
-    fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK, dir_fd=dir_fd)
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_RECORD_BYTES:
-            raise OSError(errno.EINVAL, "not a regular file of a record's size", str(name))
+        fd = os.open(name, flags | os.O_NONBLOCK, mode, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno in {errno.ENXIO, errno.EISDIR}:  # a FIFO nobody reads; a socket; a dir
+            raise NotRegularFileError(errno.EINVAL, "not a regular file", str(name)) from exc
+        raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise NotRegularFileError(errno.EINVAL, "not a regular file", str(name))
+    return fd, info
+
+
+def _read_file(name: str | Path, dir_fd: int | None = None) -> bytes:
+    """The whole of a regular file of a record's size (see :func:`open_regular`)."""
+    fd, info = open_regular(name, os.O_RDONLY, dir_fd=dir_fd)
+    try:
+        if info.st_size > MAX_RECORD_BYTES:
+            raise OSError(errno.EFBIG, "record file too large", str(name))
         size = info.st_size
         data = os.read(fd, size + 1)
         if len(data) == size:  # all of it, as the file system says: no second read
@@ -253,7 +325,6 @@ def _read_file(name: str | Path, dir_fd: int | None = None) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
-
 
 
 def _decode(raw: bytes, file_id: str) -> tuple[SessionRecord, str | None]:

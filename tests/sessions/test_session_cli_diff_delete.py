@@ -245,28 +245,38 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
     hour_ago = time.time() - 3600
     for name in ("00000001", "00000002", "00000005"):
         os.utime(project.worktrees_dir / name, (hour_ago, hour_ago))
+    head, short = (run_git(root, "rev-parse", *flag, "HEAD").strip() for flag in ([], ["--short"]))
     dry = cli("session", "prune", "--dry-run", "--json", "-d", str(root)).json["data"]
     expected = {"removed_worktrees": ["00000002"],
                 "removed_branches": ["harness/00000002", "harness/00000004"],
+                "branch_tips": [{"branch": f"harness/0000000{n}", "commit": head,
+                                 "on_other_branch": True,
+                                 "recover": f"git branch harness/0000000{n} {head}"}
+                                for n in (2, 4)],
                 "removed_dirs": ["00000005"], "removed_events": ["00000006.events.jsonl"],
-                "missing_worktrees": ["00000003"]}
+                "removed_locks": ["00000002.lock"], "missing_worktrees": ["00000003"]}
     assert dry == {"dry_run": True, **expected}
     assert (project.worktrees_dir / "00000002").is_dir()
+    assert (project.sessions_dir / "00000002.lock").is_file()
     result = cli("session", "prune", "-d", str(root), env=ES)
     assert result.stdout == (
         "✧ Reconciliación de Basura Huérfana:\n"
         "  ✓ Worktree huérfano podado: 00000002\n"
-        "  ✓ Rama huérfana eliminada: harness/00000002\n"
-        "  ✓ Rama huérfana eliminada: harness/00000004\n"
+        f"  ✓ Rama huérfana eliminada: harness/00000002 (era {short}); "
+        f"recupérala con: git branch harness/00000002 {short}\n"
+        f"  ✓ Rama huérfana eliminada: harness/00000004 (era {short}); "
+        f"recupérala con: git branch harness/00000004 {short}\n"
         "  ✓ Directorio de worktree huérfano eliminado: 00000005\n"
         "  ✓ Registro de eventos huérfano eliminado: 00000006.events.jsonl\n"
+        "  ✓ Archivo de bloqueo huérfano eliminado: 00000002.lock\n"
         "  ! La sesión 00000003 perdió su worktree (registro conservado)\n")
     assert sorted(os.listdir(project.worktrees_dir)) == ["00000001", "00000007"]
     assert run_git(root, "branch", "--list", "harness/*", "--format=%(refname:short)").split() == [
         "harness/00000001", "harness/00000003", "harness/00000007", "harness/feature"]
     again = cli("session", "prune", "--json", "-d", str(root)).json["data"]
     assert again == {"dry_run": False, "removed_worktrees": [], "removed_branches": [],
-                     "removed_dirs": [], "removed_events": [], "missing_worktrees": ["00000003"]}
+                     "branch_tips": [], "removed_dirs": [], "removed_events": [],
+                     "removed_locks": [], "missing_worktrees": ["00000003"]}
 
 
 def test_prune_with_nothing_to_do(cli: Cli, project: Project, tmp_path: Path) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -172,6 +174,76 @@ def test_logs_follow_stops_when_the_session_is_deleted(cli: Cli, project: Projec
         agent.wait()
 
 
+FIFO_MESSAGES = {
+    "en": "Error: the event log {path} is not a regular file (a FIFO, a device or a "
+          "directory); gz-ia neither reads nor writes it\n",
+    "es": "Error: el registro de eventos {path} no es un archivo regular (un FIFO, un "
+          "dispositivo o un directorio); gz-ia no lo lee ni lo escribe\n",
+}
+EVENT_COMMANDS = {
+    "logs": ("logs", SID),
+    "logs -f": ("logs", SID, "-f"),
+    "log": ("log", SID, "-a", "x", "-s", "READ"),
+}
+
+
+@pytest.fixture
+def fifo_events(session: Project) -> Path:
+    path = session.sessions_dir / f"{SID}.events.jsonl"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("command", EVENT_COMMANDS)
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_fifo_named_like_the_events_file_is_an_io_error_not_a_hang(
+    cli: Cli, session: Project, fifo_events: Path, command: str, lang: str
+) -> None:
+    args = ("session", *EVENT_COMMANDS[command], "-d", str(session.root))
+    human = cli(*args, env={"GZ_LANG": lang})
+    assert (human.exit_code, human.stdout) == (1, "")
+    assert human.stderr == FIFO_MESSAGES[lang].format(path=fifo_events)
+    document = cli(*args, "--json").json
+    assert document["ok"] is False and document["data"] is None
+    [error] = document["errors"]
+    assert (error["code"], error["details"]["path"]) == ("IO", str(fifo_events))
+    assert stat.S_ISFIFO(fifo_events.lstat().st_mode)
+
+
+@pytest.mark.timeout(20)
+def test_appending_never_writes_into_a_fifo_being_read(
+    cli: Cli, session: Project, fifo_events: Path
+) -> None:
+    """With a reader at the other end, opening would succeed: the file type still refuses."""
+    reader = os.open(fifo_events, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        result = cli("session", "log", SID, "-a", "x", "-s", "READ", "--json",
+                     "-d", str(session.root))
+        assert (result.exit_code, result.json["errors"][0]["code"]) == (1, "IO")
+        assert os.read(reader, 100) == b""  # the writer came and went without a byte
+    finally:
+        os.close(reader)
+
+
+def test_an_events_file_linked_to_a_device_is_neither_read_nor_written(
+    cli: Cli, session: Project
+) -> None:
+    (session.sessions_dir / f"{SID}.events.jsonl").symlink_to("/dev/zero")
+    for command in EVENT_COMMANDS.values():
+        result = cli("session", *command, "--json", "-d", str(session.root))
+        assert (result.exit_code, result.json["errors"][0]["code"]) == (1, "IO")
+
+
+@pytest.mark.timeout(20)
+def test_a_run_whose_events_file_is_a_fifo_still_records_its_outcome(
+    session: Project, fifo_events: Path
+) -> None:
+    """The event log never decides whether a run succeeds (nor hangs it)."""
+    from gzia.sessions.runner import log_lifecycle_event
+
+    log_lifecycle_event(SessionStore(session), SID, "session finished", "FINISH", failed=False)
+    assert stat.S_ISFIFO(fifo_events.lstat().st_mode)
 @pytest.mark.parametrize(("signum", "exit_code", "code"), [
     (signal.SIGINT, 130, "INTERRUPTED"), (signal.SIGTERM, 143, "TERMINATED")])
 def test_logs_follow_stopped_by_a_signal_still_reports_the_events(

@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -123,6 +124,68 @@ def test_unusual_places_are_left_to_git(repo: Path, monkeypatch: pytest.MonkeyPa
     from gzia.sessions.project import _ASK_GIT, _locate_on_disk
 
     assert _locate_on_disk(repo / ".git" / "hooks") is _ASK_GIT
-    assert find_project(repo / ".git" / "hooks").is_git is False  # git: not a work tree
+    assert find_project(repo / ".git" / "hooks") == find_project(repo)  # its main worktree
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(repo))
     assert _locate_on_disk(repo / "x") is _ASK_GIT
+
+
+def test_inside_a_git_dir_the_project_is_the_main_worktree(repo: Path, tmp_path: Path) -> None:
+    linked = tmp_path / "linked"
+    run_git(repo, "worktree", "add", "-q", "-b", "linked", str(linked))
+    expected = find_project(repo)
+    for inside in (".git", ".git/refs", ".git/refs/heads", ".git/worktrees/linked"):
+        assert find_project(repo / inside) == expected, inside
+
+
+def test_a_bare_repository_is_refused_wherever_inside_it(repo: Path, tmp_path: Path) -> None:
+    from gzia.sessions.project import _ASK_GIT, _locate_on_disk
+
+    bare = tmp_path / "bare"  # no .git anywhere in its path: found on disk by its layout
+    run_git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    assert _locate_on_disk(bare) is _ASK_GIT
+    for start in (bare, bare / "refs" / "heads", bare / "objects"):
+        with pytest.raises(InvalidInputError) as caught:
+            find_project(start)
+        assert caught.value.key == "sessions.bare_repository"
+        assert caught.value.details == {"dir": str(start), "git_dir": str(bare), "bare": True}
+        assert classify(caught.value) == (2, ErrorCode.INVALID_INPUT)
+    assert not any(bare.rglob(".harness"))
+
+
+def test_a_git_dir_whose_work_tree_git_cannot_name_is_refused(tmp_path: Path) -> None:
+    """``--separate-git-dir``: the store knows no work tree; direct mode would write in it."""
+    work = tmp_path / "work"
+    work.mkdir()
+    store = tmp_path / "store.git"
+    run_git(work, "init", "-q", f"--separate-git-dir={store}")
+    with pytest.raises(InvalidInputError) as caught:
+        find_project(store / "refs")
+    assert caught.value.key == "sessions.git_dir_without_work_tree"
+    assert caught.value.details == {"dir": str(store / "refs"), "git_dir": str(store),
+                                    "bare": False}
+    from gzia.i18n import t
+
+    assert t("sessions.git_dir_without_work_tree", **caught.value.params) == (
+        f"'{store / 'refs'}' is inside git's own directory {store}, and gz-ia cannot tell "
+        "which work tree it belongs to; sessions never run inside a git directory")
+    assert find_project(work).root == work
+
+
+def test_the_separate_git_dir_refusal_in_spanish_and_json(cli: Any, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    store = tmp_path / "store.git"
+    run_git(work, "init", "-q", f"--separate-git-dir={store}")
+    result = cli("session", "list", "-d", str(store), env={"GZ_LANG": "es"})
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"Error: '{store}' está dentro del propio directorio de git {store} y gz-ia no puede "
+        "saber a qué árbol de trabajo pertenece; las sesiones nunca se ejecutan dentro de un "
+        "directorio de git\n"
+        "ejecuta gz-ia desde el árbol de trabajo del repositorio, o indícalo con "
+        "-d <árbol de trabajo>\n")
+    [error] = cli("session", "list", "--json", "-d", str(store)).json["errors"]
+    assert (error["code"], error["hint"]) == (
+        "INVALID_INPUT", "run gz-ia from the repository's work tree, or name it with "
+        "-d <work tree>")
+    assert not any(store.rglob(".harness"))

@@ -269,3 +269,26 @@ def test_store_appends_and_reads_events(store: SessionStore) -> None:
     assert store.read_events("abcdef01", batch.offset).events == []
     with pytest.raises(InvalidInputError):
         store.read_events("../x")
+
+
+@pytest.mark.timeout(10)
+def test_a_lock_file_that_is_not_a_regular_file_is_an_error_not_a_hang(
+    store: SessionStore,
+) -> None:
+    from gzia.contract import classify
+    from gzia.sessions.store import NotRegularFileError
+
+    store.dir.mkdir(parents=True)
+    os.mkfifo(store.dir / "abcdef01.lock")
+    with pytest.raises(NotRegularFileError) as caught:
+        store.create(_record("abcdef01"))
+    assert classify(caught.value)[1] == "IO"
+    assert not (store.dir / "abcdef01.json").exists()
+
+
+def test_delete_removes_the_lock_file_while_holding_it(store: SessionStore) -> None:
+    store.create(_record("abcdef01"))
+    store.delete("abcdef01")
+    assert os.listdir(store.dir) == []
+    with store.lock("abcdef01"):  # a later writer gets a fresh lock file
+        assert store.lock_path("abcdef01").is_file()
