@@ -98,6 +98,17 @@ def test_a_prompt_with_undecodable_bytes_is_stored_and_read_back(store: SessionS
     assert store.list().records[0].initial_prompt == prompt
 
 
+@pytest.mark.parametrize("tail", ["x", "{}", "\n\x0b"])
+def test_text_after_the_record_makes_it_unreadable(store: SessionStore, tail: str) -> None:
+    record = SessionRecord(id="abcdef01", started_at="2026-01-01T00:00:00Z")
+    store.dir.mkdir(parents=True)
+    (store.dir / "abcdef01.json").write_text(record.to_text() + tail)
+    [unreadable] = store.list().unreadable
+    assert unreadable.error.startswith("Extra data: line ")
+    with pytest.raises(IOFailure):
+        store.load("abcdef01")
+
+
 def test_list_reads_a_record_with_a_byte_order_mark(store: SessionStore) -> None:
     record = SessionRecord(id="abcdef01", started_at="2026-01-01T00:00:00Z")
     store.dir.mkdir(parents=True)
