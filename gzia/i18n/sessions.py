@@ -108,6 +108,11 @@ EN = {
     "merge_conflict_hint": (
         "resolve in the worktree (git merge {base} there), then run gz-ia session merge {id}"
     ),
+    "merge_conflict_hint_uncommitted": (
+        "git merge would refuse to overwrite uncommitted files in the worktree "
+        "({uncommitted}): commit them there first (or remove them), then resolve in the "
+        "worktree (git merge {base} there) and run gz-ia session merge {id}"
+    ),
     "merge_injected": (
         "session '{id}' committed files that gz-ia injected or owns ({files}); merging "
         "would put them on your branch. Nothing was changed"
@@ -332,6 +337,11 @@ ES = {
     ),
     "merge_conflict_hint": (
         "resuelve en el worktree (git merge {base} allí) y reintenta gz-ia session merge {id}"
+    ),
+    "merge_conflict_hint_uncommitted": (
+        "git merge se negaría a sobrescribir archivos sin confirmar del worktree "
+        "({uncommitted}): confírmalos allí primero (o elimínalos), después resuelve en el "
+        "worktree (git merge {base} allí) y reintenta gz-ia session merge {id}"
     ),
     "merge_injected": (
         "la sesión '{id}' comiteó archivos que gz-ia inyectó o que son suyos ({files}); "

@@ -11,7 +11,8 @@ Order matters, so that a refusal never leaves anything half done:
 3. commit the worktree's uncommitted work on ``harness/<id>`` (``harness(<id>): session
    changes``; injected files under ``.harness-session/`` stay out: the exclude entry is
    checked again first);
-4. merge (``--squash`` / ``--no-commit`` as in the original) into the checked-out branch;
+4. merge (``--squash`` / ``--no-commit`` as in the original) into the checked-out branch,
+   unless the base already holds the work (its tree would not change: "up to date");
 5. record ``merged_at`` and ``merged_commit`` (not with ``--no-commit``: nothing was
    committed yet, so the session still counts as unmerged).
 
@@ -139,7 +140,7 @@ def _merge_session(
     worktree = dirty_worktree(project, record.id)
     # Check a snapshot of the worktree first, so a refusal leaves even its HEAD alone.
     tip = snapshot(worktree) if worktree else branch
-    refuse_conflicts(project, record.id, branch, tip)
+    refuse_conflicts(project, record.id, branch, tip, worktree=worktree)
     refuse_injected_files(project, record.id, branch, tip, squash=squash)
     refuse_overwriting_ignored(project, record.id, tip)
     rollback = MergeRollback(record.id, project.root, into,
@@ -163,15 +164,18 @@ def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
     if worktree is not None:
         rollback.save_worktree(worktree)
         result.safety_commit = _commit_worktree_changes(worktree, record.id)
-    result.files = _files_to_integrate(root, branch)
     result.record = record
-    if not result.files or is_ancestor(root, branch, "HEAD"):
+    if _changes_nothing(root, branch):  # recorded too, unless it already is
         result.already_up_to_date = True
-        return None
-    _merge(root, record.id, branch, squash=result.squash, no_commit=result.no_commit)
-    result.head = rev_parse(root, "HEAD")
-    if result.no_commit:
-        return None
+        result.head = rev_parse(root, "HEAD")
+        if result.no_commit or record.merged_commit == rev_parse(root, branch):
+            return None
+    else:
+        result.files = _files_to_integrate(root, branch)
+        _merge(root, record.id, branch, squash=result.squash, no_commit=result.no_commit)
+        result.head = rev_parse(root, "HEAD")
+        if result.no_commit:
+            return None
     from gzia.supervisor.signals import signal_inbox
 
     with signal_inbox() as held:
@@ -237,6 +241,17 @@ def _commit_refused(done: proc.Completed, cwd: Path, hooks: tuple[str, ...], key
     return SafetyBlockError(
         key, hooks=", ".join(present), output=output, hint_key=f"{key}_hint", **params,
         details={**params, "hooks": present, "output": output, "exit_code": done.returncode})
+
+
+def _changes_nothing(root: Path, branch: str) -> bool:
+    """True when the base already holds the session's work: the branch is merged, or
+    merging it would leave the base's tree as it is (a second ``--squash``, say)."""
+    if is_ancestor(root, branch, "HEAD"):
+        return True
+    done = run_git(["merge-tree", "--write-tree", "HEAD", branch], root)
+    merged_tree = done.stdout.split("\n", 1)[0].strip() if done.ok else None
+    return merged_tree is not None and merged_tree == git_ok(["rev-parse", "HEAD^{tree}"],
+                                                             root).strip()
 
 
 def _files_to_integrate(root: Path, branch: str) -> list[str]:

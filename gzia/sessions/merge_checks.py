@@ -10,7 +10,6 @@ import os
 import tempfile
 from pathlib import Path
 
-from gzia import proc
 from gzia.contract import ConflictError, LockedError, NotFoundError, SafetyBlockError
 from gzia.sessions.git import (
     changed_paths,
@@ -135,22 +134,41 @@ def snapshot(worktree: Path) -> str:
     return done.stdout.strip()
 
 
-def refuse_conflicts(project: Project, session_id: str, branch: str, tip: str) -> None:
-    done = run_git(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", "HEAD",
-                    tip],
+def refuse_conflicts(project: Project, session_id: str, branch: str, tip: str, *,
+                     worktree: Path | None = None) -> None:
+    """``CONFLICT`` naming the files. ``worktree``: the session's, when it has uncommitted
+    work; the hint then names the files that ``git merge <base>`` there would refuse to
+    overwrite, to be committed first."""
+    done = run_git(["merge-tree", "--write-tree", "-z", "--name-only", "HEAD", tip],
                    project.root)
     if done.returncode == 0:
         return
     if done.returncode != 1:
         raise git_failure(done)
-    files = _conflicted_files(done)
+    files = _conflicted_files(done.stdout)
     base = current_branch(project.root) or "HEAD"  # a detached base was refused before
-    worktree = str(worktree_for(project, session_id))
+    blocking = _uncommitted_in_the_way(project, branch, worktree) if worktree else []
+    hint = "sessions.merge_conflict_hint_uncommitted" if blocking else (
+        "sessions.merge_conflict_hint")
     raise ConflictError(
         "sessions.merge_conflict", id=session_id, count=len(files), files=", ".join(files),
-        base=base, hint_key="sessions.merge_conflict_hint",
-        details={"id": session_id, "files": files, "branch": branch, "worktree": worktree},
+        base=base, hint_key=hint, uncommitted=", ".join(blocking),
+        details={"id": session_id, "files": files, "branch": branch,
+                 "worktree": str(worktree_for(project, session_id))},
     )
+
+
+def _uncommitted_in_the_way(project: Project, branch: str, worktree: Path) -> list[str]:
+    """The worktree's uncommitted files that the base's changes since the session branched
+    touch (the same path, or a file where the other has a directory)."""
+    changed = git_ok(["diff", "--name-only", "-z", f"{branch}...HEAD"],
+                     project.root).split("\0")
+    touched = {name for name in changed if name}
+    def in_the_way(path: str) -> bool:
+        return any(path == other or path.startswith(f"{other}/") or
+                   other.startswith(f"{path}/") for other in touched)
+    return [path for path in changed_paths(worktree, ignore_dirs=HARNESS_PATHS)
+            if in_the_way(path)]
 
 
 _OWN_PATHSPECS = (f":(top){HARNESS_DIR}", f":(top){INJECTED_DIR}")
@@ -202,13 +220,35 @@ def refuse_overwriting_ignored(project: Project, session_id: str, tip: str) -> N
         )
 
 
-def _conflicted_files(done: proc.Completed) -> list[str]:
-    """``merge-tree -z --name-only``: the tree id, then conflicted paths, NUL-terminated."""
-    lines = done.stdout.split("\0")[1:]
+def _conflicted_files(output: str) -> list[str]:
+    """The conflicted paths of ``merge-tree -z --name-only`` (with its messages).
+
+    The output is the tree id, the conflicted paths, an empty entry, then messages: a
+    path count, the paths, a type and the text. In a file/directory conflict git lists the
+    file under a name of its own (``d~HEAD``), which the same message pairs with the path
+    itself (``d``): that path is the one reported.
+    """
+    entries = output.split("\0")
+    end = entries.index("", 1) if "" in entries[1:] else len(entries)
+    renamed = _renamed_by_git(entries[end + 1:])
     files: list[str] = []
-    for line in lines:
-        if not line:
-            break
-        if line not in files:
-            files.append(line)
+    for name in entries[1:end]:
+        path = renamed.get(name, name)
+        if path not in files:
+            files.append(path)
     return files
+
+
+def _renamed_by_git(messages: list[str]) -> dict[str, str]:
+    """``{"d~HEAD": "d"}``: names git made up, paired with a path of the same message."""
+    renamed: dict[str, str] = {}
+    index = 0
+    while index < len(messages) and messages[index].isdigit():
+        count = int(messages[index])
+        paths = messages[index + 1:index + 1 + count]
+        for name in paths:
+            for path in paths:
+                if name.startswith(f"{path}~"):
+                    renamed[name] = path
+        index += count + 3  # the count, the paths, the type and the text
+    return renamed
