@@ -15,6 +15,7 @@ EN = {
     ),
     "unreadable_warning": "skipped unreadable session record {path}: {detail}",
     "dir_not_found": "directory '{dir}' does not exist",
+    "not_a_dir": "'{dir}' is not a directory",
     "git_failed": "'{command}' failed: {detail}",
     "bare_repository": (
         "'{dir}' is inside the bare git repository {git_dir}, which has no work tree for "
@@ -242,6 +243,7 @@ ES = {
     ),
     "unreadable_warning": "se omitió el registro de sesión ilegible {path}: {detail}",
     "dir_not_found": "el directorio '{dir}' no existe",
+    "not_a_dir": "'{dir}' no es un directorio",
     "git_failed": "'{command}' falló: {detail}",
     "bare_repository": (
         "'{dir}' está dentro del repositorio git bare {git_dir}, que no tiene árbol de "

@@ -49,9 +49,8 @@ def find_project(directory: str | Path | None = None) -> Project:
     """The project containing ``directory`` (default: the current directory)."""
     start = Path(directory).expanduser() if directory is not None else _current_directory()
     if not start.is_dir():
-        raise InvalidInputError(
-            "sessions.dir_not_found", dir=str(start), details={"dir": str(start)}
-        )
+        key = "sessions.not_a_dir" if start.exists() else "sessions.dir_not_found"
+        raise InvalidInputError(key, dir=str(start), details={"dir": str(start)})
     start = start.resolve()
     if not git_installed():
         return Project(root=start, is_git=False)

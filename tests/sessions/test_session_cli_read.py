@@ -286,6 +286,11 @@ def test_missing_directory_is_a_usage_error(cli: Cli, tmp_path: Path) -> None:
     result = cli("session", "list", "--json", "-d", str(tmp_path / "nope"))
     assert result.exit_code == 2
     assert result.json["errors"][0]["code"] == "INVALID_INPUT"
+    (tmp_path / "file").write_text("")
+    for env, message in (({}, f"Error: '{tmp_path / 'file'}' is not a directory\n"),
+                         (ES, f"Error: '{tmp_path / 'file'}' no es un directorio\n")):
+        result = cli("session", "list", "-d", str(tmp_path / "file"), env=env)
+        assert (result.exit_code, result.stderr) == (2, message)
 
 
 def test_wrong_argument_count_is_a_usage_error(cli: Cli, repo: Path) -> None:
