@@ -25,6 +25,9 @@ def configured_watchdog() -> Watchdog:
 
 
 def workspace_label(workspace: Workspace) -> str:
+    if workspace.is_isolated and workspace.base_dir is not None:  # a linked worktree's
+        base = workspace.base_branch or (workspace.base_commit or "HEAD")[:12]
+        return t("run.workspace_isolated_from", path=str(workspace.worktree_dir), base=base)
     if workspace.is_isolated:
         return t("run.workspace_isolated", id=workspace.session_id)
     return t("run.workspace_direct")

@@ -1,5 +1,9 @@
 """``session merge`` / ``get``: bring a session's branch into the base repository.
 
+The base is the work tree the command runs in when that is a linked worktree of the
+user's, else the main worktree (``Project.base``): every check, the merge and its undo
+work there; the store, the lock and the session's worktree stay the main worktree's.
+
 Order matters, so that a refusal never leaves anything half done:
 
 1. refuse direct-mode sessions, running sessions, a base with local changes or without a
@@ -143,8 +147,8 @@ def _merge_session(
     refuse_conflicts(project, record.id, branch, tip, worktree=worktree)
     refuse_injected_files(project, record.id, branch, tip, squash=squash)
     refuse_overwriting_ignored(project, record.id, tip)
-    rollback = MergeRollback(record.id, project.root, into,
-                             rev_parse(project.root, "HEAD") or "HEAD", branch, squash)
+    rollback = MergeRollback(record.id, project.base, into,
+                             rev_parse(project.base, "HEAD") or "HEAD", branch, squash)
     try:
         late_stop = _integrate(store, record, result, rollback, worktree)
     except BaseException as exc:
@@ -160,7 +164,7 @@ def _merge_session(
 def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
                rollback: MergeRollback, worktree: Path | None) -> int | None:
     """Steps 3, 4 and 5; returns a stop signal held while the record was written."""
-    root, branch = store.project.root, result.branch
+    root, branch = store.project.base, result.branch
     if worktree is not None:
         rollback.save_worktree(worktree)
         result.safety_commit = _commit_worktree_changes(worktree, record.id)

@@ -2,6 +2,9 @@
 :mod:`gzia.sessions.merge`): the session, the base, the worktree, and a snapshot of the
 worktree checked for conflicts, for files gz-ia owns, and for ignored files the merge
 would overwrite. Nothing here writes to the base or to the worktree.
+
+The base is ``project.base``: the work tree the command runs in when that is a linked
+worktree of the user's, else the main worktree (see :mod:`gzia.sessions.project`).
 """
 
 from __future__ import annotations
@@ -45,9 +48,9 @@ def check_mergeable(project: Project, record: SessionRecord) -> tuple[str, str]:
                             details={"id": record.id, "branch": branch})
     _refuse_operation_in_progress(project)
     into = _refuse_detached_base(project, record)
-    dirty = changed_paths(project.root, ignore_dirs=HARNESS_PATHS)
+    dirty = changed_paths(project.base, ignore_dirs=HARNESS_PATHS)
     if dirty:
-        root = str(project.root)
+        root = str(project.base)
         raise SafetyBlockError("sessions.merge_base_dirty", root=root,
                                details={"root": root, "files": dirty})
     return branch, into
@@ -56,10 +59,10 @@ def check_mergeable(project: Project, record: SessionRecord) -> tuple[str, str]:
 def _refuse_detached_base(project: Project, record: SessionRecord) -> str:
     """The checked-out branch; a detached HEAD is refused: no branch would hold the
     merge, and a later ``session delete`` would drop the only copy of the work."""
-    into = current_branch(project.root)
+    into = current_branch(project.base)
     if into is not None:
         return into
-    root, head = str(project.root), (rev_parse(project.root, "HEAD") or "HEAD")[:12]
+    root, head = str(project.base), (rev_parse(project.base, "HEAD") or "HEAD")[:12]
     base = record.base_branch
     raise SafetyBlockError(
         "sessions.merge_detached", id=record.id, root=root, head=head, branch=base,
@@ -73,11 +76,18 @@ _IN_PROGRESS = {"MERGE_HEAD": "merge", "CHERRY_PICK_HEAD": "cherry-pick",
 
 def _refuse_operation_in_progress(project: Project) -> None:
     """A merge, rebase... the user has not finished is theirs: never continue or abort it."""
-    operation = _operation_in_progress(project.git_common_dir)
+    operation = _operation_in_progress(_base_git_dir(project))
     if operation is not None:
-        root = str(project.root)
+        root = str(project.base)
         raise SafetyBlockError("sessions.merge_in_progress", root=root, operation=operation,
                                details={"root": root, "operation": operation})
+
+
+def _base_git_dir(project: Project) -> Path | None:
+    """The base's own git dir: the common one for the main worktree, else its own."""
+    if project.base == project.root:
+        return project.git_common_dir
+    return Path(git_ok(["rev-parse", "--absolute-git-dir"], project.base).strip())
 
 
 def _operation_in_progress(git_dir: Path | None) -> str | None:
@@ -140,13 +150,13 @@ def refuse_conflicts(project: Project, session_id: str, branch: str, tip: str, *
     work; the hint then names the files that ``git merge <base>`` there would refuse to
     overwrite, to be committed first."""
     done = run_git(["merge-tree", "--write-tree", "-z", "--name-only", "HEAD", tip],
-                   project.root)
+                   project.base)
     if done.returncode == 0:
         return
     if done.returncode != 1:
         raise git_failure(done)
     files = _conflicted_files(done.stdout)
-    base = current_branch(project.root) or "HEAD"  # a detached base was refused before
+    base = current_branch(project.base) or "HEAD"  # a detached base was refused before
     blocking = _uncommitted_in_the_way(project, branch, worktree) if worktree else []
     hint = "sessions.merge_conflict_hint_uncommitted" if blocking else (
         "sessions.merge_conflict_hint")
@@ -162,7 +172,7 @@ def _uncommitted_in_the_way(project: Project, branch: str, worktree: Path) -> li
     """The worktree's uncommitted files that the base's changes since the session branched
     touch (the same path, or a file where the other has a directory)."""
     changed = git_ok(["diff", "--name-only", "-z", f"{branch}...HEAD"],
-                     project.root).split("\0")
+                     project.base).split("\0")
     touched = {name for name in changed if name}
     def in_the_way(path: str) -> bool:
         return any(path == other or path.startswith(f"{other}/") or
@@ -186,7 +196,7 @@ def refuse_injected_files(project: Project, session_id: str, branch: str, tip: s
         args = ["diff", "--name-only", "-z", f"HEAD...{tip}", "--", *_OWN_PATHSPECS]
     else:
         args = ["log", "--format=", "--name-only", "-z", f"HEAD..{tip}", "--", *_OWN_PATHSPECS]
-    names = git_ok(args, project.root).split("\0")
+    names = git_ok(args, project.base).split("\0")
     files = sorted({name.strip("\n") for name in names if name.strip("\n")})
     if files:
         raise SafetyBlockError(
@@ -204,15 +214,15 @@ def refuse_overwriting_ignored(project: Project, session_id: str, tip: str) -> N
     ignored already made the base count as dirty.)
     """
     added = git_ok(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A",
-                    f"HEAD...{tip}"], project.root).split("\0")
-    on_disk = [name for name in added if name and os.path.lexists(project.root / name)]
+                    f"HEAD...{tip}"], project.base).split("\0")
+    on_disk = [name for name in added if name and os.path.lexists(project.base / name)]
     if not on_disk:
         return
-    tracked = git_ok(["ls-files", "-z", "--", *on_disk], project.root,
+    tracked = git_ok(["ls-files", "-z", "--", *on_disk], project.base,
                      env={"GIT_LITERAL_PATHSPECS": "1"}).split("\0")
     files = sorted(set(on_disk) - set(tracked))
     if files:
-        root = str(project.root)
+        root = str(project.base)
         raise SafetyBlockError(
             "sessions.merge_overwrites_ignored", id=session_id, root=root,
             files=", ".join(files), hint_key="sessions.merge_overwrites_ignored_hint",

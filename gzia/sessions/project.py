@@ -8,12 +8,17 @@ sessions there run in direct mode. A directory inside git's own directory (``.gi
 ``.git/refs``, a linked worktree's git dir) belongs to the repository's main worktree;
 inside a bare repository, which has no work tree, it is an error: nothing of gz-ia's is
 ever created inside a git directory.
+
+The BASE is the work tree new sessions branch from and ``session merge`` merges into: the
+top of the work tree containing the directory when that is the main worktree or a linked
+worktree of the user's, and the main worktree itself when the directory is in a session
+worktree (anything under ``<root>/.harness/``), inside git's own directory, or outside git.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gzia.contract import InvalidInputError
@@ -27,6 +32,13 @@ class Project:
     root: Path
     is_git: bool
     git_common_dir: Path | None = None
+    base_root: Path | None = None
+    """A linked worktree of the user's that is the base; ``None``: the root itself."""
+
+    @property
+    def base(self) -> Path:
+        """The work tree sessions branch from and merge into (see the module's doc)."""
+        return self.base_root if self.base_root is not None else self.root
 
     @property
     def harness_dir(self) -> Path:
@@ -95,7 +107,8 @@ def _locate_on_disk(start: Path) -> Project | _AskGit | None:
                 return _ASK_GIT
             return Project(root=directory, is_git=True, git_common_dir=dotgit)
         if dotgit.is_file():
-            return _from_gitdir_file(directory, dotgit)
+            located = _from_gitdir_file(directory, dotgit)
+            return located if isinstance(located, _AskGit) else _with_base(located, directory)
         if _looks_like_git_dir(directory):
             return _ASK_GIT  # a bare repository, or a git dir not named .git
     return None
@@ -136,8 +149,17 @@ def _locate_in_git(start: Path) -> Project | None:
     toplevel, common_dir, git_dir = (Path(line) for line in lines)
     if common_dir == git_dir:
         return Project(root=toplevel, is_git=True, git_common_dir=common_dir)
-    return Project(root=_main_worktree(common_dir, toplevel), is_git=True,
-                   git_common_dir=common_dir)
+    project = Project(root=_main_worktree(common_dir, toplevel), is_git=True,
+                      git_common_dir=common_dir)
+    return _with_base(project, toplevel)
+
+
+def _with_base(project: Project, toplevel: Path) -> Project:
+    """``project`` with ``toplevel`` (a linked worktree's top) as its base, unless that is
+    the root itself or one of gz-ia's session worktrees (under ``<root>/.harness/``)."""
+    if toplevel == project.root or _is_within(toplevel, project.harness_dir):
+        return project
+    return replace(project, base_root=toplevel)
 
 
 def _main_worktree(common_dir: Path, fallback: Path) -> Path:

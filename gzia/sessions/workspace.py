@@ -1,6 +1,8 @@
 """Where a session's agent works: an isolated git worktree, or the directory itself.
 
-Isolated: ``git worktree add -b harness/<id> .harness/worktrees/<id> <HEAD>``, with
+Isolated: ``git worktree add -b harness/<id> .harness/worktrees/<id> <HEAD>``, HEAD being
+the base's (the user's linked worktree the command runs in, else the main worktree: see
+:mod:`gzia.sessions.project`), the worktree always under the main worktree's root, with
 ``.harness/`` and ``.harness-session/`` listed in the repository's ``info/exclude``.
 Direct mode (``is_isolated: false``) when git is missing or the directory is not a work
 tree. A repository without any commit is an error that says to commit first.
@@ -37,7 +39,7 @@ EXCLUDED_ENTRIES = (f"{HARNESS_DIR}/", f"{INJECTED_DIR}/")
 class Workspace:
     session_id: str
     working_dir: Path
-    """The project root (the base repository), never the worktree."""
+    """The project root (the main worktree, where the store lives), never the worktree."""
     target_dir: Path
     """Where the agent runs: the worktree, or ``working_dir`` in direct mode."""
     is_isolated: bool
@@ -45,6 +47,8 @@ class Workspace:
     branch_name: str | None = None
     base_branch: str | None = None
     base_commit: str | None = None
+    base_dir: Path | None = None
+    """The user's linked worktree the session branched from; ``None``: ``working_dir``."""
 
     @property
     def injected_dir(self) -> Path:
@@ -78,13 +82,13 @@ def prepare_workspace(project: Project, session_id: str) -> Workspace:
     if not project.is_git:
         return Workspace(session_id, project.root, project.root, is_isolated=False)
     base_commit = _head_commit(project)
-    base_branch = current_branch(project.root)
+    base_branch = current_branch(project.base)
     ensure_excluded(project)
     worktree, branch = worktree_for(project, session_id), branch_for(session_id)
     if not _is_worktree(worktree):
         _add_worktree(project, worktree, branch, base_commit)
     return Workspace(session_id, project.root, worktree, True, worktree, branch,
-                     base_branch, base_commit)
+                     base_branch, base_commit, project.base_root)
 
 
 def workspace_of(project: Project, record: SessionRecord) -> Workspace:
@@ -145,9 +149,9 @@ def branch_exists(directory: Path, branch: str) -> bool:
 
 
 def _head_commit(project: Project) -> str:
-    done = run_git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], project.root)
+    done = run_git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], project.base)
     if not done.ok:
-        root = str(project.root)
+        root = str(project.base)
         raise NotFoundError("sessions.no_commits", root=root,
                             hint_key="sessions.no_commits_hint", details={"root": root})
     return done.stdout.strip()
