@@ -128,14 +128,18 @@ def get_command(ctx: typer.Context, session: SessionRef, squash: Squash = False,
 
 
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Report, remove nothing.")]
+PruneForce = Annotated[bool, typer.Option(
+    "--force", "-f", help="Also remove orphaned worktrees holding uncommitted work.")]
 
 
 @app.command("prune", help="Remove worktrees and harness/* branches that have no record.")
-def prune_command(ctx: typer.Context, dry_run: DryRun = False, directory: Dir = None) -> None:
+def prune_command(
+    ctx: typer.Context, dry_run: DryRun = False, force: PruneForce = False, directory: Dir = None
+) -> None:
     from gzia.cli.session_views import render_prune
     from gzia.sessions.prune import prune
 
-    report = prune(open_store(ctx, directory), dry_run=dry_run)
+    report = prune(open_store(ctx, directory), dry_run=dry_run, force=force)
     output.emit(report.to_json(), lambda: render_prune(report))
 
 

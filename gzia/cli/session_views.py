@@ -129,12 +129,18 @@ def render_merge(result: MergeResult, done_key: str) -> None:
 
 
 def render_prune(report: PruneReport) -> None:
-    if not report.removed_anything and not report.missing_worktrees:
+    if not report.removed_anything and not report.missing_worktrees \
+            and not report.kept_worktrees:
         output.line(t("sessions.prune_nothing"))
         return
     output.line(t("sessions.prune_title"))
+    discarded = {work.session_id: work.files for work in report.discarded_files}
     for name in report.removed_worktrees:
         output.line(t("sessions.prune_worktree", name=name))
+        _prune_files("prune_discarded", discarded.get(name, []))
+    for kept in report.kept_worktrees:
+        output.line(t(f"sessions.prune_kept_{kept.reason}", name=kept.session_id))
+        _prune_files("prune_kept_files", kept.files)
     for tip in report.branch_tips:
         output.line(t("sessions.prune_branch", name=tip.branch, commit=tip.short))
         if not tip.on_other_branch:
@@ -146,3 +152,10 @@ def render_prune(report: PruneReport) -> None:
             output.line(t(f"sessions.{key}", name=name))
     if report.dry_run:
         output.line(t("sessions.prune_dry_run"))
+
+
+def _prune_files(key: str, files: list[str]) -> None:
+    if files:
+        output.line(t(f"sessions.{key}", count=len(files)))
+    for name in files:
+        output.line(f"      • {name}")

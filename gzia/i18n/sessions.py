@@ -208,6 +208,20 @@ EN = {
         "    ! {commit} is on no other branch: keep this SHA to get its commits back"
     ),
     "prune_worktree": "  ✓ Orphaned worktree pruned: {name}",
+    "prune_discarded": "    ! Uncommitted work discarded ({count} file(s)):",
+    "prune_kept_locked": (
+        "  ! Orphaned worktree kept, it is locked: {name}; "
+        "unlock it with: git worktree unlock .harness/worktrees/{name}"
+    ),
+    "prune_kept_uncommitted": (
+        "  ! Orphaned worktree kept, it has uncommitted work: {name}; "
+        "remove it anyway with: gz-ia session prune --force"
+    ),
+    "prune_kept_unreadable": (
+        "  ! Orphaned worktree kept, git cannot read its status: {name}; "
+        "remove it anyway with: gz-ia session prune --force"
+    ),
+    "prune_kept_files": "    Uncommitted files ({count}):",
     "prune_dir": "  ✓ Orphaned worktree directory removed: {name}",
     "prune_events": "  ✓ Orphaned event log removed: {name}",
     "prune_lock": "  ✓ Orphaned lock file removed: {name}",
@@ -450,6 +464,20 @@ ES = {
         "    ! {commit} no está en ninguna otra rama: guarda este SHA para recuperar sus commits"
     ),
     "prune_worktree": "  ✓ Worktree huérfano podado: {name}",
+    "prune_discarded": "    ! Trabajo sin comitear descartado ({count} archivo(s)):",
+    "prune_kept_locked": (
+        "  ! Worktree huérfano conservado, está bloqueado: {name}; "
+        "desbloquéalo con: git worktree unlock .harness/worktrees/{name}"
+    ),
+    "prune_kept_uncommitted": (
+        "  ! Worktree huérfano conservado, tiene trabajo sin comitear: {name}; "
+        "elimínalo de todos modos con: gz-ia session prune --force"
+    ),
+    "prune_kept_unreadable": (
+        "  ! Worktree huérfano conservado, git no puede leer su estado: {name}; "
+        "elimínalo de todos modos con: gz-ia session prune --force"
+    ),
+    "prune_kept_files": "    Archivos sin comitear ({count}):",
     "prune_dir": "  ✓ Directorio de worktree huérfano eliminado: {name}",
     "prune_events": "  ✓ Registro de eventos huérfano eliminado: {name}",
     "prune_lock": "  ✓ Archivo de bloqueo huérfano eliminado: {name}",

@@ -8,9 +8,13 @@ any other branch), directories ``.harness/worktrees/<id>``, event files
 record file. A record file that no longer parses still counts as a record, so a damaged
 record never costs its worktree, and a worktree created in the last minute is left alone
 with its events (its session may be writing its record right now), as is any branch
-still checked out somewhere. Records whose worktree has disappeared are reported,
-not deleted (``session delete`` does that). Only names of the session-id shape are
-touched: a user's own ``harness/feature`` branch is not gz-ia's to remove.
+still checked out somewhere. An orphaned worktree is kept, with its branch, events and
+lock file, and reported when ``git worktree lock`` locked it (always: ``git worktree
+unlock`` first), when it holds uncommitted work (unless ``force``; what ``force``
+discards is reported), or when git cannot tell what it holds (unless ``force``).
+Records whose worktree has disappeared are reported, not deleted (``session delete``
+does that). Only names of the session-id shape are touched: a user's own
+``harness/feature`` branch is not gz-ia's to remove.
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from gzia.sessions.git import run_git
+from gzia.contract import IOFailure
+from gzia.sessions.git import changed_paths, run_git
 from gzia.sessions.ids import is_session_id
+from gzia.sessions.merge_checks import HARNESS_PATHS
 from gzia.sessions.project import Project
 from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import BRANCH_PREFIX, forget_missing_worktree
@@ -50,10 +56,45 @@ class BranchTip:
                 "recover": f"git branch {self.branch} {self.commit}"}
 
 
+class _Worktree(NamedTuple):
+    path: Path
+    branch: str | None
+    locked: bool
+
+
+@dataclass(frozen=True)
+class KeptWorktree:
+    """An orphaned worktree prune leaves alone, and why."""
+
+    session_id: str
+    reason: str
+    """``locked``, ``uncommitted`` (``files`` lists them) or ``unreadable`` (git failed)."""
+    path: Path
+    files: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.session_id, "reason": self.reason, "path": str(self.path),
+                "files": self.files}
+
+
+@dataclass(frozen=True)
+class DiscardedWork:
+    """Uncommitted files of an orphaned worktree removed with ``force``."""
+
+    session_id: str
+    files: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.session_id, "files": self.files}
+
+
 @dataclass
 class PruneReport:
     dry_run: bool
+    force: bool = False
     removed_worktrees: list[str] = field(default_factory=list)
+    discarded_files: list[DiscardedWork] = field(default_factory=list)
+    kept_worktrees: list[KeptWorktree] = field(default_factory=list)
     removed_branches: list[str] = field(default_factory=list)
     removed_dirs: list[str] = field(default_factory=list)
     removed_events: list[str] = field(default_factory=list)
@@ -68,7 +109,10 @@ class PruneReport:
                     or self.removed_events or self.removed_locks)
 
     def to_json(self) -> dict[str, Any]:
-        return {"dry_run": self.dry_run, "removed_worktrees": self.removed_worktrees,
+        return {"dry_run": self.dry_run, "force": self.force,
+                "removed_worktrees": self.removed_worktrees,
+                "discarded_files": [work.to_json() for work in self.discarded_files],
+                "kept_worktrees": [kept.to_json() for kept in self.kept_worktrees],
                 "removed_branches": self.removed_branches,
                 "branch_tips": [tip.to_json() for tip in self.branch_tips],
                 "removed_dirs": self.removed_dirs, "removed_events": self.removed_events,
@@ -76,17 +120,18 @@ class PruneReport:
                 "missing_worktrees": self.missing_worktrees}
 
 
-def prune(store: SessionStore, *, dry_run: bool = False) -> PruneReport:
-    project, report = store.project, PruneReport(dry_run)
+def prune(store: SessionStore, *, dry_run: bool = False, force: bool = False) -> PruneReport:
+    project, report = store.project, PruneReport(dry_run, force)
     known = _recorded_ids(store)
-    worktrees: list[tuple[Path, str | None]] = []
+    worktrees: list[_Worktree] = []
     if project.is_git:
         worktrees = _forget_missing(project, _worktrees(project), dry_run=dry_run)
         _prune_worktrees(project, worktrees, known, report)
-        in_use = {branch for path, branch in worktrees
-                  if branch and path.name not in report.removed_worktrees}
+        in_use = {tree.branch for tree in worktrees
+                  if tree.branch and tree.path.name not in report.removed_worktrees}
         _prune_branches(project, known, in_use, report)
-    _prune_dirs(project, known, {path for path, _ in worktrees}, report)
+    _prune_dirs(project, known, {tree.path for tree in worktrees}, report)
+    known |= {kept.session_id for kept in report.kept_worktrees}  # their events and lock stay
     _prune_events(store, known, report)
     _prune_locks(store, known, report)
     report.missing_worktrees = _records_without_worktree(store)
@@ -105,31 +150,33 @@ def _orphan_id(name: str, known: set[str]) -> str | None:
     return name if is_session_id(name) and name not in known else None
 
 
-def _worktrees(project: Project) -> list[tuple[Path, str | None]]:
+def _worktrees(project: Project) -> list[_Worktree]:
     done = run_git(["worktree", "list", "--porcelain"], project.root)
-    entries: list[tuple[Path, str | None]] = []
+    entries: list[_Worktree] = []
     for block in done.stdout.split("\n\n") if done.ok else []:
         fields = dict(line.partition(" ")[::2] for line in block.splitlines() if line)
         if "worktree" in fields:
             branch = fields.get("branch", "").removeprefix("refs/heads/") or None
-            entries.append((Path(fields["worktree"]), branch))
+            entries.append(_Worktree(Path(fields["worktree"]), branch, "locked" in fields))
     return entries  # the first is the main worktree
 
 
-def _forget_missing(project: Project, worktrees: list[tuple[Path, str | None]], *,
-                    dry_run: bool) -> list[tuple[Path, str | None]]:
+def _forget_missing(project: Project, worktrees: list[_Worktree], *,
+                    dry_run: bool) -> list[_Worktree]:
     """Drop session worktrees whose directory is gone (git forgets them unless dry run).
 
     Not ``git worktree prune``: it would forget every missing worktree, a user's own on
-    an unmounted disk included.
+    an unmounted disk included. A locked one stays: locking is how a user says its
+    directory may be away (git would not forget it either).
     """
     kept = []
-    for path, branch in worktrees:
-        if path.parent == project.worktrees_dir and not path.exists():
+    for tree in worktrees:
+        if tree.path.parent == project.worktrees_dir and not tree.path.exists() \
+                and not tree.locked:
             if not dry_run:
-                forget_missing_worktree(project, path)
+                forget_missing_worktree(project, tree.path)
         else:
-            kept.append((path, branch))
+            kept.append(tree)
     return kept
 
 
@@ -141,21 +188,59 @@ def _is_young(path: Path) -> bool:
         return False
 
 
-def _prune_worktrees(project: Project, worktrees: list[tuple[Path, str | None]],
-                     known: set[str], report: PruneReport) -> None:
-    for path, branch in worktrees:
-        if path.parent != project.worktrees_dir or _is_young(path):
+def _prune_worktrees(project: Project, worktrees: list[_Worktree], known: set[str],
+                     report: PruneReport) -> None:
+    for tree in worktrees:
+        if tree.path.parent != project.worktrees_dir or _is_young(tree.path):
             continue  # the user's own worktree, or a session being set up
-        owner = path.name
-        if branch and branch.startswith(BRANCH_PREFIX):
-            owner = branch.removeprefix(BRANCH_PREFIX)
-        session_id = _orphan_id(owner, known) if _orphan_id(path.name, known) else None
-        if session_id is None:
-            continue
-        report.removed_worktrees.append(session_id)
-        if not report.dry_run:
-            run_git(["worktree", "remove", "--force", str(path)], project.root)
-            shutil.rmtree(path, ignore_errors=True)
+        owner = tree.path.name
+        if tree.branch and tree.branch.startswith(BRANCH_PREFIX):
+            owner = tree.branch.removeprefix(BRANCH_PREFIX)
+        session_id = _orphan_id(owner, known) if _orphan_id(tree.path.name, known) else None
+        if session_id is not None:
+            _prune_worktree(project, tree, session_id, report)
+
+
+def _prune_worktree(project: Project, tree: _Worktree, session_id: str,
+                    report: PruneReport) -> None:
+    kept = _why_kept(tree, session_id, force=report.force)
+    if kept is not None:
+        report.kept_worktrees.append(kept)
+        return
+    report.removed_worktrees.append(session_id)
+    files = _uncommitted(tree.path) if report.force else None
+    if files:
+        report.discarded_files.append(DiscardedWork(session_id, files))
+    if not report.dry_run:
+        run_git(["worktree", "remove", "--force", str(tree.path)], project.root)
+        shutil.rmtree(tree.path, ignore_errors=True)
+        forget_missing_worktree(project, tree.path)  # if 'worktree remove' could not
+
+
+def _why_kept(tree: _Worktree, session_id: str, *, force: bool) -> KeptWorktree | None:
+    if tree.locked:
+        return KeptWorktree(session_id, "locked", tree.path)
+    if force:
+        return None
+    files = _uncommitted(tree.path)
+    if files is None:
+        return KeptWorktree(session_id, "unreadable", tree.path)
+    return KeptWorktree(session_id, "uncommitted", tree.path, files) if files else None
+
+
+def _uncommitted(path: Path) -> list[str] | None:
+    """Files that removing the worktree would lose; None when git cannot tell.
+
+    Without its ``.git`` file, ``git status`` there would describe the main worktree.
+    """
+    if not path.exists():
+        return []
+    if not (path / ".git").is_file():
+        return None
+    try:
+        return changed_paths(path, ignore_dirs=HARNESS_PATHS)
+    except IOFailure:
+        return None
 
 
 def _prune_branches(project: Project, known: set[str], in_use: set[str],

@@ -247,8 +247,8 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
         os.utime(project.worktrees_dir / name, (hour_ago, hour_ago))
     head, short = (run_git(root, "rev-parse", *flag, "HEAD").strip() for flag in ([], ["--short"]))
     dry = cli("session", "prune", "--dry-run", "--json", "-d", str(root)).json["data"]
-    expected = {"removed_worktrees": ["00000002"],
-                "removed_branches": ["harness/00000002", "harness/00000004"],
+    expected = {"force": False, "removed_worktrees": ["00000002"], "discarded_files": [],
+                "kept_worktrees": [], "removed_branches": ["harness/00000002", "harness/00000004"],
                 "branch_tips": [{"branch": f"harness/0000000{n}", "commit": head,
                                  "on_other_branch": True,
                                  "recover": f"git branch harness/0000000{n} {head}"}
@@ -274,7 +274,8 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
     assert run_git(root, "branch", "--list", "harness/*", "--format=%(refname:short)").split() == [
         "harness/00000001", "harness/00000003", "harness/00000007", "harness/feature"]
     again = cli("session", "prune", "--json", "-d", str(root)).json["data"]
-    assert again == {"dry_run": False, "removed_worktrees": [], "removed_branches": [],
+    assert again == {"dry_run": False, "force": False, "removed_worktrees": [],
+                     "discarded_files": [], "kept_worktrees": [], "removed_branches": [],
                      "branch_tips": [], "removed_dirs": [], "removed_events": [],
                      "removed_locks": [], "missing_worktrees": ["00000003"]}
 

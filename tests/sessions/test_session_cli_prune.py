@@ -45,8 +45,8 @@ def test_prune_reports_the_tips_it_deletes_and_the_sha_brings_a_branch_back(
     root = project.root
     data = cli("session", "prune", "--json", "-d", str(root)).json["data"]
     assert data == {
-        "dry_run": False, "removed_worktrees": [],
-        "removed_branches": [f"harness/{SHARED}", f"harness/{UNIQUE}"],
+        "dry_run": False, "force": False, "removed_worktrees": [], "discarded_files": [],
+        "kept_worktrees": [], "removed_branches": [f"harness/{SHARED}", f"harness/{UNIQUE}"],
         "branch_tips": [
             {"branch": f"harness/{SHARED}", "commit": orphans[SHARED], "on_other_branch": True,
              "recover": f"git branch harness/{SHARED} {orphans[SHARED]}"},
