@@ -109,6 +109,22 @@ def test_text_after_the_record_makes_it_unreadable(store: SessionStore, tail: st
         store.load("abcdef01")
 
 
+@pytest.mark.parametrize(("extra", "error"), [
+    ('"zzz": NaN', "NaN is not JSON"), ('"zzz": -Infinity', "-Infinity is not JSON"),
+    ('"zzz": ' + "[" * 100_000 + "]" * 100_000, "JSON nested too deeply"),
+])
+def test_records_json_cannot_print_are_unreadable(store: SessionStore, extra: str,
+                                                  error: str) -> None:
+    """Python's parser takes NaN and Infinity; --json output must stay valid JSON."""
+    text = SessionRecord(id="abcdef01").to_text()[:-1] + ", " + extra + "}"
+    store.dir.mkdir(parents=True)
+    (store.dir / "abcdef01.json").write_text(text)
+    [unreadable] = store.list().unreadable
+    assert unreadable.error == error
+    with pytest.raises(IOFailure):
+        store.load("abcdef01")
+
+
 def test_list_reads_a_record_with_a_byte_order_mark(store: SessionStore) -> None:
     record = SessionRecord(id="abcdef01", started_at="2026-01-01T00:00:00Z")
     store.dir.mkdir(parents=True)
