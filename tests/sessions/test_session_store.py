@@ -184,9 +184,11 @@ def test_list_is_newest_first_and_reports_unreadable_files(store: SessionStore) 
     (store.dir / "0000000f.json").write_text("{not json")
     (store.dir / "0000000e.json").write_text('{"id": "deadbeef"}')
     (store.dir / "0000000d.events.jsonl").write_text("{}\n")
+    (store.dir / "0000000C.json").write_text(_record("0000000C").to_text())
     result = store.list()
     assert [r.id for r in result.records] == ["00000003", "00000002", "00000001"]
     assert sorted((u.path, u.error) for u in result.unreadable) == [
+        (str(store.dir / "0000000C.json"), "file name is not a session id"),
         (str(store.dir / "0000000e.json"), "id does not match file name"),
         (str(store.dir / "0000000f.json"),
          "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
