@@ -50,6 +50,7 @@ from gzia.contract import (
     SafetyBlockError,
     TerminatedError,
     TerminationRequested,
+    stopped_by_signal,
 )
 from gzia.sessions.git import (
     commit_with_fallback_identity,
@@ -152,12 +153,17 @@ def _merge_session(
     try:
         late_stop = _integrate(store, record, result, rollback, worktree)
     except BaseException as exc:
+        if rollback.recorded:  # the merge is in the record: it stays, whatever came after
+            if isinstance(exc, KeyboardInterrupt):
+                raise stopped_by_signal(exc, result.to_json()) from exc
+            raise
         replacement = _after_undo(exc, rollback)
         if replacement is None:
             raise
         raise replacement from exc
     if late_stop is not None:  # the merge is recorded: done, but gz-ia was asked to stop
-        raise KeyboardInterrupt if late_stop == signal.SIGINT else TerminationRequested
+        stop = KeyboardInterrupt() if late_stop == signal.SIGINT else TerminationRequested()
+        raise stopped_by_signal(stop, result.to_json())
     return result
 
 
@@ -184,7 +190,8 @@ def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
 
     with signal_inbox() as held:
         result.record = _record_merge(store, record.id, branch)
-        return held.take_stop()
+        rollback.recorded = True
+    return held.take_stop()  # read after the handlers are back: none arrives unseen
 
 
 def _after_undo(exc: BaseException, rollback: MergeRollback) -> BaseException | None:

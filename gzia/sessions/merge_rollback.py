@@ -77,6 +77,8 @@ class MergeRollback:
     saved_index: SavedIndex | None = None
     problems: list[str] = field(default_factory=list)
     """What could not be put back, in the user's language."""
+    recorded: bool = False
+    """The merge is in the session's record: from then on it is kept, never undone."""
 
     def save_worktree(self, worktree: Path) -> None:
         """Remember the worktree's index and branch tip before the safety commit."""

@@ -14,7 +14,14 @@ command still sees ``lost``; the next reader writes it.
 from __future__ import annotations
 
 from gzia.contract import LockedError
-from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
+from gzia.sessions.record import (
+    EndReason,
+    SessionRecord,
+    Status,
+    elapsed_ms,
+    now_rfc3339,
+    parse_rfc3339,
+)
 from gzia.sessions.store import ListResult, SessionStore
 
 RECONCILE_LOCK_TIMEOUT = 1.0
@@ -26,12 +33,25 @@ def is_stale(record: SessionRecord) -> bool:
     """A ``running`` record whose process no longer runs (or never got one)."""
     if not record.is_running:
         return False
-    if record.pid <= 0:
-        waited_ms = elapsed_ms(record.started_at) if record.started_at else None
-        return waited_ms is not None and waited_ms > SETUP_DEADLINE_S * 1000
+    if record.pid < 0:
+        return True  # no process can have it: a corrupt or hand-edited record
+    if record.pid == 0:
+        return not _still_setting_up(record.started_at)
     from gzia.supervisor.procinfo import is_process_alive  # only for running records
 
     return not is_process_alive(record.pid, record.pid_start_time)
+
+
+def _still_setting_up(started_at: str) -> bool:
+    """Started less than :data:`SETUP_DEADLINE_S` ago, by this machine's clock (a start
+    time that does not parse, or lies further in the future than that, never was)."""
+    from datetime import UTC, datetime
+
+    try:
+        started = parse_rfc3339(started_at)
+    except ValueError:
+        return False
+    return abs((datetime.now(UTC) - started).total_seconds()) <= SETUP_DEADLINE_S
 
 
 def reconcile(store: SessionStore, record: SessionRecord) -> SessionRecord:

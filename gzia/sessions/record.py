@@ -156,16 +156,25 @@ class SessionRecord:
         return record
 
 
-_DECODER = json.JSONDecoder()
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
 _JSON_WHITESPACE = " \t\n\r"
 
 
 def _parse_json(text: str) -> Any:
-    """``json.loads(text)`` for one document, without its per-call overhead when the text
-    starts with the value (as every stored record does)."""
-    if not text.startswith("{"):
-        return json.loads(text)
-    data, end = _DECODER.raw_decode(text)
+    """One JSON document, strictly: ``NaN`` and ``Infinity`` (which Python's parser would
+    take) are errors, so nothing read can make ``--json`` output invalid; nesting too
+    deep to parse is an error, not a crash. Without ``json.loads``' per-call overhead
+    when the text starts with the value (as every stored record does)."""
+    try:
+        if not text.startswith("{"):
+            return json.loads(text, parse_constant=_not_json)
+        data, end = _DECODER.raw_decode(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
     if text[end:].strip(_JSON_WHITESPACE):
         raise json.JSONDecodeError("Extra data", text, end)
     return data

@@ -133,6 +133,8 @@ class SessionStore:
 
     def _read_into(self, result: ListResult, dir_fd: int, name: str) -> None:
         try:
+            if not is_session_id(name[:-5]):  # e.g. an upper-case copy: no command reaches it
+                raise RecordFormatError("file name is not a session id")
             record, text = _decode(_read_file(name, dir_fd), name[:-5])
         except (OSError, ValueError) as exc:  # RecordFormatError is a ValueError
             result.unreadable.append(UnreadableRecord(str(self.dir / name), str(exc)))

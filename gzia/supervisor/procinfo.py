@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _DEAD_STATES = frozenset({"Z", "X", "x"})
+MAX_PID = 2**31 - 1
+"""pid_t is a signed 32-bit integer: anything larger is no process (and makes os.kill fail)."""
 
 
 @dataclass(frozen=True)
@@ -29,8 +31,11 @@ def process_start_time(pid: int) -> str | None:
 
 
 def is_process_alive(pid: int, start_time: str | None = None) -> bool:
-    """True when ``pid`` runs, is not a zombie, and (if given) started at ``start_time``."""
-    if pid <= 0 or not _exists(pid):
+    """True when ``pid`` runs, is not a zombie, and (if given) started at ``start_time``.
+
+    A number no process can have (a hand-edited or corrupt record) is simply not alive.
+    """
+    if not 0 < pid <= MAX_PID or not _exists(pid):
         return False
     state = _read_state(pid)
     if state is None:

@@ -343,3 +343,36 @@ def test_what_gz_ia_did_not_make_is_never_undone(cli: Cli, project: Project,
                     "problems": [problem], "cause": "needs a ticket"}}]
     assert run_git(root, "rev-parse", "HEAD").strip() == meanwhile
     assert state(session) == worktree_before  # the worktree part was still put back
+
+
+@pytest.mark.parametrize("moment", ["while the record is written", "right after"])
+def test_a_stop_once_the_merge_is_recorded_keeps_it_and_reports_it(
+    project: Project, monkeypatch: pytest.MonkeyPatch, moment: str
+) -> None:
+    """From the moment the record says merged, a stop never undoes the merge: it ends
+    with TERMINATED, and the envelope's data is the merge that was kept."""
+    from gzia.contract import TerminatedError, TerminationRequested
+    from gzia.sessions import merge
+    from gzia.supervisor.signals import SignalInbox
+
+    make_session(project, "abcdef01")
+    commit_file(project.worktrees_dir / "abcdef01", "done.txt", "work\n")
+    record_merge = merge._record_merge
+
+    def record_then_stop(*args: object, **kwargs: object) -> object:
+        recorded = record_merge(*args, **kwargs)  # type: ignore[arg-type]
+        if moment == "while the record is written":
+            os.kill(os.getpid(), signal.SIGTERM)  # held by the merge until it is recorded
+        else:  # as if the stop arrived once the merge's own handlers were gone
+            monkeypatch.setattr(SignalInbox, "take_stop",
+                                lambda self: (_ for _ in ()).throw(TerminationRequested()))
+        return recorded
+
+    monkeypatch.setattr(merge, "_record_merge", record_then_stop)
+    store = SessionStore(project)
+    with pytest.raises(TerminatedError) as stopped:
+        merge.merge_session(store, store.load("abcdef01"))
+    assert stopped.value.data["files"] == ["done.txt"]
+    assert (project.root / "done.txt").read_text() == "work\n"  # kept, not undone
+    assert store.load("abcdef01").merged_at is not None
+    assert not (project.root / ".git" / "MERGE_HEAD").exists()

@@ -145,3 +145,28 @@ def test_reconcile_when_the_record_cannot_be_written_still_reports_lost(
     assert (store.dir / "abcdef01.json").read_bytes() == before
     assert get_session(store, "abcdef01").status == Status.LOST  # written by the next reader
     assert store.load("abcdef01").status == Status.LOST
+
+
+@pytest.mark.parametrize(("pid", "started_at"), [
+    (2**31, "2026-01-01T00:00:00Z"), (10**20, "2026-01-01T00:00:00Z"), (-1, now_rfc3339()),
+    (0, "2999-06-01T00:00:00Z"), (0, "not a date"), (0, ""),
+])
+def test_running_records_no_process_could_match_become_lost(
+    store: SessionStore, pid: int, started_at: str
+) -> None:
+    """A corrupt or hand-edited record never blocks list, kill or delete forever."""
+    store.create(SessionRecord(id="abcdef01", pid=pid, status=Status.RUNNING,
+                               started_at=started_at))
+    assert list_sessions(store).records[0].status == Status.LOST
+    assert store.load("abcdef01").status == Status.LOST
+
+
+def test_a_record_still_being_set_up_stays_running(store: SessionStore) -> None:
+    store.create(SessionRecord(id="abcdef01", pid=0, status=Status.RUNNING,
+                               started_at=now_rfc3339()))
+    assert list_sessions(store).records[0].status == Status.RUNNING
+
+
+def test_no_process_has_a_pid_beyond_pid_t() -> None:
+    assert not is_process_alive(2**31)
+    assert not is_process_alive(10**20)

@@ -109,6 +109,22 @@ def test_text_after_the_record_makes_it_unreadable(store: SessionStore, tail: st
         store.load("abcdef01")
 
 
+@pytest.mark.parametrize(("extra", "error"), [
+    ('"zzz": NaN', "NaN is not JSON"), ('"zzz": -Infinity', "-Infinity is not JSON"),
+    ('"zzz": ' + "[" * 100_000 + "]" * 100_000, "JSON nested too deeply"),
+])
+def test_records_json_cannot_print_are_unreadable(store: SessionStore, extra: str,
+                                                  error: str) -> None:
+    """Python's parser takes NaN and Infinity; --json output must stay valid JSON."""
+    text = SessionRecord(id="abcdef01").to_text()[:-1] + ", " + extra + "}"
+    store.dir.mkdir(parents=True)
+    (store.dir / "abcdef01.json").write_text(text)
+    [unreadable] = store.list().unreadable
+    assert unreadable.error == error
+    with pytest.raises(IOFailure):
+        store.load("abcdef01")
+
+
 def test_list_reads_a_record_with_a_byte_order_mark(store: SessionStore) -> None:
     record = SessionRecord(id="abcdef01", started_at="2026-01-01T00:00:00Z")
     store.dir.mkdir(parents=True)
@@ -168,9 +184,11 @@ def test_list_is_newest_first_and_reports_unreadable_files(store: SessionStore) 
     (store.dir / "0000000f.json").write_text("{not json")
     (store.dir / "0000000e.json").write_text('{"id": "deadbeef"}')
     (store.dir / "0000000d.events.jsonl").write_text("{}\n")
+    (store.dir / "0000000C.json").write_text(_record("0000000C").to_text())
     result = store.list()
     assert [r.id for r in result.records] == ["00000003", "00000002", "00000001"]
     assert sorted((u.path, u.error) for u in result.unreadable) == [
+        (str(store.dir / "0000000C.json"), "file name is not a session id"),
         (str(store.dir / "0000000e.json"), "id does not match file name"),
         (str(store.dir / "0000000f.json"),
          "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
