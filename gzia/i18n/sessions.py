@@ -221,6 +221,10 @@ EN = {
         "  ! Orphaned worktree kept, git cannot read its status: {name}; "
         "remove it anyway with: gz-ia session prune --force"
     ),
+    "prune_kept_unmerged_head": (
+        "  ! Orphaned worktree kept, its HEAD holds commits no branch has: {name}; "
+        "remove it anyway with: gz-ia session prune --force"
+    ),
     "prune_kept_files": "    Uncommitted files ({count}):",
     "prune_dir": "  ✓ Orphaned worktree directory removed: {name}",
     "prune_events": "  ✓ Orphaned event log removed: {name}",
@@ -476,6 +480,10 @@ ES = {
     "prune_kept_unreadable": (
         "  ! Worktree huérfano conservado, git no puede leer su estado: {name}; "
         "elimínalo de todos modos con: gz-ia session prune --force"
+    ),
+    "prune_kept_unmerged_head": (
+        "  ! Worktree huérfano conservado, su HEAD tiene commits que ninguna rama tiene: "
+        "{name}; elimínalo de todos modos con: gz-ia session prune --force"
     ),
     "prune_kept_files": "    Archivos sin comitear ({count}):",
     "prune_dir": "  ✓ Directorio de worktree huérfano eliminado: {name}",

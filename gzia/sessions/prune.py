@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from gzia.contract import IOFailure
-from gzia.sessions.git import changed_paths, run_git
+from gzia.sessions.git import changed_paths, rev_parse, run_git
 from gzia.sessions.ids import is_session_id
 from gzia.sessions.merge_checks import HARNESS_PATHS
 from gzia.sessions.project import Project
@@ -68,7 +68,8 @@ class KeptWorktree:
 
     session_id: str
     reason: str
-    """``locked``, ``uncommitted`` (``files`` lists them) or ``unreadable`` (git failed)."""
+    """``locked``, ``uncommitted`` (``files`` lists them), ``unmerged_head`` (commits on a
+    detached HEAD that no branch has) or ``unreadable`` (git failed)."""
     path: Path
     files: list[str] = field(default_factory=list)
 
@@ -203,7 +204,7 @@ def _prune_worktrees(project: Project, worktrees: list[_Worktree], known: set[st
 
 def _prune_worktree(project: Project, tree: _Worktree, session_id: str,
                     report: PruneReport) -> None:
-    kept = _why_kept(tree, session_id, force=report.force)
+    kept = _why_kept(project, tree, session_id, force=report.force)
     if kept is not None:
         report.kept_worktrees.append(kept)
         return
@@ -217,7 +218,8 @@ def _prune_worktree(project: Project, tree: _Worktree, session_id: str,
         forget_missing_worktree(project, tree.path)  # if 'worktree remove' could not
 
 
-def _why_kept(tree: _Worktree, session_id: str, *, force: bool) -> KeptWorktree | None:
+def _why_kept(project: Project, tree: _Worktree, session_id: str, *,
+              force: bool) -> KeptWorktree | None:
     if tree.locked:
         return KeptWorktree(session_id, "locked", tree.path)
     if force:
@@ -225,7 +227,21 @@ def _why_kept(tree: _Worktree, session_id: str, *, force: bool) -> KeptWorktree 
     files = _uncommitted(tree.path)
     if files is None:
         return KeptWorktree(session_id, "unreadable", tree.path)
-    return KeptWorktree(session_id, "uncommitted", tree.path, files) if files else None
+    if files:
+        return KeptWorktree(session_id, "uncommitted", tree.path, files)
+    if _head_holds_commits_no_branch_has(project, tree.path):
+        return KeptWorktree(session_id, "unmerged_head", tree.path)
+    return None
+
+
+def _head_holds_commits_no_branch_has(project: Project, path: Path) -> bool:
+    """Commits made on a detached HEAD: removing the worktree drops the only reflog
+    that knows them (``delete`` counts them as unmerged work too)."""
+    head = rev_parse(path, "HEAD") if (path / ".git").is_file() else None
+    if head is None:
+        return False
+    done = run_git(["rev-list", "--count", head, "--not", "--branches"], project.root)
+    return not done.ok or int(done.stdout.strip() or 0) > 0
 
 
 def _uncommitted(path: Path) -> list[str] | None:

@@ -229,3 +229,26 @@ def test_prune_force_is_documented_in_both_languages(cli: Cli) -> None:
         english.split())
     assert "Elimina también worktrees huérfanos con trabajo sin comitear." in " ".join(
         spanish.split())
+
+
+def test_commits_on_a_detached_head_keep_an_orphaned_worktree_unless_forced(
+    cli: Cli, project: Project
+) -> None:
+    """Removing the worktree would drop the only reflog that knows them."""
+    worktree = _orphan(project, DIRTY)
+    run_git(worktree, "checkout", "-q", "--detach")
+    (worktree / "lonely.txt").write_text("only here\n")
+    run_git(worktree, "add", "lonely.txt")
+    run_git(worktree, "commit", "-q", "-m", "on no branch")
+    hour_ago = time.time() - 3600
+    os.utime(worktree, (hour_ago, hour_ago))  # not a session being set up
+    kept = _dry_then_real(cli, project)
+    assert kept["kept_worktrees"] == [_kept(DIRTY, "unmerged_head", worktree)]
+    assert worktree.is_dir()
+    human = cli("session", "prune", "-d", str(project.root), env=ES)
+    assert (f"  ! Worktree huérfano conservado, su HEAD tiene commits que ninguna rama tiene: "
+            f"{DIRTY}; elimínalo de todos modos con: gz-ia session prune --force\n"
+            ) in human.stdout
+    forced = _prune(cli, project, "--force")
+    assert forced["removed_worktrees"] == [DIRTY]
+    assert not worktree.exists()
