@@ -149,7 +149,8 @@ def _merge_session(
     refuse_injected_files(project, record.id, branch, tip, squash=squash)
     refuse_overwriting_ignored(project, record.id, tip)
     rollback = MergeRollback(record.id, project.base, into,
-                             rev_parse(project.base, "HEAD") or "HEAD", branch, squash)
+                             rev_parse(project.base, "HEAD") or "HEAD", branch, squash,
+                             orig_head=rev_parse(project.base, "ORIG_HEAD"))
     try:
         late_stop = _integrate(store, record, result, rollback, worktree)
     except BaseException as exc:

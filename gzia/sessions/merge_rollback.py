@@ -79,6 +79,8 @@ class MergeRollback:
     """What could not be put back, in the user's language."""
     recorded: bool = False
     """The merge is in the session's record: from then on it is kept, never undone."""
+    orig_head: str | None = None
+    """The base's ``ORIG_HEAD`` before the merge (git's merge and reset both set it)."""
 
     def save_worktree(self, worktree: Path) -> None:
         """Remember the worktree's index and branch tip before the safety commit."""
@@ -124,6 +126,14 @@ class MergeRollback:
                 return
         if rev_parse(self.root, "HEAD") != self.base_head or self._base_changed():
             self._problem("sessions.merge_problem_reset_failed", root=root, detail="git status")
+            return
+        self._restore_orig_head()
+
+    def _restore_orig_head(self) -> None:
+        """``ORIG_HEAD`` as it was: none, or the commit it named."""
+        args = (["update-ref", "--no-deref", "ORIG_HEAD", self.orig_head] if self.orig_head
+                else ["update-ref", "-d", "ORIG_HEAD"])
+        run_git(args, self.root)
 
     def _made_by_merge(self, head: str | None) -> bool:
         """The session tip (a fast-forward), or a commit of ours on the recorded HEAD."""

@@ -54,6 +54,7 @@ def state(directory: Path) -> dict[str, str]:
         "diff": run_git(directory, "--no-optional-locks", "diff", "HEAD"),
         "merge_files": " ".join(name for name in ("MERGE_HEAD", "MERGE_MSG", "SQUASH_MSG")
                                 if (git_dir / name).exists()),
+        "orig_head": run_git(directory, "rev-parse", "-q", "--verify", "ORIG_HEAD", check=False),
     }
 
 
