@@ -134,6 +134,8 @@ def render_prune(report: PruneReport) -> None:
         output.line(t("sessions.prune_nothing"))
         return
     output.line(t("sessions.prune_title"))
+    if report.dry_run:  # first: every line below is what prune would do
+        output.line(t("sessions.prune_dry_run"))
     discarded = {work.session_id: work.files for work in report.discarded_files}
     for name in report.removed_worktrees:
         output.line(t("sessions.prune_worktree", name=name))
@@ -150,8 +152,6 @@ def render_prune(report: PruneReport) -> None:
     for key, names in groups:
         for name in names:
             output.line(t(f"sessions.{key}", name=name))
-    if report.dry_run:
-        output.line(t("sessions.prune_dry_run"))
 
 
 def _prune_files(key: str, files: list[str]) -> None:

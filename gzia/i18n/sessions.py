@@ -230,7 +230,7 @@ EN = {
     "prune_events": "  ✓ Orphaned event log removed: {name}",
     "prune_lock": "  ✓ Orphaned lock file removed: {name}",
     "prune_missing": "  ! Session {name} lost its worktree (record kept)",
-    "prune_dry_run": "(dry run: nothing was removed)",
+    "prune_dry_run": "(dry run: what prune would do; nothing is removed)",
     # events
     "invalid_stage": "invalid stage: '{value}' (valid: READ, PENDING, FINISH)",
     "invalid_status": "invalid status: '{value}' (valid: OK, FAILED)",
@@ -490,7 +490,7 @@ ES = {
     "prune_events": "  ✓ Registro de eventos huérfano eliminado: {name}",
     "prune_lock": "  ✓ Archivo de bloqueo huérfano eliminado: {name}",
     "prune_missing": "  ! La sesión {name} perdió su worktree (registro conservado)",
-    "prune_dry_run": "(simulación: no se eliminó nada)",
+    "prune_dry_run": "(simulación: lo que haría prune; no se elimina nada)",
     "invalid_stage": "etapa inválida: '{value}' (válidos: READ, PENDING, FINISH)",
     "invalid_status": "estado inválido: '{value}' (válidos: OK, FAILED)",
     "invalid_duration": "duración inválida: '{value}' (milisegundos, 0 o más)",

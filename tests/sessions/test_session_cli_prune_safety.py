@@ -122,12 +122,18 @@ def test_human_output_says_why_each_worktree_is_kept(
     dirty = _dirty_orphan(project)
     dry = cli("session", "prune", "--dry-run", "-d", str(project.root), env=env)
     assert (dry.exit_code, dry.stderr) == (0, "")
-    dry_run_line = "(dry run: nothing was removed)\n" if not env else (
-        "(simulación: no se eliminó nada)\n")
-    assert dry.stdout == expected + dry_run_line
+    assert dry.stdout == _dry_run(expected, env)
     real = cli("session", "prune", "-d", str(project.root), env=env)
     assert (real.exit_code, real.stdout, real.stderr) == (0, expected, "")
     assert locked.is_dir() and (dirty / "notes" / "precious.txt").read_text() == "precious\n"
+
+
+def _dry_run(report: str, env: dict[str, str]) -> str:
+    """The human report as --dry-run prints it: the note right after the title."""
+    title, rest = report.split("\n", 1)
+    note = ("(simulación: lo que haría prune; no se elimina nada)" if env
+            else "(dry run: what prune would do; nothing is removed)")
+    return f"{title}\n{note}\n{rest}"
 
 
 def _dirty_orphan(project: Project) -> Path:
@@ -192,9 +198,7 @@ def test_forced_prune_names_the_files_it_discards(
     short = run_git(project.root, "rev-parse", "--short", f"harness/{DIRTY}").strip()
     text = expected.format(short=short)
     dry = cli("session", "prune", "--force", "--dry-run", "-d", str(project.root), env=env)
-    dry_run_line = "(dry run: nothing was removed)\n" if not env else (
-        "(simulación: no se eliminó nada)\n")
-    assert (dry.exit_code, dry.stdout, dry.stderr) == (0, text + dry_run_line, "")
+    assert (dry.exit_code, dry.stdout, dry.stderr) == (0, _dry_run(text, env), "")
     assert (worktree / "notes" / "precious.txt").is_file()
     real = cli("session", "prune", "-f", "-d", str(project.root), env=env)
     assert (real.exit_code, real.stdout, real.stderr) == (0, text, "")
