@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import SafetyBlockError
-from gzia.sessions.git import changed_paths, git_failure, rev_parse, run_git
+from gzia.sessions.git import changed_paths, commits_on_no_branch, rev_parse, run_git
 from gzia.sessions.merge_checks import HARNESS_PATHS
 from gzia.sessions.project import Project
 from gzia.sessions.reconcile import reconcile
@@ -88,13 +88,7 @@ def _unmerged_commits(project: Project, record: SessionRecord) -> int:
     head = rev_parse(worktree, "HEAD") if (worktree / ".git").is_file() else None
     if head is not None and head != tip:
         tips.append(head)
-    if not tips:
-        return 0
-    done = run_git(["rev-list", "--count", *tips, "--not", f"--exclude={branch}",
-                    "--branches"], project.root)
-    if not done.ok:  # unknown is not "nothing to lose"
-        raise git_failure(done)
-    return int(done.stdout.strip() or 0)
+    return commits_on_no_branch(project.root, tips, except_branch=branch)
 
 
 def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -> DeleteResult:

@@ -149,6 +149,20 @@ def is_ancestor(directory: str | Path, ancestor: str, descendant: str) -> bool:
     return run_git(["merge-base", "--is-ancestor", ancestor, descendant], directory).ok
 
 
+def commits_on_no_branch(directory: str | Path, tips: Sequence[str], *,
+                         except_branch: str | None = None) -> int:
+    """How many commits reachable from ``tips`` no branch holds (``except_branch`` not
+    counted as one: it is about to go); git failing is ``IO``, never "none"."""
+    if not tips:
+        return 0
+    excluded = [f"--exclude={except_branch}"] if except_branch else []
+    done = run_git(["rev-list", "--count", *tips, "--not", *excluded, "--branches"],
+                   directory)
+    if not done.ok:
+        raise git_failure(done)
+    return int(done.stdout.strip() or 0)
+
+
 def rev_parse(directory: str | Path, rev: str) -> str | None:
     done = run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], directory)
     return done.stdout.strip() if done.ok else None

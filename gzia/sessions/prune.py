@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from gzia.contract import IOFailure
-from gzia.sessions.git import changed_paths, rev_parse, run_git
+from gzia.sessions.git import changed_paths, commits_on_no_branch, rev_parse, run_git
 from gzia.sessions.ids import is_session_id
 from gzia.sessions.merge_checks import HARNESS_PATHS
 from gzia.sessions.project import Project
@@ -238,10 +238,10 @@ def _head_holds_commits_no_branch_has(project: Project, path: Path) -> bool:
     """Commits made on a detached HEAD: removing the worktree drops the only reflog
     that knows them (``delete`` counts them as unmerged work too)."""
     head = rev_parse(path, "HEAD") if (path / ".git").is_file() else None
-    if head is None:
-        return False
-    done = run_git(["rev-list", "--count", head, "--not", "--branches"], project.root)
-    return not done.ok or int(done.stdout.strip() or 0) > 0
+    try:
+        return head is not None and commits_on_no_branch(project.root, [head]) > 0
+    except IOFailure:
+        return True  # unknown is not "nothing to lose"
 
 
 def _uncommitted(path: Path) -> list[str] | None:

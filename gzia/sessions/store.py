@@ -319,10 +319,11 @@ def _read_file(name: str | Path, dir_fd: int | None = None) -> bytes:
         data = os.read(fd, size + 1)
         if len(data) == size:  # all of it, as the file system says: no second read
             return data
-        chunks = [data]
-        while chunk := os.read(fd, READ_CHUNK):
+        chunks, total = [data], len(data)
+        while chunk := os.read(fd, READ_CHUNK):  # it grew, or a short read: read to the end
             chunks.append(chunk)
-            if sum(map(len, chunks)) > MAX_RECORD_BYTES:
+            total += len(chunk)
+            if total > MAX_RECORD_BYTES:
                 raise OSError(errno.EFBIG, "record file too large", str(name))
         return b"".join(chunks)
     finally:
