@@ -152,6 +152,8 @@ def render_prune(report: PruneReport) -> None:
     for key, names in groups:
         for name in names:
             output.line(t(f"sessions.{key}", name=name))
+            if key == "prune_dir":
+                _prune_files("prune_discarded", discarded.get(name, []))
 
 
 def _prune_files(key: str, files: list[str]) -> None:

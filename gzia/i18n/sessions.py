@@ -75,6 +75,10 @@ EN = {
         "session '{id}' has work that was never merged ({what}); "
         "merge it with 'gz-ia session merge {id}' or delete with --force"
     ),
+    "delete_unreadable": (
+        "session '{id}' has a worktree git cannot read ({worktree}): its {count} file(s) "
+        "cannot be checked for unmerged work; look at them, or delete with --force"
+    ),
     "delete_what_commits": "{count} unmerged commit(s)",
     "delete_what_files": "{count} uncommitted file(s)",
     "force_hint": "gz-ia session delete {id} --force",
@@ -322,6 +326,11 @@ ES = {
     "delete_unmerged": (
         "la sesión '{id}' tiene trabajo que nunca se fusionó ({what}); "
         "fusiónalo con 'gz-ia session merge {id}' o elimínala con --force"
+    ),
+    "delete_unreadable": (
+        "la sesión '{id}' tiene un worktree que git no puede leer ({worktree}): no se puede "
+        "comprobar si sus {count} archivo(s) tienen trabajo sin fusionar; revísalos o "
+        "elimínala con --force"
     ),
     "delete_what_commits": "{count} commit(s) sin fusionar",
     "delete_what_files": "{count} archivo(s) sin comitear",

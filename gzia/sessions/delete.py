@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import SafetyBlockError
-from gzia.sessions.git import changed_paths, commits_on_no_branch, rev_parse, run_git
-from gzia.sessions.merge_checks import HARNESS_PATHS
+from gzia.sessions.git import commits_on_no_branch, rev_parse, run_git
 from gzia.sessions.project import Project
 from gzia.sessions.reconcile import reconcile
 from gzia.sessions.record import SessionRecord
@@ -29,6 +28,7 @@ from gzia.sessions.workspace import (
     forget_missing_worktree,
     worktree_for,
 )
+from gzia.sessions.worktree_work import files_in, uncommitted_files
 
 if TYPE_CHECKING:
     from gzia.supervisor.killtarget import KillTarget
@@ -40,6 +40,8 @@ KILL_MODULE = "gzia.sessions.kill"
 class UnmergedWork:
     commits: int = 0
     files: list[str] = field(default_factory=list)
+    unreadable: bool = False
+    """git cannot read the worktree: ``files`` is every file its directory holds."""
 
     def __bool__(self) -> bool:
         return bool(self.commits or self.files)
@@ -67,10 +69,10 @@ def unmerged_work(project: Project, record: SessionRecord) -> UnmergedWork:
     """Work of the session that would be lost: unmerged commits, uncommitted files."""
     if not project.is_git or not record.is_isolated:
         return UnmergedWork()
-    work = UnmergedWork()
     worktree = worktree_for(project, record.id)
-    if (worktree / ".git").is_file():
-        work.files = changed_paths(worktree, ignore_dirs=HARNESS_PATHS)
+    files = uncommitted_files(worktree)
+    work = UnmergedWork(files=files_in(worktree) if files is None else files,
+                        unreadable=files is None)
     work.commits = _unmerged_commits(project, record)
     return work
 
@@ -99,7 +101,7 @@ def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -
         result.killed = True
     result.discarded = unmerged_work(store.project, record)
     if result.discarded and not force:
-        raise _unmerged_refusal(record.id, result.discarded)
+        raise _unmerged_refusal(store.project, record.id, result.discarded)
     _remove_workspace(store.project, record, result)
     store.delete(record.id)
     return result
@@ -124,7 +126,14 @@ def _stop(
     return store.load(record.id), killed.target
 
 
-def _unmerged_refusal(session_id: str, work: UnmergedWork) -> SafetyBlockError:
+def _unmerged_refusal(project: Project, session_id: str, work: UnmergedWork) -> SafetyBlockError:
+    if work.unreadable:
+        worktree = str(worktree_for(project, session_id))
+        return SafetyBlockError(
+            "sessions.delete_unreadable", id=session_id, worktree=worktree,
+            count=len(work.files), hint_key="sessions.force_hint",
+            details={"id": session_id, "worktree": worktree, "files": work.files,
+                     "unmerged_commits": work.commits})
     from gzia.i18n import t
 
     parts = []

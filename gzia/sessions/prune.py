@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from gzia.contract import IOFailure
-from gzia.sessions.git import changed_paths, commits_on_no_branch, rev_parse, run_git
+from gzia.sessions.git import commits_on_no_branch, rev_parse, run_git
 from gzia.sessions.ids import is_session_id
-from gzia.sessions.merge_checks import HARNESS_PATHS
 from gzia.sessions.project import Project
 from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import BRANCH_PREFIX, forget_missing_worktree
+from gzia.sessions.worktree_work import files_in, uncommitted_files
 
 _EVENTS_SUFFIX = ".events.jsonl"
 _LOCK_SUFFIX = ".lock"
@@ -209,9 +209,7 @@ def _prune_worktree(project: Project, tree: _Worktree, session_id: str,
         report.kept_worktrees.append(kept)
         return
     report.removed_worktrees.append(session_id)
-    files = _uncommitted(tree.path) if report.force else None
-    if files:
-        report.discarded_files.append(DiscardedWork(session_id, files))
+    _note_discarded(report, session_id, tree.path)
     if not report.dry_run:
         run_git(["worktree", "remove", "--force", str(tree.path)], project.root)
         shutil.rmtree(tree.path, ignore_errors=True)
@@ -224,7 +222,7 @@ def _why_kept(project: Project, tree: _Worktree, session_id: str, *,
         return KeptWorktree(session_id, "locked", tree.path)
     if force:
         return None
-    files = _uncommitted(tree.path)
+    files = uncommitted_files(tree.path)
     if files is None:
         return KeptWorktree(session_id, "unreadable", tree.path)
     if files:
@@ -244,19 +242,15 @@ def _head_holds_commits_no_branch_has(project: Project, path: Path) -> bool:
         return True  # unknown is not "nothing to lose"
 
 
-def _uncommitted(path: Path) -> list[str] | None:
-    """Files that removing the worktree would lose; None when git cannot tell.
-
-    Without its ``.git`` file, ``git status`` there would describe the main worktree.
-    """
-    if not path.exists():
-        return []
-    if not (path / ".git").is_file():
-        return None
-    try:
-        return changed_paths(path, ignore_dirs=HARNESS_PATHS)
-    except IOFailure:
-        return None
+def _note_discarded(report: PruneReport, session_id: str, path: Path) -> None:
+    """With ``force``: the files removing ``path`` discards (every file it holds when
+    git cannot read it)."""
+    if not report.force:
+        return
+    files = uncommitted_files(path)
+    files = files_in(path) if files is None else files
+    if files:
+        report.discarded_files.append(DiscardedWork(session_id, files))
 
 
 def _prune_branches(project: Project, known: set[str], in_use: set[str],
@@ -304,7 +298,11 @@ def _prune_dirs(project: Project, known: set[str], registered: set[Path],
             continue
         if _is_young(path) or path in registered:
             continue  # being set up, or a git worktree kept above
+        if not report.force and uncommitted_files(path) is None:
+            report.kept_worktrees.append(KeptWorktree(orphan, "unreadable", path))
+            continue
         report.removed_dirs.append(name)
+        _note_discarded(report, orphan, path)
         if not report.dry_run:
             shutil.rmtree(path, ignore_errors=True)
     if not report.dry_run and not any(project.worktrees_dir.iterdir()):

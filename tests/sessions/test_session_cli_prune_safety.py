@@ -221,7 +221,7 @@ def test_a_worktree_git_cannot_read_is_kept_unless_forced(cli: Cli, project: Pro
     assert worktree.is_dir()
     forced = _dry_then_real(cli, project, "--force")
     assert (forced["removed_worktrees"], forced["discarded_files"], forced["kept_worktrees"]) == (
-        [DIRTY], [], [])
+        [DIRTY], [{"id": DIRTY, "files": ["README.md"]}], [])
     assert not worktree.exists()
     assert (project.root / "main-only.txt").is_file()
 
