@@ -79,6 +79,13 @@ EN = {
         "session '{id}' has a worktree git cannot read ({worktree}): its {count} file(s) "
         "cannot be checked for unmerged work; look at them, or delete with --force"
     ),
+    "symlink_refused": (
+        "refusing to use {path}: it is a symbolic link (to {target}); gz-ia never writes "
+        "or deletes through a link it did not create"
+    ),
+    "symlink_refused_hint": (
+        "remove the link (rm {path}; its target stays as it is), then run the command again"
+    ),
     "delete_what_commits": "{count} unmerged commit(s)",
     "delete_what_files": "{count} uncommitted file(s)",
     "force_hint": "gz-ia session delete {id} --force",
@@ -229,6 +236,10 @@ EN = {
         "  ! Orphaned worktree kept, its HEAD holds commits no branch has: {name}; "
         "remove it anyway with: gz-ia session prune --force"
     ),
+    "prune_kept_symlink": (
+        "  ! Orphaned worktree kept, it is a symbolic link gz-ia did not create: {name}; "
+        "remove the link yourself (its target stays as it is)"
+    ),
     "prune_kept_files": "    Uncommitted files ({count}):",
     "prune_dir": "  ✓ Orphaned worktree directory removed: {name}",
     "prune_events": "  ✓ Orphaned event log removed: {name}",
@@ -331,6 +342,13 @@ ES = {
         "la sesión '{id}' tiene un worktree que git no puede leer ({worktree}): no se puede "
         "comprobar si sus {count} archivo(s) tienen trabajo sin fusionar; revísalos o "
         "elimínala con --force"
+    ),
+    "symlink_refused": (
+        "se rechaza usar {path}: es un enlace simbólico (a {target}); gz-ia nunca escribe "
+        "ni borra a través de un enlace que no creó"
+    ),
+    "symlink_refused_hint": (
+        "elimina el enlace (rm {path}; su destino queda intacto) y vuelve a ejecutar el comando"
     ),
     "delete_what_commits": "{count} commit(s) sin fusionar",
     "delete_what_files": "{count} archivo(s) sin comitear",
@@ -493,6 +511,10 @@ ES = {
     "prune_kept_unmerged_head": (
         "  ! Worktree huérfano conservado, su HEAD tiene commits que ninguna rama tiene: "
         "{name}; elimínalo de todos modos con: gz-ia session prune --force"
+    ),
+    "prune_kept_symlink": (
+        "  ! Worktree huérfano conservado, es un enlace simbólico que gz-ia no creó: {name}; "
+        "elimina el enlace tú mismo (su destino queda intacto)"
     ),
     "prune_kept_files": "    Archivos sin comitear ({count}):",
     "prune_dir": "  ✓ Directorio de worktree huérfano eliminado: {name}",

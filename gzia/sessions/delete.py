@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import SafetyBlockError
@@ -22,6 +23,7 @@ from gzia.sessions.project import Project
 from gzia.sessions.reconcile import reconcile
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
+from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import (
     branch_exists,
     branch_for,
@@ -95,6 +97,7 @@ def _unmerged_commits(project: Project, record: SessionRecord) -> int:
 
 def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -> DeleteResult:
     result = DeleteResult(record.id)
+    _refuse_links(store, record.id)
     record = reconcile(store, record)
     if record.is_running:
         record, result.kill_target = _stop(store, record, force=force)
@@ -105,6 +108,17 @@ def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -
     _remove_workspace(store.project, record, result)
     store.delete(record.id)
     return result
+
+
+def _refuse_links(store: SessionStore, session_id: str) -> None:
+    """Every path delete removes is checked before anything is removed or stopped."""
+    for path in (worktree_for(store.project, session_id),
+                 _injected_dir(store.project, session_id), *store.files_of(session_id)):
+        refuse_symlink(path)
+
+
+def _injected_dir(project: Project, session_id: str) -> Path:
+    return project.harness_dir / "session-files" / session_id
 
 
 def _stop(
@@ -150,8 +164,7 @@ def _unmerged_refusal(project: Project, session_id: str, work: UnmergedWork) -> 
 
 
 def _remove_workspace(project: Project, record: SessionRecord, result: DeleteResult) -> None:
-    injected = project.harness_dir / "session-files" / record.id
-    shutil.rmtree(injected, ignore_errors=True)
+    shutil.rmtree(_injected_dir(project, record.id), ignore_errors=True)
     if not project.is_git:
         return
     worktree, branch = worktree_for(project, record.id), branch_for(record.id)

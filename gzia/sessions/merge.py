@@ -74,6 +74,7 @@ from gzia.sessions.merge_rollback import MergeRollback
 from gzia.sessions.project import Project
 from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
+from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import ensure_excluded
 
 
@@ -116,7 +117,8 @@ def _base_lock(project: Project) -> Iterator[None]:
     ``index.lock``, say) must never abort or reset another merge's work in progress."""
     path = project.harness_dir / "merge.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    refuse_symlink(path)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     try:
         deadline = time.monotonic() + MERGE_LOCK_TIMEOUT
         while True:

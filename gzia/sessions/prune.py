@@ -69,7 +69,8 @@ class KeptWorktree:
     session_id: str
     reason: str
     """``locked``, ``uncommitted`` (``files`` lists them), ``unmerged_head`` (commits on a
-    detached HEAD that no branch has) or ``unreadable`` (git failed)."""
+    detached HEAD that no branch has), ``unreadable`` (git cannot tell what it holds) or
+    ``symlink`` (a symbolic link gz-ia did not create: never followed, never removed)."""
     path: Path
     files: list[str] = field(default_factory=list)
 
@@ -172,7 +173,7 @@ def _forget_missing(project: Project, worktrees: list[_Worktree], *,
     """
     kept = []
     for tree in worktrees:
-        if tree.path.parent == project.worktrees_dir and not tree.path.exists() \
+        if tree.path.parent == project.worktrees_dir and not os.path.lexists(tree.path) \
                 and not tree.locked:
             if not dry_run:
                 forget_missing_worktree(project, tree.path)
@@ -218,8 +219,9 @@ def _prune_worktree(project: Project, tree: _Worktree, session_id: str,
 
 def _why_kept(project: Project, tree: _Worktree, session_id: str, *,
               force: bool) -> KeptWorktree | None:
-    if tree.locked:
-        return KeptWorktree(session_id, "locked", tree.path)
+    always = _kept_even_if_forced(tree)
+    if always is not None:
+        return KeptWorktree(session_id, always, tree.path)
     if force:
         return None
     files = uncommitted_files(tree.path)
@@ -230,6 +232,13 @@ def _why_kept(project: Project, tree: _Worktree, session_id: str, *,
     if _head_holds_commits_no_branch_has(project, tree.path):
         return KeptWorktree(session_id, "unmerged_head", tree.path)
     return None
+
+
+def _kept_even_if_forced(tree: _Worktree) -> str | None:
+    """A symbolic link gz-ia did not create; a worktree its user locked."""
+    if tree.path.is_symlink():
+        return "symlink"
+    return "locked" if tree.locked else None
 
 
 def _head_holds_commits_no_branch_has(project: Project, path: Path) -> bool:
@@ -294,10 +303,13 @@ def _prune_dirs(project: Project, known: set[str], registered: set[Path],
     for name in names:
         path = project.worktrees_dir / name
         orphan = _orphan_id(name, known)
-        if orphan is None or orphan in report.removed_worktrees or not path.exists():
+        if orphan is None or orphan in report.removed_worktrees or path in registered:
+            continue  # recorded, or a git worktree pruned or kept above
+        if path.is_symlink():
+            report.kept_worktrees.append(KeptWorktree(orphan, "symlink", path))
             continue
-        if _is_young(path) or path in registered:
-            continue  # being set up, or a git worktree kept above
+        if not path.exists() or _is_young(path):
+            continue  # gone meanwhile, or being set up
         if not report.force and uncommitted_files(path) is None:
             report.kept_worktrees.append(KeptWorktree(orphan, "unreadable", path))
             continue
@@ -312,8 +324,9 @@ def _prune_dirs(project: Project, known: set[str], registered: set[Path],
 def _prune_events(store: SessionStore, known: set[str], report: PruneReport) -> None:
     for name in _names(store.dir, _EVENTS_SUFFIX):
         session_id = _orphan_id(name.removesuffix(_EVENTS_SUFFIX), known)
-        if session_id is None or _is_young(store.project.worktrees_dir / session_id):
-            continue  # recorded, or a session being set up (its worktree is kept too)
+        if session_id is None or _is_young(store.project.worktrees_dir / session_id) \
+                or (store.dir / name).is_symlink():
+            continue  # recorded, a session being set up (its worktree is kept too), a link
         report.removed_events.append(name)
         if not report.dry_run:
             (store.dir / name).unlink(missing_ok=True)

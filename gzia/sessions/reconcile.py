@@ -13,7 +13,7 @@ command still sees ``lost``; the next reader writes it.
 
 from __future__ import annotations
 
-from gzia.contract import LockedError
+from gzia.contract import LockedError, SafetyBlockError
 from gzia.sessions.record import (
     EndReason,
     SessionRecord,
@@ -63,8 +63,9 @@ def _marked_lost(store: SessionStore, record: SessionRecord) -> SessionRecord:
     """A stale record, written as ``lost`` under its lock (or only reported so)."""
     try:
         return store.update(record.id, _mark_lost_if_still_stale, timeout=RECONCILE_LOCK_TIMEOUT)
-    except (OSError, LockedError):
-        # Read-only store, or another writer busy with it: report the truth, write later.
+    except (OSError, LockedError, SafetyBlockError):
+        # Read-only store, another writer busy with it, or a lock file that is a symbolic
+        # link (never followed): report the truth, write later.
         _mark_lost_if_still_stale(record)
         return record
 

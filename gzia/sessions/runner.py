@@ -29,6 +29,7 @@ from gzia.contract import (
     GzError,
     InterruptError,
     IOFailure,
+    SafetyBlockError,
     TerminatedError,
     stopped_by_signal,
 )
@@ -38,6 +39,7 @@ from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
 from gzia.sessions.store import SessionStore
+from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
@@ -120,6 +122,7 @@ def resume_session(
     )
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
+    refuse_symlink(store.log_path(record.id))  # the output is appended to it
     record = store.update(record.id, _mark_resumed)
     return _Launch(store, request, workspace, env, watchdog, on_launch).run(record, resume=True)
 
@@ -229,8 +232,8 @@ class _Launch:
         prompt = None if resume else self.request.prompt
         command = _launch_spec(self.request, self.workspace.target_dir, self.env,
                                record.conversation_id, resume=resume, prompt=prompt)
-        if record.log_path:
-            command = command.with_log(Path(record.log_path))
+        if record.log_path:  # always the store's: a record's own path is not followed
+            command = command.with_log(self.store.log_path(record.id))
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command
@@ -252,7 +255,8 @@ def log_lifecycle_event(
     status = None if failed is None else "FAILED" if failed else "OK"
     event = new_event(session_id, action, stage, status=status, error=error,
                       duration_ms=duration_ms, agent_id="gz-ia")
-    with contextlib.suppress(OSError, IOFailure):  # IOFailure: not a regular file, say
+    # IOFailure: not a regular file, say; SafetyBlockError: a symbolic link
+    with contextlib.suppress(OSError, IOFailure, SafetyBlockError):
         append_event(store, event)
 
 

@@ -28,6 +28,7 @@ from gzia.sessions.git import git_ok, run_git
 from gzia.sessions.ids import validate_session_id
 from gzia.sessions.project import HARNESS_DIR, Project
 from gzia.sessions.record import SessionRecord
+from gzia.sessions.symlinks import refuse_symlink
 
 INJECTED_DIR = ".harness-session"
 BRANCH_PREFIX = "harness/"
@@ -73,7 +74,11 @@ def branch_for(session_id: str) -> str:
 
 
 def worktree_for(project: Project, session_id: str) -> Path:
-    return project.worktrees_dir / validate_session_id(session_id)
+    """``.harness/worktrees/<id>``; ``SAFETY_BLOCK`` if it is a symbolic link (nothing of
+    gz-ia's runs, reads or deletes through one: see :mod:`gzia.sessions.symlinks`)."""
+    path = project.worktrees_dir / validate_session_id(session_id)
+    refuse_symlink(path)
+    return path
 
 
 def prepare_workspace(project: Project, session_id: str) -> Workspace:
