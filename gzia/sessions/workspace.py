@@ -120,9 +120,19 @@ def inject_file(workspace: Workspace, relpath: str, content: str | bytes) -> Pat
         raise InvalidInputError("sessions.invalid_inject_path", path=relpath,
                                 details={"path": relpath})
     destination = workspace.injected_dir.joinpath(*parts)
+    _refuse_links_on_the_way(workspace.target_dir, destination)
     data = content.encode("utf-8") if isinstance(content, str) else content
     write_atomic(destination, data, mode=0o600)
     return destination
+
+
+def _refuse_links_on_the_way(top: Path, destination: Path) -> None:
+    """No directory between ``top`` and ``destination`` (nor it) may be a symbolic link:
+    a repository can track ``.harness-session -> /elsewhere``."""
+    current = top
+    for part in destination.relative_to(top).parts:
+        current = current / part
+        refuse_symlink(current)
 
 
 def ensure_excluded(project: Project) -> None:

@@ -25,7 +25,7 @@ from tests.conftest import Result
 from tests.sessions.session_testkit import commit_file, run_git
 
 Cli = Callable[..., Result]
-ROUNDS = 3
+ROUNDS = 5
 """Repetitions of each scenario (each takes about a second: it waits for a new one)."""
 SETUP_ATTEMPTS = 10
 EDIT = "printf 'v6 ok\\n' > README.md"
