@@ -30,6 +30,8 @@ class Setting:
     env: str
     help: str
     secret: bool = False
+    credential: bool = False
+    """Part of a credential (never handed to an agent); every secret is one."""
     choices: tuple[str, ...] = ()
     minimum: int | None = None
 
@@ -44,7 +46,7 @@ SETTINGS: tuple[Setting, ...] = (
             "milliseconds between SIGTERM and SIGKILL when stopping an agent", minimum=0),
     Setting("nexus_search_url", str, None, "GZ_NEXUS_SEARCH_URL",
             "Nexus search API URL used to discover releases"),
-    Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name"),
+    Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name", credential=True),
     Setting("nexus_password", str, None, "GZ_NEXUS_PASSWORD", "Nexus password", secret=True),
     Setting("forgejo_api_url", str, None, "GZ_FORGEJO_API_URL",
             "Forgejo tags API URL, the fallback release source"),

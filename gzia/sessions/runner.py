@@ -33,6 +33,7 @@ from gzia.contract import (
     stopped_by_signal,
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
+from gzia.drivers.secrets import agent_environment
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
@@ -80,7 +81,7 @@ def start_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> SessionRun:
-    env = dict(os.environ if environ is None else environ)
+    env = agent_environment(os.environ if environ is None else environ)
     project = find_project(request.directory)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
@@ -105,7 +106,7 @@ def resume_session(
     output_to_stderr: bool = False,
 ) -> SessionRun:
     """Continue a finished session: same record, same workspace, same conversation."""
-    env = dict(os.environ if environ is None else environ)
+    env = agent_environment(os.environ if environ is None else environ)
     project = find_project(directory)
     store = SessionStore(project)
     record = get_session(store, ref)
