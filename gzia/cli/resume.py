@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.run_report import configured_watchdog, report_run
+from gzia.cli.run_report import configured_watchdog, push_allowed, report_run
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
@@ -35,5 +35,6 @@ def resume_in_foreground(session_id: str, directory: str | None) -> None:
     run = resume_session(
         directory, session_id, driver_for=lambda provider: get_driver(provider or "agy"),
         watchdog=configured_watchdog(), on_launch=launched, output_to_stderr=output.is_json(),
+        allow_push=push_allowed(False),
     )
     report_run(run)

@@ -37,6 +37,8 @@ TEXTS = {
     "readonly, supervised or autonomous.": "readonly, supervised o autonomous.",
     "Initial prompt.": "Prompt inicial.",
     "Project directory.": "Directorio del proyecto.",
+    "Let the agent run git push (refused in sessions otherwise).":
+        "Permite al agente ejecutar git push (si no, se rechaza en las sesiones).",
     "Run a command as a session in an isolated worktree: gz-ia exec -- CMD ARGS...":
         "Ejecuta un comando como sesión en un worktree aislado: gz-ia exec -- CMD ARGS...",
     "Driver that runs the command.": "Driver que ejecuta el comando.",

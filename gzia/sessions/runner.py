@@ -48,6 +48,8 @@ from gzia.supervisor.watchdog import Watchdog
 
 COMMAND_EXTRA = "command"
 """Record field (kept by the store as an extra) holding an ``exec`` session's argv."""
+ALLOW_PUSH_EXTRA = "allow_push"
+"""Record field (an extra, present only when true): the session may push; kept on resume."""
 
 STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
 
@@ -65,6 +67,8 @@ class SessionRequest:
     pty: bool = False
     output_to_stderr: bool = False
     """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
+    allow_push: bool = False
+    """Lift the guardrail's refusal of ``git push`` (:mod:`gzia.sessions.guard`)."""
 
 
 @dataclass(frozen=True)
@@ -104,8 +108,12 @@ def resume_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
     output_to_stderr: bool = False,
+    allow_push: bool = False,
 ) -> SessionRun:
-    """Continue a finished session: same record, same workspace, same conversation."""
+    """Continue a finished session: same record, same workspace, same conversation.
+
+    Pushes are allowed when ``allow_push`` says so or the session was started allowing them.
+    """
     env = agent_environment(os.environ if environ is None else environ)
     project = find_project(directory)
     store = SessionStore(project)
@@ -118,6 +126,7 @@ def resume_session(
         directory, driver_for(record.provider), _recorded_permission(record),
         command=command if isinstance(command, list) else None,
         mode=record.mode or "chat", output_to_stderr=output_to_stderr,
+        allow_push=allow_push or record.extras.get(ALLOW_PUSH_EXTRA) is True,
     )
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
@@ -168,6 +177,8 @@ def _new_record(
         record.log_path = str(store.log_path(session_id))
     if request.command is not None:
         record.extras[COMMAND_EXTRA] = list(request.command)
+    if request.allow_push:
+        record.extras[ALLOW_PUSH_EXTRA] = True
     return record
 
 
@@ -228,13 +239,23 @@ class _Launch:
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
         prompt = None if resume else self.request.prompt
-        command = _launch_spec(self.request, self.workspace.target_dir, self.env,
+        command = _launch_spec(self.request, self.workspace.target_dir, self._agent_env(record),
                                record.conversation_id, resume=resume, prompt=prompt)
         if record.log_path:
             command = command.with_log(Path(record.log_path))
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command
+
+
+    def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
+        """The environment, with the git guardrails when the agent works in a worktree."""
+        if not self.workspace.is_isolated:
+            return self.env
+        from gzia.sessions.guard import SessionGuard, guarded_environment
+
+        guard = SessionGuard(record.id, self.workspace.target_dir, self.request.allow_push)
+        return guarded_environment(self.store.project, guard, self.env)
 
 
 def log_lifecycle_event(
