@@ -15,6 +15,7 @@ from gzia.cli.run_report import (
     push_allowed,
     report_run,
     warn_if_base_has_changes,
+    warn_if_unguarded,
     workspace_label,
 )
 from gzia.drivers.base import Driver
@@ -50,6 +51,7 @@ def chat(
                              allow_push=push_allowed(allow_push))
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
+        warn_if_unguarded(workspace)
         warn_if_base_has_changes(workspace)
         output.progress(t("run.chat_launch", name=driver.display_name,
                           permission=permission.value, workspace=workspace_label(workspace)))

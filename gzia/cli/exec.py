@@ -15,6 +15,7 @@ from gzia.cli.run_report import (
     push_allowed,
     report_run,
     warn_if_base_has_changes,
+    warn_if_unguarded,
     workspace_label,
 )
 from gzia.contract import InvalidInputError, MissingRequiredError
@@ -55,6 +56,7 @@ def exec_command(
     )
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
+        warn_if_unguarded(workspace)
         warn_if_base_has_changes(workspace)
         output.progress(t("run.exec_launch", command=shlex.join(command), id=record.id,
                           workspace=workspace_label(workspace)))

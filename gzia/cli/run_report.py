@@ -46,6 +46,17 @@ def workspace_label(workspace: Workspace) -> str:
     return t("run.workspace_direct")
 
 
+def warn_if_unguarded(workspace: Workspace) -> None:
+    """Say when the agent runs without the git guardrails (git too old for them)."""
+    from gzia.sessions.guard import MINIMUM_GIT, git_too_old
+
+    version = git_too_old() if workspace.is_isolated else None
+    if version is not None:
+        minimum = ".".join(map(str, MINIMUM_GIT))
+        output.warn("GUARDRAILS_OFF", "launch.guardrails_off", version=version, minimum=minimum,
+                    details={"git_version": version, "minimum": minimum})
+
+
 def warn_if_base_has_changes(workspace: Workspace) -> None:
     """Say when the base has uncommitted changes that a new session does not get."""
     from gzia.sessions.workspace import uncommitted_in_base

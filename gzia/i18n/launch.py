@@ -14,6 +14,9 @@ EN = {
     "uncommitted_base": "{count} uncommitted change(s) in {base} are not in the session: it "
                         "starts from the last commit ({commit}); commit them first to include "
                         "them",
+    "hooks_symlink": "{path} is a symbolic link: gz-ia writes no session hooks through it",
+    "guardrails_off": "git {version} is older than {minimum}: the session runs without its "
+                      "guardrails (pushes and ref updates outside its branch are not refused)",
     "push_refused": "[gz-ia GUARD] 'git push' is strictly forbidden from a gz-ia session "
                     "worktree.",
     "push_operator": "[gz-ia GUARD] Integration and publishing to the remote must be done by "
@@ -32,6 +35,11 @@ ES = {
     "prompt_ignored": "{name} no admite prompt: se ignora -i/--prompt",
     "uncommitted_base": "{count} cambio(s) sin confirmar en {base} no están en la sesión: "
                         "parte del último commit ({commit}); confírmalos antes para incluirlos",
+    "hooks_symlink": "{path} es un enlace simbólico: gz-ia no escribe hooks de sesión a "
+                     "través de él",
+    "guardrails_off": "git {version} es anterior a {minimum}: la sesión se ejecuta sin sus "
+                      "salvaguardas (no se rechazan los push ni los cambios de referencias "
+                      "fuera de su rama)",
     "push_refused": "[gz-ia GUARD] 'git push' está estrictamente prohibido desde un worktree "
                     "de sesión de gz-ia.",
     "push_operator": "[gz-ia GUARD] La integración y publicación al remoto deben realizarse "

@@ -56,6 +56,9 @@ NO_AUTOMATIC_GC = (("gc.auto", "0"), ("maintenance.auto", "false"))
 """Automatic gc packs every ref, which the hooks refuse: it would fail and leave a
 ``gc.log`` that stops the user's own automatic gc until removed."""
 
+MINIMUM_GIT = (2, 31)
+"""``GIT_CONFIG_COUNT`` and ``rev-parse --path-format`` came with git 2.31."""
+
 SESSION_VARIABLE = "GZ_SESSION_ID"
 ALLOW_PUSH_VARIABLE = "GZ_GUARD_ALLOW_PUSH"
 COMMON_DIR_VARIABLE = "GZ_GUARD_COMMON_DIR"
@@ -95,6 +98,20 @@ def guarded_environment(
     return guarded
 
 
+def git_too_old() -> str | None:
+    """The installed git's version when it is too old for the guardrails, else None."""
+    import re
+
+    from gzia.sessions.git import run_git
+
+    done = run_git(["version"], ".")
+    match = re.search(r"(\d+)\.(\d+)(?:\.\d+)?", done.stdout)
+    if not done.ok or match is None:
+        return None  # not a version gz-ia can read: assume a current git
+    found = (int(match.group(1)), int(match.group(2)))
+    return match.group(0) if found < MINIMUM_GIT else None
+
+
 def configured_entries(env: Mapping[str, str]) -> int:
     """How many ``GIT_CONFIG_KEY_<n>`` entries ``env`` already has (git reads that many).
 
@@ -113,11 +130,22 @@ def write_hooks(project: Project, project_hooks: Path) -> Path:
     script = hook_script().encode("utf-8")
     digest = hashlib.sha256(script + "\0".join(names).encode("utf-8")).hexdigest()[:16]
     directory = project.harness_dir / HOOKS_DIR / digest
+    _refuse_symlinks(project.harness_dir, project.harness_dir / HOOKS_DIR, directory)
     for name in names:
         path = directory / name
         if not _holds(path, script):
             write_atomic(path, script, mode=0o755)
     return directory
+
+
+def _refuse_symlinks(*directories: Path) -> None:
+    """gz-ia writes no hook through a symbolic link: it could lead anywhere."""
+    from gzia.contract import IOFailure
+
+    for directory in directories:
+        if directory.is_symlink():
+            raise IOFailure("launch.hooks_symlink", path=str(directory),
+                            details={"path": str(directory)})
 
 
 def _holds(path: Path, content: bytes) -> bool:

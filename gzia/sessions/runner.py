@@ -249,10 +249,12 @@ class _Launch:
 
 
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
-        """The environment, with the git guardrails when the agent works in a worktree."""
-        if not self.workspace.is_isolated:
+        """The environment, with the git guardrails when the agent works in a worktree
+        (and git is recent enough to honour them)."""
+        from gzia.sessions.guard import SessionGuard, git_too_old, guarded_environment
+
+        if not self.workspace.is_isolated or git_too_old() is not None:
             return self.env
-        from gzia.sessions.guard import SessionGuard, guarded_environment
 
         guard = SessionGuard(record.id, self.workspace.target_dir, self.request.allow_push)
         return guarded_environment(self.store.project, guard, self.env)

@@ -271,3 +271,59 @@ def test_the_guard_environment_is_written_down_for_the_agent(
     assert Path(hooks).parent == repo / ".harness" / "hooks"
     assert "reference-transaction" in os.listdir(hooks)
     assert stored_record(repo, record["id"]).get("allow_push") is None
+
+
+def test_hooks_are_never_written_through_a_symlink(
+    gz: Gz, agent: Any, repo: Path, tmp_path: Path, notes: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (repo / ".harness").mkdir()
+    (repo / ".harness" / "hooks").symlink_to(elsewhere)
+    agent("agent", "note('started', 1)\n")
+
+    result = gz("--json", "exec", "--", "agent", cwd=repo)
+
+    assert result.exit_code == 1
+    error = result.json["errors"][0]
+    path = str(repo / ".harness" / "hooks")
+    assert (error["code"], error["message"], error["details"]) == (
+        "IO", f"{path} is a symbolic link: gz-ia writes no session hooks through it",
+        {"path": path})
+    assert list(elsewhere.iterdir()) == [] and not (notes / "started").exists()
+    assert result.json["data"]["status"] == "failed"
+
+
+OLD_GIT = """#!/bin/sh
+if [ "$1" = version ] || [ "$1" = --version ]; then echo "git version 2.30.2"; exit 0; fi
+exec {git} "$@"
+"""
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("en", "git 2.30.2 is older than 2.31: the session runs without its guardrails (pushes "
+           "and ref updates outside its branch are not refused)"),
+    ("es", "git 2.30.2 es anterior a 2.31: la sesión se ejecuta sin sus salvaguardas (no se "
+           "rechazan los push ni los cambios de referencias fuera de su rama)"),
+])
+def test_a_git_too_old_for_guardrails_is_reported(  # noqa: PLR0917 - pytest fixtures
+    gz: Gz, agent: Any, repo: Path, bin_dir: Path, tmp_path: Path, lang: str, message: str
+) -> None:
+    import shutil
+
+    wrapper = bin_dir / "git"  # first on the PATH of gz-ia and of the agent
+    wrapper.write_text(OLD_GIT.format(git=shutil.which("git")))
+    wrapper.chmod(0o755)
+    dump = tmp_path / "env.json"
+    agent("agent", f"import json\njson.dump(dict(os.environ), open({str(dump)!r}, 'w'))\n")
+
+    result = gz("--json", "exec", "--", "agent", cwd=repo, env={"GZ_LANG": lang})
+
+    assert result.exit_code == 0, result.stderr
+    assert result.json["warnings"] == [{
+        "code": "GUARDRAILS_OFF", "message": message, "retryable": False, "hint": None,
+        "details": {"git_version": "2.30.2", "minimum": "2.31"},
+    }]
+    env = json.loads(dump.read_text())
+    assert not any(name.startswith(("GIT_CONFIG", "GZ_GUARD")) for name in env)
+    assert not (repo / ".harness" / "hooks").exists()
