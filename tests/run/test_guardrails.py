@@ -327,3 +327,19 @@ def test_a_git_too_old_for_guardrails_is_reported(  # noqa: PLR0917 - pytest fix
     env = json.loads(dump.read_text())
     assert not any(name.startswith(("GIT_CONFIG", "GZ_GUARD")) for name in env)
     assert not (repo / ".harness" / "hooks").exists()
+
+
+@pytest.mark.pyz
+def test_the_shipped_zipapp_guards_a_session(  # noqa: PLR0917 - pytest fixtures
+    run_pyz: Callable[..., Result], agent: Any, repo: Path, remote: Path, notes: Path,
+    run_env: dict[str, str],
+) -> None:
+    agent("agent", AGENT)
+
+    result = run_pyz("--json", "exec", "--", "agent", cwd=repo,
+                     env={**run_env, "REMOTE": str(remote)})
+
+    assert result.exit_code == 0, result.stderr
+    assert noted(notes) == {"add": 0, "commit": 0, "update_ref": 128, "push": 1,
+                            "new_branch": 128, "tag": 128, "amend": 0}
+    assert git(remote, "for-each-ref") == ""
