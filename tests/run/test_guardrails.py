@@ -36,7 +36,7 @@ step("amend", "commit", "-q", "--amend", "--no-verify", "-m", "agent work, amend
 
 HOOK = """#!/bin/sh
 echo "$PWD $*" >> "{log}/{name}"
-cat > /dev/null
+printf '%s %s [%s]\n' "$PWD" "$1" "$(tr '\n' ';')" >> "{log}/{name}.input"
 """
 
 
@@ -110,6 +110,14 @@ def test_the_agent_cannot_move_the_users_branch_or_push_and_its_work_and_hooks_r
     transactions = hook_runs(hook_log, "reference-transaction")
     assert f"{worktree} prepared" in transactions and f"{worktree} committed" in transactions
     assert f"{worktree} aborted" in transactions  # told that the refused update was undone
+    given = hook_runs(hook_log, "reference-transaction.input")  # the input, passed on
+    branch = f"refs/heads/{record['branch_name']}"
+    prepared = [run for run in given if run.startswith(f"{worktree} prepared ")]
+    # the agent's commit and amend: gz-ia's hook buffered the input and passed it on
+    assert [run.count(f" {branch};") for run in prepared[-2:]] == [1, 1]
+    assert [run for run in given if " refs/heads/main;" in run] == [
+        f"{worktree} aborted [0000000000000000000000000000000000000000 "
+        f"{git(repo, 'rev-parse', record['branch_name'] + '@{1}')} refs/heads/main;]"]
     assert ("[gz-ia GUARD] Forbidden change: the reference 'refs/heads/main' cannot be "
             "modified from this worktree.") in result.stderr
     assert (f"[gz-ia GUARD] Commit the session's work on harness/{record['id']}; the operator "
