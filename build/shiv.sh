@@ -15,6 +15,9 @@
 #                        build/requirements.lock for this interpreter
 #   GZ_BUILD_KEYS_DIR    directory of trusted minisign public keys (*.pub) to embed
 #                        (default release/keys; tests point it at a generated test key)
+#   GZ_BUILD_DEFAULTS    an organisation's defaults file (TOML, the keys of `gz-ia config
+#                        list`, no secrets) embedded as the built-in configuration layer
+#                        (default: none)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,6 +47,10 @@ keys=${GZ_BUILD_KEYS_DIR:-$root/release/keys}
 if compgen -G "$keys/*.pub" > /dev/null; then
   mkdir -p "$work/src/gzia/update/keys"
   cp "$keys"/*.pub "$work/src/gzia/update/keys/"
+fi
+if [ -n "${GZ_BUILD_DEFAULTS:-}" ]; then
+  PYTHONPATH="$work/src" "$python" "$root/build/check_defaults.py" "$GZ_BUILD_DEFAULTS"
+  cp "$GZ_BUILD_DEFAULTS" "$work/src/gzia/defaults.toml"
 fi
 
 # 2. A fresh virtual environment for the build tools.

@@ -209,6 +209,8 @@ def test_a_published_different_release_is_never_changed(
             "message": "Forgejo release v1.2.3 is already published with other files; "
             "not overwriting",
             "hint": "publish a new version instead of replacing a released one",
+            "retryable": False,
+            "details": {},
         }
     ]
     assert [c for c in calls(forgejo) if not c.startswith("GET")] == []
