@@ -53,10 +53,17 @@ if [ -n "${GZ_BUILD_DEFAULTS:-}" ]; then
   cp "$GZ_BUILD_DEFAULTS" "$work/src/gzia/defaults.toml"
 fi
 
-# 2. A fresh virtual environment for the build tools.
-"$python" -m venv "$work/venv"
-pip=("$work/venv/bin/python" -m pip --disable-pip-version-check -q)
-"${pip[@]}" install "shiv==1.0.8"
+# 2. The build tools: the interpreter's own when it has this very shiv (a test venv does),
+#    else a fresh virtual environment. Either way the same shiv makes the same archive.
+shiv_version=1.0.8
+if "$python" -c "import sys, shiv; sys.exit(shiv.__version__ != '$shiv_version')" 2>/dev/null; then
+  tools=$python
+else
+  "$python" -m venv "$work/venv"
+  tools=$work/venv/bin/python
+  "$tools" -m pip --disable-pip-version-check -q install "shiv==$shiv_version"
+fi
+pip=("$tools" -m pip --disable-pip-version-check -q)
 
 # 3. The site-packages that goes into the zipapp.
 site="$work/site"
@@ -77,9 +84,9 @@ find "$site" -name __pycache__ -prune -exec rm -rf {} +
 mkdir -p "$(dirname "$output")"
 # --compile-pyc: the bytecode is compiled once, when the first run extracts the archive, by
 # the interpreter that runs it (a zipapp may be run by Python 3.11, 3.12 or 3.13).
-"$work/venv/bin/shiv" --reproducible --compile-pyc --site-packages "$site" \
+"$tools" -m shiv --reproducible --compile-pyc --site-packages "$site" \
   --python "/usr/bin/env python3" --entry-point gzia.cli:main \
   --output-file "$work/gz-ia.pyz"
-"$work/venv/bin/python" "$root/build/set_pyz_entry.py" "$work/gz-ia.pyz"
+"$tools" "$root/build/set_pyz_entry.py" "$work/gz-ia.pyz"
 mv -f "$work/gz-ia.pyz" "$output"
 echo "built $output (gz-ia $version, commit $commit)" >&2
