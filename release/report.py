@@ -59,8 +59,10 @@ def _publish_lines(data: dict[str, Any], dry_run: bool) -> list[str]:
 
 
 def _keygen_lines(data: dict[str, Any], dry_run: bool) -> list[str]:
-    verb = "would write" if dry_run else "wrote"
-    return [f"{verb} key {data['key_id']}: {data['secret_key']} (secret), {data['public_key']}"]
+    paths = f"{data['secret_key']} (secret), {data['public_key']}"
+    if dry_run:
+        return [f"would write a new key: {paths}"]
+    return [f"wrote key {data['key_id']}: {paths}"]
 
 
 def _all_lines(data: dict[str, Any], dry_run: bool) -> list[str]:

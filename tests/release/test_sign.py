@@ -213,6 +213,11 @@ def test_keygen_writes_a_private_secret_key_and_never_overwrites(
 ) -> None:
     secret, public = tmp_path / "r.key", tmp_path / "r.pub"
 
+    dry = run_release("keygen", "--dry-run", "--secret-key", secret, "--public-key", public)
+    assert (dry.exit_code, dry.stdout) == (
+        0, f"would write a new key: {secret} (secret), {public}\n"
+    )
+    assert not secret.exists() and not public.exists()
     first = run_release("keygen", "--json", "--secret-key", secret, "--public-key", public)
     second = run_release("keygen", "--secret-key", secret, "--public-key", public)
 
