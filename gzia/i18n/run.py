@@ -42,6 +42,13 @@ EN = {
     "kill_not_permitted": "cannot stop session '{id}': no permission to signal PID {pid}",
     "kill_refused_pid": "session '{id}' names PID {pid}, which gz-ia will not signal; "
                         "the record was left as it is",
+    "kill_refused_ancestor": "session '{id}' names PID {pid}, a process gz-ia runs under "
+                             "(its caller or one of its parents), which gz-ia never "
+                             "signals; the record was left as it is",
+    "kill_unproven": "session '{id}' has no start time to prove that PID {pid} is still its "
+                     "agent, and that process ({command}) runs none of the agent's programs "
+                     "({expected}): nothing was signalled",
+    "kill_force_hint": "if PID {pid} is the agent: gz-ia session kill --force {id}",
 }
 
 ES = {
@@ -86,4 +93,11 @@ ES = {
                           "señales al PID {pid}",
     "kill_refused_pid": "la sesión '{id}' indica el PID {pid}, al que gz-ia no enviará "
                         "señales; el registro queda como estaba",
+    "kill_refused_ancestor": "la sesión '{id}' indica el PID {pid}, un proceso bajo el que "
+                             "corre gz-ia (quien lo invocó o uno de sus padres), al que gz-ia "
+                             "nunca envía señales; el registro queda como estaba",
+    "kill_unproven": "la sesión '{id}' no tiene hora de inicio que pruebe que el PID {pid} "
+                     "sigue siendo su agente, y ese proceso ({command}) no ejecuta ninguno de "
+                     "los programas del agente ({expected}): no se envió ninguna señal",
+    "kill_force_hint": "si el PID {pid} es el agente: gz-ia session kill --force {id}",
 }
