@@ -29,6 +29,8 @@ EN = {
     "already_running": "session '{id}' is already running (PID {pid})",
     "not_running": "session '{id}' is not running (current status: {status})",
     "still_starting": "session '{id}' is still starting; try again in a moment",
+    "still_finishing": "the agent of session '{id}' has ended and the gz-ia running it is "
+                       "still writing how; try again in a moment",
     "kill_done": "✓ Session '{id}' (PID {pid}) stopped.",
     "kill_lost": "✧ Session '{id}' was no longer running (PID {pid} had vanished): marked lost.",
     "kill_process_only": "only PID {pid} was signalled, not a process group: {why}; "
@@ -76,6 +78,8 @@ ES = {
     "already_running": "la sesión '{id}' ya se encuentra en ejecución (PID {pid})",
     "not_running": "la sesión '{id}' no está activa (estado actual: {status})",
     "still_starting": "la sesión '{id}' aún se está iniciando; reintenta en un momento",
+    "still_finishing": "el agente de la sesión '{id}' terminó y el gz-ia que lo ejecuta aún "
+                       "está registrando cómo; reintenta en un momento",
     "kill_done": "✓ Sesión '{id}' (PID {pid}) finalizada con éxito.",
     "kill_lost": "✧ La sesión '{id}' ya no estaba en ejecución (el PID {pid} había "
                  "desaparecido): marcada como perdida (lost).",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gzia.contract import ConflictError, IOFailure, LockedError, SafetyBlockError
-from gzia.sessions.reconcile import is_stale, reconcile
+from gzia.sessions.reconcile import is_stale, owner_alive, reconcile, wait_for_owner
 from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
 from gzia.sessions.runner import log_lifecycle_event
 from gzia.sessions.store import SessionStore
@@ -54,20 +54,34 @@ def kill_session(store: SessionStore, ref: str, grace_s: float, *,
     """``force``: signal the recorded pid even when the record cannot prove it is the
     agent (no start time) and it runs none of the agent's programs."""
     session_id = store.resolve(ref)
-    record = store.load(session_id)
-    if is_stale(record):
-        return KillResult(reconcile(store, record), None, was_lost=True)
-    claim = _SignalThenClaim(force=force)
-    record = store.update(session_id, claim)
+    for _attempt in range(KILL_ATTEMPTS):
+        record = wait_for_owner(store, store.load(session_id))
+        if is_stale(record):
+            return KillResult(reconcile(store, record), None, was_lost=True)
+        claim = _SignalThenClaim(force=force)
+        try:
+            record = store.update(session_id, claim)
+        except _OwnerFinishing:  # the agent ended meanwhile: wait for its owner, again
+            continue
+        return _finish(store, record, claim, grace_s)
+    raise LockedError("run.still_finishing", id=session_id, details={"id": session_id})
+
+
+KILL_ATTEMPTS = 2
+
+
+def _finish(store: SessionStore, record: SessionRecord, claim: _SignalThenClaim,
+            grace_s: float) -> KillResult:
+    """After the first signal: the grace, SIGKILL if needed, the event and the signal."""
     target = claim.target
     if target is None:  # cannot happen: the claim either signalled the agent or raised
         raise RuntimeError("session kill: the claim signalled nothing")
     sent = finish_kill(target, grace_s)
-    log_lifecycle_event(store, session_id, f"session killed (kill PID {record.pid})", "FINISH",
+    log_lifecycle_event(store, record.id, f"session killed (kill PID {record.pid})", "FINISH",
                         failed=True, error="killed", duration_ms=record.duration_ms)
     with contextlib.suppress(_AlreadyRecorded):
-        store.update(session_id, lambda r: _note_signal(r, sent))
-    return KillResult(store.load(session_id), sent, was_lost=False, target=target)
+        store.update(record.id, lambda r: _note_signal(r, sent))
+    return KillResult(store.load(record.id), sent, was_lost=False, target=target)
 
 
 class _SignalThenClaim:
@@ -146,7 +160,13 @@ def agent_programs(record: SessionRecord) -> frozenset[str]:
     return frozenset(programs - {""})
 
 
-def _vanished(record: SessionRecord) -> ConflictError:
+class _OwnerFinishing(Exception):
+    """The agent is gone but its owner lives: the owner writes how it ended."""
+
+
+def _vanished(record: SessionRecord) -> Exception:
+    if owner_alive(record):
+        return _OwnerFinishing()
     return ConflictError("run.not_running", id=record.id, status=Status.LOST,
                          details={"id": record.id, "status": Status.LOST})
 

@@ -77,6 +77,9 @@ class SessionRecord:
     base_commit: str | None = None
     pgid: int | None = None
     pid_start_time: str | None = None
+    owner_pid: int | None = None
+    """The gz-ia that runs the agent and writes the final record (with its start time)."""
+    owner_start_time: str | None = None
     end_reason: str | None = None
     signal: int | None = None
     mode: str | None = None
@@ -136,7 +139,7 @@ class SessionRecord:
 
     @classmethod
     def _build(cls, data: object, shape: _Shape) -> SessionRecord:
-        """Fill the instance directly instead of going through ``__init__`` with 29
+        """Fill the instance directly instead of going through ``__init__`` with 31
         keyword arguments: this runs once per record on every ``session list``."""
         if not isinstance(data, dict):
             raise RecordFormatError("a session record must be a JSON object")
@@ -197,7 +200,8 @@ class _Shape(Enum):
 
 
 _FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(SessionRecord) if f.name != "extras")
-_INT_FIELDS = {"pid", "duration_ms", "exit_code", "schema_version", "pgid", "signal"}
+_INT_FIELDS = {"pid", "duration_ms", "exit_code", "schema_version", "pgid", "signal",
+               "owner_pid"}
 _TYPES: dict[str, type] = {
     name: int if name in _INT_FIELDS else bool if name == "is_isolated"
     else list if name == "profiles" else str
@@ -222,7 +226,7 @@ def _shape_of(data: object) -> _Shape:
 
     Records written by one gz-ia share a handful of shapes (which fields are null), so
     the verdict is remembered per (keys, value types): one tuple comparison per record
-    instead of a Python-level check of each of its 29 fields.
+    instead of a Python-level check of each of its 31 fields.
     """
     if not isinstance(data, dict):
         return _Shape.OTHER
