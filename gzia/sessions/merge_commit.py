@@ -74,7 +74,8 @@ def squash_branch(root: Path, scratch: Path, session_id: str, branch: str,
                     outlive_caller=True, pass_fds=(lock_fd,))
     if not moved.ok:
         raise git_failure(moved)
-    run_git(["hook", "run", "--ignore-missing", "post-commit"], root)  # its status is ignored
+    if hooks_present(root, ("post-commit",)):
+        run_git(["hook", "run", "--ignore-missing", "post-commit"], root)  # status ignored
 
 
 def _build_squash_commit(root: Path, scratch: Path, branch: str,
@@ -102,6 +103,10 @@ def _build_squash_commit(root: Path, scratch: Path, branch: str,
 
 def _run_commit_hook(root: Path, env: dict[str, str], params: dict[str, str], name: str,
                      *args: str) -> None:
+    """Run the project's hook ``name`` if it has one (``git hook run``: git 2.36 or later
+    is needed only when it does)."""
+    if not hooks_present(root, (name,)):
+        return
     done = run_git(["hook", "run", "--ignore-missing", name, "--", *args], root, env=env)
     if not done.ok:
         raise commit_refused(done, root, (name,), REFUSED_KEY, **params)
