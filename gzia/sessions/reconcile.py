@@ -20,6 +20,8 @@ the next reader writes it.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from gzia.contract import LockedError
 from gzia.sessions.record import (
     EndReason,
@@ -47,24 +49,34 @@ def is_stale(record: SessionRecord) -> bool:
         return False
     if record.pid < 0:
         return True  # no process can have it: a corrupt or hand-edited record
-    owner = owner_alive(record)
-    if owner is not None and record.pid == 0:
-        return not owner
     if record.pid == 0:
-        return not _still_setting_up(record.started_at)
+        owner = owner_alive(record)
+        return not _still_setting_up(record.started_at) if owner is None else not owner
     from gzia.supervisor.procinfo import is_process_alive  # only for running records
 
-    return not owner and not is_process_alive(record.pid, record.pid_start_time)
+    if is_process_alive(record.pid, record.pid_start_time):
+        return False
+    return owner_alive(record) is not True
+
+
+GZ_IA_NAMES = ("gz-ia", "gzia")
+"""What one of a gz-ia process's first arguments holds (``gz-ia``, ``gz-ia.pyz``,
+``python -m gzia``)."""
 
 
 def owner_alive(record: SessionRecord) -> bool | None:
     """Whether the gz-ia that owns the run still runs; None when the record names none
-    (an owner without its start time proves nothing either)."""
+    (an owner without its start time proves nothing either). A live process counts as
+    the owner only if it is a gz-ia: a crafted record naming some long-lived process
+    must not keep its session ``running`` forever."""
     if record.owner_pid is None or record.owner_start_time is None:
         return None
-    from gzia.supervisor.procinfo import is_process_alive
+    from gzia.supervisor.procinfo import command_line, is_process_alive
 
-    return is_process_alive(record.owner_pid, record.owner_start_time)
+    if not is_process_alive(record.owner_pid, record.owner_start_time):
+        return False
+    arguments = command_line(record.owner_pid) or []
+    return any(name in Path(arg).name for arg in arguments[:3] for name in GZ_IA_NAMES)
 
 
 def agent_ended(record: SessionRecord) -> bool:

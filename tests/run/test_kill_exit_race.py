@@ -199,13 +199,32 @@ def test_a_record_without_pid_whose_creator_died_is_lost_at_once(gz: Gz, repo: P
     assert deleted.json["data"]["killed"] is False
 
 
-def test_a_record_without_pid_whose_creator_lives_is_still_starting(gz: Gz, repo: Path):
-    me = (os.getpid(), process_start_time(os.getpid()) or "")
-    _setting_up(repo, "0123abcd", me)
-    long_ago = SessionStore(find_project(repo))
-    long_ago.update("0123abcd", lambda r: setattr(r, "started_at", "2026-01-01T00:00:00Z"))
+def test_a_record_without_pid_whose_creator_lives_is_still_starting(
+    gz: Gz, repo: Path, tmp_path: Path
+):
+    """However long ago it started; a live process counts as its creator only if it is a
+    gz-ia (here a stand-in named ``gz-ia``): a crafted record naming another live process
+    (the test itself) is lost like one whose creator died."""
+    stand_in = tmp_path / "gz-ia"
+    stand_in.write_text(f"#!{sys.executable}\nimport time\nprint(1, flush=True)\n"
+                        "time.sleep(60)\n")
+    stand_in.chmod(0o755)
+    creator = subprocess.Popen([str(stand_in)], stdout=subprocess.PIPE)
+    try:
+        assert creator.stdout is not None
+        creator.stdout.readline()
+        _setting_up(repo, "0123abcd", (creator.pid, process_start_time(creator.pid) or ""))
+        _setting_up(repo, "0123abce", (os.getpid(), process_start_time(os.getpid()) or ""))
+        store = SessionStore(find_project(repo))
+        store.update("0123abcd", lambda r: setattr(r, "started_at", "2026-01-01T00:00:00Z"))
 
-    result = gz("--json", "session", "kill", "0123abcd", cwd=repo)
+        starting = gz("--json", "session", "kill", "0123abcd", cwd=repo)
+        crafted = gz("--json", "session", "kill", "0123abce", cwd=repo)
 
-    assert [e["code"] for e in result.json["errors"]] == ["LOCKED"]  # however long ago
-    assert stored_record(repo, "0123abcd")["status"] == "running"
+        assert [e["code"] for e in starting.json["errors"]] == ["LOCKED"]
+        assert stored_record(repo, "0123abcd")["status"] == "running"
+        assert crafted.exit_code == 0
+        assert crafted.json["data"]["status"] == "lost"
+    finally:
+        creator.kill()
+        creator.wait(5)
