@@ -90,6 +90,10 @@ TEXTS = {
     "killed.":
         "Detiene una sesión en ejecución (SIGTERM, espera, SIGKILL a su grupo de procesos) y "
         "la registra como killed.",
+    "Signal the recorded PID even when the record has no start time and the process runs "
+    "none of the agent's programs.":
+        "Envía la señal al PID registrado aunque el registro no tenga hora de inicio y el "
+        "proceso no corra ninguno de los programas del agente.",
     "Alias of resume.": "Alias de resume.",
     "Session id (or unique prefix).": "Id de la sesión (o un prefijo único).",
     "The command and its arguments.": "El comando y sus argumentos.",

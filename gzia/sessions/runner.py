@@ -11,6 +11,11 @@
    with the exit code, or ``killed`` with ``end_reason`` and ``signal``. A record that
    ``session kill`` marked ``killed`` meanwhile stays ``killed``.
 
+The record names its owner (``owner_pid``, ``owner_start_time``: this gz-ia). While the
+owner lives, nobody else decides the run's final status: reconcile never marks it
+``lost`` (:mod:`gzia.sessions.reconcile`), even in the moment between the agent's exit
+and the owner's final write.
+
 Stop signals that reach gz-ia while it writes the final record are held until the
 record is written, then decide the exit code (130/143).
 """
@@ -150,10 +155,17 @@ def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
 
 def _mark_resumed(record: SessionRecord) -> None:
     record.status = Status.RUNNING
+    _stamp_owner(record)
     record.started_at = now_rfc3339()
     record.pid, record.pgid, record.pid_start_time = 0, None, None
     record.finished_at = record.duration_ms = record.end_reason = record.signal = None
     record.exit_code = 0
+
+
+def _stamp_owner(record: SessionRecord) -> None:
+    """This gz-ia owns the run: while it lives, it alone writes the final status."""
+    record.owner_pid = os.getpid()
+    record.owner_start_time = process_start_time(record.owner_pid)
 
 
 def _unused_id(store: SessionStore) -> str:
@@ -172,6 +184,7 @@ def _new_record(
         started_at=now_rfc3339(), mode=request.mode,
         conversation_id=request.driver.new_conversation_id(),
     )
+    _stamp_owner(record)
     workspace.apply_to(record)
     if request.pty:
         record.log_path = str(store.log_path(session_id))
