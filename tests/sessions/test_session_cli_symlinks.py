@@ -15,7 +15,7 @@ import pytest
 
 from gzia.sessions.project import Project
 from tests.conftest import Result
-from tests.sessions.session_testkit import make_session, run_git
+from tests.sessions.session_testkit import commit_file, make_session, run_git
 
 Cli = Callable[..., Result]
 ES = {"GZ_LANG": "es"}
@@ -191,3 +191,15 @@ def test_a_stale_record_with_a_lock_link_is_listed_as_lost_without_a_write(
     assert [record["status"] for record in listed.json["data"]["sessions"]] == ["lost"]
     assert (project.sessions_dir / f"{SID}.json").read_text() == stored
     assert not target.exists()
+
+
+def test_a_squash_merge_never_writes_its_message_through_a_link(
+        cli: Cli, project: Project, tmp_path: Path) -> None:
+    make_session(project, SID)
+    commit_file(project.worktrees_dir / SID, "feature.txt", "feature\n", "agent: feature")
+    target = tmp_path / "bashrc"
+    target.write_text("export KEEP=1\n")
+    (project.harness_dir / "merge-squash.msg").symlink_to(target)
+    merged = cli("--json", "session", "merge", SID, "--squash", cwd=project.root)
+    assert merged.exit_code == 0, merged.stdout
+    assert target.read_text() == "export KEEP=1\n"
