@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from gzia.cli import output
 from gzia.i18n import t
 from gzia.sessions.events import Event
-from gzia.sessions.record import SessionRecord, elapsed_ms, parse_rfc3339
+from gzia.sessions.record import SessionRecord, Status, elapsed_ms, parse_rfc3339
 
 if TYPE_CHECKING:
     from gzia.sessions.merge import MergeResult
@@ -91,6 +91,10 @@ def local_time(stamp: str) -> str:
 
 
 def duration_of(r: SessionRecord) -> str:
+    """The table's duration: ``-`` when unknown (a ``lost`` session's, even one an older
+    gz-ia wrote with a duration up to when it noticed)."""
+    if r.status == Status.LOST:
+        return "-"
     ms = r.duration_ms
     if ms is None and r.is_running:
         ms = elapsed_ms(r.started_at)
