@@ -400,3 +400,20 @@ def test_prune_forgets_only_missing_session_worktrees(cli: Cli, project: Project
     assert run_git(root, "branch", "--list", f"harness/{SID}") == ""
     parked.rename(away.parent)
     assert run_git(away, "status", "--porcelain") == ""
+
+
+def test_diff_shows_non_ascii_paths_as_they_are(cli: Cli, project: Project) -> None:
+    """As merge and JSON show them, in the worktree's diff and in a branch's alone."""
+    make_session(project, SID)
+    path = project.worktrees_dir / SID
+    commit_file(path, "dir ñ/añadido.txt", "uno\n")
+    (path / "café.md").write_text("dos\n")
+    expected = (" café.md           | 1 +\n dir ñ/añadido.txt | 1 +\n"
+                " 2 files changed, 2 insertions(+)\n")
+    assert cli("session", "diff", SID, "--stat", "-d", str(project.root)).stdout == expected
+    full = cli("session", "diff", SID, "-d", str(project.root)).stdout
+    assert "diff --git a/dir ñ/añadido.txt b/dir ñ/añadido.txt\n" in full
+    assert "\\303" not in full
+    run_git(project.root, "worktree", "remove", "--force", str(path))
+    assert cli("session", "diff", SID, "--stat", "-d", str(project.root)).stdout == (
+        " dir ñ/añadido.txt | 1 +\n 1 file changed, 1 insertion(+)\n")
