@@ -67,6 +67,8 @@ def _run(args: list[str]) -> int:
         context = click.Context(root, info_name=PROGRAM, **root.context_settings)
         sys.stdout.write(help_text(context) + "\n")
         return ExitCode.OK
+    if _only_global_flags(args):  # 'gz-ia --json' asks for the help as 'gz-ia' does
+        args = [*args, "--help"]
     try:
         with root.make_context(PROGRAM, args) as ctx:
             root.invoke(ctx)
@@ -84,6 +86,13 @@ def _run(args: list[str]) -> int:
     except (Exception, KeyboardInterrupt) as exc:
         return outcome.failed(exc)
     return outcome.succeeded()
+
+
+def _only_global_flags(args: list[str]) -> bool:
+    from gzia.cli.output import GLOBAL_FLAGS
+
+    names = {name for flag in GLOBAL_FLAGS for name in flag.names}
+    return all(arg in names for arg in args)
 
 
 def _exited(code: object) -> GzError:
