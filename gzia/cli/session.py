@@ -26,7 +26,8 @@ from gzia.i18n import t
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs).",
+    help="Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, "
+         "logs, kill, resume).",
 )
 app.callback()(session_group)
 

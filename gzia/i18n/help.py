@@ -43,9 +43,10 @@ TEXTS = {
     "Resume a finished session in its own workspace and conversation.":
         "Reanuda una sesión terminada en su propio espacio de trabajo y conversación.",
     # session
-    "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs).":
+    "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs, "
+    "kill, resume).":
         "Gestiona sesiones agénticas locales (list, show, path, delete, diff, merge, prune, "
-        "log, logs).",
+        "log, logs, kill, resume).",
     "Project directory (default: the current directory).":
         "Directorio del proyecto (por defecto: el directorio actual).",
     "List the project's sessions, newest first.":

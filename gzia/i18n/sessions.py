@@ -5,6 +5,10 @@ EN = {
     "not_found": "session '{id}' not found",
     "list_hint": "gz-ia session list",
     "invalid_id": "invalid session id '{id}': expected 8 hexadecimal characters",
+    "invalid_ref": (
+        "invalid session id '{id}': expected 8 hexadecimal characters, or a unique prefix "
+        "of 4 or more"
+    ),
     "ambiguous_id": "session id prefix '{id}' is ambiguous: {matches}",
     "id_taken": "session '{id}' already exists",
     "locked": "session '{id}' is locked by another gz-ia process",
@@ -251,6 +255,10 @@ ES = {
     "not_found": "sesión '{id}' no encontrada",
     "list_hint": "gz-ia session list",
     "invalid_id": "id de sesión inválido '{id}': se esperan 8 caracteres hexadecimales",
+    "invalid_ref": (
+        "id de sesión inválido '{id}': se esperan 8 caracteres hexadecimales, o un prefijo "
+        "único de 4 o más"
+    ),
     "ambiguous_id": "el prefijo de id de sesión '{id}' es ambiguo: {matches}",
     "id_taken": "la sesión '{id}' ya existe",
     "locked": "la sesión '{id}' está bloqueada por otro proceso de gz-ia",
