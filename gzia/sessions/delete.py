@@ -1,8 +1,9 @@
 """``session delete``: remove a session's record, events, log, worktree and branch.
 
 It refuses (``SAFETY_BLOCK``) to drop work that exists nowhere else: commits on
-``harness/<id>`` that no other branch holds and that were not merged by gz-ia, or
-uncommitted files in the worktree; and it refuses to delete a running session. ``--force``
+``harness/<id>`` that no other branch holds, that were not merged by gz-ia and whose
+changes the base does not hold (a squash merge leaves them on no branch), or uncommitted
+files in the worktree; and it refuses to delete a running session. ``--force``
 overrides both (a running session is stopped first through ``gzia.sessions.kill``).
 
 Only the paths a session owns are removed: ``.harness/worktrees/<id>`` and the branch
@@ -17,7 +18,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import SafetyBlockError
-from gzia.sessions.git import changed_paths, commits_on_no_branch, rev_parse, run_git
+from gzia.sessions.git import (
+    changed_paths,
+    commits_on_no_branch,
+    holds_work_of,
+    rev_parse,
+    run_git,
+)
 from gzia.sessions.merge_checks import HARNESS_PATHS
 from gzia.sessions.project import Project
 from gzia.sessions.reconcile import reconcile
@@ -83,12 +90,24 @@ def _unmerged_commits(project: Project, record: SessionRecord) -> int:
     """
     branch = branch_for(record.id)
     tip = rev_parse(project.root, branch)
-    tips = [tip] if tip is not None and tip != record.merged_commit else []
+    tips = [tip] if tip is not None and not _merged(project, record, tip) else []
     worktree = worktree_for(project, record.id)
     head = rev_parse(worktree, "HEAD") if (worktree / ".git").is_file() else None
     if head is not None and head != tip:
         tips.append(head)
     return commits_on_no_branch(project.root, tips, except_branch=branch)
+
+
+def _merged(project: Project, record: SessionRecord, tip: str) -> bool:
+    """``merge`` recorded this tip, or the base branch (or the checked-out one) already
+    holds its changes: a ``merge --squash --no-commit`` the user then committed, work
+    merged by hand."""
+    if tip == record.merged_commit:
+        return True
+    bases = ["HEAD"]
+    if record.base_branch and branch_exists(project.root, record.base_branch):
+        bases.insert(0, record.base_branch)
+    return any(holds_work_of(project.root, base, tip) for base in bases)
 
 
 def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -> DeleteResult:

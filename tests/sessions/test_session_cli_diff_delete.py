@@ -417,3 +417,34 @@ def test_diff_shows_non_ascii_paths_as_they_are(cli: Cli, project: Project) -> N
     run_git(project.root, "worktree", "remove", "--force", str(path))
     assert cli("session", "diff", SID, "--stat", "-d", str(project.root)).stdout == (
         " dir ñ/añadido.txt | 1 +\n 1 file changed, 1 insertion(+)\n")
+
+
+@pytest.mark.parametrize(("env", "deleted"), [
+    ({}, "✓ Session 'abcdef01' deleted from the registry.\n"),
+    (ES, "✓ Sesión 'abcdef01' eliminada del registro.\n"),
+])
+def test_delete_after_squash_no_commit_and_the_users_commit_needs_no_force(
+    cli: Cli, project: Project, worktree: Path, env: dict[str, str], deleted: str
+) -> None:
+    """The session's commits are on no branch, but its changes are in the base."""
+    root = str(project.root)
+    assert cli("session", "merge", SID, "--squash", "--no-commit", "-d", root).exit_code == 0
+    refused = cli("session", "delete", SID, "--json", "-d", root)  # staged, not committed
+    assert refused.json["errors"][0]["code"] == "SAFETY_BLOCK"
+    run_git(project.root, "commit", "-q", "-m", "my own message for the session's work")
+    assert cli("session", "delete", SID, "-d", root, env=env) == Result(0, deleted, "")
+    assert run_git(project.root, "branch", "--list", "harness/*") == ""
+    assert not worktree.exists()
+
+
+def test_delete_still_refuses_when_the_base_dropped_part_of_a_squashed_session(
+    cli: Cli, project: Project, worktree: Path
+) -> None:
+    root = str(project.root)
+    assert cli("session", "merge", SID, "--squash", "-d", root).exit_code == 0
+    store = SessionStore(project)
+    store.update(SID, lambda r: setattr(r, "merged_commit", None))  # as if merged by hand
+    run_git(project.root, "rm", "-q", "committed.txt")
+    run_git(project.root, "commit", "-q", "-m", "drop one file of the session")
+    refused = cli("session", "delete", SID, "--json", "-d", root)
+    assert refused.json["errors"][0]["details"]["unmerged_commits"] == 2
