@@ -134,7 +134,7 @@ def render_merge(result: MergeResult, done_key: str) -> None:
 
 def render_prune(report: PruneReport) -> None:
     if not report.removed_anything and not report.missing_worktrees \
-            and not report.kept_worktrees:
+            and not report.kept_worktrees and not report.kept_branches:
         output.line(t("sessions.prune_nothing"))
         return
     output.line(t("sessions.prune_title"))
@@ -147,6 +147,9 @@ def render_prune(report: PruneReport) -> None:
     for kept in report.kept_worktrees:
         output.line(t(f"sessions.prune_kept_{kept.reason}", name=kept.session_id))
         _prune_files("prune_kept_files", kept.files)
+    for branch in report.kept_branches:
+        output.line(t(f"sessions.prune_kept_branch_{branch.reason}", name=branch.branch,
+                      path=branch.path))
     for tip in report.branch_tips:
         output.line(t("sessions.prune_branch", name=tip.branch, commit=tip.short))
         if not tip.on_other_branch:

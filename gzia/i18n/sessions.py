@@ -229,6 +229,14 @@ EN = {
         "  ! Orphaned worktree kept, its HEAD holds commits no branch has: {name}; "
         "remove it anyway with: gz-ia session prune --force"
     ),
+    "prune_kept_young": (
+        "  ! Orphaned worktree kept, created less than a minute ago (its session may be "
+        "starting): {name}; run gz-ia session prune again later"
+    ),
+    "prune_kept_branch_checked_out": (
+        "  ! Orphaned branch kept, it is checked out in {path}: {name}; "
+        "switch that worktree to another branch first"
+    ),
     "prune_kept_files": "    Uncommitted files ({count}):",
     "prune_dir": "  ✓ Orphaned worktree directory removed: {name}",
     "prune_events": "  ✓ Orphaned event log removed: {name}",
@@ -492,6 +500,14 @@ ES = {
     "prune_kept_unmerged_head": (
         "  ! Worktree huérfano conservado, su HEAD tiene commits que ninguna rama tiene: "
         "{name}; elimínalo de todos modos con: gz-ia session prune --force"
+    ),
+    "prune_kept_young": (
+        "  ! Worktree huérfano conservado, creado hace menos de un minuto (su sesión puede "
+        "estar iniciándose): {name}; vuelve a ejecutar gz-ia session prune más tarde"
+    ),
+    "prune_kept_branch_checked_out": (
+        "  ! Rama huérfana conservada, está activa en {path}: {name}; "
+        "cambia ese worktree a otra rama primero"
     ),
     "prune_kept_files": "    Archivos sin comitear ({count}):",
     "prune_dir": "  ✓ Directorio de worktree huérfano eliminado: {name}",

@@ -247,8 +247,11 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
         os.utime(project.worktrees_dir / name, (hour_ago, hour_ago))
     head, short = (run_git(root, "rev-parse", *flag, "HEAD").strip() for flag in ([], ["--short"]))
     dry = cli("session", "prune", "--dry-run", "--json", "-d", str(root)).json["data"]
+    young = {"id": "00000007", "reason": "young", "path": str(project.worktrees_dir / "00000007"),
+             "files": []}
     expected = {"force": False, "removed_worktrees": ["00000002"], "discarded_files": [],
-                "kept_worktrees": [], "removed_branches": ["harness/00000002", "harness/00000004"],
+                "kept_worktrees": [young],
+                "kept_branches": [], "removed_branches": ["harness/00000002", "harness/00000004"],
                 "branch_tips": [{"branch": f"harness/0000000{n}", "commit": head,
                                  "on_other_branch": True,
                                  "recover": f"git branch harness/0000000{n} {head}"}
@@ -262,6 +265,8 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
     assert result.stdout == (
         "✧ Reconciliación de Basura Huérfana:\n"
         "  ✓ Worktree huérfano podado: 00000002\n"
+        "  ! Worktree huérfano conservado, creado hace menos de un minuto (su sesión puede "
+        "estar iniciándose): 00000007; vuelve a ejecutar gz-ia session prune más tarde\n"
         f"  ✓ Rama huérfana eliminada: harness/00000002 (era {short}); "
         f"recupérala con: git branch harness/00000002 {short}\n"
         f"  ✓ Rama huérfana eliminada: harness/00000004 (era {short}); "
@@ -275,7 +280,8 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
         "harness/00000001", "harness/00000003", "harness/00000007", "harness/feature"]
     again = cli("session", "prune", "--json", "-d", str(root)).json["data"]
     assert again == {"dry_run": False, "force": False, "removed_worktrees": [],
-                     "discarded_files": [], "kept_worktrees": [], "removed_branches": [],
+                     "discarded_files": [], "kept_worktrees": [young],
+                     "kept_branches": [], "removed_branches": [],
                      "branch_tips": [], "removed_dirs": [], "removed_events": [],
                      "removed_locks": [], "missing_worktrees": ["00000003"]}
 
