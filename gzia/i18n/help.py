@@ -19,6 +19,23 @@ FRAME = {
     "env var: {var}": "variable de entorno: {var}",
 }
 
+METAVARS = {
+    # The placeholders click writes in usage lines and beside options and arguments.
+    "OPTIONS": "OPCIONES",
+    "COMMAND": "COMANDO",
+    "ARGS": "ARGUMENTOS",
+    "TEXT": "TEXTO",
+    "INTEGER": "ENTERO",
+    "FLOAT": "DECIMAL",
+    "BOOLEAN": "BOOLEANO",
+    "PATH": "RUTA",
+    "FILE": "ARCHIVO",
+    "FILENAME": "ARCHIVO",
+    "DIRECTORY": "DIRECTORIO",
+    "KEY": "CLAVE",
+    "VALUE": "VALOR",
+}
+
 TEXTS = {
     # gz-ia and its global options.
     "Run AI coding agents as managed sessions in isolated git worktrees.":
