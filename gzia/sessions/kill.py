@@ -22,6 +22,7 @@ import os
 from dataclasses import dataclass
 
 from gzia.contract import ConflictError, IOFailure, LockedError, SafetyBlockError
+from gzia.i18n import t
 from gzia.sessions.reconcile import is_stale, reconcile
 from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
 from gzia.sessions.runner import log_lifecycle_event
@@ -51,7 +52,7 @@ def kill_session(store: SessionStore, ref: str, grace_s: float) -> KillResult:
     if target is None:  # cannot happen: the claim either signalled the agent or raised
         raise RuntimeError("session kill: the claim signalled nothing")
     sent = finish_kill(target, grace_s)
-    log_lifecycle_event(store, session_id, f"session killed (kill PID {record.pid})", "FINISH",
+    log_lifecycle_event(store, session_id, t("run.event_killed", pid=record.pid), "FINISH",
                         failed=True, error="killed", duration_ms=record.duration_ms)
     with contextlib.suppress(_AlreadyRecorded):
         store.update(session_id, lambda r: _note_signal(r, sent))

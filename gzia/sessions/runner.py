@@ -33,6 +33,7 @@ from gzia.contract import (
     stopped_by_signal,
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
+from gzia.i18n import t
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
@@ -211,7 +212,7 @@ class _Launch:
 
     def _run(self, record: SessionRecord, resume: bool) -> SessionRun:
         store = self.store
-        action = f"{record.mode or 'chat'} session {'resumed' if resume else 'started'}"
+        action = t(f"run.event_{'resumed' if resume else 'started'}", mode=record.mode or "chat")
         log_lifecycle_event(store, record.id, action, "PENDING")
         with signal_inbox() as inbox:
             command = self._command(record, resume)
@@ -261,7 +262,8 @@ def _log_finish(store: SessionStore, record: SessionRecord) -> None:
     error = None
     if failed:
         error = f"{record.status}: {record.end_reason}, exit code {record.exit_code}"
-    log_lifecycle_event(store, record.id, "session finished", "FINISH", failed=failed,
+    action = t(f"run.event_finished_{'failed' if failed else 'ok'}")
+    log_lifecycle_event(store, record.id, action, "FINISH", failed=failed,
                         error=error, duration_ms=record.duration_ms)
 
 
