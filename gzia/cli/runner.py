@@ -61,12 +61,9 @@ def run(args: list[str]) -> int:
 
 def _run(args: list[str]) -> int:
     root = build_root()
-    if not args:
-        from gzia.cli.help_text import help_text
-
-        context = click.Context(root, info_name=PROGRAM, **root.context_settings)
-        sys.stdout.write(help_text(context) + "\n")
-        return ExitCode.OK
+    early = _answer_before_parsing(root, args)
+    if early is not None:
+        return early
     if _only_global_flags(args):  # 'gz-ia --json' asks for the help as 'gz-ia' does
         args = [*args, "--help"]
     try:
@@ -86,6 +83,20 @@ def _run(args: list[str]) -> int:
     except (Exception, KeyboardInterrupt) as exc:
         return outcome.failed(exc)
     return outcome.succeeded()
+
+
+def _answer_before_parsing(root: RootGroup, args: list[str]) -> int | None:
+    """A completion script calling back, or bare ``gz-ia`` (the help page)."""
+    from gzia.cli.completion import complete_if_asked
+
+    completed = complete_if_asked(root)
+    if completed is not None or args:
+        return completed
+    from gzia.cli.help_text import help_text
+
+    context = click.Context(root, info_name=PROGRAM, **root.context_settings)
+    sys.stdout.write(help_text(context) + "\n")
+    return ExitCode.OK
 
 
 def _only_global_flags(args: list[str]) -> bool:

@@ -131,6 +131,10 @@ TEXTS = {
         "Lista los plugins que se cargaron y los que fallaron.",
     "Print the version, commit and build date.":
         "Muestra la versión, el commit y la fecha de compilación.",
+    # completion
+    "Print the shell completion script (bash, zsh or fish).":
+        "Muestra el script de autocompletado para la shell (bash, zsh o fish).",
+    "bash, zsh or fish.": "bash, zsh o fish.",
     # update
     "Update gz-ia from Nexus (or Forgejo), verified and atomic.":
         "Actualiza gz-ia desde Nexus (o Forgejo), de forma verificada y atómica.",
