@@ -88,6 +88,8 @@ TEXTS = {
     "Remove worktrees and harness/* branches that have no record.":
         "Elimina los worktrees y las ramas harness/* que no tienen registro.",
     "Report, remove nothing.": "Informa sin eliminar nada.",
+    "Also remove finished sessions that are merged or changed nothing.":
+        "Elimina también las sesiones terminadas que están fusionadas o no cambiaron nada.",
     "Also remove orphaned worktrees holding uncommitted work.":
         "Elimina también worktrees huérfanos con trabajo sin comitear.",
     "Append an event to the session's event log.":

@@ -243,6 +243,15 @@ EN = {
     "prune_lock": "  ✓ Orphaned lock file removed: {name}",
     "prune_missing": "  ! Session {name} lost its worktree (record kept)",
     "prune_dry_run": "(dry run: what prune would do; nothing is removed)",
+    "prune_session": "  ✓ Finished session removed: {name} ({status})",
+    "prune_session_branch": "    {branch} was {commit}; recover it with: git branch {branch} {commit}",
+    "prune_discarded_commits": "    ! Unmerged commits discarded: {count}",
+    "prune_session_kept_unmerged": (
+        "  ! Session kept, it has unmerged work ({what}): {name}; merge it with "
+        "gz-ia session merge {name}, or remove it anyway with: gz-ia session prune --finished "
+        "--force"
+    ),
+    "prune_session_kept_running": "  ! Session kept, it is still running: {name}",
     # events
     "invalid_stage": "invalid stage: '{value}' (valid: READ, PENDING, FINISH)",
     "invalid_status": "invalid status: '{value}' (valid: OK, FAILED)",
@@ -515,6 +524,15 @@ ES = {
     "prune_lock": "  ✓ Archivo de bloqueo huérfano eliminado: {name}",
     "prune_missing": "  ! La sesión {name} perdió su worktree (registro conservado)",
     "prune_dry_run": "(simulación: lo que haría prune; no se elimina nada)",
+    "prune_session": "  ✓ Sesión terminada eliminada: {name} ({status})",
+    "prune_session_branch": "    {branch} era {commit}; recupérala con: git branch {branch} {commit}",
+    "prune_discarded_commits": "    ! Commits sin fusionar descartados: {count}",
+    "prune_session_kept_unmerged": (
+        "  ! Sesión conservada, tiene trabajo sin fusionar ({what}): {name}; fusiónala con "
+        "gz-ia session merge {name}, o elimínala de todos modos con: gz-ia session prune "
+        "--finished --force"
+    ),
+    "prune_session_kept_running": "  ! Sesión conservada, sigue en ejecución: {name}",
     "invalid_stage": "etapa inválida: '{value}' (válidos: READ, PENDING, FINISH)",
     "invalid_status": "estado inválido: '{value}' (válidos: OK, FAILED)",
     "invalid_duration": "duración inválida: '{value}' (milisegundos, 0 o más)",

@@ -51,6 +51,17 @@ class UnmergedWork:
     def __bool__(self) -> bool:
         return bool(self.commits or self.files)
 
+    def describe(self) -> str:
+        """``1 unmerged commit(s), 2 uncommitted file(s)``, in the user's language."""
+        from gzia.i18n import t
+
+        parts = []
+        if self.commits:
+            parts.append(t("sessions.delete_what_commits", count=self.commits))
+        if self.files:
+            parts.append(t("sessions.delete_what_files", count=len(self.files)))
+        return ", ".join(parts)
+
 
 @dataclass
 class DeleteResult:
@@ -144,15 +155,8 @@ def _stop(
 
 
 def _unmerged_refusal(session_id: str, work: UnmergedWork) -> SafetyBlockError:
-    from gzia.i18n import t
-
-    parts = []
-    if work.commits:
-        parts.append(t("sessions.delete_what_commits", count=work.commits))
-    if work.files:
-        parts.append(t("sessions.delete_what_files", count=len(work.files)))
     return SafetyBlockError(
-        "sessions.delete_unmerged", id=session_id, what=", ".join(parts),
+        "sessions.delete_unmerged", id=session_id, what=work.describe(),
         hint_key="sessions.force_hint",
         details={"id": session_id, "unmerged_commits": work.commits,
                  "uncommitted_files": work.files},
