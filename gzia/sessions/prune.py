@@ -8,10 +8,11 @@ any other branch), directories ``.harness/worktrees/<id>``, event files
 record file. A record file that no longer parses still counts as a record, so a damaged
 record never costs its worktree, and a worktree created in the last minute is left alone
 with its events (its session may be writing its record right now), as is any branch
-still checked out somewhere: both are reported as kept, with the reason. An orphaned worktree is kept, with its branch, events and
-lock file, and reported when ``git worktree lock`` locked it (always: ``git worktree
-unlock`` first), when it holds uncommitted work (unless ``force``; what ``force``
-discards is reported), or when git cannot tell what it holds (unless ``force``).
+still checked out somewhere: both are reported as kept, with the reason. An orphaned
+worktree is kept, with its branch, events and lock file, and reported when ``git
+worktree lock`` locked it (always: ``git worktree unlock`` first), when it holds
+uncommitted work (unless ``force``; what ``force`` discards is reported), or when git
+cannot tell what it holds (unless ``force``).
 Records whose worktree has disappeared are reported, not deleted (``session delete``
 does that). Only names of the session-id shape are touched: a user's own
 ``harness/feature`` branch is not gz-ia's to remove.
