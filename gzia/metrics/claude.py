@@ -1,0 +1,147 @@
+"""Claude Code transcripts: ``<config>/projects/<slug>/<conversation>.jsonl``.
+
+Usage is on ``assistant`` entries (``message.usage``). Claude Code writes one model reply
+holding several content blocks (thinking, text, tool use) as several lines sharing one
+``message.id``: each message is one request, and its usage is counted once (the largest
+figure seen for it, should a later line carry a grown count). Repeats are recognised while
+fewer than :data:`RECENT_MESSAGES` other messages come between them, so memory stays flat
+however long the transcript. ``<synthetic>`` entries (errors Claude Code writes itself)
+are no model request. Sub-agents write their own transcripts in
+``<slug>/<conversation>/subagents/*.jsonl``; older versions wrote them into the main file
+as ``isSidechain`` entries, counted here as the sub-agent ``sidechain``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gzia.metrics.jsonl import LineStats, json_objects
+from gzia.metrics.model import AgentMetrics, Notice, SubAgent, Tokens, Usage
+
+SOURCE = "claude transcript"
+RECENT_MESSAGES = 4096
+SYNTHETIC_MODEL = "<synthetic>"
+_USAGE_FIELDS = (("input", "input_tokens"), ("output", "output_tokens"),
+                 ("cache_read", "cache_read_input_tokens"),
+                 ("cache_write", "cache_creation_input_tokens"))
+_USAGE_FIELDS_NAMES = tuple(name for name, _ in _USAGE_FIELDS)
+
+
+@dataclass
+class _Counted:
+    """What was counted for one message so far: its usage and its tool-use ids."""
+
+    figures: dict[str, int]
+    tools: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _Conversation:
+    usage: Usage = field(default_factory=Usage)
+    recent: OrderedDict[str, _Counted] = field(default_factory=OrderedDict)
+
+
+def read_transcripts(paths: list[Path]) -> tuple[AgentMetrics, list[Notice]]:
+    """The usage of the conversations in ``paths`` (one session may hold several: ``/clear``
+    starts a new one), with their sub-agents'."""
+    metrics = AgentMetrics(SOURCE)
+    notices: list[Notice] = []
+    for path in paths:
+        main, sidechain = _Conversation(), _Conversation()
+        notices += _read_file(path, main, sidechain)
+        metrics.files.append(str(path))
+        metrics.conversation_ids.append(path.stem)
+        metrics.usage.add(main.usage)
+        if sidechain.usage.by_model or sidechain.usage.tool_calls:
+            sub = AgentMetrics(SOURCE, usage=sidechain.usage)
+            metrics.subagents.append(SubAgent("sidechain", sub))
+        metrics.subagents += _subagents(path, notices)
+    return metrics, notices
+
+
+def _subagents(path: Path, notices: list[Notice]) -> list[SubAgent]:
+    folder = path.with_suffix("") / "subagents"
+    found = []
+    for sub_path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
+        conversation = _Conversation()
+        notices += _read_file(sub_path, conversation, conversation)
+        sub = AgentMetrics(SOURCE, files=[str(sub_path)], usage=conversation.usage)
+        found.append(SubAgent(sub_path.stem.removeprefix("agent-"), sub))
+    return found
+
+
+def _read_file(path: Path, main: _Conversation, sidechain: _Conversation) -> list[Notice]:
+    stats = LineStats(path)
+    try:
+        for entry in json_objects(stats, b'"assistant"'):
+            if not stats.recognised:
+                stats.recognised = _is_claude_entry(entry)
+            if entry.get("type") == "assistant":
+                conversation = sidechain if entry.get("isSidechain") is True else main
+                _count(conversation, entry.get("message"))
+    except OSError as exc:
+        return [Notice("unreadable", str(path), detail=exc.strerror or str(exc))]
+    return stats.notices()
+
+
+def _is_claude_entry(entry: dict[str, Any]) -> bool:
+    return isinstance(entry.get("type"), str) and ("sessionId" in entry or "message" in entry)
+
+
+def _count(conversation: _Conversation, message: Any) -> None:
+    if not isinstance(message, dict):
+        return
+    model = message.get("model")
+    if not isinstance(model, str) or model == SYNTHETIC_MODEL:
+        return
+    message_id = message.get("id")
+    counted = _remembered(conversation, message_id) if isinstance(message_id, str) else None
+    tokens = conversation.usage.model(model)
+    if counted is None:
+        counted = _Counted(dict.fromkeys(_USAGE_FIELDS_NAMES, 0))
+        tokens.requests += 1
+        if isinstance(message_id, str):
+            _remember(conversation, message_id, counted)
+    _add_growth(tokens, counted, message.get("usage"))
+    _count_tools(conversation.usage, counted, message.get("content"))
+
+
+def _remembered(conversation: _Conversation, message_id: str) -> _Counted | None:
+    counted = conversation.recent.get(message_id)
+    if counted is not None:
+        conversation.recent.move_to_end(message_id)
+    return counted
+
+
+def _remember(conversation: _Conversation, message_id: str, counted: _Counted) -> None:
+    conversation.recent[message_id] = counted
+    if len(conversation.recent) > RECENT_MESSAGES:
+        conversation.recent.popitem(last=False)
+
+
+def _add_growth(tokens: Tokens, counted: _Counted, usage: Any) -> None:
+    """Add what ``usage`` holds beyond what was counted for this message already."""
+    if not isinstance(usage, dict):
+        return
+    for name, key in _USAGE_FIELDS:
+        value = usage.get(key)
+        if isinstance(value, int) and value > counted.figures[name]:
+            setattr(tokens, name, getattr(tokens, name) + value - counted.figures[name])
+            counted.figures[name] = value
+
+
+def _count_tools(usage: Usage, counted: _Counted, content: Any) -> None:
+    if not isinstance(content, list):
+        return
+    for block in content:
+        if not isinstance(block, dict) or block.get("type") != "tool_use":
+            continue
+        name, block_id = block.get("name"), block.get("id")
+        if isinstance(block_id, str):
+            if block_id in counted.tools:
+                continue
+            counted.tools.add(block_id)
+        usage.tool_calls[name if isinstance(name, str) else "?"] += 1
