@@ -27,7 +27,8 @@ SOURCE = "agy transcript"
 UNKNOWN_MODEL = "(unknown)"
 MAX_DEPTH = 8
 LOOKAHEAD_STEPS = 3
-_CONVERSATION = re.compile(r'"conversationId"\s*:\s*"([A-Za-z0-9_.:-]+)"')
+_CONVERSATION = re.compile(r'\\?"conversationId\\?"\s*:\s*\\?"([A-Za-z0-9_.:-]+)')
+"""A ``"conversationId": "<id>"`` pair, also inside a JSON string (quotes escaped)."""
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _PROMPT_TYPES = ("USER_INPUT", "GENERIC")
 
