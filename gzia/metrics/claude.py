@@ -36,12 +36,16 @@ class _Counted:
 
     figures: dict[str, int]
     tools: set[str] = field(default_factory=set)
+    last_usage: Any = None
+    """The usage object of the message's last line: the next line usually repeats it."""
 
 
 @dataclass
 class _Conversation:
     usage: Usage = field(default_factory=Usage)
     recent: OrderedDict[str, _Counted] = field(default_factory=OrderedDict)
+    last: tuple[str, _Counted] | None = None
+    """The message of the previous line: its next lines usually follow it directly."""
 
 
 def read_transcripts(paths: list[Path]) -> tuple[AgentMetrics, list[Notice]]:
@@ -105,25 +109,39 @@ def _count(conversation: _Conversation, message: Any) -> None:
         tokens.requests += 1
         if isinstance(message_id, str):
             _remember(conversation, message_id, counted)
-    _add_growth(tokens, counted, message.get("usage"))
-    _count_tools(conversation.usage, counted, message.get("content"))
+    usage = message.get("usage")
+    if usage != counted.last_usage:  # most lines of a message repeat its usage
+        _add_growth(tokens, counted, usage)
+    content = message.get("content")
+    if isinstance(content, list) and any(_is_tool_use(block) for block in content):
+        _count_tools(conversation.usage, counted, content)
+
+
+def _is_tool_use(block: object) -> bool:
+    return isinstance(block, dict) and block.get("type") == "tool_use"
 
 
 def _remembered(conversation: _Conversation, message_id: str) -> _Counted | None:
+    last = conversation.last
+    if last is not None and last[0] == message_id:
+        return last[1]
     counted = conversation.recent.get(message_id)
     if counted is not None:
         conversation.recent.move_to_end(message_id)
+        conversation.last = (message_id, counted)
     return counted
 
 
 def _remember(conversation: _Conversation, message_id: str, counted: _Counted) -> None:
     conversation.recent[message_id] = counted
+    conversation.last = (message_id, counted)
     if len(conversation.recent) > RECENT_MESSAGES:
         conversation.recent.popitem(last=False)
 
 
 def _add_growth(tokens: Tokens, counted: _Counted, usage: Any) -> None:
     """Add what ``usage`` holds beyond what was counted for this message already."""
+    counted.last_usage = usage
     if not isinstance(usage, dict):
         return
     for name, key in _USAGE_FIELDS:
@@ -133,11 +151,9 @@ def _add_growth(tokens: Tokens, counted: _Counted, usage: Any) -> None:
             counted.figures[name] = value
 
 
-def _count_tools(usage: Usage, counted: _Counted, content: Any) -> None:
-    if not isinstance(content, list):
-        return
+def _count_tools(usage: Usage, counted: _Counted, content: list[Any]) -> None:
     for block in content:
-        if not isinstance(block, dict) or block.get("type") != "tool_use":
+        if not _is_tool_use(block):
             continue
         name, block_id = block.get("name"), block.get("id")
         if isinstance(block_id, str):

@@ -17,6 +17,8 @@ from typing import Any
 
 from gzia.metrics.model import Notice
 
+_DECODER = json.JSONDecoder()
+
 
 @dataclass
 class LineStats:
@@ -42,13 +44,14 @@ class LineStats:
 def json_objects(stats: LineStats, wanted: bytes) -> Iterator[dict[str, Any]]:
     """The JSON objects of the file's lines that contain ``wanted`` (every line until
     the file is recognised). Raises ``OSError`` when the file cannot be opened."""
+    decode = _DECODER.decode
     with stats.path.open("rb") as stream:
         for raw in stream:
             stats.lines += 1
             if stats.recognised and wanted not in raw:
                 continue
             try:
-                value = json.loads(raw)
+                value = decode(raw.decode())  # UTF-8, as every agent writes them
             except ValueError:  # UnicodeDecodeError is one too
                 _count_bad(stats, raw)
                 continue
