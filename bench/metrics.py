@@ -13,7 +13,7 @@ them) and a session record naming it, then measures in the same run:
 * peak memory of ``session metrics`` in a fresh process for each size: the maximum
   resident set and the peak of Python's own allocations (``tracemalloc``).
 
-Prints the best of ``--runs`` timings and their ratio. Goals: time within 1.5x of the
+Prints the best of ``--runs`` CPU times and their ratio. Goals: time within 1.5x of the
 plain loop; memory flat (the 100 MB peak close to the 10 MB one).
 """
 
@@ -110,14 +110,14 @@ def session_metrics(project: Path) -> None:
 
 
 def best_seconds(action: Callable[[], None], runs: int) -> float:
-    """The best of ``runs`` timings after a warm-up run (imports, the page cache): on a
-    shared machine the best one is the least disturbed by other work."""
+    """The best of ``runs`` CPU times after a warm-up run (imports, the page cache). CPU
+    time, not wall time: on a shared machine the wall clock mostly measures the others."""
     action()
     times = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         action()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return min(times)
 
 

@@ -252,9 +252,9 @@ def _conversation_after_exit(driver: Driver, record: SessionRecord, launch: _Lau
         return None
     try:
         since = parse_rfc3339(record.started_at).timestamp()
-    except ValueError:
+        found = find(Path(launch.workspace.target_dir), launch.env, since)
+    except Exception:  # a lookup that fails must not change how the run ends
         return None
-    found = find(Path(launch.workspace.target_dir), launch.env, since)
     return found if isinstance(found, str) else None
 
 
