@@ -22,7 +22,7 @@ from gzia.metrics.jsonl import LineStats, json_objects
 from gzia.metrics.model import AgentMetrics, Notice, SubAgent, Tokens, Usage
 
 SOURCE = "claude transcript"
-RECENT_MESSAGES = 4096
+RECENT_MESSAGES = 1024
 SYNTHETIC_MODEL = "<synthetic>"
 _USAGE_FIELDS = (("input", "input_tokens"), ("output", "output_tokens"),
                  ("cache_read", "cache_read_input_tokens"),
@@ -32,20 +32,23 @@ _USAGE_FIELDS_NAMES = tuple(name for name, _ in _USAGE_FIELDS)
 
 @dataclass
 class _Counted:
-    """What was counted for one message so far: its usage and its tool-use ids."""
+    """What was counted for one message so far: its usage, into its model's figures, and
+    its tool-use ids."""
 
+    tokens: Tokens
     figures: dict[str, int]
     tools: set[str] = field(default_factory=set)
-    last_usage: Any = None
-    """The usage object of the message's last line: the next line usually repeats it."""
 
 
 @dataclass
 class _Conversation:
     usage: Usage = field(default_factory=Usage)
     recent: OrderedDict[str, _Counted] = field(default_factory=OrderedDict)
-    last: tuple[str, _Counted] | None = None
-    """The message of the previous line: its next lines usually follow it directly."""
+    last_id: object = None
+    """The message id of the previous line: the next lines of a message follow it."""
+    last: _Counted | None = None
+    last_usage: Any = None
+    """The previous line's usage: the next line of its message usually repeats it."""
 
 
 def read_transcripts(paths: list[Path]) -> tuple[AgentMetrics, list[Notice]]:
@@ -98,66 +101,63 @@ def _is_claude_entry(entry: dict[str, Any]) -> bool:
 def _count(conversation: _Conversation, message: Any) -> None:
     if not isinstance(message, dict):
         return
+    message_id, usage = message.get("id"), message.get("usage")
+    counted = conversation.last
+    if counted is None or message_id != conversation.last_id or message_id is None:
+        counted = _counted_for(conversation, message, message_id)
+        if counted is None:
+            return
+        _add_growth(counted, usage)
+    elif usage != conversation.last_usage:  # a further line of the same message
+        _add_growth(counted, usage)
+    conversation.last_id, conversation.last, conversation.last_usage = message_id, counted, usage
+    content = message.get("content")
+    if isinstance(content, list):
+        for block in content:
+            if _is_tool_use(block):
+                _count_tool(conversation.usage, counted, block)
+
+
+def _counted_for(conversation: _Conversation, message: dict[str, Any],
+                 message_id: object) -> _Counted | None:
+    """The message's entry: remembered when seen lately, else new (one more request)."""
+    if isinstance(message_id, str):
+        counted = conversation.recent.get(message_id)
+        if counted is not None:
+            conversation.recent.move_to_end(message_id)
+            return counted
     model = message.get("model")
     if not isinstance(model, str) or model == SYNTHETIC_MODEL:
-        return
-    message_id = message.get("id")
-    counted = _remembered(conversation, message_id) if isinstance(message_id, str) else None
-    tokens = conversation.usage.model(model)
-    if counted is None:
-        counted = _Counted(dict.fromkeys(_USAGE_FIELDS_NAMES, 0))
-        tokens.requests += 1
-        if isinstance(message_id, str):
-            _remember(conversation, message_id, counted)
-    usage = message.get("usage")
-    if usage != counted.last_usage:  # most lines of a message repeat its usage
-        _add_growth(tokens, counted, usage)
-    content = message.get("content")
-    if isinstance(content, list) and any(_is_tool_use(block) for block in content):
-        _count_tools(conversation.usage, counted, content)
+        return None
+    counted = _Counted(conversation.usage.model(model), dict.fromkeys(_USAGE_FIELDS_NAMES, 0))
+    counted.tokens.requests += 1
+    if isinstance(message_id, str):
+        conversation.recent[message_id] = counted
+        if len(conversation.recent) > RECENT_MESSAGES:
+            conversation.recent.popitem(last=False)
+    return counted
 
 
 def _is_tool_use(block: object) -> bool:
     return isinstance(block, dict) and block.get("type") == "tool_use"
 
 
-def _remembered(conversation: _Conversation, message_id: str) -> _Counted | None:
-    last = conversation.last
-    if last is not None and last[0] == message_id:
-        return last[1]
-    counted = conversation.recent.get(message_id)
-    if counted is not None:
-        conversation.recent.move_to_end(message_id)
-        conversation.last = (message_id, counted)
-    return counted
-
-
-def _remember(conversation: _Conversation, message_id: str, counted: _Counted) -> None:
-    conversation.recent[message_id] = counted
-    conversation.last = (message_id, counted)
-    if len(conversation.recent) > RECENT_MESSAGES:
-        conversation.recent.popitem(last=False)
-
-
-def _add_growth(tokens: Tokens, counted: _Counted, usage: Any) -> None:
+def _add_growth(counted: _Counted, usage: Any) -> None:
     """Add what ``usage`` holds beyond what was counted for this message already."""
-    counted.last_usage = usage
     if not isinstance(usage, dict):
         return
+    figures, tokens = counted.figures, counted.tokens
     for name, key in _USAGE_FIELDS:
         value = usage.get(key)
-        if isinstance(value, int) and value > counted.figures[name]:
-            setattr(tokens, name, getattr(tokens, name) + value - counted.figures[name])
-            counted.figures[name] = value
+        if isinstance(value, int) and value > figures[name]:
+            setattr(tokens, name, getattr(tokens, name) + value - figures[name])
+            figures[name] = value
 
 
-def _count_tools(usage: Usage, counted: _Counted, content: list[Any]) -> None:
-    for block in content:
-        if not _is_tool_use(block):
-            continue
-        name, block_id = block.get("name"), block.get("id")
-        if isinstance(block_id, str):
-            if block_id in counted.tools:
-                continue
-            counted.tools.add(block_id)
-        usage.tool_calls[name if isinstance(name, str) else "?"] += 1
+def _count_tool(usage: Usage, counted: _Counted, block: dict[str, Any]) -> None:
+    name, block_id = block.get("name"), block.get("id")
+    if isinstance(block_id, str):
+        if block_id in counted.tools:
+            return  # the same block written again
+        counted.tools.add(block_id)
+    usage.tool_calls[name if isinstance(name, str) else "?"] += 1
