@@ -64,7 +64,7 @@ def _render_subagent(sub: SubAgent, indent: str) -> None:
 def _changes(m: SessionMetrics) -> str:
     if m.changes is None:
         return t("metrics.changes_direct") if not m.record.is_isolated else "-"
-    return t("metrics.changes", files=m.changes.files, insertions=m.changes.insertions,
+    return t("metrics.changes", count=m.changes.files, insertions=m.changes.insertions,
              deletions=m.changes.deletions)
 
 

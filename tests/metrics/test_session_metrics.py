@@ -60,7 +60,7 @@ def test_changes_come_from_the_session_diff(tmp_path: Path, isolated_env: Path,
     assert (data["agent"]["requests"], data["agent"]["tool_calls"]) == (1, {"Edit": 1})
     assert result.json["warnings"] == []
     human = cli("session", "metrics", "abcdef01", "-d", str(root))
-    assert "Changes:         3 file(s), +5 -1\n" in human.stdout
+    assert "Changes:         3 files, +5 -1\n" in human.stdout
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
@@ -181,3 +181,56 @@ def test_no_sessions(lang: str, text: str, tmp_path: Path, cli: Cli) -> None:
                    "tokens": {"input": 0, "output": 0, "cache_read": 0, "cache_write": 0,
                               "reasoning": None},
                    "cost_usd": None, "tool_calls": {}, "estimated": False}}
+
+
+SUB_AGENT_TEXT = {
+    "en": ("""\
+❯ Metrics of session abcdef01 (claude)
+Status:          completed
+Duration:        1m05s
+Exit code:       0
+Changes:         1 file, +1 -0
+Source:          claude transcript
+Models:          claude-opus-4-8
+Requests:        1
+Tokens:          input 9 · output 4 · cache read 0 · cache write 0 · reasoning -
+Cost:            -
+Tool calls:      Edit 1
+Sub-agents:      1
+With sub-agents: 2 · input 12 · output 6 · cache read 0 · cache write 0 · reasoning -
+  a7 [-]: requests 1 · input 3 · output 2 · tool calls 1
+""", "Warning: session abcdef01: 1 line of {path} is not JSON and was skipped\n"),
+    "es": ("""\
+❯ Métricas de la sesión abcdef01 (claude)
+Estado:         completed
+Duración:       1m05s
+Código:         0
+Cambios:        1 archivo, +1 -0
+Fuente:         claude transcript
+Modelos:        claude-opus-4-8
+Peticiones:     1
+Tokens:         entrada 9 · salida 4 · caché leída 0 · caché escrita 0 · razonamiento -
+Coste:          -
+Herramientas:   Edit 1
+Subagentes:     1
+Con subagentes: 2 · entrada 12 · salida 6 · caché leída 0 · caché escrita 0 · razonamiento -
+  a7 [-]: peticiones 1 · entrada 3 · salida 2 · herramientas 1
+""", "Aviso: sesión abcdef01: 1 línea de {path} no es JSON y se omitió\n"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_sub_agents_and_a_damaged_line_for_people(lang: str, tmp_path: Path,
+                                                  isolated_env: Path, cli: Cli) -> None:
+    root = make_repo(tmp_path / "repo")
+    record = claude_session(root, "abcdef01", conversation_id=CONVERSATION)
+    (Path(record.worktree_dir or "") / "notes.txt").write_text("one line\n")
+    transcript = transcript_for(isolated_env, record.workspace_path, CONVERSATION)
+    with transcript.open("a") as stream:
+        stream.write('{"type": "assistant", "message": \n')
+    jsonl(transcript.with_suffix("") / "subagents" / "agent-a7.jsonl", [
+        claude_reply("s1", tool_use("t9", "Grep"), {"input": 3, "output": 2})])
+    result = cli("session", "metrics", "abcdef01", "-d", str(root), env={"GZ_LANG": lang})
+    stdout, stderr = SUB_AGENT_TEXT[lang]
+    assert (result.exit_code, result.stdout) == (0, stdout)
+    assert result.stderr == stderr.format(path=transcript)
