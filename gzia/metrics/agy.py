@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gzia.metrics.jsonl import LineStats, json_objects
+from gzia.metrics.jsonl import LineStats, json_objects, unreadable
 from gzia.metrics.model import AgentMetrics, Notice, SubAgent
 
 SOURCE = "agy transcript"
@@ -57,7 +57,7 @@ def conversations_in(history: Path, workspaces: set[str], window: tuple[int, int
                 if isinstance(conversation, str) and conversation not in found:
                     found.append(conversation)
     except OSError as exc:
-        return [], [Notice("missing", str(history), detail=exc.strerror or str(exc))]
+        return [], [unreadable(history, exc, "missing")]
     return found, stats.notices()
 
 
@@ -119,7 +119,7 @@ def _read_steps(path: Path) -> tuple[_Chars, list[Notice]]:
             pending = _find_subagent(chars, step, pending)
             _count_step(chars, step, pending)
     except OSError as exc:
-        return chars, [Notice("unreadable", str(path), detail=exc.strerror or str(exc))]
+        return chars, [unreadable(path, exc)]
     return chars, stats.notices()
 
 

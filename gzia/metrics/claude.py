@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gzia.metrics.jsonl import LineStats, json_objects
+from gzia.metrics.jsonl import LineStats, json_objects, unreadable
 from gzia.metrics.model import AgentMetrics, Notice, SubAgent, Tokens, Usage
 
 SOURCE = "claude transcript"
@@ -90,7 +90,7 @@ def _read_file(path: Path, main: _Conversation, sidechain: _Conversation) -> lis
                 conversation = sidechain if entry.get("isSidechain") is True else main
                 _count(conversation, entry.get("message"))
     except OSError as exc:
-        return [Notice("unreadable", str(path), detail=exc.strerror or str(exc))]
+        return [unreadable(path, exc)]
     return stats.notices()
 
 

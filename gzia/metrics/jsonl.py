@@ -59,6 +59,11 @@ def json_objects(stats: LineStats, wanted: bytes) -> Iterator[dict[str, Any]]:
                 yield value
 
 
+def unreadable(path: Path, exc: OSError, reason: str = "unreadable") -> Notice:
+    """The notice for a file that could not be opened or read."""
+    return Notice(reason, str(path), detail=exc.strerror or str(exc))
+
+
 def _count_bad(stats: LineStats, raw: bytes) -> None:
     if not raw.strip():
         stats.lines -= 1  # a blank line is no line

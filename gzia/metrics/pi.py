@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gzia.metrics.jsonl import LineStats, json_objects
+from gzia.metrics.jsonl import LineStats, json_objects, unreadable
 from gzia.metrics.model import AgentMetrics, Notice, Usage
 
 SOURCE = "pi transcript"
@@ -28,7 +28,7 @@ def read_transcripts(paths: list[Path]) -> tuple[AgentMetrics, list[Notice]]:
             for entry in json_objects(stats, b'"assistant"'):
                 _read_entry(metrics, stats, entry)
         except OSError as exc:
-            notices.append(Notice("unreadable", str(path), detail=exc.strerror or str(exc)))
+            notices.append(unreadable(path, exc))
             continue
         metrics.files.append(str(path))
         notices += stats.notices()

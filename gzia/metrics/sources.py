@@ -80,10 +80,10 @@ def _read_files(record: SessionRecord, paths: list[Path],
     return ReadResult(metrics, notices)
 
 
-def _not_found(record: SessionRecord, where_: Path) -> Notice:
+def _not_found(record: SessionRecord, place: Path) -> Notice:
     if record.conversation_id or record.is_isolated:
-        return Notice("missing", str(where_), detail=record.conversation_id or "")
-    return Notice("no_conversation", str(where_))
+        return Notice("missing", str(place), detail=record.conversation_id or "")
+    return Notice("no_conversation", str(place))
 
 
 def _opencode(record: SessionRecord, env: Env) -> ReadResult:
