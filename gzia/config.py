@@ -2,9 +2,10 @@
 
 Each setting is declared once in :data:`SETTINGS` with its type, default and environment
 variable. A value comes from the environment (``GZ_*``) if set, else from the TOML
-file, else the default; :class:`Value` remembers which. Paths come from platformdirs and
-can be moved with ``GZ_CONFIG_DIR``, ``GZ_DATA_DIR``, ``GZ_CACHE_DIR``, ``GZ_STATE_DIR``
-and ``GZ_CONFIG_FILE``.
+file, else from the built-in defaults (``gzia/defaults.toml``, embedded by build/shiv.sh
+from an organisation's defaults file), else the hard default; :class:`Value` remembers
+which. Paths come from platformdirs and can be moved with ``GZ_CONFIG_DIR``,
+``GZ_DATA_DIR``, ``GZ_CACHE_DIR``, ``GZ_STATE_DIR`` and ``GZ_CONFIG_FILE``.
 """
 
 from __future__ import annotations
@@ -58,8 +59,11 @@ SETTINGS: tuple[Setting, ...] = (
 SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 
 SOURCE_DEFAULT = "default"
+SOURCE_BUILTIN = "built-in"
 SOURCE_FILE = "file"
 SOURCE_ENV = "env"
+# Embedded by build/shiv.sh from GZ_BUILD_DEFAULTS; a development install has none.
+BUILTIN_DEFAULTS = Path(__file__).with_name("defaults.toml")
 
 
 @dataclass(frozen=True)
@@ -132,10 +136,12 @@ class Value:
 
 
 class Config:
-    """Settings resolved from environment, file and defaults."""
+    """Settings resolved from environment, file, built-in defaults and hard defaults."""
 
-    def __init__(self, file_values: dict[str, Any], environ: Mapping[str, str], file: Path):
+    def __init__(self, file_values: dict[str, Any], environ: Mapping[str, str], file: Path,
+                 builtin_values: Mapping[str, Any] | None = None):
         self._file_values = file_values
+        self._builtin_values = builtin_values or {}
         self._environ = environ
         self.file = file
 
@@ -146,6 +152,8 @@ class Config:
             return Value(setting, coerce(setting, raw_env, origin=setting.env), SOURCE_ENV)
         if key in self._file_values:
             return Value(setting, self._file_values[key], SOURCE_FILE)
+        if key in self._builtin_values:
+            return Value(setting, self._builtin_values[key], SOURCE_BUILTIN)
         return Value(setting, setting.default, SOURCE_DEFAULT)
 
     def get(self, key: str) -> Any:
@@ -209,7 +217,12 @@ def _expected(setting: Setting) -> str:
 def load_config(environ: Mapping[str, str] | None = None) -> Config:
     env = os.environ if environ is None else environ
     file = paths(env).config_file
-    return Config(read_config_file(file), env, file)
+    return Config(read_config_file(file), env, file, builtin_defaults())
+
+
+def builtin_defaults() -> dict[str, Any]:
+    """The defaults embedded in this build (none in a development install)."""
+    return read_config_file(BUILTIN_DEFAULTS)
 
 
 def read_config_file(file: Path) -> dict[str, Any]:

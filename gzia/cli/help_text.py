@@ -38,8 +38,9 @@ def _translate_command(command: click.Command) -> None:
     command.help = _spanish(command.help)
     command.short_help = _spanish(command.short_help)
     for param in command.params:
-        if isinstance(getattr(param, "help", None), str):
-            param.help = _spanish(param.help)
+        text = getattr(param, "help", None)  # options and typer's arguments have help
+        if isinstance(text, str):
+            param.help = _spanish(text)  # type: ignore[attr-defined]
 
 
 def _spanish(text: str | None) -> str | None:

@@ -28,9 +28,6 @@ PROGRAM = "gz-ia"
 
 def build_root() -> RootGroup:
     from gzia.cli.root import global_options
-    from gzia.cli.typer_compat import adapt_typer
-
-    adapt_typer()  # before any command is imported: a plugin may build its command then
 
     return RootGroup(
         name=PROGRAM,
