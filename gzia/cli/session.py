@@ -165,3 +165,12 @@ def _register_run_control() -> None:
 
 
 _register_run_control()
+
+
+def _register_metrics() -> None:
+    from gzia.cli.metrics import register
+
+    register(app)
+
+
+_register_metrics()

@@ -154,6 +154,22 @@ TEXTS = {
     "Download and verify, but do not install.": "Descarga y verifica, pero no instala.",
     "Go back to the version that ran before the last update.":
         "Vuelve a la versión que se usaba antes de la última actualización.",
+    # metrics
+    "Token usage, requests, tool calls and cost of the project's sessions.":
+        "Uso de tokens, peticiones, llamadas a herramientas y coste de las sesiones del "
+        "proyecto.",
+    "Show a session's duration, changes, and the token usage, tool calls and cost its agent "
+    "recorded.":
+        "Muestra la duración y los cambios de una sesión, y el uso de tokens, las llamadas a "
+        "herramientas y el coste que registró su agente.",
+    "Only sessions started at or after DATE (YYYY-MM-DD, UTC, or an RFC 3339 time).":
+        "Solo las sesiones iniciadas en DATE o después (AAAA-MM-DD, UTC, o una hora RFC 3339).",
+    "Only sessions of this agent (claude, opencode, ...).":
+        "Solo las sesiones de este agente (claude, opencode, ...).",
+    "Only sessions in this status (running, completed, failed, killed, lost).":
+        "Solo las sesiones en este estado (running, completed, failed, killed, lost).",
+    "Also add the figures up by provider, day or model.":
+        "Suma además las cifras por proveedor, día o modelo.",
 }
 
 ES = {**FRAME, **TEXTS}
