@@ -1,10 +1,16 @@
 """Messages about running agents: chat, exec, resume, session kill/resume.
 
 The Spanish lines of the original gz-ia are kept verbatim (``chat``'s launch line, the
-task question, ``session kill`` and ``session resume``).
+task question, ``session kill`` and ``session resume``, the event log's action texts).
 """
 
 EN = {
+    # gz-ia's own events in a session's event log (written in the writer's language)
+    "event_started": "{mode} session started",
+    "event_resumed": "{mode} session resumed",
+    "event_finished_ok": "session finished",
+    "event_finished_failed": "session finished",
+    "event_killed": "session killed (kill PID {pid})",
     "empty_command": "no command to run",
     "missing_command": "missing command: gz-ia exec -- CMD [ARGS...]",
     "bad_argument": "invalid command argument: {argument}",
@@ -54,6 +60,11 @@ EN = {
 }
 
 ES = {
+    "event_started": "Sesión de {mode} iniciada",
+    "event_resumed": "Sesión de {mode} reanudada",
+    "event_finished_ok": "Sesión finalizada exitosamente",
+    "event_finished_failed": "Sesión finalizada con fallas",
+    "event_killed": "Sesión finalizada manualmente (kill PID {pid})",
     "empty_command": "no hay comando que ejecutar",
     "missing_command": "falta el comando: gz-ia exec -- CMD [ARGS...]",
     "bad_argument": "argumento de comando inválido: {argument}",

@@ -1,8 +1,9 @@
 """``session delete``: remove a session's record, events, log, worktree and branch.
 
 It refuses (``SAFETY_BLOCK``) to drop work that exists nowhere else: commits on
-``harness/<id>`` that no other branch holds and that were not merged by gz-ia, or
-uncommitted files in the worktree; and it refuses to delete a running session. ``--force``
+``harness/<id>`` that no other branch holds, that were not merged by gz-ia and whose
+changes the base does not hold (a squash merge leaves them on no branch), or uncommitted
+files in the worktree; and it refuses to delete a running session. ``--force``
 overrides both (a running session is stopped first through ``gzia.sessions.kill``).
 
 Only the paths a session owns are removed: ``.harness/worktrees/<id>`` and the branch
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import ConflictError, SafetyBlockError
-from gzia.sessions.git import commits_on_no_branch, rev_parse, run_git
+from gzia.sessions.git import commits_on_no_branch, holds_work_of, rev_parse, run_git
 from gzia.sessions.project import Project
 from gzia.sessions.reconcile import reconcile, wait_for_owner
 from gzia.sessions.record import SessionRecord
@@ -47,6 +48,17 @@ class UnmergedWork:
 
     def __bool__(self) -> bool:
         return bool(self.commits or self.files)
+
+    def describe(self) -> str:
+        """``1 unmerged commit(s), 2 uncommitted file(s)``, in the user's language."""
+        from gzia.i18n import t
+
+        parts = []
+        if self.commits:
+            parts.append(t("sessions.delete_what_commits", count=self.commits))
+        if self.files:
+            parts.append(t("sessions.delete_what_files", count=len(self.files)))
+        return ", ".join(parts)
 
 
 @dataclass
@@ -87,12 +99,24 @@ def _unmerged_commits(project: Project, record: SessionRecord) -> int:
     """
     branch = branch_for(record.id)
     tip = rev_parse(project.root, branch)
-    tips = [tip] if tip is not None and tip != record.merged_commit else []
+    tips = [tip] if tip is not None and not _merged(project, record, tip) else []
     worktree = worktree_for(project, record.id)
     head = rev_parse(worktree, "HEAD") if (worktree / ".git").is_file() else None
     if head is not None and head != tip:
         tips.append(head)
     return commits_on_no_branch(project.root, tips, except_branch=branch)
+
+
+def _merged(project: Project, record: SessionRecord, tip: str) -> bool:
+    """``merge`` recorded this tip, or the base branch (or the checked-out one) already
+    holds its changes: a ``merge --squash --no-commit`` the user then committed, work
+    merged by hand."""
+    if tip == record.merged_commit:
+        return True
+    bases = ["HEAD"]
+    if record.base_branch and branch_exists(project.root, record.base_branch):
+        bases.insert(0, record.base_branch)
+    return any(holds_work_of(project.root, base, tip) for base in bases)
 
 
 def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -> DeleteResult:
@@ -155,15 +179,8 @@ def _unmerged_refusal(project: Project, session_id: str, work: UnmergedWork) -> 
             count=len(work.files), hint_key="sessions.force_hint",
             details={"id": session_id, "worktree": worktree, "files": work.files,
                      "unmerged_commits": work.commits})
-    from gzia.i18n import t
-
-    parts = []
-    if work.commits:
-        parts.append(t("sessions.delete_what_commits", count=work.commits))
-    if work.files:
-        parts.append(t("sessions.delete_what_files", count=len(work.files)))
     return SafetyBlockError(
-        "sessions.delete_unmerged", id=session_id, what=", ".join(parts),
+        "sessions.delete_unmerged", id=session_id, what=work.describe(),
         hint_key="sessions.force_hint",
         details={"id": session_id, "unmerged_commits": work.commits,
                  "uncommitted_files": work.files},

@@ -198,6 +198,22 @@ def is_ancestor(directory: str | Path, ancestor: str, descendant: str) -> bool:
     return run_git(["merge-base", "--is-ancestor", ancestor, descendant], directory).ok
 
 
+def holds_work_of(directory: str | Path, base: str, tip: str) -> bool:
+    """Whether ``base`` already holds the work of ``tip``: ``tip`` is merged into it, or
+    merging it would leave ``base``'s tree as it is (a squash merge, work merged by hand).
+    A conflict, or git failing, is "no"."""
+    if is_ancestor(directory, tip, base):
+        return True
+    done = run_git(["merge-tree", "--write-tree", base, tip], directory)
+    merged_tree = done.stdout.split("\n", 1)[0].strip() if done.ok else None
+    return merged_tree is not None and merged_tree == rev_parse_tree(directory, base)
+
+
+def rev_parse_tree(directory: str | Path, rev: str) -> str | None:
+    done = run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{tree}}"], directory)
+    return done.stdout.strip() if done.ok else None
+
+
 def commits_on_no_branch(directory: str | Path, tips: Sequence[str], *,
                          except_branch: str | None = None) -> int:
     """How many commits reachable from ``tips`` no branch holds (``except_branch`` not

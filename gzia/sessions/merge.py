@@ -54,7 +54,7 @@ from gzia.sessions.git import (
     commit_with_fallback_identity,
     git_failure,
     git_ok,
-    is_ancestor,
+    holds_work_of,
     rev_parse,
     run_git,
 )
@@ -243,12 +243,7 @@ def _commit_worktree_changes(worktree: Path, session_id: str) -> str | None:
 def _changes_nothing(root: Path, branch: str) -> bool:
     """True when the base already holds the session's work: the branch is merged, or
     merging it would leave the base's tree as it is (a second ``--squash``, say)."""
-    if is_ancestor(root, branch, "HEAD"):
-        return True
-    done = run_git(["merge-tree", "--write-tree", "HEAD", branch], root)
-    merged_tree = done.stdout.split("\n", 1)[0].strip() if done.ok else None
-    return merged_tree is not None and merged_tree == git_ok(["rev-parse", "HEAD^{tree}"],
-                                                             root).strip()
+    return holds_work_of(root, "HEAD", branch)
 
 
 def _files_to_integrate(root: Path, branch: str) -> list[str]:

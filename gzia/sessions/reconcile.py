@@ -4,7 +4,8 @@ The original gz-ia left such records ``running`` forever (gz-ia killed by Ctrl+C
 crash, a reboot). Here every command that reads records passes them through
 :func:`reconcile`: if the recorded process is dead, a zombie, or its pid now belongs to
 another process (the start time differs), the record is rewritten under its lock as
-``lost``, ``end_reason: lost``.
+``lost``, ``end_reason: lost``, with no duration (when the process ended is unknown;
+``finished_at`` is when gz-ia noticed).
 
 The gz-ia that runs the agent (the record's owner: ``owner_pid`` and its start time)
 alone decides the final status while it lives. So a record whose owner is alive is never
@@ -27,7 +28,6 @@ from gzia.sessions.record import (
     EndReason,
     SessionRecord,
     Status,
-    elapsed_ms,
     now_rfc3339,
     parse_rfc3339,
 )
@@ -135,8 +135,8 @@ def _mark_lost_if_still_stale(record: SessionRecord) -> None:
         return
     record.status = Status.LOST
     record.end_reason = EndReason.LOST
-    record.finished_at = now_rfc3339()
-    record.duration_ms = elapsed_ms(record.started_at, record.finished_at)
+    record.finished_at = now_rfc3339()  # when gz-ia noticed, not when it ended
+    record.duration_ms = None  # unknown: the process ended unseen, at some earlier time
 
 
 def get_session(store: SessionStore, ref: str) -> SessionRecord:

@@ -40,10 +40,18 @@ from gzia.contract import (
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
 from gzia.drivers.secrets import agent_environment
+from gzia.i18n import t
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
-from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
+from gzia.sessions.record import (
+    EndReason,
+    SessionRecord,
+    Status,
+    elapsed_ms,
+    now_rfc3339,
+    parse_rfc3339,
+)
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
@@ -239,7 +247,7 @@ class _Launch:
 
     def _run(self, record: SessionRecord, resume: bool) -> SessionRun:
         store = self.store
-        action = f"{record.mode or 'chat'} session {'resumed' if resume else 'started'}"
+        action = t(f"run.event_{'resumed' if resume else 'started'}", mode=record.mode or "chat")
         log_lifecycle_event(store, record.id, action, "PENDING")
         with signal_inbox() as inbox:
             command = self._command(record, resume)
@@ -248,7 +256,8 @@ class _Launch:
                 command, watchdog=self.watchdog, inbox=inbox,
                 on_started=lambda started: _record_started(store, record.id, started),
             )
-            final = store.update(record.id, lambda r: _finalize(r, outcome))
+            found = _conversation_after_exit(self.request.driver, record, self)
+            final = store.update(record.id, lambda r: _finalize(r, outcome, found))
             _log_finish(store, final)
             late = inbox.take_stop()
         return SessionRun(final, exit_code_for(final, outcome, late))
@@ -263,7 +272,6 @@ class _Launch:
             self.on_launch(record, self.workspace)
         return command
 
-
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
         """The environment, with the git guardrails when the agent works in a worktree
         (and git is recent enough to honour them)."""
@@ -274,6 +282,20 @@ class _Launch:
 
         guard = SessionGuard(record.id, self.workspace.target_dir, self.request.allow_push)
         return guarded_environment(self.store.project, guard, self.env)
+
+
+def _conversation_after_exit(driver: Driver, record: SessionRecord, launch: _Launch) -> str | None:
+    """The conversation id of an agent that chooses it itself (pi, opencode), found once it
+    has exited, for a record that has none yet: metrics and resume then need no guess."""
+    find = getattr(driver, "conversation_after_exit", None)
+    if record.conversation_id is not None or find is None:
+        return None
+    try:
+        since = parse_rfc3339(record.started_at).timestamp()
+        found = find(Path(launch.workspace.target_dir), launch.env, since)
+    except Exception:  # a lookup that fails must not change how the run ends
+        return None
+    return found if isinstance(found, str) else None
 
 
 def log_lifecycle_event(
@@ -302,7 +324,8 @@ def _log_finish(store: SessionStore, record: SessionRecord) -> None:
     error = None
     if failed:
         error = f"{record.status}: {record.end_reason}, exit code {record.exit_code}"
-    log_lifecycle_event(store, record.id, "session finished", "FINISH", failed=failed,
+    action = t(f"run.event_finished_{'failed' if failed else 'ok'}")
+    log_lifecycle_event(store, record.id, action, "FINISH", failed=failed,
                         error=error, duration_ms=record.duration_ms)
 
 
@@ -344,8 +367,12 @@ def _finalize_unstarted(
         return None
 
 
-def _finalize(record: SessionRecord, outcome: RunOutcome) -> None:
+def _finalize(
+    record: SessionRecord, outcome: RunOutcome, conversation_id: str | None = None
+) -> None:
     """The one final write of a run (under the record's lock)."""
+    if conversation_id is not None and record.conversation_id is None:
+        record.conversation_id = conversation_id
     record.signal = outcome.signal  # the owner saw how the agent ended: its word is final
     record.exit_code = agent_exit_status(outcome)
     if record.status == Status.KILLED:  # ``session kill`` got there first: it stays killed
