@@ -43,7 +43,6 @@ EN = {
     "flags_with_subcommand": "the options of 'gz-ia update' do not apply to "
                              "'gz-ia update {command}'",
     "subcommand_alone_hint": "run 'gz-ia update {command}' alone",
-    "bad_timeout": "invalid GZ_UPDATE_TIMEOUT: {value} (seconds, greater than 0)",
     "bad_proxy": "unusable proxy setting (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): {detail}",
     "bad_proxy_hint": "set it to http://[user:password@]host:port",
     "bad_cert_file": "SSL_CERT_FILE {path} is not a readable PEM certificate bundle: {detail}",
@@ -122,7 +121,6 @@ ES = {
     "flags_with_subcommand": "las opciones de 'gz-ia update' no se aplican a "
                              "'gz-ia update {command}'",
     "subcommand_alone_hint": "ejecuta 'gz-ia update {command}' solo",
-    "bad_timeout": "GZ_UPDATE_TIMEOUT inválido: {value} (segundos, mayor que 0)",
     "bad_proxy": "proxy inutilizable (HTTPS_PROXY, HTTP_PROXY o ALL_PROXY): {detail}",
     "bad_proxy_hint": "defínelo como http://[usuario:contraseña@]host:puerto",
     "bad_cert_file": "SSL_CERT_FILE {path} no es un archivo de certificados PEM legible: "

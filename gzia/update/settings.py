@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from gzia.contract import InvalidInputError
-
 
 @dataclass(frozen=True)
 class UpdateSettings:
@@ -28,10 +26,7 @@ class UpdateSettings:
             value = config.get(key)
             return str(value).strip() if value is not None else ""
 
-        timeout = float(config.get("update_timeout"))
-        if timeout <= 0:
-            raise InvalidInputError("update.bad_timeout", value=timeout,
-                                    details={"key": "update_timeout", "value": timeout})
         return cls(text("nexus_search_url"), text("nexus_user"), text("nexus_password"),
-                   text("forgejo_api_url"), text("forgejo_token"), timeout,
+                   text("forgejo_api_url"), text("forgejo_token"),
+                   float(config.get("update_timeout")),  # validated by gzia.config
                    text("update_public_keys"))
