@@ -35,6 +35,13 @@ EN = {
     "reason_plain_http_credentials": "refusing to send {secrets} over plain http to {host}; "
                                      "use an https URL",
     "all_sources_failed": "could not check for updates (Nexus: {nexus}; Forgejo: {forgejo})",
+    "no_source_configured": "no release source is configured: neither GZ_NEXUS_SEARCH_URL "
+                            "nor GZ_FORGEJO_API_URL is set",
+    "version_not_published": "version {version} is not published for {platform} {where}",
+    "nothing_published": "no gz-ia release is published for {platform} {where}",
+    "in_sources": "in {first} nor {second}",
+    "in_source": "in {name}",
+    "check_hint": "'gz-ia update --check' shows the newest published version",
     "configure_hint": "set GZ_NEXUS_SEARCH_URL and/or GZ_FORGEJO_API_URL (see docs/update.md)",
     "network_hint": "check the network, GZ_NEXUS_SEARCH_URL and GZ_FORGEJO_API_URL; "
                     "behind a proxy set HTTPS_PROXY or HTTP_PROXY",
@@ -113,6 +120,13 @@ ES = {
     "reason_plain_http_credentials": "no se envían {secrets} por http sin cifrar a {host}; "
                                      "usa una URL https",
     "all_sources_failed": "error al verificar actualizaciones (Nexus: {nexus}; Forgejo: {forgejo})",
+    "no_source_configured": "no hay ninguna fuente de versiones configurada: no está definida "
+                            "GZ_NEXUS_SEARCH_URL ni GZ_FORGEJO_API_URL",
+    "version_not_published": "la versión {version} no está publicada para {platform} {where}",
+    "nothing_published": "no hay ninguna versión de gz-ia publicada para {platform} {where}",
+    "in_sources": "ni en {first} ni en {second}",
+    "in_source": "en {name}",
+    "check_hint": "'gz-ia update --check' muestra la versión publicada más reciente",
     "configure_hint": "define GZ_NEXUS_SEARCH_URL y/o GZ_FORGEJO_API_URL (ver docs/update.md)",
     "network_hint": "verifica la conexión y las variables GZ_NEXUS_SEARCH_URL o "
                     "GZ_FORGEJO_API_URL; si utilizas un proxy corporativo, configura "
