@@ -231,6 +231,15 @@ EN = {
     "prune_lock": "  ✓ Orphaned lock file removed: {name}",
     "prune_missing": "  ! Session {name} lost its worktree (record kept)",
     "prune_dry_run": "(dry run: what prune would do; nothing is removed)",
+    "prune_worktree_dry": "  - Would remove orphaned worktree: {name}",
+    "prune_discarded_dry": "    ! Uncommitted work it would discard ({count} file(s)):",
+    "prune_branch_dry": (
+        "  - Would delete orphaned branch: {name} (at {commit}); "
+        "it could be recovered with: git branch {name} {commit}"
+    ),
+    "prune_dir_dry": "  - Would remove orphaned worktree directory: {name}",
+    "prune_events_dry": "  - Would remove orphaned event log: {name}",
+    "prune_lock_dry": "  - Would remove orphaned lock file: {name}",
     # events
     "invalid_stage": "invalid stage: '{value}' (valid: READ, PENDING, FINISH)",
     "invalid_status": "invalid status: '{value}' (valid: OK, FAILED)",
@@ -491,6 +500,15 @@ ES = {
     "prune_lock": "  ✓ Archivo de bloqueo huérfano eliminado: {name}",
     "prune_missing": "  ! La sesión {name} perdió su worktree (registro conservado)",
     "prune_dry_run": "(simulación: lo que haría prune; no se elimina nada)",
+    "prune_worktree_dry": "  - Se eliminaría el worktree huérfano: {name}",
+    "prune_discarded_dry": "    ! Trabajo sin comitear que se descartaría ({count} archivo(s)):",
+    "prune_branch_dry": (
+        "  - Se eliminaría la rama huérfana: {name} (en {commit}); "
+        "podría recuperarse con: git branch {name} {commit}"
+    ),
+    "prune_dir_dry": "  - Se eliminaría el directorio de worktree huérfano: {name}",
+    "prune_events_dry": "  - Se eliminaría el registro de eventos huérfano: {name}",
+    "prune_lock_dry": "  - Se eliminaría el archivo de bloqueo huérfano: {name}",
     "invalid_stage": "etapa inválida: '{value}' (válidos: READ, PENDING, FINISH)",
     "invalid_status": "estado inválido: '{value}' (válidos: OK, FAILED)",
     "invalid_duration": "duración inválida: '{value}' (milisegundos, 0 o más)",
