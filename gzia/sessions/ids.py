@@ -38,10 +38,14 @@ def validate_session_ref(raw: str) -> str:
     return candidate
 
 
+SHOWN_ID_LIMIT = 40  # an id longer than any real one is cut where it is echoed
+
+
 def _invalid(raw: str) -> InvalidInputError:
+    shown = raw if len(raw) <= SHOWN_ID_LIMIT else raw[:SHOWN_ID_LIMIT] + "…"
     return InvalidInputError(
         "sessions.invalid_id",
-        id=raw,
+        id=shown,
         hint_key="sessions.list_hint",
-        details={"id": raw},
+        details={"id": shown, "length": len(raw)},
     )

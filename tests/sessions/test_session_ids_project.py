@@ -26,7 +26,21 @@ def test_invalid_ids_are_usage_errors(raw: str) -> None:
     with pytest.raises(InvalidInputError) as caught:
         validate_session_id(raw)
     assert classify(caught.value) == (2, ErrorCode.INVALID_INPUT)
-    assert caught.value.details == {"id": raw}
+    assert caught.value.details == {"id": raw, "length": len(raw)}
+
+
+def test_a_very_long_id_is_cut_where_it_is_echoed(cli: Any, tmp_path: Path) -> None:
+    raw = "a" * 5000
+    result = cli("session", "show", raw, "-d", str(tmp_path), "--json")
+    assert result.exit_code == 2
+    [error] = result.json["errors"]
+    shown = "a" * 40 + "…"
+    assert error["details"] == {"id": shown, "length": 5000}
+    assert error["message"] == f"invalid session id '{shown}': expected 8 hexadecimal characters"
+    human = cli("session", "show", raw, "-d", str(tmp_path), env={"GZ_LANG": "es"})
+    assert human.stderr == (f"Error: id de sesión inválido '{shown}': se esperan 8 caracteres "
+                            "hexadecimales\ngz-ia session list\n")
+    assert len(human.stderr) < 200
 
 
 def test_ids_are_normalised_to_lowercase() -> None:
