@@ -248,6 +248,9 @@ EN = {
     "logged": "✓ Event recorded for session '{id}'.",
     "no_events": "✧ No events recorded for session '{id}'.",
     "event_unreadable": "skipped unreadable event line {line} in {path}",
+    "event_unreadable_more": (
+        "skipped {count} more unreadable event lines in {path} (lines {first} to {last})"
+    ),
     "events_not_regular": (
         "the event log {path} is not a regular file (a FIFO, a device or a directory); "
         "gz-ia neither reads nor writes it"
@@ -516,6 +519,10 @@ ES = {
     "logged": "✓ Evento registrado exitosamente para la sesión '{id}'.",
     "no_events": "✧ No hay eventos registrados para la sesión '{id}'.",
     "event_unreadable": "se omitió la línea de evento ilegible {line} en {path}",
+    "event_unreadable_more": (
+        "se omitieron otras {count} líneas de evento ilegibles en {path} "
+        "(líneas {first} a {last})"
+    ),
     "events_not_regular": (
         "el registro de eventos {path} no es un archivo regular (un FIFO, un dispositivo o "
         "un directorio); gz-ia no lo lee ni lo escribe"

@@ -115,6 +115,33 @@ def test_logs_skips_and_reports_a_damaged_line(cli: Cli, session: Project) -> No
     assert document["warnings"][0]["details"] == {"line": 2}
 
 
+@pytest.mark.parametrize(("env", "summary"), [
+    ({}, "Warning: skipped 19995 more unreadable event lines in {path} "
+         "(lines 7 to 20001)\n"),
+    (ES, "Aviso: se omitieron otras 19995 líneas de evento ilegibles en {path} "
+         "(líneas 7 a 20001)\n"),
+])
+def test_many_damaged_lines_give_a_few_warnings_then_one_summary(
+    cli: Cli, session: Project, env: dict[str, str], summary: str
+) -> None:
+    store = SessionStore(session)
+    append_event(store, new_event(SID, "first", "READ"))
+    with store.events_path(SID).open("a") as handle:
+        handle.write("{broken\n" * 20_000)
+    append_event(store, new_event(SID, "last", "READ"))
+    path = store.events_path(SID)
+    document = cli("session", "logs", SID, "--json", "-d", str(session.root)).json
+    assert [e["action"] for e in document["data"]["events"]] == ["first", "last"]
+    assert [w["details"] for w in document["warnings"]] == [
+        *({"line": n} for n in range(2, 7)),
+        {"count": 19_995, "first_line": 7, "last_line": 20_001}]
+    human = cli("session", "logs", SID, "-d", str(session.root), env=env)
+    assert human.exit_code == 0
+    lines = human.stderr.splitlines(keepends=True)
+    assert len(lines) == 6
+    assert lines[-1] == summary.format(path=path)
+
+
 def test_a_partly_written_last_line_is_not_read_yet(session: Project) -> None:
     store = SessionStore(session)
     append_event(store, new_event(SID, "whole", "READ"))
