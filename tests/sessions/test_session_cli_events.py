@@ -20,7 +20,7 @@ from gzia.sessions.project import Project
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.procinfo import process_start_time
 from tests.conftest import Result
-from tests.sessions.session_testkit import make_session
+from tests.sessions.session_testkit import make_session, run_on_terminal
 
 Cli = Callable[..., Result]
 ES = {"GZ_LANG": "es"}
@@ -295,3 +295,25 @@ def test_logs_follow_stopped_by_a_signal_still_reports_the_events(
     finally:
         agent.kill()
         agent.wait()
+
+
+def test_event_fields_and_the_launch_line_reach_a_terminal_escaped(
+    cli: Cli, session: Project
+) -> None:
+    """Texts an agent (or a hostile command line) chose must not drive the operator's
+    terminal: shown escaped on a real PTY, as every other human output is."""
+    title = "\x1b]0;pwned\x07"
+    cli("session", "log", SID, "-a", f"act{title}", "-s", "READ", "-r", f"role{title}",
+        "--agent", f"agent{title}", "--error", "err\x1b[2J", "-d", str(session.root))
+    code, shown = run_on_terminal(
+        [sys.executable, "-m", "gzia", "session", "logs", SID, "-d", str(session.root)])
+    assert code == 0
+    assert b"\x1b" not in shown
+    for text in (b"act", b"role", b"agent"):
+        assert text + b"\\x1b]0;pwned\\x07" in shown
+    assert b"err\\x1b[2J" in shown
+    code, shown = run_on_terminal(
+        [sys.executable, "-m", "gzia", "exec", "--", "echo", f"x{title}"], cwd=session.root)
+    launch = shown.split(b"\r\n", 1)[0]
+    assert code == 0
+    assert launch.startswith(b"\xe2\x9d\xaf\xe2\x9d\xaf Running echo 'x\\x1b]0;pwned\\x07' ")
