@@ -15,7 +15,6 @@ from functools import cache
 from typing import Any
 
 LANGUAGE_VARIABLES = ("GZ_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
-LANGUAGES = ("en", "es")
 
 
 def detect_language(environ: dict[str, str] | os._Environ[str] | None = None) -> str:
