@@ -23,6 +23,11 @@ from gzia.update.settings import UpdateSettings
 if TYPE_CHECKING:
     import httpx
 
+NOT_CONFIGURED = "update.reason_not_configured"
+NOTHING_PUBLISHED = frozenset({"update.reason_version_missing", "update.reason_no_release",
+                               "update.reason_no_tags"})
+"""The reasons that say a source answered and has nothing matching what was asked."""
+
 Discover = Callable[["httpx.Client", str, "Credentials | None", Want], list[Release]]
 
 
@@ -66,7 +71,7 @@ def discover(client: httpx.Client, sources: list[Source], want: Want,
     for source in sources:
         try:
             if not source.url:
-                raise SourceFailure("update.reason_not_configured", setting=source.setting)
+                raise SourceFailure(NOT_CONFIGURED, setting=source.setting)
             if not usable_url(source.url):
                 raise SourceFailure("update.reason_bad_url", setting=source.setting)
             if source.credentials is not None and not source.credentials.protected:
@@ -76,15 +81,10 @@ def discover(client: httpx.Client, sources: list[Source], want: Want,
             return Discovery(releases, source, failures)
         except SourceFailure as failure:
             failures.append((source, failure))
-            configured = failure.key != "update.reason_not_configured"
+            configured = failure.key != NOT_CONFIGURED
             if on_failure is not None and configured and source is not sources[-1]:
                 on_failure(source, failure)
     raise _all_failed(failures, want)
-
-
-NOT_CONFIGURED = "update.reason_not_configured"
-NOTHING_PUBLISHED = frozenset({"update.reason_version_missing", "update.reason_no_release",
-                               "update.reason_no_tags"})
 
 
 def _all_failed(failures: list[tuple[Source, SourceFailure]], want: Want) -> GzError:
@@ -93,7 +93,7 @@ def _all_failed(failures: list[tuple[Source, SourceFailure]], want: Want) -> GzE
     if not answered:
         return InvalidInputError("update.no_source_configured", hint_key="update.configure_hint",
                                  details={"reasons": reasons})
-    if all(f.key in NOTHING_PUBLISHED for s, f in failures if s in answered):
+    if all(f.key in NOTHING_PUBLISHED for _, f in failures if f.key != NOT_CONFIGURED):
         return _not_published(answered, want, reasons)
     return NetworkError(
         "update.all_sources_failed", nexus=reasons.get("nexus", ""),

@@ -172,6 +172,20 @@ def test_not_found_names_only_the_sources_that_answered(forgejo: ForgejoFake, re
     assert error["message"] == f"version 3.0.0 is not published for {platform_tag()} in Forgejo"
 
 
+def test_a_repository_with_nothing_published_is_not_found(forgejo: ForgejoFake, update_cli):
+    result = update_cli("update", "--check", "--json", env=forgejo_env(forgejo))
+    assert result.exit_code == 1
+    assert result.json["errors"] == [{
+        "code": "NOT_FOUND", "retryable": False, "hint": None,
+        "message": f"no gz-ia release is published for {platform_tag()} in Forgejo",
+        "details": {"version": None, "platform": platform_tag(), "sources": ["forgejo"],
+                    "reasons": {"nexus": "GZ_NEXUS_SEARCH_URL is not set",
+                                "forgejo": "no published tags in the repository"}}}]
+    spanish = update_cli("update", "--check", env={**forgejo_env(forgejo), "GZ_LANG": "es"})
+    assert spanish == Result(1, "", "Error: no hay ninguna versión de gz-ia publicada para "
+                                    f"{platform_tag()} en Forgejo\n")
+
+
 def test_a_missing_version_with_one_source_down_stays_retryable(
     nexus: NexusFake, dead_url, releases, update_cli
 ):
