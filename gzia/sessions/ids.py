@@ -42,10 +42,9 @@ SHOWN_ID_LIMIT = 40  # an id longer than any real one is cut where it is echoed
 
 
 def _invalid(raw: str) -> InvalidInputError:
-    shown = raw if len(raw) <= SHOWN_ID_LIMIT else raw[:SHOWN_ID_LIMIT] + "…"
-    return InvalidInputError(
-        "sessions.invalid_id",
-        id=shown,
-        hint_key="sessions.list_hint",
-        details={"id": shown, "length": len(raw)},
-    )
+    if len(raw) <= SHOWN_ID_LIMIT:
+        return InvalidInputError("sessions.invalid_id", id=raw, hint_key="sessions.list_hint",
+                                 details={"id": raw})
+    shown = raw[:SHOWN_ID_LIMIT] + "…"
+    return InvalidInputError("sessions.invalid_id", id=shown, hint_key="sessions.list_hint",
+                             details={"id": shown, "length": len(raw)})
