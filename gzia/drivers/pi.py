@@ -1,4 +1,4 @@
-"""Pi Agent (binary ``pi``): checked against ``pi --help`` of 0.73.1 (docs/drivers.md).
+"""Pi Agent (binary ``pi``, else ``pi-agent``): checked against ``pi --help`` of 0.73.1.
 
 pi keeps its conversations per working directory, and each isolated session runs in its
 own worktree, so ``--continue`` resumes this session's conversation. pi has no approval
@@ -8,6 +8,8 @@ it as it is. Prompts are positional; pi has no ``--`` separator.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import ClassVar
 
 from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
@@ -22,6 +24,7 @@ class PiDriver(ExecutableDriver):
     id: ClassVar[str] = "pi-agent"
     display_name: ClassVar[str] = "Pi Agent (pi-agent)"
     binary: ClassVar[str] = "pi"
+    other_binaries: ClassVar[tuple[str, ...]] = ("pi-agent",)  # the name the original looked for
     mcp_support: ClassVar[str] = "none"
 
     def install_hint(self) -> str:
@@ -38,6 +41,15 @@ class PiDriver(ExecutableDriver):
         if request.prompt:
             argv.append(guarded_positional(request.prompt, SUBCOMMANDS, MARKERS))
         return argv
+
+    def conversation_after_exit(
+        self, workdir: Path, env: Mapping[str, str], since: float
+    ) -> str | None:
+        """pi names its conversation itself: the one of ``workdir`` written since the run
+        started (epoch seconds), read once pi has exited."""
+        from gzia.drivers.transcripts import pi_conversation_since
+
+        return pi_conversation_since(env, workdir, since)
 
 
 # The gzia.drivers entry point names this instance, so every loader gets a ready driver.

@@ -11,6 +11,11 @@
    with the exit code, or ``killed`` with ``end_reason`` and ``signal``. A record that
    ``session kill`` marked ``killed`` meanwhile stays ``killed``.
 
+The record names its owner (``owner_pid``, ``owner_start_time``: this gz-ia). While the
+owner lives, nobody else decides the run's final status: reconcile never marks it
+``lost`` (:mod:`gzia.sessions.reconcile`), even in the moment between the agent's exit
+and the owner's final write.
+
 Stop signals that reach gz-ia while it writes the final record are held until the
 record is written, then decide the exit code (130/143).
 """
@@ -33,10 +38,19 @@ from gzia.contract import (
     stopped_by_signal,
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
+from gzia.drivers.secrets import agent_environment
+from gzia.i18n import t
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
-from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
+from gzia.sessions.record import (
+    EndReason,
+    SessionRecord,
+    Status,
+    elapsed_ms,
+    now_rfc3339,
+    parse_rfc3339,
+)
 from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
 from gzia.supervisor.command import Command
@@ -47,6 +61,8 @@ from gzia.supervisor.watchdog import Watchdog
 
 COMMAND_EXTRA = "command"
 """Record field (kept by the store as an extra) holding an ``exec`` session's argv."""
+ALLOW_PUSH_EXTRA = "allow_push"
+"""Record field (an extra, present only when true): the session may push; kept on resume."""
 
 STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
 
@@ -64,6 +80,8 @@ class SessionRequest:
     pty: bool = False
     output_to_stderr: bool = False
     """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
+    allow_push: bool = False
+    """Lift the guardrail's refusal of ``git push`` (:mod:`gzia.sessions.guard`)."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +98,7 @@ def start_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> SessionRun:
-    env = dict(os.environ if environ is None else environ)
+    env = agent_environment(os.environ if environ is None else environ)
     project = find_project(request.directory)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
@@ -103,9 +121,13 @@ def resume_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
     output_to_stderr: bool = False,
+    allow_push: bool = False,
 ) -> SessionRun:
-    """Continue a finished session: same record, same workspace, same conversation."""
-    env = dict(os.environ if environ is None else environ)
+    """Continue a finished session: same record, same workspace, same conversation.
+
+    Pushes are allowed when ``allow_push`` says so or the session was started allowing them.
+    """
+    env = agent_environment(os.environ if environ is None else environ)
     project = find_project(directory)
     store = SessionStore(project)
     record = get_session(store, ref)
@@ -117,6 +139,7 @@ def resume_session(
         directory, driver_for(record.provider), _recorded_permission(record),
         command=command if isinstance(command, list) else None,
         mode=record.mode or "chat", output_to_stderr=output_to_stderr,
+        allow_push=allow_push or record.extras.get(ALLOW_PUSH_EXTRA) is True,
     )
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
@@ -140,10 +163,17 @@ def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
 
 def _mark_resumed(record: SessionRecord) -> None:
     record.status = Status.RUNNING
+    _stamp_owner(record)
     record.started_at = now_rfc3339()
     record.pid, record.pgid, record.pid_start_time = 0, None, None
     record.finished_at = record.duration_ms = record.end_reason = record.signal = None
     record.exit_code = 0
+
+
+def _stamp_owner(record: SessionRecord) -> None:
+    """This gz-ia owns the run: while it lives, it alone writes the final status."""
+    record.owner_pid = os.getpid()
+    record.owner_start_time = process_start_time(record.owner_pid)
 
 
 def _unused_id(store: SessionStore) -> str:
@@ -162,11 +192,14 @@ def _new_record(
         started_at=now_rfc3339(), mode=request.mode,
         conversation_id=request.driver.new_conversation_id(),
     )
+    _stamp_owner(record)
     workspace.apply_to(record)
     if request.pty:
         record.log_path = str(store.log_path(session_id))
     if request.command is not None:
         record.extras[COMMAND_EXTRA] = list(request.command)
+    if request.allow_push:
+        record.extras[ALLOW_PUSH_EXTRA] = True
     return record
 
 
@@ -211,7 +244,7 @@ class _Launch:
 
     def _run(self, record: SessionRecord, resume: bool) -> SessionRun:
         store = self.store
-        action = f"{record.mode or 'chat'} session {'resumed' if resume else 'started'}"
+        action = t(f"run.event_{'resumed' if resume else 'started'}", mode=record.mode or "chat")
         log_lifecycle_event(store, record.id, action, "PENDING")
         with signal_inbox() as inbox:
             command = self._command(record, resume)
@@ -220,20 +253,46 @@ class _Launch:
                 command, watchdog=self.watchdog, inbox=inbox,
                 on_started=lambda started: _record_started(store, record.id, started),
             )
-            final = store.update(record.id, lambda r: _finalize(r, outcome))
+            found = _conversation_after_exit(self.request.driver, record, self)
+            final = store.update(record.id, lambda r: _finalize(r, outcome, found))
             _log_finish(store, final)
             late = inbox.take_stop()
         return SessionRun(final, exit_code_for(final, outcome, late))
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
         prompt = None if resume else self.request.prompt
-        command = _launch_spec(self.request, self.workspace.target_dir, self.env,
+        command = _launch_spec(self.request, self.workspace.target_dir, self._agent_env(record),
                                record.conversation_id, resume=resume, prompt=prompt)
         if record.log_path:
             command = command.with_log(Path(record.log_path))
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command
+
+    def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
+        """The environment, with the git guardrails when the agent works in a worktree
+        (and git is recent enough to honour them)."""
+        from gzia.sessions.guard import SessionGuard, git_too_old, guarded_environment
+
+        if not self.workspace.is_isolated or git_too_old() is not None:
+            return self.env
+
+        guard = SessionGuard(record.id, self.workspace.target_dir, self.request.allow_push)
+        return guarded_environment(self.store.project, guard, self.env)
+
+
+def _conversation_after_exit(driver: Driver, record: SessionRecord, launch: _Launch) -> str | None:
+    """The conversation id of an agent that chooses it itself (pi, opencode), found once it
+    has exited, for a record that has none yet: metrics and resume then need no guess."""
+    find = getattr(driver, "conversation_after_exit", None)
+    if record.conversation_id is not None or find is None:
+        return None
+    try:
+        since = parse_rfc3339(record.started_at).timestamp()
+        found = find(Path(launch.workspace.target_dir), launch.env, since)
+    except Exception:  # a lookup that fails must not change how the run ends
+        return None
+    return found if isinstance(found, str) else None
 
 
 def log_lifecycle_event(
@@ -261,7 +320,8 @@ def _log_finish(store: SessionStore, record: SessionRecord) -> None:
     error = None
     if failed:
         error = f"{record.status}: {record.end_reason}, exit code {record.exit_code}"
-    log_lifecycle_event(store, record.id, "session finished", "FINISH", failed=failed,
+    action = t(f"run.event_finished_{'failed' if failed else 'ok'}")
+    log_lifecycle_event(store, record.id, action, "FINISH", failed=failed,
                         error=error, duration_ms=record.duration_ms)
 
 
@@ -303,8 +363,12 @@ def _finalize_unstarted(
         return None
 
 
-def _finalize(record: SessionRecord, outcome: RunOutcome) -> None:
+def _finalize(
+    record: SessionRecord, outcome: RunOutcome, conversation_id: str | None = None
+) -> None:
     """The one final write of a run (under the record's lock)."""
+    if conversation_id is not None and record.conversation_id is None:
+        record.conversation_id = conversation_id
     record.signal = outcome.signal  # the owner saw how the agent ended: its word is final
     record.exit_code = agent_exit_status(outcome)
     if record.status == Status.KILLED:  # ``session kill`` got there first: it stays killed

@@ -36,10 +36,11 @@ def test_a_very_long_id_is_cut_where_it_is_echoed(cli: Any, tmp_path: Path) -> N
     [error] = result.json["errors"]
     shown = "a" * 40 + "…"
     assert error["details"] == {"id": shown, "length": 5000}
-    assert error["message"] == f"invalid session id '{shown}': expected 8 hexadecimal characters"
+    assert error["message"] == (f"invalid session id '{shown}': expected 8 hexadecimal "
+                                "characters, or a unique prefix of 4 or more")
     human = cli("session", "show", raw, "-d", str(tmp_path), env={"GZ_LANG": "es"})
     assert human.stderr == (f"Error: id de sesión inválido '{shown}': se esperan 8 caracteres "
-                            "hexadecimales\ngz-ia session list\n")
+                            "hexadecimales, o un prefijo único de 4 o más\ngz-ia session list\n")
     assert len(human.stderr) < 200
 
 
