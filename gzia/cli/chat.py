@@ -40,11 +40,18 @@ def chat(
     = False,
 ) -> None:
     from gzia.config import load_config
-    from gzia.drivers.registry import default_provider, get_driver, parse_permission
+    from gzia.drivers.registry import (
+        checked_provider_setting,
+        default_provider,
+        get_driver,
+        parse_permission,
+    )
     from gzia.sessions.runner import SessionRequest, start_session
 
     config = load_config()
-    driver = get_driver(default_provider(provider or config.get("default_provider")))
+    if provider is None and (configured := config.value("default_provider")).value:
+        provider = checked_provider_setting(configured.value, config.origin(configured))
+    driver = get_driver(default_provider(provider))
     permission = parse_permission(perm or config.get("default_permission"))
     request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
                              mode="chat", output_to_stderr=output.is_json(),

@@ -136,12 +136,13 @@ def render_prune(report: PruneReport, finished: FinishedReport | None = None) ->
     output.line(t("sessions.prune_title"))
     if report.dry_run:  # first: every line below is what prune would do
         output.line(t("sessions.prune_dry_run"))
+    would = "_dry" if report.dry_run else ""  # "would remove" instead of "removed"
     if finished is not None:
         _render_finished(finished)
     discarded = {work.session_id: work.files for work in report.discarded_files}
     for name in report.removed_worktrees:
-        output.line(t("sessions.prune_worktree", name=name))
-        _prune_files("prune_discarded", discarded.get(name, []))
+        output.line(t(f"sessions.prune_worktree{would}", name=name))
+        _prune_files(f"prune_discarded{would}", discarded.get(name, []))
     for kept in report.kept_worktrees:
         output.line(t(f"sessions.prune_kept_{kept.reason}", name=kept.session_id))
         _prune_files("prune_kept_files", kept.files)
@@ -149,11 +150,13 @@ def render_prune(report: PruneReport, finished: FinishedReport | None = None) ->
         output.line(t(f"sessions.prune_kept_branch_{branch.reason}", name=branch.branch,
                       path=branch.path))
     for tip in report.branch_tips:
-        output.line(t("sessions.prune_branch", name=tip.branch, commit=tip.short))
+        output.line(t(f"sessions.prune_branch{would}", name=tip.branch, commit=tip.short))
         if not tip.on_other_branch:
             output.line(t("sessions.prune_branch_unique", commit=tip.short))
-    groups = [("prune_dir", report.removed_dirs), ("prune_events", report.removed_events),
-              ("prune_lock", report.removed_locks), ("prune_missing", report.missing_worktrees)]
+    groups = [(f"prune_dir{would}", report.removed_dirs),
+              (f"prune_events{would}", report.removed_events),
+              (f"prune_lock{would}", report.removed_locks),
+              ("prune_missing", report.missing_worktrees)]
     for key, names in groups:
         for name in names:
             output.line(t(f"sessions.{key}", name=name))

@@ -258,6 +258,15 @@ EN = {
     "prune_lock": "  ✓ Orphaned lock file removed: {name}",
     "prune_missing": "  ! Session {name} lost its worktree (record kept)",
     "prune_dry_run": "(dry run: what prune would do; nothing is removed)",
+    "prune_worktree_dry": "  - Would remove orphaned worktree: {name}",
+    "prune_discarded_dry": "    ! Uncommitted work it would discard ({count} file(s)):",
+    "prune_branch_dry": (
+        "  - Would delete orphaned branch: {name} (at {commit}); "
+        "it could be recovered with: git branch {name} {commit}"
+    ),
+    "prune_dir_dry": "  - Would remove orphaned worktree directory: {name}",
+    "prune_events_dry": "  - Would remove orphaned event log: {name}",
+    "prune_lock_dry": "  - Would remove orphaned lock file: {name}",
     "prune_session": "  ✓ Finished session removed: {name} ({status})",
     "prune_session_branch": "    {branch} was {commit}; recover it with: git branch {branch} {commit}",
     "prune_discarded_commits": "    ! Unmerged commits discarded: {count}",
@@ -275,6 +284,9 @@ EN = {
     "logged": "✓ Event recorded for session '{id}'.",
     "no_events": "✧ No events recorded for session '{id}'.",
     "event_unreadable": "skipped unreadable event line {line} in {path}",
+    "event_unreadable_more": (
+        "skipped {count} more unreadable event lines in {path} (lines {first} to {last})"
+    ),
     "events_not_regular": (
         "the event log {path} is not a regular file (a FIFO, a device or a directory); "
         "gz-ia neither reads nor writes it"
@@ -555,6 +567,15 @@ ES = {
     "prune_lock": "  ✓ Archivo de bloqueo huérfano eliminado: {name}",
     "prune_missing": "  ! La sesión {name} perdió su worktree (registro conservado)",
     "prune_dry_run": "(simulación: lo que haría prune; no se elimina nada)",
+    "prune_worktree_dry": "  - Se eliminaría el worktree huérfano: {name}",
+    "prune_discarded_dry": "    ! Trabajo sin comitear que se descartaría ({count} archivo(s)):",
+    "prune_branch_dry": (
+        "  - Se eliminaría la rama huérfana: {name} (en {commit}); "
+        "podría recuperarse con: git branch {name} {commit}"
+    ),
+    "prune_dir_dry": "  - Se eliminaría el directorio de worktree huérfano: {name}",
+    "prune_events_dry": "  - Se eliminaría el registro de eventos huérfano: {name}",
+    "prune_lock_dry": "  - Se eliminaría el archivo de bloqueo huérfano: {name}",
     "prune_session": "  ✓ Sesión terminada eliminada: {name} ({status})",
     "prune_session_branch": "    {branch} era {commit}; recupérala con: git branch {branch} {commit}",
     "prune_discarded_commits": "    ! Commits sin fusionar descartados: {count}",
@@ -571,6 +592,10 @@ ES = {
     "logged": "✓ Evento registrado exitosamente para la sesión '{id}'.",
     "no_events": "✧ No hay eventos registrados para la sesión '{id}'.",
     "event_unreadable": "se omitió la línea de evento ilegible {line} en {path}",
+    "event_unreadable_more": (
+        "se omitieron otras {count} líneas de evento ilegibles en {path} "
+        "(líneas {first} a {last})"
+    ),
     "events_not_regular": (
         "el registro de eventos {path} no es un archivo regular (un FIFO, un dispositivo o "
         "un directorio); gz-ia no lo lee ni lo escribe"

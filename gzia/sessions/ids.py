@@ -38,10 +38,12 @@ def validate_session_ref(raw: str) -> str:
     return candidate
 
 
+SHOWN_ID_LIMIT = 40  # an id longer than any real one is cut where it is echoed
+
+
 def _invalid(raw: str, key: str) -> InvalidInputError:
-    return InvalidInputError(
-        key,
-        id=raw,
-        hint_key="sessions.list_hint",
-        details={"id": raw},
-    )
+    if len(raw) <= SHOWN_ID_LIMIT:
+        return InvalidInputError(key, id=raw, hint_key="sessions.list_hint", details={"id": raw})
+    shown = raw[:SHOWN_ID_LIMIT] + "…"
+    return InvalidInputError(key, id=shown, hint_key="sessions.list_hint",
+                             details={"id": shown, "length": len(raw)})

@@ -17,6 +17,11 @@ or one written before owners were recorded) is judged by its agent alone, and on
 without a pid is left alone for :data:`SETUP_DEADLINE_S`. When the record cannot be
 written (a read-only store, a writer holding the lock), the command still sees ``lost``;
 the next reader writes it.
+
+A listing writes what it reconciles for at most :data:`LIST_WRITE_BUDGET_S`; records past
+that are reported ``lost`` too and written by later readers. Each write holds a lock and
+syncs a file: thousands of records left ``running`` by a gz-ia killed at once (a reboot)
+would otherwise make the first listing many times slower than any other.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ from gzia.sessions.record import (
 from gzia.sessions.store import ListResult, SessionStore
 
 RECONCILE_LOCK_TIMEOUT = 1.0
+LIST_WRITE_BUDGET_S = 0.05
+"""How long one listing spends writing reconciled records; the rest wait for later readers."""
 SETUP_DEADLINE_S = 300.0
 """How long a ``running`` record may stay without a pid (being set up) before it is lost."""
 
@@ -145,10 +152,20 @@ def get_session(store: SessionStore, ref: str) -> SessionRecord:
 
 
 def list_sessions(store: SessionStore) -> ListResult:
-    """Every record (newest first), reconciled (a changed record loses its read text)."""
+    """Every record (newest first), reconciled (a changed record loses its read text).
+
+    Writes stop once :data:`LIST_WRITE_BUDGET_S` is spent; later stale records are only
+    reported ``lost``.
+    """
+    import time
+
     result = store.list()
+    deadline = time.monotonic() + LIST_WRITE_BUDGET_S
     for index, record in enumerate(result.records):
         if is_stale(record):
-            result.records[index] = _marked_lost(store, record)
+            if time.monotonic() < deadline:
+                result.records[index] = _marked_lost(store, record)
+            else:
+                _mark_lost_if_still_stale(record)
             result.texts.pop(record.id, None)
     return result

@@ -138,6 +138,29 @@ def _dry_run(report: str, env: dict[str, str]) -> str:
     return f"{title}\n{note}\n{rest}"
 
 
+# what --dry-run says of the forced prune below: every line says what prune would do
+DRY_WORDING = {
+    False: ("✧ Orphan cleanup:\n"
+            "(dry run: what prune would do; nothing is removed)\n"
+            "  - Would remove orphaned worktree: 0000000b\n"
+            "    ! Uncommitted work it would discard (2 file(s)):\n"
+            "      • README.md\n"
+            "      • notes/precious.txt\n"
+            "  - Would delete orphaned branch: harness/0000000b (at {short}); "
+            "it could be recovered with: git branch harness/0000000b {short}\n"
+            "  - Would remove orphaned lock file: 0000000b.lock\n"),
+    True: ("✧ Reconciliación de Basura Huérfana:\n"
+           "(simulación: lo que haría prune; no se elimina nada)\n"
+           "  - Se eliminaría el worktree huérfano: 0000000b\n"
+           "    ! Trabajo sin comitear que se descartaría (2 archivo(s)):\n"
+           "      • README.md\n"
+           "      • notes/precious.txt\n"
+           "  - Se eliminaría la rama huérfana: harness/0000000b (en {short}); "
+           "podría recuperarse con: git branch harness/0000000b {short}\n"
+           "  - Se eliminaría el archivo de bloqueo huérfano: 0000000b.lock\n"),
+}
+
+
 def _dirty_orphan(project: Project) -> Path:
     worktree = _orphan(project, DIRTY)
     (worktree / "notes").mkdir()
@@ -201,7 +224,8 @@ def test_forced_prune_names_the_files_it_discards(
     short = run_git(project.root, "rev-parse", "--short", f"harness/{DIRTY}").strip()
     text = expected.format(short=short)
     dry = cli("session", "prune", "--force", "--dry-run", "-d", str(project.root), env=env)
-    assert (dry.exit_code, dry.stdout, dry.stderr) == (0, _dry_run(text, env), "")
+    would = DRY_WORDING[bool(env)].format(short=short)
+    assert (dry.exit_code, dry.stdout, dry.stderr) == (0, would, "")
     assert (worktree / "notes" / "precious.txt").is_file()
     real = cli("session", "prune", "-f", "-d", str(project.root), env=env)
     assert (real.exit_code, real.stdout, real.stderr) == (0, text, "")

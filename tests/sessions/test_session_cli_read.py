@@ -18,6 +18,7 @@ from tests.sessions.session_testkit import (
     go_record,
     make_session,
     run_git,
+    run_on_terminal,
 )
 
 Cli = Callable[..., Result]
@@ -114,28 +115,10 @@ def test_control_characters_reach_a_terminal_escaped_and_a_pipe_as_they_are(
     project: Project,
 ) -> None:
     """An agent-written text must not drive the operator's terminal (real PTY)."""
-    import os
-    import pty
-
     make_session(project, "abcdef01", initial_prompt="fix\x1b]0;pwned\x07 it\rX")
     argv = [sys.executable, "-m", "gzia", "session", "show", "abcdef01", "-d", str(project.root)]
-    primary, secondary = pty.openpty()
-    try:
-        done = subprocess.run(argv, stdout=secondary, stderr=subprocess.PIPE, timeout=60,
-                              check=False)
-        os.close(secondary)
-        on_terminal = b""
-        while True:
-            try:
-                chunk = os.read(primary, 65536)
-            except OSError:  # EIO: the terminal's other side is closed
-                break
-            if not chunk:
-                break
-            on_terminal += chunk
-    finally:
-        os.close(primary)
-    assert done.returncode == 0
+    code, on_terminal = run_on_terminal(argv)
+    assert code == 0
     assert b"fix\\x1b]0;pwned\\x07 it\\x0dX" in on_terminal
     assert b"\x1b" not in on_terminal
     piped = subprocess.run(argv, capture_output=True, timeout=60, check=False)
