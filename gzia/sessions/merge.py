@@ -32,7 +32,6 @@ When git knows no user identity, commits are made as ``gz-ia <gz-ia@localhost>``
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import signal
 import time
@@ -50,6 +49,7 @@ from gzia.contract import (
     TerminationRequested,
     stopped_by_signal,
 )
+from gzia.filelock import hold_lock
 from gzia.sessions.git import (
     commit_with_fallback_identity,
     git_failure,
@@ -119,19 +119,10 @@ def _base_lock(project: Project) -> Iterator[int]:
     path = project.harness_dir / "merge.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
     refuse_symlink(path)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    root = str(project.root)
+    fd = hold_lock(path, time.monotonic() + MERGE_LOCK_TIMEOUT, poll=0.02, locked=lambda: (
+        LockedError("sessions.merge_locked", root=root, details={"root": root})))
     try:
-        deadline = time.monotonic() + MERGE_LOCK_TIMEOUT
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    root = str(project.root)
-                    raise LockedError("sessions.merge_locked", root=root,
-                                      details={"root": root}) from None
-                time.sleep(0.02)
         yield fd
     finally:
         os.close(fd)  # releases the lock (a git command given it keeps it until it ends)
