@@ -29,7 +29,7 @@ app = typer.Typer(
     help="Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, "
          "logs, kill, resume).",
 )
-app.callback()(session_group)
+app.callback()(session_group)  # side-effect free: see session_group (quick `session list`)
 
 @app.command("list", help="List the project's sessions, newest first.")
 def list_command(ctx: typer.Context, directory: Dir = None) -> None:
