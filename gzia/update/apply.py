@@ -53,7 +53,9 @@ def update_lock(target: Path) -> Iterator[Path]:
     """An exclusive, non-blocking lock; yields the (cleaned) staging directory.
 
     When the work ends, the directory goes too (lock file included), so nothing is left
-    beside the installed file; only what a failed rollback must finish stays.
+    beside the installed file; only what a failed rollback must finish stays. One try
+    (a second update is refused at once): a lock taken on a lock file its finished
+    holder has just unlinked would exclude no one, so that too is ``LOCKED``.
     """
     folder = staging_dir(target)
     fd = hold_lock(folder / "lock", time.monotonic(), opener=_open_lock, locked=lambda: (
@@ -69,11 +71,7 @@ def update_lock(target: Path) -> Iterator[Path]:
 
 
 def _open_lock(lock: Path) -> int:
-    """The lock file, created with its folder; a holder may remove both meanwhile.
-
-    One try at the lock (no waiting: a second update is refused at once); a holder
-    that finished unlinks the file, and a lock on an unlinked file would exclude no one.
-    """
+    """The lock file, created with its folder; a holder may remove both meanwhile."""
     for _ in range(LOCK_ATTEMPTS):
         lock.parent.mkdir(mode=0o700, exist_ok=True)
         with contextlib.suppress(FileNotFoundError):
