@@ -9,6 +9,13 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.run_options import (
+    Background,
+    NoOutputTimeout,
+    Timeout,
+    background_options,
+    report_started,
+)
 from gzia.cli.run_report import configured_watchdog, report_run, workspace_label
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
@@ -19,7 +26,7 @@ app = typer.Typer(add_completion=False)
 
 @app.command(help="Start a new interactive chat with an agent (agy, claude, opencode, "
                   "pi-agent) in an isolated worktree.")
-def chat(
+def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     provider: Annotated[str | None, typer.Option("-p", "--provider",
                                                  help="Agent to run.")] = None,
     perm: Annotated[str | None, typer.Option("-m", "--perm",
@@ -27,6 +34,9 @@ def chat(
     prompt: Annotated[str | None, typer.Option("-i", "--prompt", help="Initial prompt.")] = None,
     directory: Annotated[str | None, typer.Option("-d", "--dir",
                                                   help="Project directory.")] = None,
+    background: Background = False,
+    timeout: Timeout = None,
+    no_output_timeout: NoOutputTimeout = None,
 ) -> None:
     from gzia.config import load_config
     from gzia.drivers.registry import default_provider, get_driver, parse_permission
@@ -38,13 +48,16 @@ def chat(
     if prompt is None and os.isatty(0):
         prompt = ask_task()
     request = SessionRequest(directory, driver, permission, prompt=prompt or None, mode="chat",
-                             output_to_stderr=output.is_json())
+                             output_to_stderr=output.is_json(), pty=background,
+                             background=background_options(background))
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         output.progress(t("run.chat_launch", name=driver.display_name,
                           permission=permission.value, workspace=workspace_label(workspace)))
 
-    report_run(start_session(request, watchdog=configured_watchdog(), on_launch=launched))
+    run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
+                        on_launch=None if background else launched)
+    report_started(run) if background else report_run(run)
 
 
 def ask_task() -> str:

@@ -7,10 +7,18 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.run_options import (
+    Background,
+    NoOutputTimeout,
+    Timeout,
+    background_options,
+    report_started,
+)
 from gzia.cli.run_report import configured_watchdog, report_run
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
+from gzia.supervisor.watchdog import Watchdog
 
 app = typer.Typer(add_completion=False)
 
@@ -21,11 +29,21 @@ def resume(
                                               help="Session id (or unique prefix).")],
     directory: Annotated[str | None, typer.Option("-d", "--dir",
                                                   help="Project directory.")] = None,
+    background: Background = False,
+    timeout: Timeout = None,
+    no_output_timeout: NoOutputTimeout = None,
 ) -> None:
-    resume_in_foreground(session_id, directory)
+    resume_in_foreground(session_id, directory, background=background,
+                         watchdog=configured_watchdog(timeout, no_output_timeout))
 
 
-def resume_in_foreground(session_id: str, directory: str | None) -> None:
+def resume_in_foreground(
+    session_id: str,
+    directory: str | None,
+    *,
+    background: bool = False,
+    watchdog: Watchdog | None = None,
+) -> None:
     from gzia.drivers.registry import get_driver
     from gzia.sessions.runner import resume_session
 
@@ -34,6 +52,7 @@ def resume_in_foreground(session_id: str, directory: str | None) -> None:
 
     run = resume_session(
         directory, session_id, driver_for=lambda provider: get_driver(provider or "agy"),
-        watchdog=configured_watchdog(), on_launch=launched, output_to_stderr=output.is_json(),
+        watchdog=watchdog or configured_watchdog(), on_launch=None if background else launched,
+        output_to_stderr=output.is_json(), background=background_options(background),
     )
-    report_run(run)
+    report_started(run) if background else report_run(run)

@@ -18,10 +18,13 @@ from gzia.sessions.workspace import Workspace
 from gzia.supervisor.watchdog import Watchdog
 
 
-def configured_watchdog() -> Watchdog:
+def configured_watchdog(
+    timeout_s: float | None = None, no_output_timeout_s: float | None = None
+) -> Watchdog:
     from gzia.config import load_config
 
-    return Watchdog(kill_grace_ms=int(load_config().get("kill_grace_ms")))
+    return Watchdog(kill_grace_ms=int(load_config().get("kill_grace_ms")),
+                    timeout_s=timeout_s, no_output_timeout_s=no_output_timeout_s)
 
 
 def workspace_label(workspace: Workspace) -> str:

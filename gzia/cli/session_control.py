@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from gzia.cli import output
+from gzia.cli.run_options import Background
 from gzia.cli.session_common import Dir, SessionRef, open_store
 from gzia.i18n import t
 
@@ -51,10 +52,11 @@ def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
                 details={"id": session_id, **target.to_json()})
 
 
-def resume(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
+def resume(ctx: typer.Context, session: SessionRef, directory: Dir = None,
+           background: Background = False) -> None:
     from gzia.cli.resume import resume_in_foreground
     from gzia.sessions.ids import validate_session_ref
 
     validate_session_ref(session)
     group_dir = ctx.obj.get("dir") if isinstance(ctx.obj, dict) else None
-    resume_in_foreground(session, directory or group_dir)
+    resume_in_foreground(session, directory or group_dir, background=background)

@@ -33,6 +33,7 @@ from gzia.contract import (
     stopped_by_signal,
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
+from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
@@ -64,6 +65,8 @@ class SessionRequest:
     pty: bool = False
     output_to_stderr: bool = False
     """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
+    background: BackgroundOptions | None = None
+    """Run under a detached holder and return once the agent runs (``-b``)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ def resume_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
     output_to_stderr: bool = False,
+    background: BackgroundOptions | None = None,
 ) -> SessionRun:
     """Continue a finished session: same record, same workspace, same conversation."""
     env = dict(os.environ if environ is None else environ)
@@ -117,6 +121,7 @@ def resume_session(
         directory, driver_for(record.provider), _recorded_permission(record),
         command=command if isinstance(command, list) else None,
         mode=record.mode or "chat", output_to_stderr=output_to_stderr,
+        pty=background is not None, background=background,
     )
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
@@ -201,7 +206,7 @@ class _Launch:
         try:
             return self._run(record, resume)
         except BaseException as exc:  # the agent never started: the record must not stay running
-            final = _finalize_unstarted(self.store, record.id, exc)
+            final = finalize_unstarted(self.store, record.id, exc)
             data = final.to_json() if final is not None else None
             if isinstance(exc, KeyboardInterrupt):  # Ctrl+C or SIGTERM: ``data`` is the record
                 raise stopped_by_signal(exc, data) from exc
@@ -216,12 +221,16 @@ class _Launch:
         with signal_inbox() as inbox:
             command = self._command(record, resume)
             _raise_if_stopped_before_start(inbox)
+            if self.request.background is not None:
+                from gzia.sessions.background import start_in_background
+
+                return start_in_background(store, record, command, self.watchdog,
+                                           self.request.background)
             outcome = run_supervised(
                 command, watchdog=self.watchdog, inbox=inbox,
                 on_started=lambda started: _record_started(store, record.id, started),
             )
-            final = store.update(record.id, lambda r: _finalize(r, outcome))
-            _log_finish(store, final)
+            final = finalize_run(store, record.id, outcome)
             late = inbox.take_stop()
         return SessionRun(final, exit_code_for(final, outcome, late))
 
@@ -234,6 +243,13 @@ class _Launch:
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command
+
+
+def finalize_run(store: SessionStore, session_id: str, outcome: RunOutcome) -> SessionRecord:
+    """The one final write of a run, then its ``session finished`` event."""
+    final = store.update(session_id, lambda r: _finalize(r, outcome))
+    _log_finish(store, final)
+    return final
 
 
 def log_lifecycle_event(
@@ -281,7 +297,7 @@ def _raise_if_stopped_before_start(inbox: SignalInbox) -> None:
         raise TerminatedError("core.terminated")
 
 
-def _finalize_unstarted(
+def finalize_unstarted(
     store: SessionStore, session_id: str, exc: BaseException
 ) -> SessionRecord | None:
     """A run that ended before its agent started: ``killed``/``canceled`` when gz-ia was
