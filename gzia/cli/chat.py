@@ -48,7 +48,8 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     if prompt is None and os.isatty(0):
         prompt = ask_task()
     request = SessionRequest(directory, driver, permission, prompt=prompt or None, mode="chat",
-                             output_to_stderr=output.is_json(), pty=background,
+                             output_to_stderr=output.is_json(),
+                             pty=background or no_output_timeout is not None,
                              background=background_options(background))
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:

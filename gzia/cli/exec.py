@@ -49,7 +49,8 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
         raise MissingRequiredError("run.missing_command", details={"argument": "CMD"})
     request = SessionRequest(
         directory, get_driver(provider), Permission.SUPERVISED, command=command, mode="exec",
-        pty=background or os.isatty(0), output_to_stderr=output.is_json(),
+        pty=background or no_output_timeout is not None or os.isatty(0),
+        output_to_stderr=output.is_json(),
         background=background_options(background),
     )
 

@@ -29,12 +29,16 @@ def register(app: typer.Typer) -> None:
 
 def kill(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
     from gzia.cli.run_report import configured_watchdog
+    from gzia.sessions.holder_client import kill_through_holder
     from gzia.sessions.ids import validate_session_ref
     from gzia.sessions.kill import kill_session
+    from gzia.sessions.reconcile import get_session
 
     validate_session_ref(session)
     store = open_store(ctx, directory)
-    result = kill_session(store, session, configured_watchdog().kill_grace_s)
+    grace_s = configured_watchdog().kill_grace_s
+    result = (kill_through_holder(store, get_session(store, session), grace_s)
+              or kill_session(store, session, grace_s))
     record = result.record
     warn_if_process_only(record.id, result.target)
     key = "run.kill_lost" if result.was_lost else "run.kill_done"

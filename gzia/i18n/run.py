@@ -60,6 +60,9 @@ EN = {
     "input_sent": "✓ {bytes} bytes sent to session '{id}'.",
     "bad_key": "unknown key: {key}",
     "poll_line": "{id}  {status}  exit {exit_code}  {bytes} bytes  idle {idle}  holder {holder}",
+    "timeout": "session '{id}' was stopped: it ran longer than its --timeout",
+    "no_output_timeout": "session '{id}' was stopped: no output for longer than its "
+                         "--no-output-timeout",
 }
 
 ES = {
@@ -124,4 +127,7 @@ ES = {
     "bad_key": "tecla desconocida: {key}",
     "poll_line": "{id}  {status}  salida {exit_code}  {bytes} bytes  inactiva {idle}  "
                  "proceso {holder}",
+    "timeout": "la sesión '{id}' se detuvo: superó su tiempo máximo (--timeout)",
+    "no_output_timeout": "la sesión '{id}' se detuvo: pasó más tiempo sin salida que su "
+                         "--no-output-timeout",
 }

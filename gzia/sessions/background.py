@@ -36,6 +36,30 @@ HOLDER_EXTRA = "holder"
 
 
 @dataclass(frozen=True)
+class HolderRef:
+    pid: int
+    start_time: str
+    socket: Path
+
+    @classmethod
+    def of(cls, record: SessionRecord) -> HolderRef | None:
+        """The holder a record names, or None (a foreground run, or an unusable field)."""
+        raw = record.extras.get(HOLDER_EXTRA)
+        if not isinstance(raw, dict):
+            return None
+        pid, start, sock = raw.get("pid"), raw.get("start_time"), raw.get("socket")
+        if not isinstance(pid, int) or pid <= 1 or not isinstance(start, str) \
+                or not isinstance(sock, str):
+            return None  # without a start time a pid proves nothing
+        return cls(pid, start, Path(sock))
+
+    def alive(self) -> bool:
+        from gzia.supervisor.procinfo import is_process_alive
+
+        return is_process_alive(self.pid, self.start_time)
+
+
+@dataclass(frozen=True)
 class BackgroundOptions:
     log_max_bytes: int
     window: tuple[int, int] = (24, 80)

@@ -11,41 +11,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gzia.contract import ConflictError, GzError, IOFailure
-from gzia.sessions.background import HOLDER_EXTRA
+from gzia.sessions.background import HolderRef
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.supervisor import control
 
+if TYPE_CHECKING:
+    from gzia.sessions.kill import KillResult
+    from gzia.supervisor.killtarget import KillTarget
+
 CALL_TIMEOUT_S = 10.0
 FOLLOW_INTERVAL_S = 0.1
-
-
-@dataclass(frozen=True)
-class HolderRef:
-    pid: int
-    start_time: str | None
-    socket: Path
-
-    @classmethod
-    def of(cls, record: SessionRecord) -> HolderRef | None:
-        raw = record.extras.get(HOLDER_EXTRA)
-        if not isinstance(raw, dict):
-            return None
-        pid, start, sock = raw.get("pid"), raw.get("start_time"), raw.get("socket")
-        if not isinstance(pid, int) or not isinstance(sock, str):
-            return None
-        return cls(pid, start if isinstance(start, str) else None, Path(sock))
-
-    def alive(self) -> bool:
-        from gzia.supervisor.procinfo import is_process_alive
-
-        return is_process_alive(self.pid, self.start_time)
 
 
 def holder_state(record: SessionRecord) -> str | None:
@@ -60,6 +41,10 @@ def ask_holder(record: SessionRecord, request: dict[str, Any],
                timeout: float = CALL_TIMEOUT_S) -> dict[str, Any]:
     """The holder's reply, or the error that says why there is none."""
     holder = _live_holder(record)
+    from gzia.supervisor.runtime_dir import is_trusted_socket
+
+    if not is_trusted_socket(holder.socket):
+        raise ConflictError("run.not_background", id=record.id, details={"id": record.id})
     try:
         reply = control.call(holder.socket, request, timeout)
     except OSError as exc:
@@ -150,3 +135,36 @@ def follow(store: SessionStore, session_id: str, start: int) -> Iterator[bytes]:
             time.sleep(FOLLOW_INTERVAL_S)
     finally:
         follower.close()
+
+
+def kill_through_holder(store: SessionStore, record: SessionRecord,
+                        grace_s: float) -> KillResult | None:
+    """``session kill`` of a background run, asked of its holder (the run's owner, which
+    signals the group, records ``killed`` and writes the final record). None when no live
+    holder answers, or it refused: the caller then kills by the recorded group
+    (:func:`gzia.sessions.kill.kill_session`), which also says why it cannot."""
+    from gzia.sessions.kill import KillResult
+
+    holder = HolderRef.of(record)
+    if not record.is_running or holder is None or not holder.alive():
+        return None
+    try:
+        reply = ask_holder(record, {"op": "kill", "grace_s": grace_s},
+                           timeout=grace_s + CALL_TIMEOUT_S)
+    except GzError:
+        return None
+    deadline = time.monotonic() + grace_s + CALL_TIMEOUT_S
+    while holder.alive() and time.monotonic() < deadline:  # its final write comes last
+        time.sleep(FOLLOW_INTERVAL_S / 10)
+    signal = reply.get("signal")
+    return KillResult(get_session(store, record.id), signal if isinstance(signal, int) else None,
+                      was_lost=False, target=_target(reply.get("target")))
+
+
+def _target(raw: object) -> KillTarget | None:
+    from gzia.supervisor.killtarget import KillTarget
+
+    if not isinstance(raw, dict) or not isinstance(raw.get("pid"), int):
+        return None
+    return KillTarget(raw["pid"], None, int(raw.get("pgid") or 0), raw.get("recorded_pgid"),
+                      raw.get("reason"))

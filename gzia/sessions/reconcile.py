@@ -33,6 +33,8 @@ def is_stale(record: SessionRecord) -> bool:
     """A ``running`` record whose process no longer runs (or never got one)."""
     if not record.is_running:
         return False
+    if _holder_alive(record):
+        return False  # a background run's holder finalizes it (it may be reaping the agent)
     if record.pid < 0:
         return True  # no process can have it: a corrupt or hand-edited record
     if record.pid == 0:
@@ -40,6 +42,15 @@ def is_stale(record: SessionRecord) -> bool:
     from gzia.supervisor.procinfo import is_process_alive  # only for running records
 
     return not is_process_alive(record.pid, record.pid_start_time)
+
+
+def _holder_alive(record: SessionRecord) -> bool:
+    if "holder" not in record.extras:
+        return False
+    from gzia.sessions.background import HolderRef
+
+    holder = HolderRef.of(record)
+    return holder is not None and holder.alive()
 
 
 def _still_setting_up(started_at: str) -> bool:

@@ -51,6 +51,9 @@ COMMAND_EXTRA = "command"
 
 STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
 
+WATCHDOG_REASONS = frozenset({EndReason.TIMEOUT, EndReason.NO_OUTPUT_TIMEOUT})
+"""End reasons of a run the watchdog stopped: exit 1 with ``TIMEOUT``."""
+
 LaunchCallback = Callable[[SessionRecord, Workspace], None]
 
 
@@ -355,6 +358,8 @@ def exit_code_for(record: SessionRecord, outcome: RunOutcome, late_signal: int |
     received = outcome.received_signal or late_signal
     if received is not None:
         return 130 if received == signal.SIGINT else 143
+    if record.end_reason in WATCHDOG_REASONS:
+        return 1  # TIMEOUT: gz-ia stopped it, not a signal from outside
     if record.status == Status.KILLED and record.end_reason == EndReason.KILLED:
         return 143  # stopped with ``gz-ia session kill``
     if outcome.signal == signal.SIGINT:
