@@ -33,6 +33,8 @@ def register(app: typer.Typer) -> None:
     app.command("paste", help="Paste text (or stdin with -) into a background session as "
                               "a bracketed paste.")(paste_command)
     app.command("submit", help="Type text into a background session, then Enter.")(submit)
+    app.command("attach", help="Attach this terminal to a background session; Ctrl-] "
+                               "detaches and leaves it running.")(attach_command)
 
 
 def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
@@ -188,3 +190,32 @@ def _send(ctx: typer.Context, session: str, directory: str | None, data: bytes) 
     sent = send_input(record, data)
     output.emit({"id": record.id, "bytes": sent},
                 lambda: output.line(t("run.input_sent", id=record.id, bytes=sent)))
+
+
+DetachKey = Annotated[str, typer.Option("--detach-key", metavar="KEY",
+                                        help="The key that detaches (tmux-style name).")]
+
+
+def attach_command(ctx: typer.Context, session: SessionRef, detach_key: DetachKey = "C-]",
+                   directory: Dir = None) -> None:
+    from gzia.sessions.holder_client import attach_session
+    from gzia.supervisor.attach import DETACHED, AttachStreams
+
+    store, record = open_session(ctx, session, directory)
+    streams = AttachStreams(0, sys.stdout.fileno(), _detach_byte(detach_key))
+    output.progress(t("run.attach_start", id=record.id, key=detach_key))
+    sys.stdout.flush()
+    how, record = attach_session(store, record, streams)
+    key = "run.attach_detached" if how == DETACHED else "run.attach_ended"
+    output.progress("\r\n" + t(key, id=record.id, status=record.status))
+    output.emit({"id": record.id, "detached": how == DETACHED, "status": record.status})
+
+
+def _detach_byte(name: str) -> int:
+    from gzia.contract import InvalidInputError
+    from gzia.supervisor.keys import key_bytes
+
+    data = key_bytes(name)
+    if len(data) != 1:
+        raise InvalidInputError("run.bad_detach_key", key=name, details={"key": name})
+    return data[0]

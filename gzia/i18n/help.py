@@ -74,6 +74,11 @@ TEXTS = {
         "Envía cada argumento como texto, sin nombres de teclas.",
     "The text; - or none reads stdin.": "El texto; - o ninguno lee stdin.",
     "The text (none: just Enter).": "El texto (ninguno: solo Enter).",
+    "Attach this terminal to a background session; Ctrl-] detaches and leaves it running.":
+        "Conecta este terminal a una sesión en segundo plano; Ctrl-] desconecta y la deja "
+        "en ejecución.",
+    "The key that detaches (tmux-style name).":
+        "La tecla que desconecta (nombre al estilo de tmux).",
     # session
     "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs).":
         "Gestiona sesiones agénticas locales (list, show, path, delete, diff, merge, prune, "

@@ -63,6 +63,12 @@ EN = {
     "timeout": "session '{id}' was stopped: it ran longer than its --timeout",
     "no_output_timeout": "session '{id}' was stopped: no output for longer than its "
                          "--no-output-timeout",
+    "attach_finished": "session '{id}' has finished ({status}): there is nothing to attach to",
+    "attach_finished_hint": "its output: gz-ia session output {id}",
+    "attach_start": "[attached to session {id}: {key} detaches]",
+    "attach_detached": "[detached from session {id}: it keeps running]",
+    "attach_ended": "[session {id} ended: {status}]",
+    "bad_detach_key": "the detach key must be one key that sends one byte, not '{key}'",
 }
 
 ES = {
@@ -130,4 +136,10 @@ ES = {
     "timeout": "la sesión '{id}' se detuvo: superó su tiempo máximo (--timeout)",
     "no_output_timeout": "la sesión '{id}' se detuvo: pasó más tiempo sin salida que su "
                          "--no-output-timeout",
+    "attach_finished": "la sesión '{id}' ya terminó ({status}): no hay nada a lo que conectarse",
+    "attach_finished_hint": "su salida: gz-ia session output {id}",
+    "attach_start": "[conectado a la sesión {id}: {key} desconecta]",
+    "attach_detached": "[desconectado de la sesión {id}: sigue en ejecución]",
+    "attach_ended": "[la sesión {id} terminó: {status}]",
+    "bad_detach_key": "la tecla para desconectar debe ser una tecla que envíe un byte, no '{key}'",
 }

@@ -23,6 +23,7 @@ from gzia.supervisor import control
 
 if TYPE_CHECKING:
     from gzia.sessions.kill import KillResult
+    from gzia.supervisor.attach import AttachStreams
     from gzia.supervisor.killtarget import KillTarget
 
 CALL_TIMEOUT_S = 10.0
@@ -168,3 +169,30 @@ def _target(raw: object) -> KillTarget | None:
         return None
     return KillTarget(raw["pid"], None, int(raw.get("pgid") or 0), raw.get("recorded_pgid"),
                       raw.get("reason"))
+
+
+def attach_session(store: SessionStore, record: SessionRecord,
+                   streams: AttachStreams) -> tuple[str, SessionRecord]:
+    """Relay a terminal to the run until detached or ended; then the record as it is."""
+    from gzia.supervisor.attach import ENDED, attach
+    from gzia.supervisor.runtime_dir import is_trusted_socket
+
+    if not record.is_running:
+        raise ConflictError("run.attach_finished", id=record.id, status=record.status,
+                            hint_key="run.attach_finished_hint",
+                            details={"id": record.id, "status": record.status},
+                            data=record.to_json())
+    holder = _live_holder(record)
+    if not is_trusted_socket(holder.socket):
+        raise ConflictError("run.not_background", id=record.id, details={"id": record.id})
+    try:
+        with control.connect(holder.socket, CALL_TIMEOUT_S) as sock:
+            how = attach(sock, streams)
+    except OSError as exc:
+        raise IOFailure("run.holder_unreachable", id=record.id, detail=str(exc),
+                        details={"id": record.id}) from exc
+    if how == ENDED:
+        deadline = time.monotonic() + CALL_TIMEOUT_S
+        while holder.alive() and time.monotonic() < deadline:
+            time.sleep(FOLLOW_INTERVAL_S / 10)
+    return how, get_session(store, record.id)

@@ -170,19 +170,24 @@ def connect(path: Path, timeout: float) -> socket.socket:
 def call(path: Path, request: Request, timeout: float = 10.0) -> Reply:
     """One request, one reply. OSError when no holder answers."""
     with connect(path, timeout) as sock:
-        sock.sendall(json.dumps(request).encode("utf-8") + b"\n")
-        return read_reply(sock)
+        send_request(sock, request)
+        return read_reply(sock)[0]
 
 
-def read_reply(sock: socket.socket) -> Reply:
-    """The first line the holder sends, parsed; bytes after it stay unread."""
-    line = bytearray()
-    while not line.endswith(b"\n"):
-        byte = sock.recv(1)
-        if not byte:
+def send_request(sock: socket.socket, request: Request) -> None:
+    sock.sendall(json.dumps(request).encode("utf-8") + b"\n")
+
+
+def read_reply(sock: socket.socket) -> tuple[Reply, bytes]:
+    """The first line the holder sends, parsed, and what came after it (stream bytes)."""
+    received = bytearray()
+    while b"\n" not in received:
+        chunk = sock.recv(RECV_CHUNK)
+        if not chunk:
             raise ConnectionResetError("the holder closed the connection")
-        line += byte
+        received += chunk
+    line, _, rest = bytes(received).partition(b"\n")
     reply = json.loads(line)
     if not isinstance(reply, dict):
         raise ConnectionResetError("the holder sent no reply")
-    return reply
+    return reply, rest
