@@ -59,7 +59,7 @@ def test_twenty_background_sessions_at_once(repo: Path, run_env: dict[str, str])
         for n in range(20)
     ]
     for starter in starters:
-        out, err = starter.communicate(timeout=180)
+        out, _ = starter.communicate(timeout=180)
         assert starter.returncode == 0, out
     wait_until(lambda: all(r["status"] != "running" for r in records(repo)), timeout=120,
                what="all twenty to finish")
