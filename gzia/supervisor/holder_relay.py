@@ -10,16 +10,18 @@ only the last :data:`RECENT_BYTES` are kept, to redraw the screen of a new attac
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 
 from gzia.supervisor.control import ControlServer, Handler, Reply, Request, decode_bytes
 from gzia.supervisor.control import encode_bytes as encode
 from gzia.supervisor.logfile import RotatingLog
-from gzia.supervisor.relay import MAX_PENDING_INPUT, PtyRelay
+from gzia.supervisor.relay import CHUNK, MAX_PENDING_INPUT, PtyRelay
 from gzia.supervisor.terminal import set_window_size
 
 RECENT_BYTES = 64 * 1024
+BATCH_BYTES = 1 << 20
 
 
 class HolderRelay(PtyRelay):
@@ -51,6 +53,25 @@ class HolderRelay(PtyRelay):
         """Close the PTY and the log; the control socket stays until the record is final."""
         super().close()
         self.log.close()
+
+    def _pump_output(self) -> None:
+        """Read what the PTY holds now (a PTY hands out a few KiB per read), then write it
+        to the log and the attachers at once: one pass of the wait loop per batch."""
+        batch = bytearray()
+        while len(batch) < BATCH_BYTES:
+            try:
+                data = os.read(self.master, CHUNK)
+            except BlockingIOError:
+                break
+            except OSError:  # EIO: every holder of the PTY's other side has gone
+                data = b""
+            if not data:
+                self.master_open = False
+                break
+            batch += data
+        if batch:
+            self.last_output = time.monotonic()
+            self._write_out(bytes(batch))
 
     def _write_out(self, data: bytes) -> None:
         self.total_bytes += len(data)
