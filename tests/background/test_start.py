@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -9,6 +10,8 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from tests.background.conftest import (
     holder_pid,
@@ -150,3 +153,23 @@ def test_exec_background_from_the_pyz(
     assert _cmdline(holder_pid(data)) == [sys.executable, str(pyz), "__holder__"]
     (notes / "go").write_text("1")
     assert wait_final(repo, data["id"])["status"] == "completed"
+
+
+@pytest.mark.parametrize(("env", "lines"), [
+    ({}, ["● Session '{id}' is running in the background (PID {pid}).",
+          "  Output: gz-ia session output {id} -f   Attach: gz-ia session attach {id}"
+          "   Stop: gz-ia session kill {id}"]),
+    ({"GZ_LANG": "es"}, ["● La sesión '{id}' se ejecuta en segundo plano (PID {pid}).",
+                         "  Salida: gz-ia session output {id} -f   Conectarse: gz-ia session "
+                         "attach {id}   Detener: gz-ia session kill {id}"]),
+])
+def test_human_output_says_where_to_go_next(
+    gz: Callable[..., Result], repo: Path, env: dict[str, str], lines: list[str],
+) -> None:
+    result = gz("exec", "-b", "--", "true", cwd=repo, env=env)
+    assert result.exit_code == 0
+    [record] = [json.loads(p.read_text()) for p in (repo / ".harness/sessions").glob("*.json")]
+    assert result.stdout == "".join(
+        line.format(id=record["id"], pid=record["pid"]) + "\n" for line in lines)
+    assert result.stderr == ""
+    wait_final(repo, record["id"])
