@@ -60,4 +60,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
 
     run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
                         on_launch=None if background else launched)
-    report_started(run) if background else report_run(run)
+    if background:
+        report_started(run)
+    else:
+        report_run(run)

@@ -55,4 +55,7 @@ def resume_in_foreground(
         watchdog=watchdog or configured_watchdog(), on_launch=None if background else launched,
         output_to_stderr=output.is_json(), background=background_options(background),
     )
-    report_started(run) if background else report_run(run)
+    if background:
+        report_started(run)
+    else:
+        report_run(run)

@@ -13,15 +13,14 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
-DEFAULT_LOG_MAX_BYTES = 16 * 1024 * 1024
-
 
 def rotated_path(path: Path) -> Path:
     return path.with_name(path.name + ".1")
 
 
 class RotatingLog:
-    def __init__(self, path: Path, max_bytes: int = DEFAULT_LOG_MAX_BYTES) -> None:
+    def __init__(self, path: Path, max_bytes: int) -> None:
+        """``max_bytes`` comes from the config key ``session_log_max_bytes``."""
         self.path = path
         self.max_bytes = max(1, max_bytes)
         path.parent.mkdir(parents=True, exist_ok=True)
