@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -57,11 +56,6 @@ def render_show(r: SessionRecord) -> None:
     rows.append(("exit_code", r.exit_code))
     for key, value in rows:
         output.line(f"{t('sessions.label_' + key):<{LABEL_WIDTH}}{value}")
-
-
-def render_events(events: Iterable[Event]) -> None:
-    for event in events:
-        output.line(event_line(event))
 
 
 def event_line(e: Event) -> str:

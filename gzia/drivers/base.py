@@ -16,11 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import ClassVar, Literal, Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
 from gzia.contract import DriverNotFoundError, GzError
-
-McpSupport = Literal["flag", "env", "none"]
 
 VERSION_PATTERN = re.compile(r"\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.-]+)?")
 VERSION_LINE_LIMIT = 80

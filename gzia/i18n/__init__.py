@@ -15,7 +15,6 @@ from functools import cache
 from typing import Any
 
 LANGUAGE_VARIABLES = ("GZ_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
-LANGUAGES = ("en", "es")
 
 
 def detect_language(environ: dict[str, str] | os._Environ[str] | None = None) -> str:
@@ -51,10 +50,16 @@ def catalogue(area: str, lang: str) -> dict[str, str]:
 
 
 def t(key: str, /, **params: Any) -> str:
-    """Render message ``key`` in the current language."""
+    """Render message ``key`` in the current language.
+
+    Counted messages: when ``count`` is 1 and the catalogue has ``<name>_one``, that form
+    is used (``1 plugin loaded``); ``<name>`` holds the plural (``0 plugins``, ``2 ...``).
+    """
     area, _, name = key.partition(".")
     lang = language()
     table = catalogue(area, lang)
+    if params.get("count") == 1 and f"{name}_one" in table:
+        name = f"{name}_one"
     template = table.get(name)
     if template is None:
         template = catalogue(area, "en")[name]

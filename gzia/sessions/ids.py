@@ -9,7 +9,7 @@ from gzia.contract import InvalidInputError
 ID_LENGTH = 8
 MIN_PREFIX = 4
 _FULL_ID = re.compile(r"[0-9a-f]{8}")
-_ID_OR_PREFIX = re.compile(r"[0-9a-f]{4,8}")
+_ID_OR_PREFIX = re.compile(rf"[0-9a-f]{{{MIN_PREFIX},{ID_LENGTH}}}")
 
 
 def new_session_id() -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from enum import Enum, StrEnum
+from types import UnionType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -147,9 +148,10 @@ class SessionRecord:
             values, extras = _values_and_extras(data)
         if type(values["id"]) is not str or not values["id"]:
             raise RecordFormatError("field 'id' is missing")
-        profiles = values["profiles"]
-        if profiles is not None and not all(type(item) is str for item in profiles):
-            raise RecordFormatError("field 'profiles' has an unexpected type")
+        for name, item_type in _LIST_ITEM_TYPES.items():
+            items = values[name]
+            if items is not None and not all(type(item) is item_type for item in items):
+                raise RecordFormatError(f"field '{name}' has an unexpected type")
         values["extras"] = extras
         record = cls.__new__(cls)
         record.__dict__.update(values)
@@ -197,15 +199,30 @@ class _Shape(Enum):
 
 
 _FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(SessionRecord) if f.name != "extras")
-_INT_FIELDS = {"pid", "duration_ms", "exit_code", "schema_version", "pgid", "signal"}
-_TYPES: dict[str, type] = {
-    name: int if name in _INT_FIELDS else bool if name == "is_isolated"
-    else list if name == "profiles" else str
-    for name in _FIELD_NAMES
-}
-_NULLABLE = {
-    f.name for f in fields(SessionRecord) if "None" in str(f.type) and f.name != "extras"
-}
+
+
+def json_types(record_class: type) -> tuple[dict[str, type], frozenset[str], dict[str, type]]:
+    """From a dataclass's annotations: each field's JSON type (a list field is ``list``),
+    the fields that may be null, and the item type of each list field."""
+    import typing
+
+    hints = typing.get_type_hints(record_class)
+    kinds: dict[str, type] = {}
+    nullable: set[str] = set()
+    items: dict[str, type] = {}
+    for name in (f.name for f in fields(record_class) if f.name != "extras"):
+        hint = hints[name]
+        members = typing.get_args(hint) if typing.get_origin(hint) is UnionType else ()
+        if type(None) in members:
+            nullable.add(name)
+            (hint,) = (member for member in members if member is not type(None))
+        kinds[name] = typing.get_origin(hint) or hint
+        if kinds[name] is list:
+            (items[name],) = typing.get_args(hint)
+    return kinds, frozenset(nullable), items
+
+
+_TYPES, _NULLABLE, _LIST_ITEM_TYPES = json_types(SessionRecord)  # once, at import
 _FROM_JSON_DEFAULTS: dict[str, Any] = {
     f.name: f.default for f in fields(SessionRecord) if f.name != "extras"
 }

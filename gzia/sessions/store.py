@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from gzia.atomic import write_atomic
 from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
@@ -31,9 +30,6 @@ from gzia.sessions.record import (
     now_rfc3339,
     parse_rfc3339,
 )
-
-if TYPE_CHECKING:
-    from gzia.sessions.events import Event, EventBatch
 
 LOCK_TIMEOUT = 10.0
 Mutation = Callable[[SessionRecord], SessionRecord | None]
@@ -175,17 +171,6 @@ class SessionStore:
             for path in (self.events_path(session_id), self.log_path(session_id),
                          self.record_path(session_id), self.lock_path(session_id)):
                 path.unlink(missing_ok=True)  # the lock file last, while still held
-
-    # -- events (the format lives in gzia.sessions.events) ----------------------------
-    def append_event(self, event: Event) -> None:
-        from gzia.sessions.events import append_event
-
-        append_event(self, event)
-
-    def read_events(self, session_id: str, offset: int = 0) -> EventBatch:
-        from gzia.sessions.events import read_events
-
-        return read_events(self, session_id, offset)
 
     @contextlib.contextmanager
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:

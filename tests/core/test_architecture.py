@@ -46,3 +46,64 @@ def test_core_modules_import_nothing_above_them() -> None:
     for name in core:
         for module in imported_gzia_modules(GZIA / name):
             assert module.startswith(allowed), f"{name} imports {module}"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(GZIA.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each gzia module and the gzia modules it imports, lazily imported ones included.
+
+    ``from gzia.cli import output`` depends on the module ``gzia.cli.output``; that Python
+    runs a package's ``__init__`` before its modules is not a dependency on the package.
+    """
+    modules = {module_name(path): path for path in GZIA.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                submodules = {f"{node.module}.{alias.name}" for alias in node.names}
+                found = submodules & modules.keys()
+                targets |= found or {node.module}
+            elif isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+        graph[name] = {t for t in targets if t in modules and t != name
+                       and not name.startswith(t + ".")}
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle as a path (first module repeated at the end), or ``[]``."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        if node in path:
+            return [*path[path.index(node):], node]
+        if node in done:
+            return []
+        path.append(node)
+        for target in sorted(graph[node]):
+            cycle = visit(target)
+            if cycle:
+                return cycle
+        path.pop()
+        done.add(node)
+        return []
+
+    for start in sorted(graph):
+        cycle = visit(start)
+        if cycle:
+            return cycle
+    return []
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    assert find_cycle(import_graph()) == []
+
+
+def test_a_cycle_is_found() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]

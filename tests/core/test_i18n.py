@@ -64,3 +64,22 @@ def test_spanish_speaks_tu_like_the_original(area: str) -> None:
     module = importlib.import_module(f"gzia.i18n.{area}")
     usted = {key: text for key, text in module.ES.items() if USTED_IMPERATIVES.search(text)}
     assert usted == {}
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ["0 plugins loaded", "1 plugin loaded", "2 plugins loaded"]),
+    ("es", ["0 plugins cargados", "1 plugin cargado", "2 plugins cargados"]),
+])
+def test_a_count_of_one_takes_the_singular_form(lang: str, expected: list[str]) -> None:
+    gzia.i18n.set_language(lang)
+    try:
+        assert [t("doctor.plugins_ok", count=n) for n in (0, 1, 2)] == expected
+    finally:
+        gzia.i18n.set_language(None)
+
+
+@pytest.mark.parametrize("area", areas())
+def test_every_singular_form_has_its_plural(area: str) -> None:
+    module = importlib.import_module(f"gzia.i18n.{area}")
+    singular = {key for key in module.EN if key.endswith("_one")}
+    assert {key.removesuffix("_one") for key in singular} <= set(module.EN)

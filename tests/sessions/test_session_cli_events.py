@@ -21,6 +21,7 @@ from gzia.sessions.store import SessionStore
 from gzia.supervisor.procinfo import process_start_time
 from tests.conftest import Result
 from tests.sessions.session_testkit import make_session
+from tests.waiting import is_sleeping_in_a_timer, wait_for
 
 Cli = Callable[..., Result]
 ES = {"GZ_LANG": "es"}
@@ -257,7 +258,8 @@ def test_logs_follow_stopped_by_a_signal_still_reports_the_events(
         follower = subprocess.Popen(
             [sys.executable, "-m", "gzia", "--json", "session", "logs", SID, "-f", "-d",
              str(project.root)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(1.0)  # started and polling
+        wait_for(lambda: is_sleeping_in_a_timer(follower.pid),
+                 "the follower to read the events and wait for more")
         follower.send_signal(signum)
         stdout, stderr = follower.communicate(timeout=30)
         assert follower.returncode == exit_code, stderr

@@ -16,6 +16,7 @@ from gzia.sessions.project import Project
 from gzia.sessions.store import SessionStore
 from tests.conftest import Result
 from tests.sessions.session_testkit import commit_file, make_session, run_git
+from tests.waiting import descriptors_open_on, wait_for
 
 Cli = Callable[..., Result]
 ES = {"GZ_LANG": "es"}
@@ -192,7 +193,8 @@ def test_lock_removed_while_another_waits_is_taken_again_from_the_new_file(
     with store.lock(sid):
         thread = threading.Thread(target=waiter)
         thread.start()
-        time.sleep(0.2)  # the waiter has opened the old file and is waiting for it
+        wait_for(lambda: descriptors_open_on(path) == 2,
+                 "the waiter to open the old lock file and wait for it")
         path.unlink()
     thread.join(timeout=10)
     assert seen == [True]

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -10,6 +11,7 @@ from gzia.sessions.record import (
     SessionRecord,
     Status,
     elapsed_ms,
+    json_types,
     parse_rfc3339,
 )
 from tests.sessions.session_testkit import COMPLETED_ISOLATED, RUNNING_DIRECT, go_record
@@ -85,3 +87,31 @@ def test_parse_rfc3339_variants() -> None:
 def test_elapsed_ms() -> None:
     assert elapsed_ms("2025-06-01T10:00:00Z", "2025-06-01T10:00:01.250Z") == 1250
     assert elapsed_ms("garbage", "2025-06-01T10:00:01Z") is None
+
+
+@dataclass
+class _FutureRecord:
+    id: str
+    archived: bool = False
+    labels: list[str] | None = None
+    attempts: int | None = None
+    tags: list[int] | None = None
+
+
+def test_field_types_come_from_the_annotations() -> None:
+    """A field added later is read with the type it is declared with, whatever its name."""
+    kinds, nullable, items = json_types(_FutureRecord)
+    assert kinds == {"id": str, "archived": bool, "labels": list, "attempts": int, "tags": list}
+    assert nullable == {"labels", "attempts", "tags"}
+    assert items == {"labels": str, "tags": int}
+
+
+def test_every_field_round_trips_with_a_value_of_its_declared_type() -> None:
+    kinds, _, items = json_types(SessionRecord)
+    samples = {str: "x", int: 7, bool: True}
+    values = {name: [samples[items[name]]] if kind is list else samples[kind]
+              for name, kind in kinds.items()}
+    record = SessionRecord(**values)
+    again, as_read = SessionRecord.from_text(record.to_text() + "\n")
+    assert again == record
+    assert as_read == record.to_text()  # stored form: printed as read, no field retyped

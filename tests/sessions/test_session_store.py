@@ -286,18 +286,18 @@ def test_list_orders_fractions_and_offsets_by_instant(store: SessionStore) -> No
 
 
 def test_store_appends_and_reads_events(store: SessionStore) -> None:
-    from gzia.sessions.events import new_event
+    from gzia.sessions.events import append_event, new_event, read_events
 
     store.create(_record("abcdef01"))
     first, second = new_event("abcdef01", "a", "READ"), new_event("abcdef01", "b", "FINISH",
                                                                   status="ok")
-    store.append_event(first)
-    store.append_event(second)
-    batch = store.read_events("abcdef01")
+    append_event(store, first)
+    append_event(store, second)
+    batch = read_events(store, "abcdef01")
     assert batch.events == [first, second]
-    assert store.read_events("abcdef01", batch.offset).events == []
+    assert read_events(store, "abcdef01", batch.offset).events == []
     with pytest.raises(InvalidInputError):
-        store.read_events("../x")
+        read_events(store, "../x")
 
 
 @pytest.mark.timeout(10)

@@ -81,6 +81,7 @@ def test_ctrl_c_through_a_pty_run_reaches_the_agent(terminal_run: Any):
 
 
 READING_AGENT = """
+signal.signal(signal.SIGCONT, lambda *_: os.write(1, b"CONTINUED\\r\\n"))
 print("READY", flush=True)
 for line in sys.stdin:
     print("GOT " + line.strip(), flush=True)
@@ -91,7 +92,7 @@ def test_ctrl_z_does_not_leave_the_terminal_with_a_stopped_agent(terminal_run: A
     terminal, report_path = terminal_run(READING_AGENT, pty=False)
     terminal.read_until(b"READY")
     terminal.type(b"\x1a")  # the agent stops; gz-ia (orphaned here: its stop is discarded)
-    time.sleep(0.3)         # takes the terminal back, hands it over again, continues it
+    terminal.read_until(b"CONTINUED")  # takes the terminal back, hands it over, continues it
     terminal.type(b"still here\r")
     terminal.read_until(b"GOT still here")
     terminal.type(b"\x03")
@@ -116,7 +117,7 @@ def test_ctrl_z_and_fg_under_a_job_control_shell(tmp_path: Path, notes: Path):
         shell.type(b"\x1a")
         shell.read_until(b"Stopped")  # the shell has its terminal back
         shell.type(b"fg\r")
-        time.sleep(0.3)
+        shell.read_until(b"CONTINUED")
         shell.type(b"after fg\r")
         shell.read_until(b"GOT after fg")
         shell.type(b"\x03")
