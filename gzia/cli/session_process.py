@@ -189,7 +189,7 @@ def _send(ctx: typer.Context, session: str, directory: str | None, data: bytes) 
     _, record = open_session(ctx, session, directory)
     sent = send_input(record, data)
     output.emit({"id": record.id, "bytes": sent},
-                lambda: output.line(t("run.input_sent", id=record.id, bytes=sent)))
+                lambda: output.line(t("run.input_sent", id=record.id, count=sent)))
 
 
 DetachKey = Annotated[str, typer.Option("--detach-key", metavar="KEY",

@@ -57,7 +57,8 @@ EN = {
     "holder_refused": "the holder of session '{id}' refused: {detail}",
     "not_background": "session '{id}' was not started with -b: there is no holder to talk to",
     "no_output": "session '{id}' has no output log (only -b and terminal runs keep one)",
-    "input_sent": "✓ {bytes} bytes sent to session '{id}'.",
+    "input_sent": "✓ {count} bytes sent to session '{id}'.",
+    "input_sent_one": "✓ 1 byte sent to session '{id}'.",
     "bad_key": "unknown key: {key}",
     "poll_line": "{id}  {status}  exit {exit_code}  {bytes} bytes  idle {idle}  holder {holder}",
     "timeout": "session '{id}' was stopped: it ran longer than its --timeout",
@@ -129,7 +130,8 @@ ES = {
     "not_background": "la sesión '{id}' no se inició con -b: no hay proceso con el que hablar",
     "no_output": "la sesión '{id}' no tiene registro de salida (solo lo guardan las "
                  "ejecuciones con -b o con terminal)",
-    "input_sent": "✓ {bytes} bytes enviados a la sesión '{id}'.",
+    "input_sent": "✓ {count} bytes enviados a la sesión '{id}'.",
+    "input_sent_one": "✓ 1 byte enviado a la sesión '{id}'.",
     "bad_key": "tecla desconocida: {key}",
     "poll_line": "{id}  {status}  salida {exit_code}  {bytes} bytes  inactiva {idle}  "
                  "proceso {holder}",

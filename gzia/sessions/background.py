@@ -24,7 +24,6 @@ from gzia.contract import GzError, IOFailure, NotFoundError, TimeoutFailure
 
 if TYPE_CHECKING:
     from gzia.sessions.record import SessionRecord
-    from gzia.sessions.runner import SessionRun
     from gzia.sessions.store import SessionStore
     from gzia.supervisor.command import Command
     from gzia.supervisor.watchdog import Watchdog
@@ -71,8 +70,8 @@ def start_in_background(
     command: Command,
     watchdog: Watchdog,
     options: BackgroundOptions,
-) -> SessionRun:
-    from gzia.sessions.runner import SessionRun
+) -> SessionRecord:
+    """The record once the holder reports the agent running (``pid`` set)."""
     from gzia.supervisor.runtime_dir import new_socket_path
 
     log_path = Path(record.log_path) if record.log_path else store.log_path(record.id)
@@ -84,7 +83,7 @@ def start_in_background(
         "watchdog": asdict(watchdog),
     }
     _await_ready(_start_holder(spec), record.id)
-    return SessionRun(store.load(record.id), 0)
+    return store.load(record.id)
 
 
 def _start_holder(spec: Mapping[str, Any]) -> subprocess.Popen[bytes]:

@@ -227,8 +227,8 @@ class _Launch:
             if self.request.background is not None:
                 from gzia.sessions.background import start_in_background
 
-                return start_in_background(store, record, command, self.watchdog,
-                                           self.request.background)
+                return SessionRun(start_in_background(store, record, command, self.watchdog,
+                                                      self.request.background), 0)
             outcome = run_supervised(
                 command, watchdog=self.watchdog, inbox=inbox,
                 on_started=lambda started: _record_started(store, record.id, started),

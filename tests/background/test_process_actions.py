@@ -151,3 +151,21 @@ def test_input_to_a_foreground_run_says_it_has_no_holder(  # noqa: PLR0917 - pyt
     assert result.exit_code == 1
     error = result.json["errors"][0]
     assert (error["code"], error["message"]) == ("CONFLICT", message.format(id=record.stem))
+
+
+@pytest.mark.parametrize(("env", "one", "many"), [
+    ({}, "✓ 1 byte sent to session '{id}'.\n", "✓ 2 bytes sent to session '{id}'.\n"),
+    (SPANISH, "✓ 1 byte enviado a la sesión '{id}'.\n",
+     "✓ 2 bytes enviados a la sesión '{id}'.\n"),
+])
+def test_input_lines_count_bytes_in_both_languages(
+    gz: Callable[..., Result], repo: Path, env: dict[str, str], one: str, many: str,
+) -> None:
+    data = start_background(gz, repo, *ECHO_LINES)
+    session = str(data["id"])
+    assert gz("session", "send-keys", session, "x", cwd=repo, env=env).stdout == one.format(
+        id=session)
+    assert gz("session", "submit", session, "y", cwd=repo, env=env).stdout == many.format(
+        id=session)
+    gz("session", "send-keys", session, "C-d", cwd=repo)
+    wait_final(repo, session)
