@@ -101,8 +101,12 @@ class _Holder:
                 self._report(_error_report(exc))
                 server.close()
                 return 1
-            finalize_run(self.store, self.session_id, outcome)
-            server.close()
+            try:
+                finalize_run(self.store, self.session_id, outcome)
+            except GzError:  # the record was deleted meanwhile (session delete --force)
+                traceback.print_exc()
+            finally:
+                server.close()
         return 0
 
     def _command(self) -> Command:

@@ -111,3 +111,18 @@ def test_kill_and_exit_race_leaves_one_final_record(
         assert len(_finished_events(repo, data["id"])) == 1
         outcomes.add(after["status"])
     assert outcomes  # at least one round ran
+
+
+def test_delete_force_of_a_running_background_session(
+    gz: Callable[..., Result], repo: Path, agent: Callable[[str, str], Path], notes: Path,
+) -> None:
+    agent("stubborn", STUBBORN_WITH_GRANDCHILD)
+    data = start_background(gz, repo, "stubborn")
+    wait_for_note(notes, "grandchild.pid")
+    result = gz("--json", "session", "delete", "--force", data["id"], cwd=repo)
+    assert result.exit_code == 0, result
+    assert (result.json["data"]["deleted"], result.json["data"]["killed"]) == (True, True)
+    wait_until(lambda: not pid_running(holder_pid(data)), what="the holder to exit")
+    assert not (repo / ".harness" / "sessions" / f"{data['id']}.json").exists()
+    assert not Path(data["holder"]["socket"]).exists()
+    assert [pid for pid in noted_pids(notes) if pid_running(pid)] == []
