@@ -32,12 +32,12 @@ def kill(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None
     from gzia.sessions.holder_client import kill_through_holder
     from gzia.sessions.ids import validate_session_ref
     from gzia.sessions.kill import kill_session
-    from gzia.sessions.reconcile import get_session
 
     validate_session_ref(session)
     store = open_store(ctx, directory)
     grace_s = configured_watchdog().kill_grace_s
-    result = (kill_through_holder(store, get_session(store, session), grace_s)
+    record = store.load(store.resolve(session))  # as stored: kill_session reconciles it
+    result = (kill_through_holder(store, record, grace_s)
               or kill_session(store, session, grace_s))
     record = result.record
     warn_if_process_only(record.id, result.target)
