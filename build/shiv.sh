@@ -15,6 +15,9 @@
 #                        build/requirements.lock for this interpreter
 #   GZ_BUILD_KEYS_DIR    directory of trusted minisign public keys (*.pub) to embed
 #                        (default release/keys; tests point it at a generated test key)
+#   GZ_BUILD_DEFAULTS    an organisation's defaults file (TOML, the keys of `gz-ia config
+#                        list`, no secrets) embedded as the built-in configuration layer
+#                        (default: none)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,11 +48,22 @@ if compgen -G "$keys/*.pub" > /dev/null; then
   mkdir -p "$work/src/gzia/update/keys"
   cp "$keys"/*.pub "$work/src/gzia/update/keys/"
 fi
+if [ -n "${GZ_BUILD_DEFAULTS:-}" ]; then
+  PYTHONPATH="$work/src" "$python" "$root/build/check_defaults.py" "$GZ_BUILD_DEFAULTS"
+  cp "$GZ_BUILD_DEFAULTS" "$work/src/gzia/defaults.toml"
+fi
 
-# 2. A fresh virtual environment for the build tools.
-"$python" -m venv "$work/venv"
-pip=("$work/venv/bin/python" -m pip --disable-pip-version-check -q)
-"${pip[@]}" install "shiv==1.0.8"
+# 2. The build tools: the interpreter's own when it has this very shiv (a test venv does),
+#    else a fresh virtual environment. Either way the same shiv makes the same archive.
+shiv_version=1.0.8
+if "$python" -c "import sys, shiv; sys.exit(shiv.__version__ != '$shiv_version')" 2>/dev/null; then
+  tools=$python
+else
+  "$python" -m venv "$work/venv"
+  tools=$work/venv/bin/python
+  "$tools" -m pip --disable-pip-version-check -q install "shiv==$shiv_version"
+fi
+pip=("$tools" -m pip --disable-pip-version-check -q)
 
 # 3. The site-packages that goes into the zipapp.
 site="$work/site"
@@ -58,9 +72,11 @@ if [ -n "${GZ_BUILD_SITE_PACKAGES:-}" ]; then
 else
   "${pip[@]}" install --no-compile --no-deps --target "$site" -r "$root/build/requirements.lock"
 fi
-"${pip[@]}" install --no-compile --no-deps --target "$site" "$work/src"
 # Paths of this build must not end up in the archive: console scripts (their shebang
 # names the build venv), direct_url.json (names the source copy), and their RECORD lines.
+# bin/ goes before the next install too, which would otherwise warn that it exists.
+rm -rf "$site/bin"
+"${pip[@]}" install --no-compile --no-deps --target "$site" "$work/src"
 rm -rf "$site/bin"
 find "$site" -name direct_url.json -delete
 find "$site" -path "*.dist-info/RECORD" -exec sed -i -e '/^\.\.\//d' -e '/direct_url\.json,/d' {} +
@@ -70,9 +86,9 @@ find "$site" -name __pycache__ -prune -exec rm -rf {} +
 mkdir -p "$(dirname "$output")"
 # --compile-pyc: the bytecode is compiled once, when the first run extracts the archive, by
 # the interpreter that runs it (a zipapp may be run by Python 3.11, 3.12 or 3.13).
-"$work/venv/bin/shiv" --reproducible --compile-pyc --site-packages "$site" \
+"$tools" -m shiv --reproducible --compile-pyc --site-packages "$site" \
   --python "/usr/bin/env python3" --entry-point gzia.cli:main \
   --output-file "$work/gz-ia.pyz"
-"$work/venv/bin/python" "$root/build/set_pyz_entry.py" "$work/gz-ia.pyz"
+"$tools" "$root/build/set_pyz_entry.py" "$work/gz-ia.pyz"
 mv -f "$work/gz-ia.pyz" "$output"
 echo "built $output (gz-ia $version, commit $commit)" >&2

@@ -2,9 +2,10 @@
 
 Each setting is declared once in :data:`SETTINGS` with its type, default and environment
 variable. A value comes from the environment (``GZ_*``) if set, else from the TOML
-file, else the default; :class:`Value` remembers which. Paths come from platformdirs and
-can be moved with ``GZ_CONFIG_DIR``, ``GZ_DATA_DIR``, ``GZ_CACHE_DIR``, ``GZ_STATE_DIR``
-and ``GZ_CONFIG_FILE``.
+file, else from the built-in defaults (``gzia/defaults.toml``, embedded by build/shiv.sh
+from an organisation's defaults file), else the hard default; :class:`Value` remembers
+which. Paths come from platformdirs and can be moved with ``GZ_CONFIG_DIR``,
+``GZ_DATA_DIR``, ``GZ_CACHE_DIR``, ``GZ_STATE_DIR`` and ``GZ_CONFIG_FILE``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class Setting:
     env: str
     help: str
     secret: bool = False
+    credential: bool = False
+    """Part of a credential (never handed to an agent); every secret is one."""
     choices: tuple[str, ...] = ()
     minimum: int | None = None
 
@@ -40,6 +43,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("default_permission", str, "supervised", "GZ_DEFAULT_PERMISSION",
             "permission level used when -m is not given",
             choices=("readonly", "supervised", "autonomous")),  # gzia.drivers.base.Permission
+    Setting("allow_push", bool, False, "GZ_ALLOW_PUSH",
+            "let session agents run git push (like --allow-push)"),
     Setting("kill_grace_ms", int, 100, "GZ_KILL_GRACE_MS",
             "milliseconds between SIGTERM and SIGKILL when stopping an agent", minimum=0),
     Setting("session_log_max_bytes", int, 16 * 1024 * 1024, "GZ_SESSION_LOG_MAX_BYTES",
@@ -47,7 +52,7 @@ SETTINGS: tuple[Setting, ...] = (
             "part is kept)", minimum=4096),
     Setting("nexus_search_url", str, None, "GZ_NEXUS_SEARCH_URL",
             "Nexus search API URL used to discover releases"),
-    Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name"),
+    Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name", credential=True),
     Setting("nexus_password", str, None, "GZ_NEXUS_PASSWORD", "Nexus password", secret=True),
     Setting("forgejo_api_url", str, None, "GZ_FORGEJO_API_URL",
             "Forgejo tags API URL, the fallback release source"),
@@ -61,8 +66,11 @@ SETTINGS: tuple[Setting, ...] = (
 SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 
 SOURCE_DEFAULT = "default"
+SOURCE_BUILTIN = "built-in"
 SOURCE_FILE = "file"
 SOURCE_ENV = "env"
+# Embedded by build/shiv.sh from GZ_BUILD_DEFAULTS; a development install has none.
+BUILTIN_DEFAULTS = Path(__file__).with_name("defaults.toml")
 
 
 @dataclass(frozen=True)
@@ -135,10 +143,12 @@ class Value:
 
 
 class Config:
-    """Settings resolved from environment, file and defaults."""
+    """Settings resolved from environment, file, built-in defaults and hard defaults."""
 
-    def __init__(self, file_values: dict[str, Any], environ: Mapping[str, str], file: Path):
+    def __init__(self, file_values: dict[str, Any], environ: Mapping[str, str], file: Path,
+                 builtin_values: Mapping[str, Any] | None = None):
         self._file_values = file_values
+        self._builtin_values = builtin_values or {}
         self._environ = environ
         self.file = file
 
@@ -149,6 +159,8 @@ class Config:
             return Value(setting, coerce(setting, raw_env, origin=setting.env), SOURCE_ENV)
         if key in self._file_values:
             return Value(setting, self._file_values[key], SOURCE_FILE)
+        if key in self._builtin_values:
+            return Value(setting, self._builtin_values[key], SOURCE_BUILTIN)
         return Value(setting, setting.default, SOURCE_DEFAULT)
 
     def get(self, key: str) -> Any:
@@ -186,7 +198,13 @@ def coerce(setting: Setting, raw: Any, *, origin: str | None) -> Any:
     return value
 
 
+BOOLEAN_WORDS = {"true": True, "1": True, "yes": True, "on": True,
+                 "false": False, "0": False, "no": False, "off": False}
+
+
 def _typed(setting: Setting, raw: Any) -> Any:
+    if setting.type is bool:
+        return raw if isinstance(raw, bool) else BOOLEAN_WORDS.get(str(raw).strip().lower())
     if isinstance(raw, setting.type) and not isinstance(raw, bool):
         return raw
     if setting.type is float and isinstance(raw, int) and not isinstance(raw, bool):
@@ -212,7 +230,12 @@ def _expected(setting: Setting) -> str:
 def load_config(environ: Mapping[str, str] | None = None) -> Config:
     env = os.environ if environ is None else environ
     file = paths(env).config_file
-    return Config(read_config_file(file), env, file)
+    return Config(read_config_file(file), env, file, builtin_defaults())
+
+
+def builtin_defaults() -> dict[str, Any]:
+    """The defaults embedded in this build (none in a development install)."""
+    return read_config_file(BUILTIN_DEFAULTS)
 
 
 def read_config_file(file: Path) -> dict[str, Any]:

@@ -103,11 +103,17 @@ def _driver_available(driver: Any) -> bool:
 
 
 def check_update_sources() -> Check:
-    from gzia.config import load_config
+    from gzia.update.settings import LEGACY_BASE_ENV, UpdateSettings, search_url_from_base
 
+    base = os.environ.get(LEGACY_BASE_ENV, "").strip()
+    if base and search_url_from_base(base) is None:
+        return Check("update", False, False, t("doctor.legacy_base_unsupported"),
+                     t("doctor.legacy_base_fix"))
     try:
-        config = load_config()
-        sources = [k for k in ("nexus_search_url", "forgejo_api_url") if config.get(k)]
+        settings = UpdateSettings.load()
+        urls = {"nexus_search_url": settings.nexus_search_url,
+                "forgejo_api_url": settings.forgejo_api_url}
+        sources = [key for key, url in urls.items() if url]
     except GzError:
         sources = []
     if sources:

@@ -1,9 +1,10 @@
 """The build step: one ``gz-ia-X.Y.Z-<os>-<arch>.pyz`` per platform, made by build/shiv.sh.
 
 For each platform the locked wheels of every supported CPython are unpacked side by side
-(release.wheels); build/shiv.sh then packs that site-packages with gzia, the injected version
-and the trusted public keys. An artifact for the machine's own platform is started with every
-supported CPython found on PATH before it is reported as built.
+(release.wheels); build/shiv.sh then packs that site-packages with gzia, the injected version,
+the trusted public keys and the organisation's defaults file, if one is given. An artifact
+for the machine's own platform is started with every supported CPython found on PATH before
+it is reported as built.
 """
 
 from __future__ import annotations
@@ -31,16 +32,21 @@ class BuildPlan:
     work_dir: Path
     keys_dir: Path
     lock: Path
+    defaults: Path | None = None  # TOML: the built-in configuration layer
 
 
 def shiv_env(plan: BuildPlan, output: Path, site_packages: Path) -> dict[str, str]:
-    return {
+    env = {
         **os.environ,
         "GZ_BUILD_VERSION": plan.version,
         "GZ_BUILD_OUTPUT": str(output),
         "GZ_BUILD_SITE_PACKAGES": str(site_packages),
         "GZ_BUILD_KEYS_DIR": str(plan.keys_dir),
     }
+    env.pop("GZ_BUILD_DEFAULTS", None)  # only the plan says which defaults a release embeds
+    if plan.defaults is not None:
+        env["GZ_BUILD_DEFAULTS"] = str(plan.defaults)
+    return env
 
 
 def host_platform() -> str | None:
@@ -143,8 +149,12 @@ def build_platform(plan: BuildPlan, name: str, dry_run: bool) -> dict[str, objec
 
 
 def build(plan: BuildPlan, dry_run: bool) -> dict[str, object]:
-    if not plan.lock.is_file():
-        raise ReleaseError("NOT_FOUND", f"the dependency lock {plan.lock} is missing")
+    for needed, what in ((plan.lock, "the dependency lock"), (plan.defaults, "the defaults file")):
+        if needed is not None and not needed.is_file():
+            raise ReleaseError("NOT_FOUND", f"{what} {needed} is missing")
     keys = sorted(p.name for p in plan.keys_dir.glob("*.pub"))
     built = [build_platform(plan, name, dry_run) for name in plan.platforms]
-    return {"version": plan.version, "out_dir": str(plan.out_dir), "keys": keys, "artifacts": built}
+    return {
+        "version": plan.version, "out_dir": str(plan.out_dir), "keys": keys,
+        "defaults": str(plan.defaults) if plan.defaults else None, "artifacts": built,
+    }  # fmt: skip

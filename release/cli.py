@@ -14,11 +14,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NoReturn
 
-from release import artifacts, build, minisign, publish, signing
-from release.errors import ReleaseError
+from gzia.contract import GzError, Problem
+from release import artifacts, build, publish, signing
+from release.errors import ReleaseError, as_problem, exit_code
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-Result = tuple[dict[str, object], list[ReleaseError], list[dict[str, str]]]
+DEFAULTS_FILE = REPO_ROOT / "release" / "defaults.toml"
+Result = tuple[dict[str, object], list[Problem], list[Problem]]
 
 
 class Parser(argparse.ArgumentParser):
@@ -56,6 +58,11 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lock", type=Path, default=REPO_ROOT / "build" / "requirements.lock",
         help="pinned dependencies (default: build/requirements.lock)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--defaults", type=Path, default=DEFAULTS_FILE,
+        help="an organisation's defaults file (TOML), built in as gz-ia's lowest settings "
+        "layer (default: release/defaults.toml when it exists)",
     )  # fmt: skip
 
 
@@ -107,33 +114,47 @@ def run_build(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
         work_dir=args.work_dir.resolve(),
         keys_dir=args.keys_dir.resolve(),
         lock=args.lock.resolve(),
+        defaults=_defaults(args.defaults),
     )
     report = build.build(plan, args.dry_run)
     warnings = [] if report["keys"] else [_no_key_warning()]
+    if report["defaults"] is None:
+        warnings.append(Problem(
+            "NO_DEFAULTS", "no defaults file: every user of this build must configure the "
+            "registries (nexus_search_url, forgejo_api_url) themselves",
+            hint="docs/release.md, \"Built-in defaults\"",
+        ))  # fmt: skip
     return report, [], warnings
 
 
-def _no_key_warning() -> dict[str, str]:
-    return {
-        "code": "NO_TRUSTED_KEY",
-        "message": "no public key in the keys directory: this build refuses every update",
-    }
+def _defaults(path: Path) -> Path | None:
+    """The defaults file to embed; release/defaults.toml only counts when it exists."""
+    return None if path == DEFAULTS_FILE and not path.is_file() else path.resolve()
+
+
+def _no_key_warning() -> Problem:
+    return Problem(
+        "NO_TRUSTED_KEY", "no public key in the keys directory: this build refuses every update"
+    )
 
 
 def run_sign(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
     version = artifacts.parse_version(args.version)
-    key = None
-    if not args.dry_run or args.key_file or env.get(signing.KEY_ENV):
-        key = signing.load_secret_key(args.key_file, env)
     trusted = signing.load_trusted_keys(args.keys_dir)
-    report = signing.sign_release(args.dir, version, key, trusted, dry_run=args.dry_run, env=env)
+    if args.dry_run and not (args.key_file or env.get(signing.KEY_ENV)):
+        report = signing.sign_release(args.dir, version, None, trusted, dry_run=True, env=env)
+        return report, [], []
+    with signing.signing_key(args.key_file, env) as key:
+        report = signing.sign_release(
+            args.dir, version, key, trusted, dry_run=args.dry_run, env=env
+        )
     warnings = []
-    if key is not None and not report["trusted"]:
-        warnings.append({
-            "code": "UNTRUSTED_KEY",
-            "message": f"key {report['key_id']} is not in {args.keys_dir}: "
+    if not report["trusted"]:
+        warnings.append(Problem(
+            "UNTRUSTED_KEY",
+            f"key {report['key_id']} is not in {args.keys_dir}: "
             "installed gz-ia will refuse this release",
-        })  # fmt: skip
+        ))  # fmt: skip
     return report, [], warnings
 
 
@@ -145,7 +166,7 @@ def run_verify(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
     report: dict[str, object] = {
         "version": version,
         "files": files,
-        "signed_by": verified.key.key_id_hex,
+        "signed_by": verified.id_hex,
     }
     return report, [], []
 
@@ -171,8 +192,8 @@ def run_publish(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
 
 def run_all(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
     report: dict[str, object] = {}
-    errors: list[ReleaseError] = []
-    warnings: list[dict[str, str]] = []
+    errors: list[Problem] = []
+    warnings: list[Problem] = []
     for name, step in (("build", run_build), ("sign", run_sign), ("publish", run_publish)):
         part, part_errors, part_warnings = step(args, env)
         report[name] = part
@@ -184,20 +205,13 @@ def run_all(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
 
 
 def run_keygen(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
-    for path in (args.secret_key, args.public_key):
-        if path.exists():
-            raise ReleaseError("CONFLICT", f"{path} exists; not overwriting a key")
-    key = minisign.generate_key()
     report: dict[str, object] = {
-        "key_id": key.public().key_id_hex,
+        "key_id": None,
         "secret_key": str(args.secret_key),
         "public_key": str(args.public_key),
     }
     if not args.dry_run:
-        fd = os.open(args.secret_key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as stream:
-            stream.write(key.to_text())
-        args.public_key.write_text(key.public().to_text(), encoding="ascii")
+        report["key_id"] = signing.generate_key(args.secret_key, args.public_key).id_hex
     return report, [], []
 
 
@@ -229,12 +243,11 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
         args = make_parser().parse_args(argv)
         step, dry_run = args.step, args.dry_run
         data, errors, warnings = STEPS[step](args, env)
-    except ReleaseError as exc:
-        errors, warnings = [exc], []
-    exit_code = max((e.exit_code for e in errors), default=0)
+    except (ReleaseError, GzError) as exc:
+        errors, warnings = [as_problem(exc)], []
     if as_json:
-        sys.stdout.write(render.envelope(not errors, data, errors, warnings) + "\n")
+        sys.stdout.write(render.envelope(data, errors, warnings) + "\n")
     else:
         render.human(step, data, errors, warnings, dry_run=dry_run, out=sys.stdout, err=sys.stderr)
     sys.stdout.flush()
-    return exit_code
+    return exit_code(errors)

@@ -1,49 +1,30 @@
-"""The one HTTP client of the release tooling: TLS verified, proxies from the environment."""
+"""HTTP for the release tooling: gz-ia's own client (``gzia.update.client.make_client``:
+TLS verified against the system trust store plus ``$SSL_CERT_FILE``, proxies from the
+environment), registry URLs checked before any credential is sent, failures as
+ReleaseErrors."""
 
 from __future__ import annotations
 
-import ipaddress
-import os
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from gzia.update.client import is_loopback
 from release.errors import ReleaseError
 
 if TYPE_CHECKING:
     import httpx
 
-USER_AGENT = "gz-ia-release"
-LOOPBACK_NAMES = ("localhost",)
+TIMEOUT = 120.0  # seconds to connect and between two reads: uploads of whole zipapps
 
 
 def make_client(auth: httpx.Auth | tuple[str, str] | None = None) -> httpx.Client:
-    """System trust store plus ``$SSL_CERT_FILE``; ``HTTPS_PROXY``/``NO_PROXY`` honoured."""
-    import ssl
+    """gz-ia's configured client, with the registry's credentials for every request."""
+    from gzia.update.client import make_client as gz_ia_client
 
-    import httpx
-    import truststore
-
-    context = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    extra_ca = os.environ.get("SSL_CERT_FILE")
-    if extra_ca:
-        context.load_verify_locations(cafile=extra_ca)
-    return httpx.Client(
-        auth=auth,
-        verify=context,
-        trust_env=True,
-        follow_redirects=False,
-        timeout=httpx.Timeout(120.0, connect=15.0),
-        headers={"User-Agent": USER_AGENT},
-    )
-
-
-def _is_loopback(host: str) -> bool:
-    if host in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    client = gz_ia_client(TIMEOUT)
+    if auth is not None:
+        client.auth = auth
+    return client
 
 
 def base_url(text: str, what: str) -> str:
@@ -53,7 +34,7 @@ def base_url(text: str, what: str) -> str:
         raise ReleaseError("INVALID_INPUT", f"{what} must be an http(s) URL, got {text!r}")
     if parts.username or parts.password or parts.query or parts.fragment:
         raise ReleaseError("INVALID_INPUT", f"{what} must not carry credentials or a query")
-    if parts.scheme == "http" and not _is_loopback(parts.hostname):
+    if parts.scheme == "http" and not is_loopback(parts.hostname):
         raise ReleaseError(
             "INVALID_INPUT",
             f"{what} uses plain http: credentials would travel unencrypted; use https",

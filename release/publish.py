@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzia.contract import GzError, Problem
 from release import artifacts, forgejo, nexus, signing
-from release.errors import ReleaseError
+from release.errors import ReleaseError, as_problem
 from release.http import base_url
 
 TARGETS = ("nexus", "forgejo")
@@ -84,24 +85,24 @@ def forgejo_target(
 
 def publish(
     request: PublishRequest, env: Mapping[str, str]
-) -> tuple[dict[str, object], list[ReleaseError]]:
+) -> tuple[dict[str, object], list[Problem]]:
     """Publish to each requested registry; returns the report and the per-registry errors."""
     trusted = signing.load_trusted_keys(request.keys_dir)
-    verified = signing.verify_release(request.release_dir, request.version, trusted)
+    signer = signing.verify_release(request.release_dir, request.version, trusted)
     files = artifacts.release_files(request.release_dir, request.version)
     sums_text = (request.release_dir / artifacts.SUMS_NAME).read_text(encoding="ascii")
     report: dict[str, object] = {
         "version": request.version,
         "dry_run": request.dry_run,
-        "signed_by": verified.key.key_id_hex,
+        "signed_by": signer.id_hex,
     }
-    errors: list[ReleaseError] = []
+    errors: list[Problem] = []
     for name in request.targets:
         try:
             report[name] = _publish_one(name, request, files, sums_text, env)
-        except ReleaseError as exc:
-            report[name] = {"error": exc.to_json()}
-            errors.append(exc)
+        except (ReleaseError, GzError) as exc:
+            errors.append(as_problem(exc))
+            report[name] = {"error": errors[-1].to_json()}
     return report, errors
 
 

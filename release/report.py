@@ -6,21 +6,16 @@ import json
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from release.errors import ReleaseError
+from gzia.contract import Problem
 
 _DRY_VERBS = {"upload": "would upload", "remove": "would remove", "present": "already there:"}
 
 
-def envelope(
-    ok: bool, data: object, errors: list[ReleaseError], warnings: list[dict[str, str]]
-) -> str:
-    document = {
-        "ok": ok,
-        "data": data,
-        "errors": [e.to_json() for e in errors],
-        "warnings": warnings,
-    }
-    return json.dumps(document, ensure_ascii=False)  # one line, as gz-ia prints it
+def envelope(data: object, errors: list[Problem], warnings: list[Problem]) -> str:
+    """gz-ia's own envelope (``gzia.contract.envelope``), on one line as gz-ia prints it."""
+    from gzia.contract import envelope as build
+
+    return json.dumps(build(not errors, data, errors, warnings), ensure_ascii=False)
 
 
 def _build_lines(data: dict[str, Any], dry_run: bool) -> list[str]:
@@ -64,8 +59,10 @@ def _publish_lines(data: dict[str, Any], dry_run: bool) -> list[str]:
 
 
 def _keygen_lines(data: dict[str, Any], dry_run: bool) -> list[str]:
-    verb = "would write" if dry_run else "wrote"
-    return [f"{verb} key {data['key_id']}: {data['secret_key']} (secret), {data['public_key']}"]
+    paths = f"{data['secret_key']} (secret), {data['public_key']}"
+    if dry_run:
+        return [f"would write a new key: {paths}"]
+    return [f"wrote key {data['key_id']}: {paths}"]
 
 
 def _all_lines(data: dict[str, Any], dry_run: bool) -> list[str]:
@@ -93,8 +90,8 @@ HUMAN: dict[str, Callable[[dict[str, Any], bool], list[str]]] = {
 def human(
     step: str,
     data: dict[str, Any] | None,
-    errors: list[ReleaseError],
-    warnings: list[dict[str, str]],
+    errors: list[Problem],
+    warnings: list[Problem],
     *,
     dry_run: bool,
     out: TextIO,
@@ -104,7 +101,7 @@ def human(
         for line in HUMAN[step](data, dry_run):
             out.write(line + "\n")
     for warning in warnings:
-        err.write(f"Warning: {warning['message']}\n")
+        err.write(f"Warning: {warning.message}\n")
     for error in errors:
         err.write(f"Error: {error.message}\n")
         if error.hint:

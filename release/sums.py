@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from pathlib import Path
 
+from gzia.update.verify import parse_sums
 from release.errors import ReleaseError
-
-_LINE = re.compile(r"([0-9a-f]{64}) [ *](\S+)")
 
 
 def file_sha256(path: Path) -> str:
@@ -25,14 +23,14 @@ def render(files: list[Path]) -> str:
 
 
 def parse(text: str) -> dict[str, str]:
-    """File name → sha256 hex; a malformed or duplicated line is an integrity error."""
-    entries: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        match = _LINE.fullmatch(line)
-        if match is None or match.group(2) in entries:
-            raise ReleaseError("INTEGRITY", f"SHA256SUMS line {number} is malformed: {line!r}")
-        entries[match.group(2)] = match.group(1)
-    return entries
+    """File name → sha256 hex, read by gz-ia's own parser; a malformed or repeated line,
+    which the updater would skip, is an integrity error here."""
+    parsed = parse_sums(text.encode())
+    if parsed.bad_lines:
+        number = parsed.bad_lines[0]
+        line = text.splitlines()[number - 1]
+        raise ReleaseError("INTEGRITY", f"SHA256SUMS line {number} is malformed: {line!r}")
+    return parsed.entries
 
 
 def check(release_dir: Path, text: str, names: list[str]) -> None:

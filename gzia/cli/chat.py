@@ -16,7 +16,16 @@ from gzia.cli.run_options import (
     background_options,
     report_started,
 )
-from gzia.cli.run_report import configured_watchdog, report_run, workspace_label
+from gzia.cli.run_report import (
+    ALLOW_PUSH_HELP,
+    configured_watchdog,
+    push_allowed,
+    report_run,
+    warn_if_base_has_changes,
+    warn_if_unguarded,
+    workspace_label,
+)
+from gzia.drivers.base import Driver
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
@@ -34,6 +43,8 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     prompt: Annotated[str | None, typer.Option("-i", "--prompt", help="Initial prompt.")] = None,
     directory: Annotated[str | None, typer.Option("-d", "--dir",
                                                   help="Project directory.")] = None,
+    allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
+    = False,
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
@@ -45,23 +56,41 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     config = load_config()
     driver = get_driver(default_provider(provider or config.get("default_provider")))
     permission = parse_permission(perm or config.get("default_permission"))
-    if prompt is None and os.isatty(0):
-        prompt = ask_task()
-    request = SessionRequest(directory, driver, permission, prompt=prompt or None, mode="chat",
-                             output_to_stderr=output.is_json(),
+    request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
+                             mode="chat", output_to_stderr=output.is_json(),
+                             allow_push=push_allowed(allow_push),
                              pty=background or no_output_timeout is not None,
                              background=background_options(background))
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
+        warn_if_unguarded(workspace)
+        warn_if_base_has_changes(workspace)
+        if background:  # the record printed on return says what runs where
+            return
         output.progress(t("run.chat_launch", name=driver.display_name,
                           permission=permission.value, workspace=workspace_label(workspace)))
 
     run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
-                        on_launch=None if background else launched)
+                        on_launch=launched)
     if background:
         report_started(run)
     else:
         report_run(run)
+
+
+def task_for(driver: Driver, prompt: str | None) -> str | None:
+    """The task for the agent: ``-i``, else asked on a terminal. A driver that takes no
+    prompt (the shell) is not asked, and a ``-i`` given to it is reported as ignored."""
+    from gzia.drivers.base import takes_prompt
+
+    if not takes_prompt(driver):
+        if prompt is not None:
+            output.warn("INVALID_INPUT", "launch.prompt_ignored", name=driver.display_name,
+                        details={"provider": driver.id, "option": "--prompt"})
+        return None
+    if prompt is None and os.isatty(0):
+        prompt = ask_task()
+    return prompt or None
 
 
 def ask_task() -> str:

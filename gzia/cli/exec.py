@@ -16,8 +16,17 @@ from gzia.cli.run_options import (
     background_options,
     report_started,
 )
-from gzia.cli.run_report import configured_watchdog, report_run, workspace_label
-from gzia.contract import MissingRequiredError
+from gzia.cli.run_report import (
+    ALLOW_PUSH_HELP,
+    configured_watchdog,
+    push_allowed,
+    report_run,
+    warn_if_base_has_changes,
+    warn_if_unguarded,
+    workspace_label,
+)
+from gzia.contract import InvalidInputError, MissingRequiredError
+from gzia.drivers.base import Driver
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
@@ -37,6 +46,8 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
                                                   help="Project directory.")] = None,
     provider: Annotated[str, typer.Option("--provider", help="Driver that runs the command.")]
     = "shell",
+    allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
+    = False,
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
@@ -47,20 +58,39 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
 
     if not command:
         raise MissingRequiredError("run.missing_command", details={"argument": "CMD"})
+    driver = command_driver(get_driver(provider), command)
     request = SessionRequest(
-        directory, get_driver(provider), Permission.SUPERVISED, command=command, mode="exec",
+        directory, driver, Permission.SUPERVISED, command=command, mode="exec",
         pty=background or no_output_timeout is not None or os.isatty(0),
-        output_to_stderr=output.is_json(),
+        output_to_stderr=output.is_json(), allow_push=push_allowed(allow_push),
         background=background_options(background),
     )
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
+        warn_if_unguarded(workspace)
+        warn_if_base_has_changes(workspace)
+        if background:  # the record printed on return says what runs where
+            return
         output.progress(t("run.exec_launch", command=shlex.join(command), id=record.id,
                           workspace=workspace_label(workspace)))
 
     run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
-                        on_launch=None if background else launched)
+                        on_launch=launched)
     if background:
         report_started(run)
     else:
         report_run(run)
+
+
+def command_driver(driver: Driver, command: list[str]) -> Driver:
+    """``driver``, if it runs commands; any other is a usage error (exit 2): an agent
+    driver would start its agent and drop the command."""
+    from gzia.drivers.base import runs_commands
+
+    if runs_commands(driver):
+        return driver
+    raise InvalidInputError(
+        "launch.provider_runs_no_command", provider=driver.id,
+        hint_key="launch.provider_runs_no_command_hint",
+        details={"provider": driver.id, "command": command},
+    )

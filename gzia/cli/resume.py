@@ -14,7 +14,7 @@ from gzia.cli.run_options import (
     background_options,
     report_started,
 )
-from gzia.cli.run_report import configured_watchdog, report_run
+from gzia.cli.run_report import configured_watchdog, push_allowed, report_run, warn_if_unguarded
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
@@ -48,12 +48,16 @@ def resume_in_foreground(
     from gzia.sessions.runner import resume_session
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
+        warn_if_unguarded(workspace)
+        if background:  # the record printed on return says what runs where
+            return
         output.progress(t("run.resume_launch", id=record.id, dir=workspace.target_dir))
 
     run = resume_session(
         directory, session_id, driver_for=lambda provider: get_driver(provider or "agy"),
-        watchdog=watchdog or configured_watchdog(), on_launch=None if background else launched,
+        watchdog=watchdog or configured_watchdog(), on_launch=launched,
         output_to_stderr=output.is_json(), background=background_options(background),
+        allow_push=push_allowed(False),
     )
     if background:
         report_started(run)

@@ -20,6 +20,11 @@ EN = {
     "update_ok": "update sources: {sources}",
     "update_none": "no update source configured",
     "update_fix": "set GZ_NEXUS_SEARCH_URL or GZ_FORGEJO_API_URL (gz-ia config set ...)",
+    "legacy_base_unsupported": "GZ_NEXUS_BASE_URL cannot be used: it is not "
+                               "<nexus>/repository/<repository>/gz-ia, so no search URL "
+                               "follows from it",
+    "legacy_base_fix": "set GZ_NEXUS_SEARCH_URL (<nexus>/service/rest/v1/search/assets"
+                       "?repository=<repository>) and unset GZ_NEXUS_BASE_URL",
     "ready": "✓ gz-ia is ready",
     "not_ready": "✕ gz-ia is not ready: fix the items marked ✕",
 }
@@ -44,6 +49,11 @@ ES = {
     "update_ok": "fuentes de actualización: {sources}",
     "update_none": "no hay fuente de actualización configurada",
     "update_fix": "define GZ_NEXUS_SEARCH_URL o GZ_FORGEJO_API_URL (gz-ia config set ...)",
+    "legacy_base_unsupported": "GZ_NEXUS_BASE_URL no se puede usar: no es "
+                               "<nexus>/repository/<repositorio>/gz-ia, así que no se deduce "
+                               "de ella una URL de búsqueda",
+    "legacy_base_fix": "define GZ_NEXUS_SEARCH_URL (<nexus>/service/rest/v1/search/assets"
+                       "?repository=<repositorio>) y elimina GZ_NEXUS_BASE_URL",
     "ready": "✓ gz-ia está listo",
     "not_ready": "✕ gz-ia no está listo: corrige los puntos marcados con ✕",
 }

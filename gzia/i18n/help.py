@@ -19,6 +19,23 @@ FRAME = {
     "env var: {var}": "variable de entorno: {var}",
 }
 
+METAVARS = {
+    # The placeholders click writes in usage lines and beside options and arguments.
+    "OPTIONS": "OPCIONES",
+    "COMMAND": "COMANDO",
+    "ARGS": "ARGUMENTOS",
+    "TEXT": "TEXTO",
+    "INTEGER": "ENTERO",
+    "FLOAT": "DECIMAL",
+    "BOOLEAN": "BOOLEANO",
+    "PATH": "RUTA",
+    "FILE": "ARCHIVO",
+    "FILENAME": "ARCHIVO",
+    "DIRECTORY": "DIRECTORIO",
+    "KEY": "CLAVE",
+    "VALUE": "VALOR",
+}
+
 TEXTS = {
     # gz-ia and its global options.
     "Run AI coding agents as managed sessions in isolated git worktrees.":
@@ -37,6 +54,8 @@ TEXTS = {
     "readonly, supervised or autonomous.": "readonly, supervised o autonomous.",
     "Initial prompt.": "Prompt inicial.",
     "Project directory.": "Directorio del proyecto.",
+    "Let the agent run git push (refused in sessions otherwise).":
+        "Permite al agente ejecutar git push (si no, se rechaza en las sesiones).",
     "Run a command as a session in an isolated worktree: gz-ia exec -- CMD ARGS...":
         "Ejecuta un comando como sesión en un worktree aislado: gz-ia exec -- CMD ARGS...",
     "Driver that runs the command.": "Driver que ejecuta el comando.",
@@ -80,9 +99,10 @@ TEXTS = {
     "The key that detaches (tmux-style name).":
         "La tecla que desconecta (nombre al estilo de tmux).",
     # session
-    "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs).":
+    "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs, "
+    "kill, resume).":
         "Gestiona sesiones agénticas locales (list, show, path, delete, diff, merge, prune, "
-        "log, logs).",
+        "log, logs, kill, resume).",
     "Project directory (default: the current directory).":
         "Directorio del proyecto (por defecto: el directorio actual).",
     "List the project's sessions, newest first.":
@@ -107,6 +127,8 @@ TEXTS = {
     "Remove worktrees and harness/* branches that have no record.":
         "Elimina los worktrees y las ramas harness/* que no tienen registro.",
     "Report, remove nothing.": "Informa sin eliminar nada.",
+    "Also remove finished sessions that are merged or changed nothing.":
+        "Elimina también las sesiones terminadas que están fusionadas o no cambiaron nada.",
     "Also remove orphaned worktrees holding uncommitted work.":
         "Elimina también worktrees huérfanos con trabajo sin comitear.",
     "Append an event to the session's event log.":
@@ -125,6 +147,10 @@ TEXTS = {
     "killed.":
         "Detiene una sesión en ejecución (SIGTERM, espera, SIGKILL a su grupo de procesos) y "
         "la registra como killed.",
+    "Signal the recorded PID even when the record has no start time and the process runs "
+    "none of the agent's programs.":
+        "Envía la señal al PID registrado aunque el registro no tenga hora de inicio y el "
+        "proceso no corra ninguno de los programas del agente.",
     "Alias of resume.": "Alias de resume.",
     "Session id (or unique prefix).": "Id de la sesión (o un prefijo único).",
     "The command and its arguments.": "El comando y sus argumentos.",
@@ -150,6 +176,10 @@ TEXTS = {
         "Lista los plugins que se cargaron y los que fallaron.",
     "Print the version, commit and build date.":
         "Muestra la versión, el commit y la fecha de compilación.",
+    # completion
+    "Print the shell completion script (bash, zsh or fish).":
+        "Muestra el script de autocompletado para la shell (bash, zsh o fish).",
+    "bash, zsh or fish.": "bash, zsh o fish.",
     # update
     "Update gz-ia from Nexus (or Forgejo), verified and atomic.":
         "Actualiza gz-ia desde Nexus (o Forgejo), de forma verificada y atómica.",

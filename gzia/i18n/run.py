@@ -1,10 +1,16 @@
 """Messages about running agents: chat, exec, resume, session kill/resume.
 
 The Spanish lines of the original gz-ia are kept verbatim (``chat``'s launch line, the
-task question, ``session kill`` and ``session resume``).
+task question, ``session kill`` and ``session resume``, the event log's action texts).
 """
 
 EN = {
+    # gz-ia's own events in a session's event log (written in the writer's language)
+    "event_started": "{mode} session started",
+    "event_resumed": "{mode} session resumed",
+    "event_finished_ok": "session finished",
+    "event_finished_failed": "session finished",
+    "event_killed": "session killed (kill PID {pid})",
     "empty_command": "no command to run",
     "missing_command": "missing command: gz-ia exec -- CMD [ARGS...]",
     "bad_argument": "invalid command argument: {argument}",
@@ -29,6 +35,8 @@ EN = {
     "already_running": "session '{id}' is already running (PID {pid})",
     "not_running": "session '{id}' is not running (current status: {status})",
     "still_starting": "session '{id}' is still starting; try again in a moment",
+    "still_finishing": "the agent of session '{id}' has ended and the gz-ia running it is "
+                       "still writing how; try again in a moment",
     "kill_done": "✓ Session '{id}' (PID {pid}) stopped.",
     "kill_lost": "✧ Session '{id}' was no longer running (PID {pid} had vanished): marked lost.",
     "kill_process_only": "only PID {pid} was signalled, not a process group: {why}; "
@@ -70,9 +78,21 @@ EN = {
     "attach_detached": "[detached from session {id}: it keeps running]",
     "attach_ended": "[session {id} ended: {status}]",
     "bad_detach_key": "the detach key must be one key that sends one byte, not '{key}'",
+    "kill_refused_ancestor": "session '{id}' names PID {pid}, a process gz-ia runs under "
+                             "(its caller or one of its parents), which gz-ia never "
+                             "signals; the record was left as it is",
+    "kill_unproven": "session '{id}' has no start time to prove that PID {pid} is still its "
+                     "agent, and that process ({command}) runs none of the agent's programs "
+                     "({expected}): nothing was signalled",
+    "kill_force_hint": "if PID {pid} is the agent: gz-ia session kill --force {id}",
 }
 
 ES = {
+    "event_started": "Sesión de {mode} iniciada",
+    "event_resumed": "Sesión de {mode} reanudada",
+    "event_finished_ok": "Sesión finalizada exitosamente",
+    "event_finished_failed": "Sesión finalizada con fallas",
+    "event_killed": "Sesión finalizada manualmente (kill PID {pid})",
     "empty_command": "no hay comando que ejecutar",
     "missing_command": "falta el comando: gz-ia exec -- CMD [ARGS...]",
     "bad_argument": "argumento de comando inválido: {argument}",
@@ -97,6 +117,8 @@ ES = {
     "already_running": "la sesión '{id}' ya se encuentra en ejecución (PID {pid})",
     "not_running": "la sesión '{id}' no está activa (estado actual: {status})",
     "still_starting": "la sesión '{id}' aún se está iniciando; reintenta en un momento",
+    "still_finishing": "el agente de la sesión '{id}' terminó y el gz-ia que lo ejecuta aún "
+                       "está registrando cómo; reintenta en un momento",
     "kill_done": "✓ Sesión '{id}' (PID {pid}) finalizada con éxito.",
     "kill_lost": "✧ La sesión '{id}' ya no estaba en ejecución (el PID {pid} había "
                  "desaparecido): marcada como perdida (lost).",
@@ -144,4 +166,11 @@ ES = {
     "attach_detached": "[desconectado de la sesión {id}: sigue en ejecución]",
     "attach_ended": "[la sesión {id} terminó: {status}]",
     "bad_detach_key": "la tecla para desconectar debe ser una tecla que envíe un byte, no '{key}'",
+    "kill_refused_ancestor": "la sesión '{id}' indica el PID {pid}, un proceso bajo el que "
+                             "corre gz-ia (quien lo invocó o uno de sus padres), al que gz-ia "
+                             "nunca envía señales; el registro queda como estaba",
+    "kill_unproven": "la sesión '{id}' no tiene hora de inicio que pruebe que el PID {pid} "
+                     "sigue siendo su agente, y ese proceso ({command}) no ejecuta ninguno de "
+                     "los programas del agente ({expected}): no se envió ninguna señal",
+    "kill_force_hint": "si el PID {pid} es el agente: gz-ia session kill --force {id}",
 }

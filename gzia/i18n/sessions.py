@@ -5,6 +5,10 @@ EN = {
     "not_found": "session '{id}' not found",
     "list_hint": "gz-ia session list",
     "invalid_id": "invalid session id '{id}': expected 8 hexadecimal characters",
+    "invalid_ref": (
+        "invalid session id '{id}': expected 8 hexadecimal characters, or a unique prefix "
+        "of 4 or more"
+    ),
     "ambiguous_id": "session id prefix '{id}' is ambiguous: {matches}",
     "id_taken": "session '{id}' already exists",
     "locked": "session '{id}' is locked by another gz-ia process",
@@ -225,12 +229,29 @@ EN = {
         "  ! Orphaned worktree kept, its HEAD holds commits no branch has: {name}; "
         "remove it anyway with: gz-ia session prune --force"
     ),
+    "prune_kept_young": (
+        "  ! Orphaned worktree kept, created less than a minute ago (its session may be "
+        "starting): {name}; run gz-ia session prune again later"
+    ),
+    "prune_kept_branch_checked_out": (
+        "  ! Orphaned branch kept, it is checked out in {path}: {name}; "
+        "switch that worktree to another branch first"
+    ),
     "prune_kept_files": "    Uncommitted files ({count}):",
     "prune_dir": "  ✓ Orphaned worktree directory removed: {name}",
     "prune_events": "  ✓ Orphaned event log removed: {name}",
     "prune_lock": "  ✓ Orphaned lock file removed: {name}",
     "prune_missing": "  ! Session {name} lost its worktree (record kept)",
     "prune_dry_run": "(dry run: what prune would do; nothing is removed)",
+    "prune_session": "  ✓ Finished session removed: {name} ({status})",
+    "prune_session_branch": "    {branch} was {commit}; recover it with: git branch {branch} {commit}",
+    "prune_discarded_commits": "    ! Unmerged commits discarded: {count}",
+    "prune_session_kept_unmerged": (
+        "  ! Session kept, it has unmerged work ({what}): {name}; merge it with "
+        "gz-ia session merge {name}, or remove it anyway with: gz-ia session prune --finished "
+        "--force"
+    ),
+    "prune_session_kept_running": "  ! Session kept, it is still running: {name}",
     # events
     "invalid_stage": "invalid stage: '{value}' (valid: READ, PENDING, FINISH)",
     "invalid_status": "invalid status: '{value}' (valid: OK, FAILED)",
@@ -251,6 +272,10 @@ ES = {
     "not_found": "sesión '{id}' no encontrada",
     "list_hint": "gz-ia session list",
     "invalid_id": "id de sesión inválido '{id}': se esperan 8 caracteres hexadecimales",
+    "invalid_ref": (
+        "id de sesión inválido '{id}': se esperan 8 caracteres hexadecimales, o un prefijo "
+        "único de 4 o más"
+    ),
     "ambiguous_id": "el prefijo de id de sesión '{id}' es ambiguo: {matches}",
     "id_taken": "la sesión '{id}' ya existe",
     "locked": "la sesión '{id}' está bloqueada por otro proceso de gz-ia",
@@ -485,12 +510,29 @@ ES = {
         "  ! Worktree huérfano conservado, su HEAD tiene commits que ninguna rama tiene: "
         "{name}; elimínalo de todos modos con: gz-ia session prune --force"
     ),
+    "prune_kept_young": (
+        "  ! Worktree huérfano conservado, creado hace menos de un minuto (su sesión puede "
+        "estar iniciándose): {name}; vuelve a ejecutar gz-ia session prune más tarde"
+    ),
+    "prune_kept_branch_checked_out": (
+        "  ! Rama huérfana conservada, está activa en {path}: {name}; "
+        "cambia ese worktree a otra rama primero"
+    ),
     "prune_kept_files": "    Archivos sin comitear ({count}):",
     "prune_dir": "  ✓ Directorio de worktree huérfano eliminado: {name}",
     "prune_events": "  ✓ Registro de eventos huérfano eliminado: {name}",
     "prune_lock": "  ✓ Archivo de bloqueo huérfano eliminado: {name}",
     "prune_missing": "  ! La sesión {name} perdió su worktree (registro conservado)",
     "prune_dry_run": "(simulación: lo que haría prune; no se elimina nada)",
+    "prune_session": "  ✓ Sesión terminada eliminada: {name} ({status})",
+    "prune_session_branch": "    {branch} era {commit}; recupérala con: git branch {branch} {commit}",
+    "prune_discarded_commits": "    ! Commits sin fusionar descartados: {count}",
+    "prune_session_kept_unmerged": (
+        "  ! Sesión conservada, tiene trabajo sin fusionar ({what}): {name}; fusiónala con "
+        "gz-ia session merge {name}, o elimínala de todos modos con: gz-ia session prune "
+        "--finished --force"
+    ),
+    "prune_session_kept_running": "  ! Sesión conservada, sigue en ejecución: {name}",
     "invalid_stage": "etapa inválida: '{value}' (válidos: READ, PENDING, FINISH)",
     "invalid_status": "estado inválido: '{value}' (válidos: OK, FAILED)",
     "invalid_duration": "duración inválida: '{value}' (milisegundos, 0 o más)",

@@ -1,8 +1,9 @@
 """``session delete``: remove a session's record, events, log, worktree and branch.
 
 It refuses (``SAFETY_BLOCK``) to drop work that exists nowhere else: commits on
-``harness/<id>`` that no other branch holds and that were not merged by gz-ia, or
-uncommitted files in the worktree; and it refuses to delete a running session. ``--force``
+``harness/<id>`` that no other branch holds, that were not merged by gz-ia and whose
+changes the base does not hold (a squash merge leaves them on no branch), or uncommitted
+files in the worktree; and it refuses to delete a running session. ``--force``
 overrides both (a running session is stopped first through ``gzia.sessions.kill``).
 
 Only the paths a session owns are removed: ``.harness/worktrees/<id>`` and the branch
@@ -16,11 +17,17 @@ import shutil
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import SafetyBlockError
-from gzia.sessions.git import changed_paths, commits_on_no_branch, rev_parse, run_git
+from gzia.contract import ConflictError, SafetyBlockError
+from gzia.sessions.git import (
+    changed_paths,
+    commits_on_no_branch,
+    holds_work_of,
+    rev_parse,
+    run_git,
+)
 from gzia.sessions.merge_checks import HARNESS_PATHS
 from gzia.sessions.project import Project
-from gzia.sessions.reconcile import reconcile
+from gzia.sessions.reconcile import reconcile, wait_for_owner
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import (
@@ -43,6 +50,17 @@ class UnmergedWork:
 
     def __bool__(self) -> bool:
         return bool(self.commits or self.files)
+
+    def describe(self) -> str:
+        """``1 unmerged commit(s), 2 uncommitted file(s)``, in the user's language."""
+        from gzia.i18n import t
+
+        parts = []
+        if self.commits:
+            parts.append(t("sessions.delete_what_commits", count=self.commits))
+        if self.files:
+            parts.append(t("sessions.delete_what_files", count=len(self.files)))
+        return ", ".join(parts)
 
 
 @dataclass
@@ -83,7 +101,7 @@ def _unmerged_commits(project: Project, record: SessionRecord) -> int:
     """
     branch = branch_for(record.id)
     tip = rev_parse(project.root, branch)
-    tips = [tip] if tip is not None and tip != record.merged_commit else []
+    tips = [tip] if tip is not None and not _merged(project, record, tip) else []
     worktree = worktree_for(project, record.id)
     head = rev_parse(worktree, "HEAD") if (worktree / ".git").is_file() else None
     if head is not None and head != tip:
@@ -91,12 +109,23 @@ def _unmerged_commits(project: Project, record: SessionRecord) -> int:
     return commits_on_no_branch(project.root, tips, except_branch=branch)
 
 
+def _merged(project: Project, record: SessionRecord, tip: str) -> bool:
+    """``merge`` recorded this tip, or the base branch (or the checked-out one) already
+    holds its changes: a ``merge --squash --no-commit`` the user then committed, work
+    merged by hand."""
+    if tip == record.merged_commit:
+        return True
+    bases = ["HEAD"]
+    if record.base_branch and branch_exists(project.root, record.base_branch):
+        bases.insert(0, record.base_branch)
+    return any(holds_work_of(project.root, base, tip) for base in bases)
+
+
 def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -> DeleteResult:
     result = DeleteResult(record.id)
-    record = reconcile(store, record)
+    record = reconcile(store, wait_for_owner(store, record))
     if record.is_running:
-        record, result.kill_target = _stop(store, record, force=force)
-        result.killed = True
+        record, result.kill_target, result.killed = _stop(store, record, force=force)
     result.discarded = unmerged_work(store.project, record)
     if result.discarded and not force:
         raise _unmerged_refusal(record.id, result.discarded)
@@ -107,7 +136,9 @@ def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -
 
 def _stop(
     store: SessionStore, record: SessionRecord, *, force: bool
-) -> tuple[SessionRecord, KillTarget | None]:
+) -> tuple[SessionRecord, KillTarget | None, bool]:
+    """The record once stopped, what was signalled, and whether gz-ia stopped it (False:
+    it ended on its own meanwhile, and its owner recorded how)."""
     details = {"id": record.id, "pid": record.pid}
     if not force:
         raise SafetyBlockError("sessions.delete_running", id=record.id, pid=record.pid,
@@ -120,20 +151,19 @@ def _stop(
     from gzia.config import load_config
 
     grace_s = int(load_config().get("kill_grace_ms")) / 1000.0
-    killed = kill.kill_session(store, record.id, grace_s)
-    return store.load(record.id), killed.target
+    try:
+        killed = kill.kill_session(store, record.id, grace_s)
+    except ConflictError:
+        final = store.load(record.id)
+        if final.is_running:
+            raise
+        return final, None, False
+    return store.load(record.id), killed.target, True
 
 
 def _unmerged_refusal(session_id: str, work: UnmergedWork) -> SafetyBlockError:
-    from gzia.i18n import t
-
-    parts = []
-    if work.commits:
-        parts.append(t("sessions.delete_what_commits", count=work.commits))
-    if work.files:
-        parts.append(t("sessions.delete_what_files", count=len(work.files)))
     return SafetyBlockError(
-        "sessions.delete_unmerged", id=session_id, what=", ".join(parts),
+        "sessions.delete_unmerged", id=session_id, what=work.describe(),
         hint_key="sessions.force_hint",
         details={"id": session_id, "unmerged_commits": work.commits,
                  "uncommitted_files": work.files},

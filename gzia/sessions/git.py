@@ -46,12 +46,18 @@ def run_git(
     *,
     env: Mapping[str, str] | None = None,
     input_text: str | None = None,
+    outlive_caller: bool = False,
+    pass_fds: Sequence[int] = (),
 ) -> proc.Completed:
-    """Run ``git <args>`` in ``cwd``; never raises for a non-zero exit."""
+    """Run ``git <args>`` in ``cwd``; never raises for a non-zero exit.
+
+    ``outlive_caller`` and ``pass_fds``: see :func:`gzia.proc.run` (a git command that
+    changes the base runs to its end even if gz-ia is killed, holding gz-ia's lock)."""
     from gzia import proc  # not imported by commands that only find the project
 
     return proc.run(
-        ["git", *args], cwd=cwd, env=git_environment(env), input_text=input_text
+        ["git", *args], cwd=cwd, env=git_environment(env), input_text=input_text,
+        outlive_caller=outlive_caller, pass_fds=pass_fds,
     )
 
 
@@ -80,15 +86,21 @@ def git_installed() -> bool:
     return which("git") is not None
 
 
-def commit_with_fallback_identity(args: Sequence[str], cwd: str | Path) -> proc.Completed:
+def commit_with_fallback_identity(
+    args: Sequence[str], cwd: str | Path, *, env: Mapping[str, str] | None = None,
+    pass_fds: Sequence[int] | None = None,
+) -> proc.Completed:
     """``git commit``-like command; when git knows no identity, retry as gz-ia.
 
     The fallback identity is given with ``-c`` for this one command only: the user's
-    configuration is never written.
+    configuration is never written. With ``pass_fds`` (the base's lock) the command
+    outlives a killed gz-ia: see :func:`run_git`.
     """
-    done = run_git(args, cwd)
+    detached, fds = pass_fds is not None, pass_fds or ()
+    done = run_git(args, cwd, env=env, outlive_caller=detached, pass_fds=fds)
     if not done.ok and _missing_identity(done):
-        done = run_git([*FALLBACK_IDENTITY, *args], cwd)
+        done = run_git([*FALLBACK_IDENTITY, *args], cwd, env=env, outlive_caller=detached,
+                       pass_fds=fds)
     return done
 
 
@@ -147,6 +159,22 @@ def private_index(worktree: str | Path, scratch: Path) -> dict[str, str]:
 
 def is_ancestor(directory: str | Path, ancestor: str, descendant: str) -> bool:
     return run_git(["merge-base", "--is-ancestor", ancestor, descendant], directory).ok
+
+
+def holds_work_of(directory: str | Path, base: str, tip: str) -> bool:
+    """Whether ``base`` already holds the work of ``tip``: ``tip`` is merged into it, or
+    merging it would leave ``base``'s tree as it is (a squash merge, work merged by hand).
+    A conflict, or git failing, is "no"."""
+    if is_ancestor(directory, tip, base):
+        return True
+    done = run_git(["merge-tree", "--write-tree", base, tip], directory)
+    merged_tree = done.stdout.split("\n", 1)[0].strip() if done.ok else None
+    return merged_tree is not None and merged_tree == rev_parse_tree(directory, base)
+
+
+def rev_parse_tree(directory: str | Path, rev: str) -> str | None:
+    done = run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{tree}}"], directory)
+    return done.stdout.strip() if done.ok else None
 
 
 def commits_on_no_branch(directory: str | Path, tips: Sequence[str], *,

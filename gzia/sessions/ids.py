@@ -26,7 +26,7 @@ def validate_session_id(raw: str) -> str:
     """Return ``raw`` as a full session id, or raise ``INVALID_INPUT`` (exit 2)."""
     candidate = raw.strip().lower()
     if not is_session_id(candidate):
-        raise _invalid(raw)
+        raise _invalid(raw, "sessions.invalid_id")
     return candidate
 
 
@@ -34,13 +34,13 @@ def validate_session_ref(raw: str) -> str:
     """A full id or a unique-prefix candidate (4 to 8 hex); the store resolves prefixes."""
     candidate = raw.strip().lower()
     if _ID_OR_PREFIX.fullmatch(candidate) is None:
-        raise _invalid(raw)
+        raise _invalid(raw, "sessions.invalid_ref")
     return candidate
 
 
-def _invalid(raw: str) -> InvalidInputError:
+def _invalid(raw: str, key: str) -> InvalidInputError:
     return InvalidInputError(
-        "sessions.invalid_id",
+        key,
         id=raw,
         hint_key="sessions.list_hint",
         details={"id": raw},

@@ -11,6 +11,11 @@
    with the exit code, or ``killed`` with ``end_reason`` and ``signal``. A record that
    ``session kill`` marked ``killed`` meanwhile stays ``killed``.
 
+The record names its owner (``owner_pid``, ``owner_start_time``: this gz-ia). While the
+owner lives, nobody else decides the run's final status: reconcile never marks it
+``lost`` (:mod:`gzia.sessions.reconcile`), even in the moment between the agent's exit
+and the owner's final write.
+
 Stop signals that reach gz-ia while it writes the final record are held until the
 record is written, then decide the exit code (130/143).
 """
@@ -33,6 +38,8 @@ from gzia.contract import (
     stopped_by_signal,
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
+from gzia.drivers.secrets import agent_environment
+from gzia.i18n import t
 from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
@@ -48,6 +55,8 @@ from gzia.supervisor.watchdog import Watchdog
 
 COMMAND_EXTRA = "command"
 """Record field (kept by the store as an extra) holding an ``exec`` session's argv."""
+ALLOW_PUSH_EXTRA = "allow_push"
+"""Record field (an extra, present only when true): the session may push; kept on resume."""
 
 STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
 
@@ -70,6 +79,8 @@ class SessionRequest:
     """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
     background: BackgroundOptions | None = None
     """Run under a detached holder and return once the agent runs (``-b``)."""
+    allow_push: bool = False
+    """Lift the guardrail's refusal of ``git push`` (:mod:`gzia.sessions.guard`)."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +97,7 @@ def start_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> SessionRun:
-    env = dict(os.environ if environ is None else environ)
+    env = agent_environment(os.environ if environ is None else environ)
     project = find_project(request.directory)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
@@ -110,9 +121,13 @@ def resume_session(
     environ: Mapping[str, str] | None = None,
     output_to_stderr: bool = False,
     background: BackgroundOptions | None = None,
+    allow_push: bool = False,
 ) -> SessionRun:
-    """Continue a finished session: same record, same workspace, same conversation."""
-    env = dict(os.environ if environ is None else environ)
+    """Continue a finished session: same record, same workspace, same conversation.
+
+    Pushes are allowed when ``allow_push`` says so or the session was started allowing them.
+    """
+    env = agent_environment(os.environ if environ is None else environ)
     project = find_project(directory)
     store = SessionStore(project)
     record = get_session(store, ref)
@@ -125,6 +140,7 @@ def resume_session(
         command=command if isinstance(command, list) else None,
         mode=record.mode or "chat", output_to_stderr=output_to_stderr,
         pty=background is not None, background=background,
+        allow_push=allow_push or record.extras.get(ALLOW_PUSH_EXTRA) is True,
     )
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
@@ -148,10 +164,17 @@ def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
 
 def _mark_resumed(record: SessionRecord) -> None:
     record.status = Status.RUNNING
+    _stamp_owner(record)
     record.started_at = now_rfc3339()
     record.pid, record.pgid, record.pid_start_time = 0, None, None
     record.finished_at = record.duration_ms = record.end_reason = record.signal = None
     record.exit_code = 0
+
+
+def _stamp_owner(record: SessionRecord) -> None:
+    """This gz-ia owns the run: while it lives, it alone writes the final status."""
+    record.owner_pid = os.getpid()
+    record.owner_start_time = process_start_time(record.owner_pid)
 
 
 def _unused_id(store: SessionStore) -> str:
@@ -170,11 +193,14 @@ def _new_record(
         started_at=now_rfc3339(), mode=request.mode,
         conversation_id=request.driver.new_conversation_id(),
     )
+    _stamp_owner(record)
     workspace.apply_to(record)
     if request.pty:
         record.log_path = str(store.log_path(session_id))
     if request.command is not None:
         record.extras[COMMAND_EXTRA] = list(request.command)
+    if request.allow_push:
+        record.extras[ALLOW_PUSH_EXTRA] = True
     return record
 
 
@@ -219,7 +245,7 @@ class _Launch:
 
     def _run(self, record: SessionRecord, resume: bool) -> SessionRun:
         store = self.store
-        action = f"{record.mode or 'chat'} session {'resumed' if resume else 'started'}"
+        action = t(f"run.event_{'resumed' if resume else 'started'}", mode=record.mode or "chat")
         log_lifecycle_event(store, record.id, action, "PENDING")
         with signal_inbox() as inbox:
             command = self._command(record, resume)
@@ -239,13 +265,25 @@ class _Launch:
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
         prompt = None if resume else self.request.prompt
-        command = _launch_spec(self.request, self.workspace.target_dir, self.env,
+        command = _launch_spec(self.request, self.workspace.target_dir, self._agent_env(record),
                                record.conversation_id, resume=resume, prompt=prompt)
         if record.log_path:
             command = command.with_log(Path(record.log_path))
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command
+
+
+    def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
+        """The environment, with the git guardrails when the agent works in a worktree
+        (and git is recent enough to honour them)."""
+        from gzia.sessions.guard import SessionGuard, git_too_old, guarded_environment
+
+        if not self.workspace.is_isolated or git_too_old() is not None:
+            return self.env
+
+        guard = SessionGuard(record.id, self.workspace.target_dir, self.request.allow_push)
+        return guarded_environment(self.store.project, guard, self.env)
 
 
 def finalize_run(store: SessionStore, session_id: str, outcome: RunOutcome) -> SessionRecord:
@@ -280,7 +318,8 @@ def _log_finish(store: SessionStore, record: SessionRecord) -> None:
     error = None
     if failed:
         error = f"{record.status}: {record.end_reason}, exit code {record.exit_code}"
-    log_lifecycle_event(store, record.id, "session finished", "FINISH", failed=failed,
+    action = t(f"run.event_finished_{'failed' if failed else 'ok'}")
+    log_lifecycle_event(store, record.id, action, "FINISH", failed=failed,
                         error=error, duration_ms=record.duration_ms)
 
 

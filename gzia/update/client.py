@@ -84,10 +84,11 @@ class Credentials:
     def protected(self) -> bool:
         """Whether they travel encrypted: https, or plain http to this very machine."""
         scheme, host, _ = self.origin
-        return scheme == "https" or _is_loopback(host)
+        return scheme == "https" or is_loopback(host)
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
+    """``localhost`` or a loopback address (``127.0.0.0/8``, ``::1``, bracketed or not)."""
     import ipaddress
 
     try:

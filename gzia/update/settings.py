@@ -1,11 +1,42 @@
-"""Update settings, read from :mod:`gzia.config` (the environment beats the config file)."""
+"""Update settings, read from :mod:`gzia.config` (the environment beats the config file,
+which beats the built-in defaults).
+
+``GZ_NEXUS_BASE_URL``, the original's download base (``<nexus>/repository/<repo>/gz-ia``),
+is accepted as the Nexus search URL of that repository when ``GZ_NEXUS_SEARCH_URL`` is not
+set in the environment; a base URL of any other shape cannot be mapped, and ``gz-ia doctor``
+says so.
+"""
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
 from gzia.contract import InvalidInputError
+
+LEGACY_BASE_ENV = "GZ_NEXUS_BASE_URL"
+_BASE_PATH = re.compile(r"(?P<root>.*)/repository/(?P<repo>[^/]+)(?:/[^/]+)*/gz-ia")
+
+
+def search_url_from_base(base: str) -> str | None:
+    """``https://nexus/repository/<repo>/[dirs/]gz-ia`` as the search URL of ``<repo>``
+    (``https://nexus/service/rest/v1/search/assets?repository=<repo>``); ``None`` when
+    ``base`` has another shape."""
+    try:
+        parts = urlsplit(base.strip())
+        _ = parts.port
+    except ValueError:
+        return None
+    match = _BASE_PATH.fullmatch(parts.path.rstrip("/"))
+    if parts.scheme not in ("http", "https") or not parts.hostname or match is None \
+            or parts.query or parts.fragment:
+        return None
+    path = f"{match['root']}/service/rest/v1/search/assets"
+    query = urlencode({"repository": unquote(match["repo"])})
+    return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
 
 
 @dataclass(frozen=True)
@@ -20,9 +51,10 @@ class UpdateSettings:
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None) -> UpdateSettings:
-        from gzia.config import load_config
+        from gzia.config import SOURCE_ENV, load_config
 
-        config = load_config(environ)
+        env = os.environ if environ is None else environ
+        config = load_config(env)
 
         def text(key: str) -> str:
             value = config.get(key)
@@ -32,6 +64,9 @@ class UpdateSettings:
         if timeout <= 0:
             raise InvalidInputError("update.bad_timeout", value=timeout,
                                     details={"key": "update_timeout", "value": timeout})
-        return cls(text("nexus_search_url"), text("nexus_user"), text("nexus_password"),
+        nexus = text("nexus_search_url")
+        if config.value("nexus_search_url").source != SOURCE_ENV:
+            nexus = search_url_from_base(env.get(LEGACY_BASE_ENV, "")) or nexus
+        return cls(nexus, text("nexus_user"), text("nexus_password"),
                    text("forgejo_api_url"), text("forgejo_token"), timeout,
                    text("update_public_keys"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -57,16 +58,32 @@ def verify_sums(sums: bytes, signature_text: bytes, keys: list[PublicKey]) -> di
     except SignatureProblem as problem:
         raise IntegrityError("update.signature_invalid", reason=problem.message,
                              details={"reason": problem.key}) from problem
-    return parse_sums(sums)
+    return parse_sums(sums).entries
 
 
-def parse_sums(sums: bytes) -> dict[str, str]:
-    entries = {}
-    for line in sums.decode("utf-8", errors="replace").splitlines():
+@dataclass(frozen=True)
+class Sums:
+    """A parsed SHA256SUMS: ``{file name: sha256 hex}`` and the lines that are no entry."""
+
+    entries: dict[str, str]
+    bad_lines: tuple[int, ...]  # 1-based numbers of malformed or repeated lines
+
+
+def parse_sums(sums: bytes) -> Sums:
+    """``sha256sum`` lines (text `` `` or binary ``*`` marker, either case of hex).
+
+    Blank lines are skipped; any other line that is not an entry, or names a file a second
+    time, is counted in ``bad_lines``: the updater skips it, the release tooling refuses it.
+    """
+    entries: dict[str, str] = {}
+    bad: list[int] = []
+    for number, line in enumerate(sums.decode("utf-8", errors="replace").splitlines(), 1):
         match = _SUMS_LINE.match(line.strip())
-        if match:
+        if match is not None and match["name"] not in entries:
             entries[match["name"]] = match["hash"].lower()
-    return entries
+        elif line.strip():
+            bad.append(number)
+    return Sums(entries, tuple(bad))
 
 
 def expected_hash(entries: dict[str, str], name: str, registry_sha256: str | None) -> str:

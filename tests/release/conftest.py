@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from release import artifacts, minisign
+from gzia.update.minisign import PublicKey, parse_public_key
+from release import artifacts
+from tests.conftest import Result
 from tests.fakes.fixtures import *  # noqa: F403
 from tests.fakes.forgejo import ForgejoFake
 from tests.fakes.nexus import NexusFake
+from tests.fakes.signing import MinisignKey
 
 REPO = Path(__file__).resolve().parents[2]
 NEXUS_USER, NEXUS_PASSWORD = "ci-publisher", "n3xus-S3cret-pw"
@@ -30,36 +31,28 @@ PLATFORMS = ("linux-amd64", "linux-arm64")
 
 @dataclass(frozen=True)
 class KeyFiles:
-    key: minisign.SecretKey
+    public_key: PublicKey
     secret: Path
     public: Path
     keys_dir: Path  # holds only ``public``: what a build would embed
 
-
-def write_key(folder: Path, key: minisign.SecretKey | None = None) -> KeyFiles:
-    key = key or minisign.generate_key()
-    keys_dir = folder / "keys"
-    keys_dir.mkdir(parents=True)
-    secret, public = folder / "release.key", keys_dir / "release.pub"
-    secret.write_text(key.to_text())
-    public.write_text(key.public().to_text())
-    return KeyFiles(key, secret, public, keys_dir)
-
-
-@pytest.fixture
-def release_key(tmp_path: Path) -> KeyFiles:
-    return write_key(tmp_path / "key")
-
-
-@dataclass
-class Result:
-    exit_code: int
-    stdout: str
-    stderr: str
-
     @property
-    def json(self) -> Any:
-        return json.loads(self.stdout)
+    def key_id(self) -> str:
+        return self.public_key.id_hex
+
+
+def write_key(folder: Path) -> KeyFiles:
+    """A new unencrypted key pair made by ``minisign -G -W``."""
+    made = MinisignKey.generate(folder)
+    keys_dir = folder / "keys"
+    keys_dir.mkdir()
+    public = made.pub.rename(keys_dir / "release.pub")
+    return KeyFiles(parse_public_key(public.read_text()), made.sec, public, keys_dir)
+
+
+@pytest.fixture(scope="session")
+def release_key(tmp_path_factory: pytest.TempPathFactory) -> KeyFiles:
+    return write_key(tmp_path_factory.mktemp("key"))
 
 
 RunRelease = Callable[..., Result]

@@ -2,7 +2,10 @@
 and Forgejo, and let the older installed zipapp update itself to the newer one and back.
 
 The builds are real (pip fetches the locked wheels for CPython 3.11-3.13, build/shiv.sh packs
-them), so they happen once per session and these tests are marked ``release_build``.
+them), so they happen once per session and every test here shares them (marked
+``release_build``). They are an organisation's builds: a defaults file names the session's
+own fake registries and is embedded as gz-ia's built-in configuration layer, and the newer
+version is made by ``release.py all`` (build, sign, publish to those registries in one go).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,8 +24,8 @@ from typing import Any
 import pytest
 
 from release import artifacts, build, interpreters
-from tests.fakes.forgejo import ForgejoFake
-from tests.fakes.nexus import NexusFake
+from tests.fakes.forgejo import ForgejoFake, start_forgejo
+from tests.fakes.nexus import NexusFake, start_nexus
 from tests.fakes.signing import verify_with_minisign
 from tests.release.conftest import (
     FORGEJO_TOKEN,
@@ -41,11 +45,22 @@ BUILD_TIMEOUT = 900
 
 
 @dataclass(frozen=True)
+class Organisation:
+    """The registries an organisation publishes to, built into its zipapps as defaults."""
+
+    nexus: NexusFake
+    forgejo: ForgejoFake
+    publish_env: dict[str, str]
+    defaults: Path
+
+
+@dataclass(frozen=True)
 class Builds:
     key: KeyFiles
     work_dir: Path  # the prepared site-packages, reused by every build of the session
     dirs: dict[str, Path]  # version -> signed release directory
-    reports: dict[str, Any]  # version -> the build step's JSON data
+    reports: dict[str, Any]  # version -> the JSON data of its build (OLD) or all (NEW) step
+    org: Organisation
 
     def pyz(self, version: str) -> Path:
         return self.dirs[version] / f"gz-ia-{version}-{HOST}.pyz"
@@ -59,7 +74,7 @@ def release_py(*args: str | Path, env: dict[str, str] | None = None) -> dict[str
         text=True,
         timeout=BUILD_TIMEOUT,
         check=False,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, "PYTHON": sys.executable, **(env or {})},
     )
     document: dict[str, Any] = json.loads(done.stdout)
     assert (done.returncode, document["ok"]) == (0, True), done.stdout + done.stderr
@@ -67,40 +82,40 @@ def release_py(*args: str | Path, env: dict[str, str] | None = None) -> dict[str
 
 
 @pytest.fixture(scope="session")
-def builds(tmp_path_factory: pytest.TempPathFactory) -> Builds:
+def organisation(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Organisation]:
+    """Its Nexus lets anyone read (publishing needs the password), as a raw repository of
+    released tools usually does; its defaults file names both registries."""
+    nexus, nexus_server = start_nexus()
+    forgejo, forgejo_server = start_forgejo()
+    env = publish_env(nexus, forgejo)
+    nexus.anonymous_read = True
+    defaults = tmp_path_factory.mktemp("org") / "defaults.toml"
+    defaults.write_text(
+        f'nexus_search_url = "{nexus.search_url("gz-ia")}"\n'
+        f'forgejo_api_url = "{forgejo.tags_url()}"\n'
+    )
+    try:
+        yield Organisation(nexus, forgejo, env, defaults)
+    finally:
+        nexus_server.stop()
+        forgejo_server.stop()
+
+
+@pytest.fixture(scope="session")
+def builds(tmp_path_factory: pytest.TempPathFactory, organisation: Organisation) -> Builds:
     if HOST is None:
         pytest.skip("this machine is not a platform gz-ia ships for")
     root = tmp_path_factory.mktemp("release-builds")
     key = write_key(root / "key")
-    dirs, reports = {}, {}
-    for version in (OLD, NEW):
-        folder = root / f"dist-{version}"
-        reports[version] = release_py(
-            "build",
-            "--version",
-            version,
-            "--platform",
-            HOST,
-            "--dir",
-            folder,
-            "--work-dir",
-            root / "work",
-            "--keys-dir",
-            key.keys_dir,
-        )["data"]
-        release_py(
-            "sign",
-            "--version",
-            version,
-            "--dir",
-            folder,
-            "--key-file",
-            key.secret,
-            "--keys-dir",
-            key.keys_dir,
-        )
-        dirs[version] = folder
-    return Builds(key, root / "work", dirs, reports)
+    dirs = {version: root / f"dist-{version}" for version in (OLD, NEW)}
+    common = ("--platform", HOST, "--work-dir", root / "work", "--keys-dir", key.keys_dir,
+              "--defaults", organisation.defaults)
+    reports = {OLD: release_py("build", "--version", OLD, "--dir", dirs[OLD], *common)["data"]}
+    release_py("sign", "--version", OLD, "--dir", dirs[OLD], "--key-file", key.secret,
+               "--keys-dir", key.keys_dir)
+    env = {**organisation.publish_env, "GZ_RELEASE_MINISIGN_KEY_FILE": str(key.secret)}
+    reports[NEW] = release_py("all", "--version", NEW, "--dir", dirs[NEW], *common, env=env)["data"]
+    return Builds(key, root / "work", dirs, reports, organisation)
 
 
 def run(
@@ -139,7 +154,9 @@ def test_the_artifact_embeds_the_trusted_key_and_its_version(builds: Builds) -> 
         names = set(archive.namelist())
         key = archive.read("site-packages/gzia/update/keys/release.pub").decode()
         version_file = archive.read("site-packages/gzia/_version.py").decode()
+        defaults = archive.read("site-packages/gzia/defaults.toml").decode()
     assert key == builds.key.public.read_text()
+    assert defaults == builds.org.defaults.read_text()
     assert f'__version__ = "{NEW}"' in version_file
     compiled = sorted(n.rsplit("/", 1)[1] for n in names if "_cffi_backend" in n)
     arch = "x86_64" if HOST == "linux-amd64" else "aarch64"
@@ -278,32 +295,39 @@ def test_other_platforms_carry_their_own_compiled_modules(
     assert key == builds.key.public.read_text()
 
 
-def test_all_builds_signs_and_publishes_in_one_go(
-    builds: Builds, tmp_path: Path, nexus: NexusFake, forgejo: ForgejoFake
-) -> None:
-    env = {**publish_env(nexus, forgejo), "GZ_RELEASE_MINISIGN_KEY_FILE": str(builds.key.secret)}
-    folder = tmp_path / "dist"
-
-    data = release_py(
-        "all",
-        "--version",
-        "2.0.0",
-        "--platform",
-        HOST,
-        "--dir",
-        folder,
-        "--work-dir",
-        builds.work_dir,
-        "--keys-dir",
-        builds.key.keys_dir,
-        env=env,
-    )["data"]
+def test_all_builds_signs_and_publishes_in_one_go(builds: Builds) -> None:
+    folder, org = builds.dirs[NEW], builds.org
 
     files = {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
-    assert sorted(files) == ["SHA256SUMS", "SHA256SUMS.minisig", f"gz-ia-2.0.0-{HOST}.pyz"]
-    assert sorted(data) == ["build", "publish", "sign"]
-    assert data["publish"]["forgejo"]["release"] == "created"
-    assert {p.removeprefix("gz-ia/2.0.0/"): d for p, d in nexus.repos["gz-ia"].items()} == files
-    (release,) = forgejo.repo().releases
-    assert (release.tag_name, release.draft) == ("v2.0.0", False)
+    assert sorted(files) == ["SHA256SUMS", "SHA256SUMS.minisig", f"gz-ia-{NEW}-{HOST}.pyz"]
+    assert sorted(builds.reports[NEW]) == ["build", "publish", "sign"]
+    assert builds.reports[NEW]["publish"]["forgejo"]["release"] == "created"
+    prefix = f"gz-ia/{NEW}/"
+    assert {p.removeprefix(prefix): d for p, d in org.nexus.repos["gz-ia"].items()} == files
+    (release,) = org.forgejo.repo().releases
+    assert (release.tag_name, release.draft) == (f"v{NEW}", False)
     assert {a.name: a.data for a in release.assets} == files
+
+
+def test_an_organisation_build_updates_with_nothing_set(
+    builds: Builds, installed: Path
+) -> None:
+    """No GZ_* variable, no configuration file: the built-in defaults and keys suffice."""
+    assert not [name for name in os.environ if name.startswith("GZ_")]
+    listed = run(installed, "config", "list", "--json")
+    settings = {e["key"]: e for e in json.loads(listed.stdout)["data"]["settings"]}
+
+    updated = run(installed, "update", "--json")
+
+    org = builds.org
+    assert (settings["nexus_search_url"]["value"], settings["nexus_search_url"]["source"]) == (
+        org.nexus.search_url("gz-ia"), "built-in"
+    )
+    assert (settings["forgejo_api_url"]["value"], settings["forgejo_api_url"]["source"]) == (
+        org.forgejo.tags_url(), "built-in"
+    )
+    assert settings["update_timeout"]["source"] == "default"
+    document = json.loads(updated.stdout)
+    assert (updated.returncode, document["ok"]) == (0, True), updated.stdout + updated.stderr
+    assert (document["data"]["source"], document["data"]["version"]) == ("nexus", NEW)
+    assert reported_version(installed) == NEW

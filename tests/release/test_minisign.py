@@ -1,5 +1,5 @@
-"""Minisign keys and signatures written by release/ against the real minisign program
-(Debian package ``minisign``) and against gz-ia's own verifier."""
+"""Signing with the real minisign program (Debian package ``minisign``): the signature's
+layout, password-protected keys, and the keys and programs the sign step refuses."""
 
 from __future__ import annotations
 
@@ -9,135 +9,45 @@ from pathlib import Path
 
 import pytest
 
-from release import minisign
-from release.errors import ReleaseError
-from tests.fakes.signing import MinisignKey, minisign_binary, verify_with_minisign
+from tests.fakes.signing import minisign_binary, verify_with_minisign
 from tests.release.conftest import KeyFiles, RunRelease, make_artifacts, sign_release, write_key
 
-TRUSTED = "timestamp:1767225600\tfile:SHA256SUMS\thashed"
+EPOCH = {"SOURCE_DATE_EPOCH": "1767225600"}
 
 
-def sign_file(key: minisign.SecretKey, path: Path) -> Path:
-    signature = path.with_name(path.name + ".minisig")
-    signature.write_text(minisign.sign(path.read_bytes(), key, TRUSTED, "release test"))
-    return signature
-
-
-def test_minisign_accepts_a_signature_made_with_a_generated_key(
-    tmp_path: Path, release_key: KeyFiles
+def test_the_signature_is_prehashed_with_the_key_id_and_both_comments(
+    tmp_path: Path, release_key: KeyFiles, run_release: RunRelease
 ) -> None:
-    data = tmp_path / "SHA256SUMS"
-    data.write_bytes(b"0" * 64 + b"  gz-ia-1.2.3-linux-amd64.pyz\n")
-    signature = sign_file(release_key.key, data)
+    folder = tmp_path / "dist"
+    make_artifacts(folder)
 
-    done = verify_with_minisign(data, signature, release_key.public)
+    result = sign_release(run_release, folder, "--key-file", release_key.secret, env=EPOCH)
 
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == (
-        f"Signature and comment signature verified\nTrusted comment: {TRUSTED}\n"
-    )
-
-
-def test_signature_layout_is_prehashed_with_the_key_id(
-    tmp_path: Path, release_key: KeyFiles
-) -> None:
-    text = minisign.sign(b"payload", release_key.key, TRUSTED, "release test")
-    lines = text.splitlines()
+    assert result.exit_code == 0, result.stderr
+    lines = (folder / "SHA256SUMS.minisig").read_text().splitlines()
     raw = base64.b64decode(lines[1])
-
-    assert lines[0] == "untrusted comment: release test"
-    assert lines[2] == f"trusted comment: {TRUSTED}"
-    assert (len(lines), len(raw), raw[:2], raw[2:10]) == (4, 74, b"ED", release_key.key.key_id)
+    assert lines[0] == "untrusted comment: signature from the gz-ia release key"
+    assert lines[2] == "trusted comment: timestamp:1767225600\tfile:SHA256SUMS\thashed"
+    assert (len(lines), len(raw), raw[:2]) == (4, 74, b"ED")
+    assert raw[2:10] == base64.b64decode(release_key.public.read_text().splitlines()[1])[2:10]
     assert len(base64.b64decode(lines[3])) == 64
-    assert text.endswith("\n")
 
 
-def test_a_key_made_by_minisign_signs_what_minisign_verifies(tmp_path: Path) -> None:
-    made = MinisignKey.generate(tmp_path / "made")  # minisign -G -W
-    key = minisign.parse_secret_key(made.sec.read_text())
-    assert key.public().to_text() == made.pub.read_text()
-    data = tmp_path / "SHA256SUMS"
-    data.write_text("abc\n")
-
-    done = verify_with_minisign(data, sign_file(key, data), made.pub)
-
-    assert done.returncode == 0, done.stderr
-
-
-def test_a_key_written_here_is_usable_by_minisign(tmp_path: Path, release_key: KeyFiles) -> None:
-    data = tmp_path / "file"
-    data.write_text("signed by minisign with our key file\n")
-    signature = tmp_path / "file.minisig"
-    argv = [
-        minisign_binary(),
-        "-S",
-        "-W",
-        "-s",
-        str(release_key.secret),
-        "-m",
-        str(data),
-        "-x",
-        str(signature),
-    ]
-    subprocess.run(argv, check=True, capture_output=True, timeout=30)
-
-    verified = minisign.verify(data.read_bytes(), signature.read_text(), [release_key.key.public()])
-
-    assert verified.key == release_key.key.public()
-    assert verified.trusted_comment.startswith("timestamp:")
-
-
-def test_gz_ia_verifier_accepts_the_signature(release_key: KeyFiles) -> None:
-    from gzia.update import minisign as client
-
-    text = minisign.sign(b"sums\n", release_key.key, TRUSTED, "release test")
-    key = client.parse_public_key(release_key.public.read_text())
-
-    assert client.verify(b"sums\n", client.parse_signature(text), [key]) == key
-
-
-@pytest.mark.parametrize(
-    ("change", "message"),
-    [
-        ("data", "the signature does not verify with key"),
-        ("trusted_comment", "the signature does not verify with key"),
-        ("key", "is not a trusted key"),
-    ],
-)
-def test_verify_rejects_tampering(
-    tmp_path: Path, release_key: KeyFiles, change: str, message: str
+def test_a_source_date_epoch_that_is_no_number_is_refused(
+    tmp_path: Path, release_key: KeyFiles, run_release: RunRelease
 ) -> None:
-    text = minisign.sign(b"data", release_key.key, TRUSTED, "release test")
-    data, keys = b"data", [release_key.key.public()]
-    if change == "data":
-        data = b"datA"
-    elif change == "trusted_comment":
-        text = text.replace("hashed", "hashed\tgz-ia 9.9.9")
-    else:
-        keys = [minisign.generate_key().public()]
+    folder = tmp_path / "dist"
+    make_artifacts(folder)
 
-    with pytest.raises(ReleaseError) as raised:
-        minisign.verify(data, text, keys)
+    result = sign_release(
+        run_release, folder, "--key-file", release_key.secret,
+        env={"SOURCE_DATE_EPOCH": "1\ttrusted: yes"},
+    )  # fmt: skip
 
-    assert raised.value.code == "INTEGRITY"
-    assert message in raised.value.message
-
-
-def test_an_encrypted_key_without_a_password_says_how_to_give_one(
-    release_key: KeyFiles,
-) -> None:
-    raw = bytearray(base64.b64decode(release_key.secret.read_text().splitlines()[1]))
-    raw[2:4] = b"Sc"  # the scrypt KDF minisign uses for password-protected keys
-    text = "untrusted comment: minisign encrypted secret key\n" + base64.b64encode(raw).decode()
-
-    with pytest.raises(ReleaseError) as raised:
-        minisign.parse_secret_key(text)
-
-    assert raised.value.to_json() == {
-        "code": "INVALID_INPUT",
-        "message": "the minisign secret key is encrypted with a password",
-        "hint": "set GZ_RELEASE_MINISIGN_PASSWORD, or use a key made by: minisign -G -W",
-    }
+    assert (result.exit_code, result.stderr) == (
+        2, "Error: SOURCE_DATE_EPOCH must be a number, got '1\\ttrusted: yes'\n"
+    )
+    assert not (folder / "SHA256SUMS").exists()
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +66,7 @@ def encrypted_key(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
     return secret, public
 
 
-def test_a_password_protected_key_from_minisign_signs(
+def test_a_password_protected_key_signs(
     tmp_path: Path, encrypted_key: tuple[Path, Path], run_release: RunRelease
 ) -> None:
     secret, public = encrypted_key
@@ -174,42 +84,90 @@ def test_a_password_protected_key_from_minisign_signs(
     assert done.returncode == 0, done.stderr
 
 
-def test_a_wrong_password_is_named(encrypted_key: tuple[Path, Path]) -> None:
-    with pytest.raises(ReleaseError) as raised:
-        minisign.parse_secret_key(encrypted_key[0].read_text(), "wrong horse")
+def test_a_wrong_password_is_named(
+    tmp_path: Path, encrypted_key: tuple[Path, Path], run_release: RunRelease
+) -> None:
+    folder = tmp_path / "dist"
+    make_artifacts(folder)
 
-    assert (raised.value.code, raised.value.message) == (
-        "INTEGRITY",
-        "the password is wrong or the minisign secret key's checksum does not match",
+    result = sign_release(
+        run_release, folder, "--key-file", encrypted_key[0],
+        env={"GZ_RELEASE_MINISIGN_PASSWORD": "wrong horse"},
+    )  # fmt: skip
+
+    assert (result.exit_code, result.stderr) == (
+        1, "Error: the password of the minisign secret key is wrong\n"
+    )
+    assert "wrong horse" not in result.stdout + result.stderr
+
+
+def test_an_encrypted_key_without_a_password_says_how_to_give_one(
+    tmp_path: Path, encrypted_key: tuple[Path, Path], run_release: RunRelease
+) -> None:
+    folder = tmp_path / "dist"
+    make_artifacts(folder)
+
+    result = sign_release(run_release, folder, "--json", "--key-file", encrypted_key[0])
+
+    assert result.exit_code == 2
+    assert result.json["errors"] == [{
+        "code": "INVALID_INPUT",
+        "message": "the minisign secret key is encrypted with a password",
+        "retryable": False,
+        "hint": "set GZ_RELEASE_MINISIGN_PASSWORD, or use a key made by: minisign -G -W",
+        "details": {},
+    }]  # fmt: skip
+
+
+def test_a_damaged_secret_key_signs_nothing(tmp_path: Path, run_release: RunRelease) -> None:
+    """minisign signs with a key whose halves disagree; gz-ia's verifier catches it."""
+    files = write_key(tmp_path / "key")
+    lines = files.secret.read_text().splitlines()
+    raw = bytearray(base64.b64decode(lines[1]))
+    raw[100] ^= 1  # inside the public half of the secret key
+    files.secret.write_text(f"{lines[0]}\n{base64.b64encode(raw).decode()}\n")
+    folder = tmp_path / "dist"
+    make_artifacts(folder)
+
+    result = sign_release(run_release, folder, "--key-file", files.secret)
+
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: SHA256SUMS.minisig: the signature by key ")
+    assert result.stderr.endswith(" does not match\n")
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "gz-ia-1.2.3-linux-amd64.pyz", "gz-ia-1.2.3-linux-arm64.pyz"
+    ]
+
+
+def test_a_file_that_is_no_key_is_named(tmp_path: Path, run_release: RunRelease) -> None:
+    folder = tmp_path / "dist"
+    make_artifacts(folder)
+    garbage = tmp_path / "garbage.key"
+    garbage.write_text("untrusted comment: not a key\nbm90IGEga2V5\n")
+
+    result = sign_release(run_release, folder, "--key-file", garbage)
+
+    assert (result.exit_code, result.stderr) == (
+        2, "Error: minisign cannot use the secret key: "
+        "base64 conversion failed - was an actual secret key given?\n"
     )
 
 
-def test_scrypt_parameters_follow_libsodium() -> None:
-    from release.minisign_scrypt import scrypt_parameters
+def test_without_the_minisign_program_signing_says_how_to_get_it(
+    tmp_path: Path, release_key: KeyFiles, run_release: RunRelease,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    folder = tmp_path / "dist"
+    make_artifacts(folder)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
 
-    assert scrypt_parameters(2**25, 2**30) == (2**20, 8, 1)  # what minisign -G stores
-    assert scrypt_parameters(2**19, 2**30) == (2**14, 8, 1)  # few operations: p=1, N by ops
-    assert scrypt_parameters(1, 2**24) == (2**10, 8, 1)  # opslimit raised to 32768
+    result = sign_release(run_release, folder, "--json", "--key-file", release_key.secret)
 
-
-def test_a_damaged_secret_key_is_refused(tmp_path: Path) -> None:
-    files = write_key(tmp_path)
-    raw = bytearray(base64.b64decode(files.secret.read_text().splitlines()[1]))
-    raw[100] ^= 1  # inside the secret key, covered by the checksum
-
-    with pytest.raises(ReleaseError) as raised:
-        minisign.parse_secret_key(base64.b64encode(raw).decode())
-
-    assert (raised.value.code, raised.value.message) == (
-        "INTEGRITY",
-        "the minisign secret key's checksum does not match",
-    )
-
-
-def test_public_key_file_matches_minisign_layout(release_key: KeyFiles) -> None:
-    public = release_key.key.public()
-    lines = release_key.public.read_text().splitlines()
-
-    assert lines[0] == f"untrusted comment: minisign public key {public.key_id_hex}"
-    assert base64.b64decode(lines[1]) == b"Ed" + public.key_id + public.public_key
-    assert minisign.parse_public_key(lines[1]) == public
+    assert result.exit_code == 1
+    assert result.json["errors"] == [{
+        "code": "NOT_FOUND",
+        "message": "the minisign program is needed to sign a release",
+        "retryable": False,
+        "hint": "install it: apt-get install minisign (Debian, Ubuntu) or brew install minisign",
+        "details": {},
+    }]  # fmt: skip

@@ -170,50 +170,6 @@ def test_a_draft_left_by_another_build_is_emptied_and_refilled(
     assert (old.draft, old.body) == (False, release_body(VERSION, sums))
 
 
-def test_a_published_identical_release_is_left_alone(
-    signed_release: Path,
-    release_key: KeyFiles,
-    run_release: RunRelease,
-    nexus: NexusFake,
-    forgejo: ForgejoFake,
-) -> None:
-    env = publish_env(nexus, forgejo)
-    assert publish(run_release, signed_release, release_key, env).exit_code == 0
-    forgejo.server.requests.clear()  # type: ignore[union-attr]
-
-    again = publish(run_release, signed_release, release_key, env)
-
-    assert (again.exit_code, again.stderr) == (0, "")
-    assert again.stdout == "forgejo: release v1.2.3: present\n" + "".join(
-        f"forgejo: present {n}\n" for n in ORDER
-    )
-    assert calls(forgejo) == [f"GET {API}/releases/tags/v1.2.3"]
-
-
-def test_a_published_different_release_is_never_changed(
-    signed_release: Path,
-    release_key: KeyFiles,
-    run_release: RunRelease,
-    nexus: NexusFake,
-    forgejo: ForgejoFake,
-) -> None:
-    env = publish_env(nexus, forgejo)
-    forgejo.publish("v1.2.3", {AMD64: b"someone else's"})
-
-    result = publish(run_release, signed_release, release_key, env, "--json")
-
-    assert result.exit_code == 1
-    assert result.json["errors"] == [
-        {
-            "code": "CONFLICT",
-            "message": "Forgejo release v1.2.3 is already published with other files; "
-            "not overwriting",
-            "hint": "publish a new version instead of replacing a released one",
-        }
-    ]
-    assert [c for c in calls(forgejo) if not c.startswith("GET")] == []
-
-
 def test_a_prerelease_is_marked_as_such(
     tmp_path: Path,
     release_key: KeyFiles,
@@ -267,25 +223,6 @@ def test_dry_run_only_reads(
     }
     assert calls(forgejo) == [f"GET {API}/releases/tags/v1.2.3"]
     assert forgejo.repo().releases == []
-
-
-def test_a_bad_token_is_reported_without_the_token(
-    signed_release: Path,
-    release_key: KeyFiles,
-    run_release: RunRelease,
-    nexus: NexusFake,
-    forgejo: ForgejoFake,
-) -> None:
-    env = {**publish_env(nexus, forgejo), "GZ_RELEASE_FORGEJO_TOKEN": "not-a-valid-token"}
-
-    result = publish(run_release, signed_release, release_key, env)
-
-    assert result.exit_code == 1
-    assert result.stderr == (
-        f"Error: Forgejo GET {env['GZ_RELEASE_FORGEJO_URL']}{API}/releases/tags/v1.2.3: "
-        "HTTP 401 Unauthorized\n"
-    )
-    assert "not-a-valid-token" not in result.stdout + result.stderr
 
 
 def test_both_registries_are_published_even_when_one_fails(

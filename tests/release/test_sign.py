@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from release import minisign
-from tests.fakes.signing import verify_with_minisign
+from gzia.update.minisign import parse_public_key, parse_signature, verify
+from tests.fakes.signing import MinisignKey, verify_with_minisign
 from tests.release.conftest import (
     REPO,
     VERSION,
@@ -46,7 +46,7 @@ def test_sign_writes_sums_and_a_signature_minisign_accepts(
                 {"name": AMD64, "sha256": sha256(folder / AMD64)},
                 {"name": ARM64, "sha256": sha256(folder / ARM64)},
             ],
-            "key_id": release_key.key.public().key_id_hex,
+            "key_id": release_key.key_id,
             "trusted": True,
             "written": ["SHA256SUMS", "SHA256SUMS.minisig"],
         },
@@ -84,7 +84,7 @@ def test_sign_reads_the_key_from_the_environment(
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == (
         f"wrote SHA256SUMS over {AMD64}, {ARM64}, signed by key "
-        f"{release_key.key.public().key_id_hex}\n"
+        f"{release_key.key_id}\n"
     )
     assert release_key.secret.read_text() not in result.stdout + result.stderr
 
@@ -100,10 +100,10 @@ def test_sign_reads_only_the_base64_line_from_the_environment(
 
     assert result.exit_code == 0
     signed = (folder / "SHA256SUMS.minisig").read_text()
-    verified = minisign.verify(
-        (folder / "SHA256SUMS").read_bytes(), signed, [release_key.key.public()]
+    signer = verify(
+        (folder / "SHA256SUMS").read_bytes(), parse_signature(signed), [release_key.public_key]
     )
-    assert verified.key == release_key.key.public()
+    assert signer == release_key.public_key
 
 
 def test_signing_with_a_key_gz_ia_does_not_trust_warns(
@@ -120,7 +120,7 @@ def test_signing_with_a_key_gz_ia_does_not_trust_warns(
 
     assert result.exit_code == 0
     assert result.stderr == (
-        f"Warning: key {release_key.key.public().key_id_hex} is not in {empty}: "
+        f"Warning: key {release_key.key_id} is not in {empty}: "
         "installed gz-ia will refuse this release\n"
     )
 
@@ -140,6 +140,8 @@ def test_sign_without_a_key_is_a_usage_error(tmp_path: Path, run_release: RunRel
                 "code": "INVALID_INPUT",
                 "message": "no signing key: pass --key-file or set GZ_RELEASE_MINISIGN_KEY",
                 "hint": "docs/release.md explains how to create the key",
+                "retryable": False,
+                "details": {},
             }
         ],
         "warnings": [],
@@ -189,7 +191,7 @@ def test_verify_detects_a_changed_artifact(
         release_key.keys_dir,
     )
 
-    key_id = release_key.key.public().key_id_hex
+    key_id = release_key.key_id
     assert (ok.exit_code, ok.stdout) == (
         0,
         f"verified {AMD64}, {ARM64}, SHA256SUMS, SHA256SUMS.minisig: signed by key {key_id}\n",
@@ -200,6 +202,8 @@ def test_verify_detects_a_changed_artifact(
             "code": "INTEGRITY",
             "message": f"{ARM64} does not match its SHA256SUMS entry",
             "hint": None,
+            "retryable": False,
+            "details": {},
         }
     ]
 
@@ -209,18 +213,26 @@ def test_keygen_writes_a_private_secret_key_and_never_overwrites(
 ) -> None:
     secret, public = tmp_path / "r.key", tmp_path / "r.pub"
 
+    dry = run_release("keygen", "--dry-run", "--secret-key", secret, "--public-key", public)
+    assert (dry.exit_code, dry.stdout) == (
+        0, f"would write a new key: {secret} (secret), {public}\n"
+    )
+    assert not secret.exists() and not public.exists()
     first = run_release("keygen", "--json", "--secret-key", secret, "--public-key", public)
     second = run_release("keygen", "--secret-key", secret, "--public-key", public)
 
-    key = minisign.parse_secret_key(secret.read_text())
+    key = parse_public_key(public.read_text())
     assert first.exit_code == 0
     assert first.json["data"] == {
-        "key_id": key.public().key_id_hex,
+        "key_id": key.id_hex,
         "secret_key": str(secret),
         "public_key": str(public),
     }
     assert secret.stat().st_mode & 0o777 == 0o600
-    assert minisign.parse_public_key(public.read_text()) == key.public()
+    data = tmp_path / "data"
+    data.write_text("signed with the new key\n")
+    signature = MinisignKey(public, secret).sign(data)
+    assert verify(data.read_bytes(), parse_signature(signature), [key]) == key
     assert (second.exit_code, second.stderr) == (
         1,
         f"Error: {secret} exists; not overwriting a key\n",
@@ -254,6 +266,8 @@ def test_the_script_entry_runs_from_any_directory(tmp_path: Path) -> None:
                 "code": "INVALID_INPUT",
                 "message": "invalid release version 'bad': expected X.Y.Z or X.Y.Z(a|b|rc)N",
                 "hint": None,
+                "retryable": False,
+                "details": {},
             }
         ],
         "warnings": [],

@@ -141,8 +141,10 @@ def test_build_dry_run_names_every_artifact(tmp_path: Path, run_release: RunRele
     result = run_release("build", "--dry-run", "--version", "2.0.0", "--dir", out)
 
     assert result.exit_code == 0
-    assert result.stderr == (  # a fresh project ships no key in release/keys
+    assert result.stderr == (  # a fresh project ships no key and no defaults file
         "Warning: no public key in the keys directory: this build refuses every update\n"
+        "Warning: no defaults file: every user of this build must configure the registries "
+        "(nexus_search_url, forgejo_api_url) themselves\n"
     )
     assert result.stdout == (
         "would build gz-ia-2.0.0-linux-amd64.pyz\n"
@@ -155,6 +157,8 @@ def test_build_dry_run_names_every_artifact(tmp_path: Path, run_release: RunRele
 def test_build_json_dry_run_warns_when_no_key_would_be_embedded(
     tmp_path: Path, run_release: RunRelease
 ) -> None:
+    defaults = tmp_path / "defaults.toml"
+    defaults.write_text('nexus_search_url = "https://nexus.example/s?repository=gz-ia"\n')
     result = run_release(
         "build",
         "--json",
@@ -167,8 +171,16 @@ def test_build_json_dry_run_warns_when_no_key_would_be_embedded(
         tmp_path,
         "--keys-dir",
         tmp_path,
+        "--defaults",
+        defaults,
+    )
+    missing = run_release(
+        "build", "--dry-run", "--version", "2.0.0", "--defaults", tmp_path / "nothing.toml"
     )
 
+    assert (missing.exit_code, missing.stderr) == (
+        1, f"Error: the defaults file {tmp_path / 'nothing.toml'} is missing\n"
+    )
     assert result.exit_code == 0
     assert result.json == {
         "ok": True,
@@ -176,6 +188,7 @@ def test_build_json_dry_run_warns_when_no_key_would_be_embedded(
             "version": "2.0.0",
             "out_dir": str(tmp_path),
             "keys": [],
+            "defaults": str(defaults),
             "artifacts": [
                 {
                     "platform": "linux-arm64",
@@ -189,6 +202,9 @@ def test_build_json_dry_run_warns_when_no_key_would_be_embedded(
             {
                 "code": "NO_TRUSTED_KEY",
                 "message": "no public key in the keys directory: this build refuses every update",
+                "retryable": False,
+                "hint": None,
+                "details": {},
             }
         ],
     }

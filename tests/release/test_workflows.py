@@ -92,6 +92,21 @@ def test_release_builds_signs_verifies_and_publishes_with_release_py() -> None:
         assert parsed.version == "$GITHUB_REF_NAME"
 
 
+def test_the_release_builds_with_the_committed_defaults_and_keys() -> None:
+    (build_step,) = [c for c in release_steps() if c[0] == "build"]
+    parsed = make_parser().parse_args(build_step)
+    assert parsed.defaults == REPO / "release" / "defaults.toml"
+    assert parsed.keys_dir == REPO / "release" / "keys"
+    example = (REPO / "release" / "defaults.example.toml").read_text()
+    assert "release/defaults.toml" in (WORKFLOWS / "release.yml").read_text()
+    from gzia.config import read_config_file
+
+    assert set(read_config_file(REPO / "release" / "defaults.example.toml")) == {
+        "nexus_search_url", "forgejo_api_url"
+    }
+    assert "copy this file to release/defaults.toml" in example.lower()
+
+
 def secrets_in(text: str) -> set[str]:
     return set(re.findall(r"\$\{\{\s*secrets\.(\w+)\s*\}\}", text))
 

@@ -65,7 +65,8 @@ def test_a_locked_orphaned_worktree_is_kept_with_its_branch_events_and_lock(
     sessions_files = sorted(os.listdir(project.sessions_dir))
     assert _dry_then_real(cli, project) == {
         "dry_run": False, "force": False, "removed_worktrees": [], "discarded_files": [],
-        "kept_worktrees": [_kept(LOCKED, "locked", worktree)], "removed_branches": [],
+        "kept_worktrees": [_kept(LOCKED, "locked", worktree)],
+        "kept_branches": [], "removed_branches": [],
         "branch_tips": [], **NOTHING_ELSE}
     assert (worktree / "README.md").is_file()
     assert _branches(project) == [f"harness/{LOCKED}"]
@@ -90,7 +91,8 @@ def test_a_locked_worktree_whose_directory_is_away_is_not_forgotten(
     shutil.rmtree(worktree)
     assert _dry_then_real(cli, project) == {
         "dry_run": False, "force": False, "removed_worktrees": [], "discarded_files": [],
-        "kept_worktrees": [_kept(LOCKED, "locked", worktree)], "removed_branches": [],
+        "kept_worktrees": [_kept(LOCKED, "locked", worktree)],
+        "kept_branches": [], "removed_branches": [],
         "branch_tips": [], **NOTHING_ELSE}
     assert _branches(project) == [f"harness/{LOCKED}"]
     assert str(worktree) in run_git(project.root, "worktree", "list")
@@ -155,7 +157,7 @@ def test_uncommitted_work_keeps_an_orphaned_worktree_unless_forced(
     files = ["README.md", "notes/precious.txt"]
     assert _dry_then_real(cli, project) == {
         "dry_run": False, "force": False, "removed_worktrees": [], "discarded_files": [],
-        "kept_worktrees": [_kept(DIRTY, "uncommitted", worktree, files)],
+        "kept_worktrees": [_kept(DIRTY, "uncommitted", worktree, files)], "kept_branches": [],
         "removed_branches": [], "branch_tips": [], **NOTHING_ELSE}
     assert (worktree / "notes" / "precious.txt").read_text() == "precious\n"
     assert "an edit nobody committed" in (worktree / "README.md").read_text()
@@ -164,6 +166,7 @@ def test_uncommitted_work_keeps_an_orphaned_worktree_unless_forced(
     assert _dry_then_real(cli, project, "--force") == {
         "dry_run": False, "force": True, "removed_worktrees": [DIRTY],
         "discarded_files": [{"id": DIRTY, "files": files}], "kept_worktrees": [],
+        "kept_branches": [],
         "removed_branches": [f"harness/{DIRTY}"],
         "branch_tips": [{"branch": f"harness/{DIRTY}", "commit": head, "on_other_branch": True,
                          "recover": f"git branch harness/{DIRTY} {head}"}],

@@ -13,7 +13,7 @@ from gzia.update.minisign import (
     parse_signature,
     verify,
 )
-from gzia.update.verify import configured_keys, parse_sums, verify_sums
+from gzia.update.verify import Sums, configured_keys, parse_sums, verify_sums
 from tests.fakes.signing import MinisignKey, verify_with_minisign
 
 
@@ -73,9 +73,10 @@ def test_keys_from_lines_and_files(minisign_key: MinisignKey, tmp_path: Path):
                                         parse_public_key(other.public_line).id_hex]
 
 
-def test_parse_sums_accepts_text_and_binary_markers():
-    text = (b"A" * 64 + b"  one.pyz\n" + b"b" * 64 + b" *two.pyz\r\n\n# comment\nbad line\n")
-    assert parse_sums(text) == {"one.pyz": "a" * 64, "two.pyz": "b" * 64}
+def test_parse_sums_accepts_text_and_binary_markers_and_counts_other_lines():
+    text = (b"A" * 64 + b"  one.pyz\n" + b"b" * 64 + b" *two.pyz\r\n\n# comment\nbad line\n"
+            + b"c" * 64 + b"  one.pyz\n")
+    assert parse_sums(text) == Sums({"one.pyz": "a" * 64, "two.pyz": "b" * 64}, (4, 5, 6))
 
 
 def test_key_ids_print_as_minisign_prints_them():

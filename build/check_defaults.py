@@ -1,0 +1,31 @@
+"""Check an organisation's defaults file before build/shiv.sh embeds it.
+
+Usage: PYTHONPATH=<sources> python check_defaults.py <defaults.toml>. The file is read by
+gz-ia's own configuration reader (known keys, right types and ranges); a secret (a password,
+a token) is refused: the zipapp is handed to every user, and each sets their own.
+"""
+
+import sys
+from pathlib import Path
+
+from gzia.config import SETTINGS_BY_KEY, read_config_file
+from gzia.contract import GzError
+
+
+def main(file: Path) -> int:
+    try:
+        values = read_config_file(file)
+    except GzError as exc:
+        print(f"build/shiv.sh: GZ_BUILD_DEFAULTS: {exc.message}", file=sys.stderr)
+        return 1
+    secrets = sorted(key for key in values if SETTINGS_BY_KEY[key].secret)
+    if secrets:
+        print(f"build/shiv.sh: GZ_BUILD_DEFAULTS holds secrets ({', '.join(secrets)}): "
+              "a built zipapp is no place for them; let each user set them", file=sys.stderr)
+        return 1
+    print(f"embedding defaults for {', '.join(sorted(values)) or 'nothing'}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1])))
