@@ -117,6 +117,7 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
                                       "unsafe_group")},
     "f\"run.event_{('resumed' if resume else 'started')}\"": {
         "run.event_resumed", "run.event_started"},
+    "f'run.{record.end_reason}'": {"run.timeout", "run.no_output_timeout"},  # the timeouts
     "f\"run.event_finished_{('failed' if failed else 'ok')}\"": {
         "run.event_finished_failed", "run.event_finished_ok"},
     "f'sessions.col_{c}'": {

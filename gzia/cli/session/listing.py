@@ -29,7 +29,7 @@ def show_sessions(directory: str | None) -> None:
         return
 
     def human() -> None:
-        from gzia.cli.session_views import render_list
+        from gzia.cli.session.views import render_list
 
         render_list(records)
 
