@@ -11,6 +11,7 @@ import typer
 from gzia.cli import output
 from gzia.cli.run_report import (
     ALLOW_PUSH_HELP,
+    PROFILE_HELP,
     configured_watchdog,
     push_allowed,
     report_run,
@@ -38,6 +39,9 @@ def chat(
                                                   help="Project directory.")] = None,
     allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
     = False,
+    *,
+    profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
+                                                       help=PROFILE_HELP)] = None,
 ) -> None:
     from gzia.config import load_config
     from gzia.drivers.registry import default_provider, get_driver, parse_permission
@@ -48,7 +52,8 @@ def chat(
     permission = parse_permission(perm or config.get("default_permission"))
     request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
                              mode="chat", output_to_stderr=output.is_json(),
-                             allow_push=push_allowed(allow_push))
+                             allow_push=push_allowed(allow_push),
+                             profiles=tuple(profiles or ()))
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_if_unguarded(workspace)

@@ -11,6 +11,7 @@ import typer
 from gzia.cli import output
 from gzia.cli.run_report import (
     ALLOW_PUSH_HELP,
+    PROFILE_HELP,
     configured_watchdog,
     push_allowed,
     report_run,
@@ -41,6 +42,8 @@ def exec_command(
     = "shell",
     allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
     = False,
+    profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
+                                                       help=PROFILE_HELP)] = None,
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
@@ -52,7 +55,7 @@ def exec_command(
     request = SessionRequest(
         directory, driver, Permission.SUPERVISED, command=command, mode="exec",
         pty=os.isatty(0), output_to_stderr=output.is_json(),
-        allow_push=push_allowed(allow_push),
+        allow_push=push_allowed(allow_push), profiles=tuple(profiles or ()),
     )
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:

@@ -7,7 +7,13 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.run_report import configured_watchdog, push_allowed, report_run, warn_if_unguarded
+from gzia.cli.run_report import (
+    PROFILE_HELP,
+    configured_watchdog,
+    push_allowed,
+    report_run,
+    warn_if_unguarded,
+)
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
@@ -21,11 +27,14 @@ def resume(
                                               help="Session id (or unique prefix).")],
     directory: Annotated[str | None, typer.Option("-d", "--dir",
                                                   help="Project directory.")] = None,
+    profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
+                                                       help=PROFILE_HELP)] = None,
 ) -> None:
-    resume_in_foreground(session_id, directory)
+    resume_in_foreground(session_id, directory, profiles=tuple(profiles or ()))
 
 
-def resume_in_foreground(session_id: str, directory: str | None) -> None:
+def resume_in_foreground(session_id: str, directory: str | None, *,
+                         profiles: tuple[str, ...] = ()) -> None:
     from gzia.drivers.registry import get_driver
     from gzia.sessions.runner import resume_session
 
@@ -36,6 +45,6 @@ def resume_in_foreground(session_id: str, directory: str | None) -> None:
     run = resume_session(
         directory, session_id, driver_for=lambda provider: get_driver(provider or "agy"),
         watchdog=configured_watchdog(), on_launch=launched, output_to_stderr=output.is_json(),
-        allow_push=push_allowed(False),
+        allow_push=push_allowed(False), profiles=profiles,
     )
     report_run(run)

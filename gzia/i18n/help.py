@@ -120,6 +120,8 @@ TEXTS = {
     "Print the version, commit and build date.":
         "Muestra la versión, el commit y la fecha de compilación.",
     # profile (alias toolkit)
+    "Project this profile into the session's worktree (repeatable).":
+        "Proyecta este perfil en el worktree de la sesión (se puede repetir).",
     "Manage agent profiles and the skills catalogue (list, show, path, create, skills).":
         "Gestiona perfiles agénticos y catálogo de skills (list, show, path, create, skills).",
     "The user's config directory instead of the project.":

@@ -34,6 +34,12 @@ from gzia.sessions.record import (
 LOCK_TIMEOUT = 10.0
 Mutation = Callable[[SessionRecord], SessionRecord | None]
 
+MANIFEST_SUFFIX = ".manifest.json"
+"""``<id>.manifest.json``: what profiles projected into the session's worktree
+(:mod:`gzia.sessions.projection`); not a record."""
+EXCLUDES_SUFFIX = ".exclude"
+"""``<id>.exclude``: the excludes file the session's agent's git reads."""
+
 
 @dataclass(frozen=True)
 class UnreadableRecord:
@@ -120,7 +126,7 @@ class SessionStore:
             return result
         try:
             for name in os.listdir(dir_fd):  # noqa: PTH208 - names of an open directory
-                if name.endswith(".json"):
+                if name.endswith(".json") and not name.endswith(MANIFEST_SUFFIX):
                     self._read_into(result, dir_fd, name)
         finally:
             os.close(dir_fd)
@@ -169,6 +175,8 @@ class SessionStore:
             if not self.record_path(session_id).exists():
                 raise _not_found(session_id)
             for path in (self.events_path(session_id), self.log_path(session_id),
+                         self.dir / f"{session_id}{MANIFEST_SUFFIX}",
+                         self.dir / f"{session_id}{EXCLUDES_SUFFIX}",
                          self.record_path(session_id), self.lock_path(session_id)):
                 path.unlink(missing_ok=True)  # the lock file last, while still held
 
