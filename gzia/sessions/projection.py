@@ -58,7 +58,7 @@ def project_bundle(project: Project, session_id: str, worktree: Path, driver_id:
         files[layout.mcp_file] = _json(merged_document(bundle.servers))
     for relpath in files:
         if (worktree / relpath).exists() or (worktree / relpath).is_symlink():
-            raise ConflictError("profiles.skill_in_worktree", skill=relpath, path=relpath,
+            raise ConflictError("profiles.skill_in_worktree", path=relpath,
                                 details={"path": relpath})
     manifest: dict[str, Any] = {"session_id": session_id, "provider": driver_id,
                                 "profiles": list(bundle.names), "created_files": {},

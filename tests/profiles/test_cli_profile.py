@@ -123,3 +123,14 @@ def test_help_in_spanish(cli: Cli, args: list[str]) -> None:
     text = cli(*args, env={"GZ_LANG": "es"}).stdout
     assert "Uso:" in text
     assert json.dumps(text).count("Manage agent profiles") == 0
+
+
+@pytest.mark.pyz
+def test_the_zipapp_reads_skill_front_matter(
+    run_pyz: Callable[..., Result], repo: Path, config_dir: Path
+) -> None:
+    """PyYAML travels inside the pyz: a folded description is read as YAML reads it."""
+    write_skill(repo / "skills", "git-commit", raw="---\nname: git-commit\ndescription: >\n"
+                "  writes\n  commits\n---\nbody\n")
+    result = run_pyz("profile", "skills", "--json", cwd=repo)
+    assert result.json["data"]["skills"][0]["description"] == "writes commits"

@@ -237,3 +237,21 @@ def test_two_profiles_disagreeing_on_a_server_are_a_conflict(
     assert (done.exit_code, error["code"]) == (1, "CONFLICT")
     assert error["message"] == (
         "MCP server 'docs' is defined differently by profiles 'review' and 'other'")
+
+
+def test_a_skill_the_project_has_in_the_worktree_is_not_replaced(setup: dict[str, Any]) -> None:
+    repo = setup["repo"]
+    own = repo / ".agents" / "skills" / "lint" / "SKILL.md"
+    own.parent.mkdir(parents=True)
+    own.write_text("---\ndescription: the project's own\n---\n")
+    git(repo, "add", ".agents")
+    git(repo, "commit", "-qm", "own skill")
+    done = start(setup, "shell")
+    error = json.loads(done.stdout)["errors"][0]
+    assert (done.exit_code, error["code"]) == (1, "CONFLICT")
+    assert error["message"] == (
+        "'.agents/skills/lint/SKILL.md' is the project's own file: a profile cannot replace it")
+    assert not setup["seen"].exists()
+    worktree = repo / ".harness" / "worktrees" / json.loads(done.stdout)["data"]["id"]
+    assert git(worktree, "status", "--porcelain") == ""
+    assert (worktree / "AGENTS.md").read_text() == PROJECT_RULES
