@@ -255,3 +255,30 @@ def test_a_skill_the_project_has_in_the_worktree_is_not_replaced(setup: dict[str
     worktree = repo / ".harness" / "worktrees" / json.loads(done.stdout)["data"]["id"]
     assert git(worktree, "status", "--porcelain") == ""
     assert (worktree / "AGENTS.md").read_text() == PROJECT_RULES
+
+
+def test_a_background_session_keeps_its_projection_until_merge(setup: dict[str, Any]) -> None:
+    import time
+
+    repo = setup["repo"]
+    started = gz(setup, "exec", "-b", "--json", "--profile", "review", "--", str(setup["agent"]))
+    assert started.exit_code == 0, started.stderr
+    session_id = json.loads(started.stdout)["data"]["id"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        shown = json.loads(gz(setup, "session", "show", session_id, "--json").stdout)["data"]
+        if shown["status"] != "running":
+            break
+        time.sleep(0.2)
+    assert shown["status"] == "completed"
+    assert f"== AGENTS.md\n{PROJECT_RULES}\n{BLOCK}" in setup["seen"].read_text()
+    assert setup["seen"].read_text().endswith("== status\n")
+    manifest = repo / ".harness" / "sessions" / f"{session_id}.manifest.json"
+    assert manifest.is_file()
+    diff = gz(setup, "session", "diff", session_id, "--json")
+    assert json.loads(diff.stdout)["data"]["files"] == ["work.txt"]
+    merged = gz(setup, "session", "merge", session_id, "--json")
+    assert json.loads(merged.stdout)["data"]["files"] == ["work.txt"]
+    assert not manifest.exists()
+    assert git(repo, "status", "--porcelain") == ""
+    assert (repo / "AGENTS.md").read_text() == PROJECT_RULES
