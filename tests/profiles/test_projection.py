@@ -274,7 +274,7 @@ def test_a_background_session_keeps_its_projection_until_merge(setup: dict[str, 
     assert f"== AGENTS.md\n{PROJECT_RULES}\n{BLOCK}" in setup["seen"].read_text()
     assert setup["seen"].read_text().endswith("== status\n")
     manifest = repo / ".harness" / "sessions" / f"{session_id}.manifest.json"
-    assert manifest.is_file()
+    assert json.loads(manifest.read_text()) == expected_manifest(setup, session_id)
     diff = gz(setup, "session", "diff", session_id, "--json")
     assert json.loads(diff.stdout)["data"]["files"] == ["work.txt"]
     merged = gz(setup, "session", "merge", session_id, "--json")
@@ -282,3 +282,40 @@ def test_a_background_session_keeps_its_projection_until_merge(setup: dict[str, 
     assert not manifest.exists()
     assert git(repo, "status", "--porcelain") == ""
     assert (repo / "AGENTS.md").read_text() == PROJECT_RULES
+
+
+def sha256(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def expected_manifest(setup: dict[str, Any], session_id: str) -> dict[str, Any]:
+    repo, config_dir = setup["repo"], setup["repo"].parent / "config"
+    block = "\n" + BLOCK
+    return {
+        "session_id": session_id, "provider": "shell", "profiles": ["review"],
+        "created_files": {
+            ".agents/skills/lint/SKILL.md":
+                sha256((repo / ".harness/skills/lint/SKILL.md").read_bytes()),
+            ".agents/skills/git-commit/SKILL.md":
+                sha256((config_dir / "skills/git-commit/SKILL.md").read_bytes()),
+        },
+        "original_files": {"AGENTS.md": sha256(PROJECT_RULES.encode())},
+        "skip_worktree": ["AGENTS.md"],
+        "instructions": {"file": "AGENTS.md", "block": block, "created": False,
+                         "sha256": sha256((PROJECT_RULES + block).encode())},
+    }
+
+
+def test_profiles_need_an_isolated_session(setup: dict[str, Any], tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    done = subprocess.run([sys.executable, "-m", "gzia", "exec", "--json", "--profile", "review",
+                           "--", "true"], cwd=plain, env=setup["env"], capture_output=True,
+                          text=True, timeout=60, check=False)
+    error = json.loads(done.stdout)["errors"][0]
+    assert (done.returncode, error["code"]) == (2, "INVALID_INPUT")
+    assert error["message"] == (
+        f"profiles need an isolated session: '{plain}' is not in a git repository")
+    assert list(plain.iterdir()) == []
