@@ -112,6 +112,12 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
         f"metrics.warn_{r}" for r in ("diff_unavailable", "missing", "no_conversation",
                                       "partial", "unknown_format", "unreadable",
                                       "unreadable_lines")},
+    "f'profiles.column_{c}'": {
+        f"profiles.column_{c}" for c in ("agents_file", "category", "description", "name",
+                                         "scope", "skill", "skills")},
+    "f'profiles.scope_{scope}'": {"profiles.scope_global", "profiles.scope_project"},
+    "f'profiles.{what}_collision'": {
+        "profiles.server_collision", "profiles.variable_collision"},
     "f'run.kill_why_{target.reason}'": {
         f"run.kill_why_{r}" for r in ("caller_group", "not_group_leader", "pgid_mismatch",
                                       "unsafe_group")},
