@@ -12,7 +12,8 @@ import contextlib
 import os
 import signal
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,21 @@ DEFAULT_TIMEOUT = 30.0
 STOP_GRACE = 2.0
 """How long a program stopped because gz-ia itself was interrupted gets to clean up
 (git removes its ``index.lock`` on SIGTERM, never on SIGKILL)."""
+
+
+_watchers: ContextVar[set[int] | None] = ContextVar("gzia_proc_watchers", default=None)
+
+
+@contextlib.contextmanager
+def watch_children(pids: set[int]) -> Iterator[None]:
+    """While active (in this context and threads started from it), every program that
+    :func:`run` starts has its pid (also its process group id) in ``pids`` until it ends,
+    so a caller that gives up on the work can kill what it left running."""
+    token = _watchers.set(pids)
+    try:
+        yield
+    finally:
+        _watchers.reset(token)
 
 
 @dataclass(frozen=True)
@@ -64,6 +80,18 @@ def run(
         )
     except FileNotFoundError as exc:
         raise NotFoundError("proc.program_not_found", program=argv[0]) from exc
+    watched = _watchers.get()
+    if watched is not None:
+        watched.add(child.pid)
+    try:
+        return _finish(child, argv, timeout, input_text)
+    finally:
+        if watched is not None:
+            watched.discard(child.pid)
+
+
+def _finish(child: subprocess.Popen[str], argv: Sequence[str], timeout: float,
+            input_text: str | None) -> Completed:
     try:
         stdout, stderr = child.communicate(input_text, timeout=timeout)
     except subprocess.TimeoutExpired as exc:

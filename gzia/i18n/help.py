@@ -124,6 +124,14 @@ TEXTS = {
     "Download and verify, but do not install.": "Descarga y verifica, pero no instala.",
     "Go back to the version that ran before the last update.":
         "Vuelve a la versión que se usaba antes de la última actualización.",
+    # gz-ia mcp
+    "Serve a session's tools to its agent over MCP (stdio).":
+        "Sirve las herramientas de una sesión a su agente por MCP (stdio).",
+    "Offer worktree_get (merge a session) to the agent.":
+        "Ofrece worktree_get (integrar una sesión) al agente.",
+    "Seconds a tool call may take.": "Segundos que puede durar una llamada a una herramienta.",
+    "Consecutive failures that make a tool DEAD.":
+        "Fallos consecutivos que dejan una herramienta en DEAD.",
 }
 
 ES = {**FRAME, **TEXTS}
