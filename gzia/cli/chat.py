@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.mcp import NoMcp
 from gzia.cli.run_report import configured_watchdog, report_run, workspace_label
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
@@ -27,7 +28,9 @@ def chat(
     prompt: Annotated[str | None, typer.Option("-i", "--prompt", help="Initial prompt.")] = None,
     directory: Annotated[str | None, typer.Option("-d", "--dir",
                                                   help="Project directory.")] = None,
+    no_mcp: NoMcp = False,
 ) -> None:
+    from gzia.cli.mcp import server_command
     from gzia.config import load_config
     from gzia.drivers.registry import default_provider, get_driver, parse_permission
     from gzia.sessions.runner import SessionRequest, start_session
@@ -38,7 +41,8 @@ def chat(
     if prompt is None and os.isatty(0):
         prompt = ask_task()
     request = SessionRequest(directory, driver, permission, prompt=prompt or None, mode="chat",
-                             output_to_stderr=output.is_json())
+                             output_to_stderr=output.is_json(),
+                             mcp_server=server_command(no_mcp))
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         output.progress(t("run.chat_launch", name=driver.display_name,

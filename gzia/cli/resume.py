@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.mcp import NoMcp
 from gzia.cli.run_report import configured_watchdog, report_run
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
@@ -21,11 +22,14 @@ def resume(
                                               help="Session id (or unique prefix).")],
     directory: Annotated[str | None, typer.Option("-d", "--dir",
                                                   help="Project directory.")] = None,
+    no_mcp: NoMcp = False,
 ) -> None:
-    resume_in_foreground(session_id, directory)
+    resume_in_foreground(session_id, directory, no_mcp=no_mcp)
 
 
-def resume_in_foreground(session_id: str, directory: str | None) -> None:
+def resume_in_foreground(session_id: str, directory: str | None, *,
+                         no_mcp: bool = False) -> None:
+    from gzia.cli.mcp import server_command
     from gzia.drivers.registry import get_driver
     from gzia.sessions.runner import resume_session
 
@@ -35,5 +39,6 @@ def resume_in_foreground(session_id: str, directory: str | None) -> None:
     run = resume_session(
         directory, session_id, driver_for=lambda provider: get_driver(provider or "agy"),
         watchdog=configured_watchdog(), on_launch=launched, output_to_stderr=output.is_json(),
+        mcp_server=server_command(no_mcp),
     )
     report_run(run)

@@ -130,6 +130,8 @@ TEXTS = {
     "Offer worktree_get (merge a session) to the agent.":
         "Ofrece worktree_get (integrar una sesión) al agente.",
     "Seconds a tool call may take.": "Segundos que puede durar una llamada a una herramienta.",
+    "Do not hand the session's MCP server (gz-ia mcp) to the agent.":
+        "No entrega al agente el servidor MCP de la sesión (gz-ia mcp).",
     "Consecutive failures that make a tool DEAD.":
         "Fallos consecutivos que dejan una herramienta en DEAD.",
 }

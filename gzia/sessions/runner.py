@@ -64,6 +64,9 @@ class SessionRequest:
     pty: bool = False
     output_to_stderr: bool = False
     """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
+    mcp_server: Sequence[str] | None = None
+    """How to start this gz-ia: when set, agents that accept MCP configuration get the
+    session's ``gz-ia mcp`` server (:mod:`gzia.sessions.mcp_wiring`)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ def resume_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
     output_to_stderr: bool = False,
+    mcp_server: Sequence[str] | None = None,
 ) -> SessionRun:
     """Continue a finished session: same record, same workspace, same conversation."""
     env = dict(os.environ if environ is None else environ)
@@ -116,7 +120,7 @@ def resume_session(
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
         command=command if isinstance(command, list) else None,
-        mode=record.mode or "chat", output_to_stderr=output_to_stderr,
+        mode=record.mode or "chat", output_to_stderr=output_to_stderr, mcp_server=mcp_server,
     )
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
@@ -178,10 +182,11 @@ def _launch_spec(
     *,
     resume: bool,
     prompt: str | None = None,
+    mcp_config: Path | None = None,
 ) -> Command:
     spec = request.driver.launch(LaunchRequest(
         workdir=workdir, permission=request.permission, prompt=prompt,
-        conversation_id=conversation_id, resume=resume, env=env,
+        conversation_id=conversation_id, resume=resume, env=env, mcp_config=mcp_config,
         command=list(request.command) if request.command is not None else None,
     ))
     return Command(tuple(spec.argv), workdir, spec.env, request.pty,
@@ -228,12 +233,22 @@ class _Launch:
     def _command(self, record: SessionRecord, resume: bool) -> Command:
         prompt = None if resume else self.request.prompt
         command = _launch_spec(self.request, self.workspace.target_dir, self.env,
-                               record.conversation_id, resume=resume, prompt=prompt)
+                               record.conversation_id, resume=resume, prompt=prompt,
+                               mcp_config=self._mcp_config(record))
         if record.log_path:
             command = command.with_log(Path(record.log_path))
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command
+
+
+    def _mcp_config(self, record: SessionRecord) -> Path | None:
+        server = self.request.mcp_server
+        if not server or self.request.driver.mcp_support == "none":
+            return None
+        from gzia.sessions.mcp_wiring import write_mcp_config
+
+        return write_mcp_config(self.store.project, record.id, server)
 
 
 def log_lifecycle_event(
