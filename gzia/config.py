@@ -31,6 +31,8 @@ class Setting:
     env: str
     help: str
     secret: bool = False
+    credential: bool = False
+    """Part of a credential (never handed to an agent); every secret is one."""
     choices: tuple[str, ...] = ()
     minimum: int | None = None
 
@@ -41,11 +43,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("default_permission", str, "supervised", "GZ_DEFAULT_PERMISSION",
             "permission level used when -m is not given",
             choices=("readonly", "supervised", "autonomous")),  # gzia.drivers.base.Permission
+    Setting("allow_push", bool, False, "GZ_ALLOW_PUSH",
+            "let session agents run git push (like --allow-push)"),
     Setting("kill_grace_ms", int, 100, "GZ_KILL_GRACE_MS",
             "milliseconds between SIGTERM and SIGKILL when stopping an agent", minimum=0),
     Setting("nexus_search_url", str, None, "GZ_NEXUS_SEARCH_URL",
             "Nexus search API URL used to discover releases"),
-    Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name"),
+    Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name", credential=True),
     Setting("nexus_password", str, None, "GZ_NEXUS_PASSWORD", "Nexus password", secret=True),
     Setting("forgejo_api_url", str, None, "GZ_FORGEJO_API_URL",
             "Forgejo tags API URL, the fallback release source"),
@@ -191,7 +195,13 @@ def coerce(setting: Setting, raw: Any, *, origin: str | None) -> Any:
     return value
 
 
+BOOLEAN_WORDS = {"true": True, "1": True, "yes": True, "on": True,
+                 "false": False, "0": False, "no": False, "off": False}
+
+
 def _typed(setting: Setting, raw: Any) -> Any:
+    if setting.type is bool:
+        return raw if isinstance(raw, bool) else BOOLEAN_WORDS.get(str(raw).strip().lower())
     if isinstance(raw, setting.type) and not isinstance(raw, bool):
         return raw
     if setting.type is float and isinstance(raw, int) and not isinstance(raw, bool):

@@ -40,6 +40,18 @@ def watch_children(pids: set[int]) -> Iterator[None]:
         _watchers.reset(token)
 
 
+@contextlib.contextmanager
+def _watched(pid: int) -> Iterator[None]:
+    watched = _watchers.get()
+    if watched is not None:
+        watched.add(pid)
+    try:
+        yield
+    finally:
+        if watched is not None:
+            watched.discard(pid)
+
+
 @dataclass(frozen=True)
 class Completed:
     argv: tuple[str, ...]
@@ -59,39 +71,66 @@ def run(
     env: Mapping[str, str] | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     input_text: str | None = None,
+    outlive_caller: bool = False,
+    pass_fds: Sequence[int] = (),
 ) -> Completed:
     """Run ``argv`` to completion and capture its output as text.
+
+    ``outlive_caller``: the program writes its output to unlinked temporary files, not
+    to pipes, so if gz-ia is killed (SIGKILL) it runs to its end instead of dying of
+    SIGPIPE half way (a ``git merge`` that moved the branch but left ``MERGE_HEAD``).
+    ``pass_fds`` stay open in the program (a lock it holds until it ends).
 
     Raises :class:`NotFoundError` when the program does not exist and
     :class:`TimeoutFailure` when it outlives ``timeout`` (its process group is killed).
     """
+    with contextlib.ExitStack() as files:
+        out = err = subprocess.PIPE
+        if outlive_caller:
+            import tempfile
+
+            out, err = (files.enter_context(tempfile.TemporaryFile("w+b")).fileno()
+                        for _ in range(2))
+        child = _spawn(argv, cwd=cwd, env=env, input_text=input_text, out=out, err=err,
+                       pass_fds=pass_fds)
+        with _watched(child.pid):
+            stdout, stderr = _wait(child, argv, timeout, input_text)
+        if outlive_caller:
+            stdout, stderr = (_read_back(out), _read_back(err))
+    return Completed(tuple(argv), child.returncode, stdout, stderr)
+
+
+def _spawn(argv: Sequence[str], *, cwd: str | Path | None, env: Mapping[str, str] | None,
+           input_text: str | None, out: int, err: int,
+           pass_fds: Sequence[int]) -> subprocess.Popen[str]:
     try:
-        child = subprocess.Popen(
+        return subprocess.Popen(
             list(argv),
             cwd=cwd,
             env=dict(env) if env is not None else None,
             stdin=subprocess.PIPE if input_text is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stdout=out,
+            stderr=err,
             text=True,
             encoding="utf-8",
             errors="replace",
             start_new_session=True,
+            pass_fds=tuple(pass_fds),
         )
     except FileNotFoundError as exc:
         raise NotFoundError("proc.program_not_found", program=argv[0]) from exc
-    watched = _watchers.get()
-    if watched is not None:
-        watched.add(child.pid)
-    try:
-        return _finish(child, argv, timeout, input_text)
-    finally:
-        if watched is not None:
-            watched.discard(child.pid)
 
 
-def _finish(child: subprocess.Popen[str], argv: Sequence[str], timeout: float,
-            input_text: str | None) -> Completed:
+def _read_back(fd: int) -> str:
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, 65536):
+        chunks.append(chunk)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def _wait(child: subprocess.Popen[str], argv: Sequence[str], timeout: float,
+          input_text: str | None) -> tuple[str, str]:
     try:
         stdout, stderr = child.communicate(input_text, timeout=timeout)
     except subprocess.TimeoutExpired as exc:
@@ -102,7 +141,7 @@ def _finish(child: subprocess.Popen[str], argv: Sequence[str], timeout: float,
     except BaseException:  # Ctrl+C or SIGTERM reached gz-ia: let the program clean up
         _stop_group(child)
         raise
-    return Completed(tuple(argv), child.returncode, stdout, stderr)
+    return stdout or "", stderr or ""
 
 
 def _stop_group(child: subprocess.Popen[str]) -> None:

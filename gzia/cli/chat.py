@@ -10,7 +10,16 @@ import typer
 
 from gzia.cli import output
 from gzia.cli.mcp import NoMcp
-from gzia.cli.run_report import configured_watchdog, report_run, workspace_label
+from gzia.cli.run_report import (
+    ALLOW_PUSH_HELP,
+    configured_watchdog,
+    push_allowed,
+    report_run,
+    warn_if_base_has_changes,
+    warn_if_unguarded,
+    workspace_label,
+)
+from gzia.drivers.base import Driver
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
@@ -20,7 +29,7 @@ app = typer.Typer(add_completion=False)
 
 @app.command(help="Start a new interactive chat with an agent (agy, claude, opencode, "
                   "pi-agent) in an isolated worktree.")
-def chat(
+def chat(  # noqa: PLR0917 - typer maps one parameter to each flag
     provider: Annotated[str | None, typer.Option("-p", "--provider",
                                                  help="Agent to run.")] = None,
     perm: Annotated[str | None, typer.Option("-m", "--perm",
@@ -28,6 +37,8 @@ def chat(
     prompt: Annotated[str | None, typer.Option("-i", "--prompt", help="Initial prompt.")] = None,
     directory: Annotated[str | None, typer.Option("-d", "--dir",
                                                   help="Project directory.")] = None,
+    allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
+    = False,
     no_mcp: NoMcp = False,
 ) -> None:
     from gzia.cli.mcp import server_command
@@ -38,17 +49,33 @@ def chat(
     config = load_config()
     driver = get_driver(default_provider(provider or config.get("default_provider")))
     permission = parse_permission(perm or config.get("default_permission"))
-    if prompt is None and os.isatty(0):
-        prompt = ask_task()
-    request = SessionRequest(directory, driver, permission, prompt=prompt or None, mode="chat",
-                             output_to_stderr=output.is_json(),
+    request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
+                             mode="chat", output_to_stderr=output.is_json(),
+                             allow_push=push_allowed(allow_push),
                              mcp_server=server_command(no_mcp))
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
+        warn_if_unguarded(workspace)
+        warn_if_base_has_changes(workspace)
         output.progress(t("run.chat_launch", name=driver.display_name,
                           permission=permission.value, workspace=workspace_label(workspace)))
 
     report_run(start_session(request, watchdog=configured_watchdog(), on_launch=launched))
+
+
+def task_for(driver: Driver, prompt: str | None) -> str | None:
+    """The task for the agent: ``-i``, else asked on a terminal. A driver that takes no
+    prompt (the shell) is not asked, and a ``-i`` given to it is reported as ignored."""
+    from gzia.drivers.base import takes_prompt
+
+    if not takes_prompt(driver):
+        if prompt is not None:
+            output.warn("INVALID_INPUT", "launch.prompt_ignored", name=driver.display_name,
+                        details={"provider": driver.id, "option": "--prompt"})
+        return None
+    if prompt is None and os.isatty(0):
+        prompt = ask_task()
+    return prompt or None
 
 
 def ask_task() -> str:

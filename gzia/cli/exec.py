@@ -9,8 +9,17 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.run_report import configured_watchdog, report_run, workspace_label
-from gzia.contract import MissingRequiredError
+from gzia.cli.run_report import (
+    ALLOW_PUSH_HELP,
+    configured_watchdog,
+    push_allowed,
+    report_run,
+    warn_if_base_has_changes,
+    warn_if_unguarded,
+    workspace_label,
+)
+from gzia.contract import InvalidInputError, MissingRequiredError
+from gzia.drivers.base import Driver
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
@@ -30,6 +39,8 @@ def exec_command(
                                                   help="Project directory.")] = None,
     provider: Annotated[str, typer.Option("--provider", help="Driver that runs the command.")]
     = "shell",
+    allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
+    = False,
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
@@ -37,13 +48,31 @@ def exec_command(
 
     if not command:
         raise MissingRequiredError("run.missing_command", details={"argument": "CMD"})
+    driver = command_driver(get_driver(provider), command)
     request = SessionRequest(
-        directory, get_driver(provider), Permission.SUPERVISED, command=command, mode="exec",
+        directory, driver, Permission.SUPERVISED, command=command, mode="exec",
         pty=os.isatty(0), output_to_stderr=output.is_json(),
+        allow_push=push_allowed(allow_push),
     )
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
+        warn_if_unguarded(workspace)
+        warn_if_base_has_changes(workspace)
         output.progress(t("run.exec_launch", command=shlex.join(command), id=record.id,
                           workspace=workspace_label(workspace)))
 
     report_run(start_session(request, watchdog=configured_watchdog(), on_launch=launched))
+
+
+def command_driver(driver: Driver, command: list[str]) -> Driver:
+    """``driver``, if it runs commands; any other is a usage error (exit 2): an agent
+    driver would start its agent and drop the command."""
+    from gzia.drivers.base import runs_commands
+
+    if runs_commands(driver):
+        return driver
+    raise InvalidInputError(
+        "launch.provider_runs_no_command", provider=driver.id,
+        hint_key="launch.provider_runs_no_command_hint",
+        details={"provider": driver.id, "command": command},
+    )

@@ -8,7 +8,7 @@ import typer
 
 from gzia.cli import output
 from gzia.cli.mcp import NoMcp
-from gzia.cli.run_report import configured_watchdog, report_run
+from gzia.cli.run_report import configured_watchdog, push_allowed, report_run, warn_if_unguarded
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
@@ -34,11 +34,12 @@ def resume_in_foreground(session_id: str, directory: str | None, *,
     from gzia.sessions.runner import resume_session
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
+        warn_if_unguarded(workspace)
         output.progress(t("run.resume_launch", id=record.id, dir=workspace.target_dir))
 
     run = resume_session(
         directory, session_id, driver_for=lambda provider: get_driver(provider or "agy"),
         watchdog=configured_watchdog(), on_launch=launched, output_to_stderr=output.is_json(),
-        mcp_server=server_command(no_mcp),
+        allow_push=push_allowed(False), mcp_server=server_command(no_mcp),
     )
     report_run(run)

@@ -17,6 +17,19 @@ from gzia.sessions.runner import SessionRun
 from gzia.sessions.workspace import Workspace
 from gzia.supervisor.watchdog import Watchdog
 
+LISTED_FILES = 20
+"""How many of the base's uncommitted files a warning lists in ``details.files``."""
+
+
+ALLOW_PUSH_HELP = "Let the agent run git push (refused in sessions otherwise)."
+
+
+def push_allowed(flag: bool) -> bool:
+    """``--allow-push``, else the ``allow_push`` setting."""
+    from gzia.config import load_config
+
+    return flag or bool(load_config().get("allow_push"))
+
 
 def configured_watchdog() -> Watchdog:
     from gzia.config import load_config
@@ -31,6 +44,31 @@ def workspace_label(workspace: Workspace) -> str:
     if workspace.is_isolated:
         return t("run.workspace_isolated", id=workspace.session_id)
     return t("run.workspace_direct")
+
+
+def warn_if_unguarded(workspace: Workspace) -> None:
+    """Say when the agent runs without the git guardrails (git too old for them)."""
+    from gzia.sessions.guard import MINIMUM_GIT, git_too_old
+
+    version = git_too_old() if workspace.is_isolated else None
+    if version is not None:
+        minimum = ".".join(map(str, MINIMUM_GIT))
+        output.warn("GUARDRAILS_OFF", "launch.guardrails_off", version=version, minimum=minimum,
+                    details={"git_version": version, "minimum": minimum})
+
+
+def warn_if_base_has_changes(workspace: Workspace) -> None:
+    """Say when the base has uncommitted changes that a new session does not get."""
+    from gzia.sessions.workspace import uncommitted_in_base
+
+    paths = uncommitted_in_base(workspace)
+    if not paths:
+        return
+    base = str(workspace.base_dir or workspace.working_dir)
+    commit = (workspace.base_commit or "HEAD")[:12]
+    output.warn("UNCOMMITTED_CHANGES", "launch.uncommitted_base", count=len(paths), base=base,
+                commit=commit, details={"base": base, "base_commit": workspace.base_commit,
+                                        "count": len(paths), "files": paths[:LISTED_FILES]})
 
 
 def report_run(run: SessionRun) -> None:

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -26,14 +26,20 @@ def register(app: typer.Typer) -> None:
     app.command("continue", hidden=True, help="Alias of resume.")(resume)
 
 
-def kill(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
+KillForce = Annotated[bool, typer.Option(
+    "--force", "-f", help="Signal the recorded PID even when the record has no start time "
+                          "and the process runs none of the agent's programs.")]
+
+
+def kill(ctx: typer.Context, session: SessionRef, force: KillForce = False,
+         directory: Dir = None) -> None:
     from gzia.cli.run_report import configured_watchdog
     from gzia.sessions.ids import validate_session_ref
     from gzia.sessions.kill import kill_session
 
     validate_session_ref(session)
     store = open_store(ctx, directory)
-    result = kill_session(store, session, configured_watchdog().kill_grace_s)
+    result = kill_session(store, session, configured_watchdog().kill_grace_s, force=force)
     record = result.record
     warn_if_process_only(record.id, result.target)
     key = "run.kill_lost" if result.was_lost else "run.kill_done"

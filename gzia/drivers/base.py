@@ -128,12 +128,19 @@ class ExecutableDriver:
     binary: ClassVar[str]
     mcp_support: ClassVar[str] = "none"
     unset_env: ClassVar[tuple[str, ...]] = ()
+    other_binaries: ClassVar[tuple[str, ...]] = ()
+    """Other names the agent's executable goes by, looked up after ``binary``."""
+    runs_commands: ClassVar[bool] = False
+    """Whether ``LaunchRequest.command`` means something to this driver (``gz-ia exec``)."""
+    takes_prompt: ClassVar[bool] = True
+    """Whether the agent is given ``LaunchRequest.prompt`` (``chat`` asks for one)."""
 
     def install_hint(self) -> str:
         return ""
 
     def resolve(self, env: Mapping[str, str]) -> str | None:
-        return which(self.binary, env)
+        found = (which(name, env) for name in (self.binary, *self.other_binaries))
+        return next((path for path in found if path is not None), None)
 
     def probe_version(self, env: Mapping[str, str], timeout: float = 3.0) -> str | None:
         path = self.resolve(env)
@@ -158,15 +165,26 @@ class ExecutableDriver:
         return driver_not_found(self)
 
 
+def runs_commands(driver: Driver) -> bool:
+    """Whether ``driver`` runs a given command (optional member; default: no)."""
+    return bool(getattr(driver, "runs_commands", False))
+
+
+def takes_prompt(driver: Driver) -> bool:
+    """Whether ``driver`` gives a prompt to its agent (optional member; default: yes)."""
+    return bool(getattr(driver, "takes_prompt", True))
+
+
 def driver_not_found(driver: Driver) -> DriverNotFoundError:
     """The error for an agent that is not on PATH (exit 1, ``DRIVER_NOT_FOUND``)."""
     hint = driver.install_hint()
+    names = (driver.binary, *getattr(driver, "other_binaries", ()))
     return DriverNotFoundError(
         "drivers.not_available",
         hint_key="drivers.install_line" if hint else None,
         details={"provider": driver.id, "binary": driver.binary, "install_hint": hint or None},
         name=driver.display_name,
-        binary=driver.binary,
+        binary=", ".join(names),
         hint=hint,
     )
 

@@ -1,4 +1,4 @@
-"""Pi Agent (binary ``pi``): checked against ``pi --help`` of 0.73.1 (docs/drivers.md).
+"""Pi Agent (binary ``pi``, else ``pi-agent``): checked against ``pi --help`` of 0.73.1.
 
 pi keeps its conversations per working directory, and each isolated session runs in its
 own worktree, so ``--continue`` resumes this session's conversation. pi has no approval
@@ -22,6 +22,7 @@ class PiDriver(ExecutableDriver):
     id: ClassVar[str] = "pi-agent"
     display_name: ClassVar[str] = "Pi Agent (pi-agent)"
     binary: ClassVar[str] = "pi"
+    other_binaries: ClassVar[tuple[str, ...]] = ("pi-agent",)  # the name the original looked for
     mcp_support: ClassVar[str] = "none"
 
     def install_hint(self) -> str:

@@ -30,6 +30,8 @@ class ShellDriver(ExecutableDriver):
     display_name: ClassVar[str] = "Shell (shell)"
     binary: ClassVar[str] = "sh"
     mcp_support: ClassVar[str] = "none"
+    runs_commands: ClassVar[bool] = True
+    takes_prompt: ClassVar[bool] = False
 
     def resolve(self, env: Mapping[str, str]) -> str | None:
         shell = env.get("SHELL", "")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gzia.drivers.base import Driver
+from gzia.drivers.secrets import agent_environment
 
 PROBE_TIMEOUT = 3.0
 
@@ -42,7 +43,12 @@ class DriverStatus:
 def describe(
     driver: Driver, env: Mapping[str, str], timeout: float = PROBE_TIMEOUT
 ) -> DriverStatus:
-    """Look the driver up on PATH and ask its version (a hanging agent costs ``timeout``)."""
+    """Look the driver up on PATH and ask its version (a hanging agent costs ``timeout``).
+
+    The version probe runs the agent: it gets the environment a session would, without
+    gz-ia's own secrets.
+    """
+    env = agent_environment(env)
     path = driver.resolve(env)
     version = driver.probe_version(env, timeout) if path is not None else None
     return DriverStatus(

@@ -37,6 +37,8 @@ TEXTS = {
     "readonly, supervised or autonomous.": "readonly, supervised o autonomous.",
     "Initial prompt.": "Prompt inicial.",
     "Project directory.": "Directorio del proyecto.",
+    "Let the agent run git push (refused in sessions otherwise).":
+        "Permite al agente ejecutar git push (si no, se rechaza en las sesiones).",
     "Run a command as a session in an isolated worktree: gz-ia exec -- CMD ARGS...":
         "Ejecuta un comando como sesión en un worktree aislado: gz-ia exec -- CMD ARGS...",
     "Driver that runs the command.": "Driver que ejecuta el comando.",
@@ -88,6 +90,10 @@ TEXTS = {
     "killed.":
         "Detiene una sesión en ejecución (SIGTERM, espera, SIGKILL a su grupo de procesos) y "
         "la registra como killed.",
+    "Signal the recorded PID even when the record has no start time and the process runs "
+    "none of the agent's programs.":
+        "Envía la señal al PID registrado aunque el registro no tenga hora de inicio y el "
+        "proceso no corra ninguno de los programas del agente.",
     "Alias of resume.": "Alias de resume.",
     "Session id (or unique prefix).": "Id de la sesión (o un prefijo único).",
     "The command and its arguments.": "El comando y sus argumentos.",

@@ -29,6 +29,8 @@ EN = {
     "already_running": "session '{id}' is already running (PID {pid})",
     "not_running": "session '{id}' is not running (current status: {status})",
     "still_starting": "session '{id}' is still starting; try again in a moment",
+    "still_finishing": "the agent of session '{id}' has ended and the gz-ia running it is "
+                       "still writing how; try again in a moment",
     "kill_done": "✓ Session '{id}' (PID {pid}) stopped.",
     "kill_lost": "✧ Session '{id}' was no longer running (PID {pid} had vanished): marked lost.",
     "kill_process_only": "only PID {pid} was signalled, not a process group: {why}; "
@@ -42,6 +44,13 @@ EN = {
     "kill_not_permitted": "cannot stop session '{id}': no permission to signal PID {pid}",
     "kill_refused_pid": "session '{id}' names PID {pid}, which gz-ia will not signal; "
                         "the record was left as it is",
+    "kill_refused_ancestor": "session '{id}' names PID {pid}, a process gz-ia runs under "
+                             "(its caller or one of its parents), which gz-ia never "
+                             "signals; the record was left as it is",
+    "kill_unproven": "session '{id}' has no start time to prove that PID {pid} is still its "
+                     "agent, and that process ({command}) runs none of the agent's programs "
+                     "({expected}): nothing was signalled",
+    "kill_force_hint": "if PID {pid} is the agent: gz-ia session kill --force {id}",
 }
 
 ES = {
@@ -69,6 +78,8 @@ ES = {
     "already_running": "la sesión '{id}' ya se encuentra en ejecución (PID {pid})",
     "not_running": "la sesión '{id}' no está activa (estado actual: {status})",
     "still_starting": "la sesión '{id}' aún se está iniciando; reintenta en un momento",
+    "still_finishing": "el agente de la sesión '{id}' terminó y el gz-ia que lo ejecuta aún "
+                       "está registrando cómo; reintenta en un momento",
     "kill_done": "✓ Sesión '{id}' (PID {pid}) finalizada con éxito.",
     "kill_lost": "✧ La sesión '{id}' ya no estaba en ejecución (el PID {pid} había "
                  "desaparecido): marcada como perdida (lost).",
@@ -86,4 +97,11 @@ ES = {
                           "señales al PID {pid}",
     "kill_refused_pid": "la sesión '{id}' indica el PID {pid}, al que gz-ia no enviará "
                         "señales; el registro queda como estaba",
+    "kill_refused_ancestor": "la sesión '{id}' indica el PID {pid}, un proceso bajo el que "
+                             "corre gz-ia (quien lo invocó o uno de sus padres), al que gz-ia "
+                             "nunca envía señales; el registro queda como estaba",
+    "kill_unproven": "la sesión '{id}' no tiene hora de inicio que pruebe que el PID {pid} "
+                     "sigue siendo su agente, y ese proceso ({command}) no ejecuta ninguno de "
+                     "los programas del agente ({expected}): no se envió ninguna señal",
+    "kill_force_hint": "si el PID {pid} es el agente: gz-ia session kill --force {id}",
 }

@@ -16,11 +16,11 @@ import shutil
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import SafetyBlockError
+from gzia.contract import ConflictError, SafetyBlockError
 from gzia.sessions.git import changed_paths, commits_on_no_branch, rev_parse, run_git
 from gzia.sessions.merge_checks import HARNESS_PATHS
 from gzia.sessions.project import Project
-from gzia.sessions.reconcile import reconcile
+from gzia.sessions.reconcile import reconcile, wait_for_owner
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import (
@@ -93,10 +93,9 @@ def _unmerged_commits(project: Project, record: SessionRecord) -> int:
 
 def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -> DeleteResult:
     result = DeleteResult(record.id)
-    record = reconcile(store, record)
+    record = reconcile(store, wait_for_owner(store, record))
     if record.is_running:
-        record, result.kill_target = _stop(store, record, force=force)
-        result.killed = True
+        record, result.kill_target, result.killed = _stop(store, record, force=force)
     result.discarded = unmerged_work(store.project, record)
     if result.discarded and not force:
         raise _unmerged_refusal(record.id, result.discarded)
@@ -107,7 +106,9 @@ def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -
 
 def _stop(
     store: SessionStore, record: SessionRecord, *, force: bool
-) -> tuple[SessionRecord, KillTarget | None]:
+) -> tuple[SessionRecord, KillTarget | None, bool]:
+    """The record once stopped, what was signalled, and whether gz-ia stopped it (False:
+    it ended on its own meanwhile, and its owner recorded how)."""
     details = {"id": record.id, "pid": record.pid}
     if not force:
         raise SafetyBlockError("sessions.delete_running", id=record.id, pid=record.pid,
@@ -120,8 +121,14 @@ def _stop(
     from gzia.config import load_config
 
     grace_s = int(load_config().get("kill_grace_ms")) / 1000.0
-    killed = kill.kill_session(store, record.id, grace_s)
-    return store.load(record.id), killed.target
+    try:
+        killed = kill.kill_session(store, record.id, grace_s)
+    except ConflictError:
+        final = store.load(record.id)
+        if final.is_running:
+            raise
+        return final, None, False
+    return store.load(record.id), killed.target, True
 
 
 def _unmerged_refusal(session_id: str, work: UnmergedWork) -> SafetyBlockError:

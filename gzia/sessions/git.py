@@ -46,12 +46,18 @@ def run_git(
     *,
     env: Mapping[str, str] | None = None,
     input_text: str | None = None,
+    outlive_caller: bool = False,
+    pass_fds: Sequence[int] = (),
 ) -> proc.Completed:
-    """Run ``git <args>`` in ``cwd``; never raises for a non-zero exit."""
+    """Run ``git <args>`` in ``cwd``; never raises for a non-zero exit.
+
+    ``outlive_caller`` and ``pass_fds``: see :func:`gzia.proc.run` (a git command that
+    changes the base runs to its end even if gz-ia is killed, holding gz-ia's lock)."""
     from gzia import proc  # not imported by commands that only find the project
 
     return proc.run(
-        ["git", *args], cwd=cwd, env=git_environment(env), input_text=input_text
+        ["git", *args], cwd=cwd, env=git_environment(env), input_text=input_text,
+        outlive_caller=outlive_caller, pass_fds=pass_fds,
     )
 
 
@@ -80,15 +86,21 @@ def git_installed() -> bool:
     return which("git") is not None
 
 
-def commit_with_fallback_identity(args: Sequence[str], cwd: str | Path) -> proc.Completed:
+def commit_with_fallback_identity(
+    args: Sequence[str], cwd: str | Path, *, env: Mapping[str, str] | None = None,
+    pass_fds: Sequence[int] | None = None,
+) -> proc.Completed:
     """``git commit``-like command; when git knows no identity, retry as gz-ia.
 
     The fallback identity is given with ``-c`` for this one command only: the user's
-    configuration is never written.
+    configuration is never written. With ``pass_fds`` (the base's lock) the command
+    outlives a killed gz-ia: see :func:`run_git`.
     """
-    done = run_git(args, cwd)
+    detached, fds = pass_fds is not None, pass_fds or ()
+    done = run_git(args, cwd, env=env, outlive_caller=detached, pass_fds=fds)
     if not done.ok and _missing_identity(done):
-        done = run_git([*FALLBACK_IDENTITY, *args], cwd)
+        done = run_git([*FALLBACK_IDENTITY, *args], cwd, env=env, outlive_caller=detached,
+                       pass_fds=fds)
     return done
 
 

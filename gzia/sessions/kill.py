@@ -20,13 +20,22 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from gzia.contract import ConflictError, IOFailure, LockedError, SafetyBlockError
-from gzia.sessions.reconcile import is_stale, reconcile
+from gzia.sessions.reconcile import is_stale, owner_alive, reconcile, wait_for_owner
 from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
 from gzia.sessions.runner import log_lifecycle_event
 from gzia.sessions.store import SessionStore
-from gzia.supervisor.killtarget import KillTarget, finish_kill, resolve_target, send_first_signal
+from gzia.supervisor.killtarget import (
+    KillTarget,
+    describe_command,
+    finish_kill,
+    never_signalled,
+    resolve_target,
+    runs_one_of,
+    send_first_signal,
+)
 
 
 @dataclass(frozen=True)
@@ -40,32 +49,52 @@ class KillResult:
     """What was signalled: the agent's group or only its process (None if nothing)."""
 
 
-def kill_session(store: SessionStore, ref: str, grace_s: float) -> KillResult:
+def kill_session(store: SessionStore, ref: str, grace_s: float, *,
+                 force: bool = False) -> KillResult:
+    """``force``: signal the recorded pid even when the record cannot prove it is the
+    agent (no start time) and it runs none of the agent's programs."""
     session_id = store.resolve(ref)
-    record = store.load(session_id)
-    if is_stale(record):
-        return KillResult(reconcile(store, record), None, was_lost=True)
-    claim = _SignalThenClaim()
-    record = store.update(session_id, claim)
+    for _attempt in range(KILL_ATTEMPTS):
+        record = wait_for_owner(store, store.load(session_id))
+        if is_stale(record):
+            return KillResult(reconcile(store, record), None, was_lost=True)
+        claim = _SignalThenClaim(force=force)
+        try:
+            record = store.update(session_id, claim)
+        except _OwnerFinishing:  # the agent ended meanwhile: wait for its owner, again
+            continue
+        return _finish(store, record, claim, grace_s)
+    raise LockedError("run.still_finishing", id=session_id, details={"id": session_id})
+
+
+KILL_ATTEMPTS = 2
+
+
+def _finish(store: SessionStore, record: SessionRecord, claim: _SignalThenClaim,
+            grace_s: float) -> KillResult:
+    """After the first signal: the grace, SIGKILL if needed, the event and the signal."""
     target = claim.target
     if target is None:  # cannot happen: the claim either signalled the agent or raised
         raise RuntimeError("session kill: the claim signalled nothing")
     sent = finish_kill(target, grace_s)
-    log_lifecycle_event(store, session_id, f"session killed (kill PID {record.pid})", "FINISH",
+    log_lifecycle_event(store, record.id, f"session killed (kill PID {record.pid})", "FINISH",
                         failed=True, error="killed", duration_ms=record.duration_ms)
     with contextlib.suppress(_AlreadyRecorded):
-        store.update(session_id, lambda r: _note_signal(r, sent))
-    return KillResult(store.load(session_id), sent, was_lost=False, target=target)
+        store.update(record.id, lambda r: _note_signal(r, sent))
+    return KillResult(store.load(record.id), sent, was_lost=False, target=target)
 
 
 class _SignalThenClaim:
     """Under the lock: check the record, send the first signal, then mark it ``killed``."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, force: bool) -> None:
         self.target: KillTarget | None = None
+        self.force = force
 
     def __call__(self, record: SessionRecord) -> None:
         _check_killable(record)
+        if record.pid_start_time is None and not self.force:
+            _refuse_unproven(record)
         try:
             self.target = resolve_target(record.pid, record.pid_start_time, record.pgid)
             delivered = send_first_signal(self.target)
@@ -91,14 +120,53 @@ def _check_killable(record: SessionRecord) -> None:
         )
     if record.pid <= 0:
         raise LockedError("run.still_starting", id=record.id, details={"id": record.id})
-    if record.pid == 1 or record.pid == os.getpid():
-        raise SafetyBlockError("run.kill_refused_pid", id=record.id, pid=record.pid,
+    if never_signalled(record.pid):  # pid 1, gz-ia, or what gz-ia runs under
+        key = "run.kill_refused_pid" if record.pid in (1, os.getpid()) else \
+            "run.kill_refused_ancestor"
+        raise SafetyBlockError(key, id=record.id, pid=record.pid,
                                details={"id": record.id, "pid": record.pid})
     if is_stale(record):  # vanished between the first read and the lock
         raise _vanished(record)
 
 
-def _vanished(record: SessionRecord) -> ConflictError:
+def _refuse_unproven(record: SessionRecord) -> None:
+    """A record without a start time (the original gz-ia's, or a crafted one) names a pid
+    it cannot prove: only a process running one of the agent's programs is signalled."""
+    programs = agent_programs(record)
+    if runs_one_of(record.pid, programs):
+        return
+    command = describe_command(record.pid)
+    expected = ", ".join(sorted(programs)) or "?"
+    raise SafetyBlockError(
+        "run.kill_unproven", id=record.id, pid=record.pid, command=command, expected=expected,
+        hint_key="run.kill_force_hint",
+        details={"id": record.id, "pid": record.pid, "command": command,
+                 "expected": sorted(programs)})
+
+
+def agent_programs(record: SessionRecord) -> frozenset[str]:
+    """File names of the programs the record's agent runs: an ``exec`` session's command,
+    and its driver's executable."""
+    from gzia.contract import GzError
+    from gzia.drivers.registry import get_driver
+    from gzia.sessions.runner import COMMAND_EXTRA
+
+    programs = set()
+    command = record.extras.get(COMMAND_EXTRA)
+    if isinstance(command, list) and command and isinstance(command[0], str):
+        programs.add(Path(command[0]).name)
+    with contextlib.suppress(GzError):
+        programs.add(get_driver(record.provider).binary)
+    return frozenset(programs - {""})
+
+
+class _OwnerFinishing(Exception):
+    """The agent is gone but its owner lives: the owner writes how it ended."""
+
+
+def _vanished(record: SessionRecord) -> Exception:
+    if owner_alive(record):
+        return _OwnerFinishing()
     return ConflictError("run.not_running", id=record.id, status=Status.LOST,
                          details={"id": record.id, "status": Status.LOST})
 

@@ -41,13 +41,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gzia import proc
 from gzia.contract import (
     GzError,
     InterruptError,
     IOFailure,
     LockedError,
-    SafetyBlockError,
     TerminatedError,
     TerminationRequested,
     stopped_by_signal,
@@ -56,7 +54,6 @@ from gzia.sessions.git import (
     commit_with_fallback_identity,
     git_failure,
     git_ok,
-    hooks_present,
     is_ancestor,
     rev_parse,
     run_git,
@@ -70,6 +67,7 @@ from gzia.sessions.merge_checks import (
     refuse_unsettled_worktree,
     snapshot,
 )
+from gzia.sessions.merge_commit import COMMIT_HOOKS, commit_refused, merge_branch, squash_branch
 from gzia.sessions.merge_rollback import MergeRollback
 from gzia.sessions.project import Project
 from gzia.sessions.record import SessionRecord, now_rfc3339
@@ -106,14 +104,17 @@ MERGE_LOCK_TIMEOUT = 10.0
 def merge_session(
     store: SessionStore, record: SessionRecord, *, squash: bool = False, no_commit: bool = False
 ) -> MergeResult:
-    with _base_lock(store.project):
-        return _merge_session(store, record, squash=squash, no_commit=no_commit)
+    with _base_lock(store.project) as lock_fd:
+        return _merge_session(store, record, squash=squash, no_commit=no_commit,
+                              lock_fd=lock_fd)
 
 
 @contextlib.contextmanager
-def _base_lock(project: Project) -> Iterator[None]:
+def _base_lock(project: Project) -> Iterator[int]:
     """One merge at a time into a base: the undo of a merge that failed (on git's
-    ``index.lock``, say) must never abort or reset another merge's work in progress."""
+    ``index.lock``, say) must never abort or reset another merge's work in progress.
+    The git command that changes the base holds it too, so a merge whose gz-ia was
+    killed still excludes the next one until its git has finished."""
     path = project.harness_dir / "merge.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -129,13 +130,13 @@ def _base_lock(project: Project) -> Iterator[None]:
                     raise LockedError("sessions.merge_locked", root=root,
                                       details={"root": root}) from None
                 time.sleep(0.02)
-        yield
+        yield fd
     finally:
-        os.close(fd)  # releases the lock
+        os.close(fd)  # releases the lock (a git command given it keeps it until it ends)
 
 
 def _merge_session(
-    store: SessionStore, record: SessionRecord, *, squash: bool, no_commit: bool
+    store: SessionStore, record: SessionRecord, *, squash: bool, no_commit: bool, lock_fd: int
 ) -> MergeResult:
     project = store.project
     branch, into = check_mergeable(project, record)
@@ -152,7 +153,7 @@ def _merge_session(
                              rev_parse(project.base, "HEAD") or "HEAD", branch, squash,
                              orig_head=rev_parse(project.base, "ORIG_HEAD"))
     try:
-        late_stop = _integrate(store, record, result, rollback, worktree)
+        late_stop = _integrate(store, record, result, rollback, worktree, lock_fd=lock_fd)
     except BaseException as exc:
         if rollback.recorded:  # the merge is in the record: it stays, whatever came after
             if isinstance(exc, KeyboardInterrupt):
@@ -169,7 +170,8 @@ def _merge_session(
 
 
 def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
-               rollback: MergeRollback, worktree: Path | None) -> int | None:
+               rollback: MergeRollback, worktree: Path | None, *,
+               lock_fd: int) -> int | None:
     """Steps 3, 4 and 5; returns a stop signal held while the record was written."""
     root, branch = store.project.base, result.branch
     if worktree is not None:
@@ -183,7 +185,8 @@ def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
             return None
     else:
         result.files = _files_to_integrate(root, branch)
-        _merge(root, record.id, branch, squash=result.squash, no_commit=result.no_commit)
+        _merge(store.project, record.id, branch, squash=result.squash,
+               no_commit=result.no_commit, lock_fd=lock_fd)
         result.head = rev_parse(root, "HEAD")
         if result.no_commit:
             return None
@@ -230,29 +233,9 @@ def _commit_worktree_changes(worktree: Path, session_id: str) -> str | None:
         ["commit", "-q", "-m", f"harness({session_id}): session changes"], worktree
     )
     if not done.ok:
-        raise _commit_refused(done, worktree, COMMIT_HOOKS, "sessions.merge_hook_refused_safety",
+        raise commit_refused(done, worktree, COMMIT_HOOKS, "sessions.merge_hook_refused_safety",
                               id=session_id, worktree=str(worktree))
     return rev_parse(worktree, "HEAD")
-
-
-COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg")
-MERGE_HOOKS = ("pre-merge-commit", "prepare-commit-msg", "commit-msg")
-GIT_ADVICE = frozenset({"Not committing merge; use 'git commit' to complete the merge."})
-"""git's advice after a refused merge commit: wrong once the merge is undone."""
-
-
-def _commit_refused(done: proc.Completed, cwd: Path, hooks: tuple[str, ...], key: str,
-                    **params: str) -> GzError:
-    """A failed commit: a refusal by the project's hooks when it has any, else git's error."""
-    present = hooks_present(cwd, hooks)
-    if not present:
-        return git_failure(done)
-    lines = (done.stderr or done.stdout).strip().splitlines()
-    output = "\n".join(line for line in lines if line not in GIT_ADVICE).strip()
-    output = output or f"exit status {done.returncode}"
-    return SafetyBlockError(
-        key, hooks=", ".join(present), output=output, hint_key=f"{key}_hint", **params,
-        details={**params, "hooks": present, "output": output, "exit_code": done.returncode})
 
 
 def _changes_nothing(root: Path, branch: str) -> bool:
@@ -271,25 +254,21 @@ def _files_to_integrate(root: Path, branch: str) -> list[str]:
     return [n for n in names.split("\0") if n]
 
 
-def _merge(root: Path, session_id: str, branch: str, *, squash: bool, no_commit: bool) -> None:
-    if squash:
-        args = ["merge", "--squash", branch]
-    elif no_commit:
-        args = ["merge", "--no-ff", "--no-commit", branch]
-    else:
-        args = ["merge", "--no-edit", "-m", f"harness({session_id}): merge session changes", branch]
-    done = commit_with_fallback_identity(args, root)
-    params = {"id": session_id, "root": str(root)}
+def _merge(project: Project, session_id: str, branch: str, *, squash: bool, no_commit: bool,
+           lock_fd: int) -> None:
+    root = project.base
+    if squash and not no_commit:
+        squash_branch(root, project.harness_dir, session_id, branch, lock_fd)
+        return
+    if not no_commit:
+        merge_branch(root, session_id, branch, lock_fd)
+        return
+    # --no-commit and --squash --no-commit leave the merge staged in the base: asked for.
+    args = ["merge", "--no-stat", "-q", *(["--squash"] if squash else ["--no-ff", "--no-commit"]),
+            branch]
+    done = run_git(args, root)
     if not done.ok:  # the caller's rollback puts the base back
-        commits = not (squash or no_commit or is_ancestor(root, "HEAD", branch))
-        hooks = MERGE_HOOKS if commits else ()  # a fast-forward runs no commit hook
-        raise _commit_refused(done, root, hooks, "sessions.merge_hook_refused_merge", **params)
-    if squash and not no_commit and not run_git(["diff", "--cached", "--quiet"], root).ok:
-        message = f"harness({session_id}): merge session changes (squash)"
-        committed = commit_with_fallback_identity(["commit", "-q", "-m", message], root)
-        if not committed.ok:
-            raise _commit_refused(committed, root, COMMIT_HOOKS,
-                                  "sessions.merge_hook_refused_merge", **params)
+        raise git_failure(done)
 
 
 def _record_merge(store: SessionStore, session_id: str, branch: str) -> SessionRecord:

@@ -4,14 +4,23 @@ The original gz-ia left such records ``running`` forever (gz-ia killed by Ctrl+C
 crash, a reboot). Here every command that reads records passes them through
 :func:`reconcile`: if the recorded process is dead, a zombie, or its pid now belongs to
 another process (the start time differs), the record is rewritten under its lock as
-``lost``, ``end_reason: lost``. A record still being set up (pid 0) is left alone for
-:data:`SETUP_DEADLINE_S`; setting up takes milliseconds, so a ``running`` record still
-without a pid after that was left by a gz-ia that died in that moment, and is ``lost``.
-When the record cannot be written (a read-only store, a writer holding the lock), the
-command still sees ``lost``; the next reader writes it.
+``lost``, ``end_reason: lost``.
+
+The gz-ia that runs the agent (the record's owner: ``owner_pid`` and its start time)
+alone decides the final status while it lives. So a record whose owner is alive is never
+stale: not while it sets up (pid 0), and not in the moment between the agent's exit and
+the owner's final write (:func:`wait_for_owner` lets ``kill`` and ``delete`` wait for
+that write). A record whose owner is gone is stale as soon as its agent is (pid 0: at
+once, gz-ia died while setting up). A record that names no owner (the original gz-ia's,
+or one written before owners were recorded) is judged by its agent alone, and one still
+without a pid is left alone for :data:`SETUP_DEADLINE_S`. When the record cannot be
+written (a read-only store, a writer holding the lock), the command still sees ``lost``;
+the next reader writes it.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from gzia.contract import LockedError
 from gzia.sessions.record import (
@@ -29,17 +38,67 @@ SETUP_DEADLINE_S = 300.0
 """How long a ``running`` record may stay without a pid (being set up) before it is lost."""
 
 
+OWNER_WAIT_S = 3.0
+"""How long ``kill`` and ``delete`` wait for a live owner's final write."""
+
+
 def is_stale(record: SessionRecord) -> bool:
-    """A ``running`` record whose process no longer runs (or never got one)."""
+    """A ``running`` record whose process no longer runs (or never got one), and whose
+    owner is not alive to write how it ended."""
     if not record.is_running:
         return False
     if record.pid < 0:
         return True  # no process can have it: a corrupt or hand-edited record
     if record.pid == 0:
-        return not _still_setting_up(record.started_at)
+        owner = owner_alive(record)
+        return not _still_setting_up(record.started_at) if owner is None else not owner
     from gzia.supervisor.procinfo import is_process_alive  # only for running records
 
-    return not is_process_alive(record.pid, record.pid_start_time)
+    if is_process_alive(record.pid, record.pid_start_time):
+        return False
+    return owner_alive(record) is not True
+
+
+GZ_IA_NAMES = ("gz-ia", "gzia")
+"""What one of a gz-ia process's first arguments holds (``gz-ia``, ``gz-ia.pyz``,
+``python -m gzia``)."""
+
+
+def owner_alive(record: SessionRecord) -> bool | None:
+    """Whether the gz-ia that owns the run still runs; None when the record names none
+    (an owner without its start time proves nothing either). A live process counts as
+    the owner only if it is a gz-ia: a crafted record naming some long-lived process
+    must not keep its session ``running`` forever."""
+    if record.owner_pid is None or record.owner_start_time is None:
+        return None
+    from gzia.supervisor.procinfo import command_line, is_process_alive
+
+    if not is_process_alive(record.owner_pid, record.owner_start_time):
+        return False
+    arguments = command_line(record.owner_pid) or []
+    return any(name in Path(arg).name for arg in arguments[:3] for name in GZ_IA_NAMES)
+
+
+def agent_ended(record: SessionRecord) -> bool:
+    """A ``running`` record whose agent is gone while its owner lives: the owner is about
+    to write how it ended."""
+    from gzia.supervisor.procinfo import is_process_alive
+
+    return (record.is_running and record.pid > 0 and owner_alive(record) is True
+            and not is_process_alive(record.pid, record.pid_start_time))
+
+
+def wait_for_owner(store: SessionStore, record: SessionRecord,
+                   timeout: float = OWNER_WAIT_S) -> SessionRecord:
+    """The record once its live owner has written the final status (at most ``timeout``
+    seconds after the agent ended; then as it is)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while agent_ended(record) and time.monotonic() < deadline:
+        time.sleep(0.02)
+        record = store.load(record.id)
+    return record
 
 
 def _still_setting_up(started_at: str) -> bool:

@@ -78,6 +78,9 @@ class SessionRecord:
     base_commit: str | None = None
     pgid: int | None = None
     pid_start_time: str | None = None
+    owner_pid: int | None = None
+    """The gz-ia that runs the agent and writes the final record (with its start time)."""
+    owner_start_time: str | None = None
     end_reason: str | None = None
     signal: int | None = None
     mode: str | None = None
@@ -137,7 +140,7 @@ class SessionRecord:
 
     @classmethod
     def _build(cls, data: object, shape: _Shape) -> SessionRecord:
-        """Fill the instance directly instead of going through ``__init__`` with 29
+        """Fill the instance directly instead of going through ``__init__`` with 31
         keyword arguments: this runs once per record on every ``session list``."""
         if not isinstance(data, dict):
             raise RecordFormatError("a session record must be a JSON object")
@@ -239,7 +242,7 @@ def _shape_of(data: object) -> _Shape:
 
     Records written by one gz-ia share a handful of shapes (which fields are null), so
     the verdict is remembered per (keys, value types): one tuple comparison per record
-    instead of a Python-level check of each of its 29 fields.
+    instead of a Python-level check of each of its 31 fields.
     """
     if not isinstance(data, dict):
         return _Shape.OTHER

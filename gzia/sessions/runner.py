@@ -11,6 +11,11 @@
    with the exit code, or ``killed`` with ``end_reason`` and ``signal``. A record that
    ``session kill`` marked ``killed`` meanwhile stays ``killed``.
 
+The record names its owner (``owner_pid``, ``owner_start_time``: this gz-ia). While the
+owner lives, nobody else decides the run's final status: reconcile never marks it
+``lost`` (:mod:`gzia.sessions.reconcile`), even in the moment between the agent's exit
+and the owner's final write.
+
 Stop signals that reach gz-ia while it writes the final record are held until the
 record is written, then decide the exit code (130/143).
 """
@@ -33,6 +38,7 @@ from gzia.contract import (
     stopped_by_signal,
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
+from gzia.drivers.secrets import agent_environment
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
@@ -47,6 +53,8 @@ from gzia.supervisor.watchdog import Watchdog
 
 COMMAND_EXTRA = "command"
 """Record field (kept by the store as an extra) holding an ``exec`` session's argv."""
+ALLOW_PUSH_EXTRA = "allow_push"
+"""Record field (an extra, present only when true): the session may push; kept on resume."""
 
 STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
 
@@ -67,6 +75,8 @@ class SessionRequest:
     mcp_server: Sequence[str] | None = None
     """How to start this gz-ia: when set, agents that accept MCP configuration get the
     session's ``gz-ia mcp`` server (:mod:`gzia.sessions.mcp_wiring`)."""
+    allow_push: bool = False
+    """Lift the guardrail's refusal of ``git push`` (:mod:`gzia.sessions.guard`)."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +93,7 @@ def start_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> SessionRun:
-    env = dict(os.environ if environ is None else environ)
+    env = agent_environment(os.environ if environ is None else environ)
     project = find_project(request.directory)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
@@ -107,9 +117,13 @@ def resume_session(
     environ: Mapping[str, str] | None = None,
     output_to_stderr: bool = False,
     mcp_server: Sequence[str] | None = None,
+    allow_push: bool = False,
 ) -> SessionRun:
-    """Continue a finished session: same record, same workspace, same conversation."""
-    env = dict(os.environ if environ is None else environ)
+    """Continue a finished session: same record, same workspace, same conversation.
+
+    Pushes are allowed when ``allow_push`` says so or the session was started allowing them.
+    """
+    env = agent_environment(os.environ if environ is None else environ)
     project = find_project(directory)
     store = SessionStore(project)
     record = get_session(store, ref)
@@ -121,6 +135,7 @@ def resume_session(
         directory, driver_for(record.provider), _recorded_permission(record),
         command=command if isinstance(command, list) else None,
         mode=record.mode or "chat", output_to_stderr=output_to_stderr, mcp_server=mcp_server,
+        allow_push=allow_push or record.extras.get(ALLOW_PUSH_EXTRA) is True,
     )
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
@@ -144,10 +159,17 @@ def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
 
 def _mark_resumed(record: SessionRecord) -> None:
     record.status = Status.RUNNING
+    _stamp_owner(record)
     record.started_at = now_rfc3339()
     record.pid, record.pgid, record.pid_start_time = 0, None, None
     record.finished_at = record.duration_ms = record.end_reason = record.signal = None
     record.exit_code = 0
+
+
+def _stamp_owner(record: SessionRecord) -> None:
+    """This gz-ia owns the run: while it lives, it alone writes the final status."""
+    record.owner_pid = os.getpid()
+    record.owner_start_time = process_start_time(record.owner_pid)
 
 
 def _unused_id(store: SessionStore) -> str:
@@ -166,11 +188,14 @@ def _new_record(
         started_at=now_rfc3339(), mode=request.mode,
         conversation_id=request.driver.new_conversation_id(),
     )
+    _stamp_owner(record)
     workspace.apply_to(record)
     if request.pty:
         record.log_path = str(store.log_path(session_id))
     if request.command is not None:
         record.extras[COMMAND_EXTRA] = list(request.command)
+    if request.allow_push:
+        record.extras[ALLOW_PUSH_EXTRA] = True
     return record
 
 
@@ -232,7 +257,7 @@ class _Launch:
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
         prompt = None if resume else self.request.prompt
-        command = _launch_spec(self.request, self.workspace.target_dir, self.env,
+        command = _launch_spec(self.request, self.workspace.target_dir, self._agent_env(record),
                                record.conversation_id, resume=resume, prompt=prompt,
                                mcp_config=self._mcp_config(record))
         if record.log_path:
@@ -249,6 +274,17 @@ class _Launch:
         from gzia.sessions.mcp_wiring import write_mcp_config
 
         return write_mcp_config(self.store.project, record.id, server)
+
+    def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
+        """The environment, with the git guardrails when the agent works in a worktree
+        (and git is recent enough to honour them)."""
+        from gzia.sessions.guard import SessionGuard, git_too_old, guarded_environment
+
+        if not self.workspace.is_isolated or git_too_old() is not None:
+            return self.env
+
+        guard = SessionGuard(record.id, self.workspace.target_dir, self.request.allow_push)
+        return guarded_environment(self.store.project, guard, self.env)
 
 
 def log_lifecycle_event(

@@ -104,6 +104,17 @@ def workspace_of(project: Project, record: SessionRecord) -> Workspace:
     return Workspace(record.id, project.root, project.root, is_isolated=False)
 
 
+def uncommitted_in_base(workspace: Workspace) -> list[str]:
+    """Paths the base work tree has changed or untracked: a new isolated session starts
+    from the base's last commit, so it has none of them. Empty in direct mode (the agent
+    works in the directory itself)."""
+    from gzia.sessions.git import changed_paths
+
+    if not workspace.is_isolated:
+        return []
+    return changed_paths(workspace.base_dir or workspace.working_dir)
+
+
 def inject_file(workspace: Workspace, relpath: str, content: str | bytes) -> Path:
     """Write a file for the agent that never reaches the user's branch; returns its path.
 

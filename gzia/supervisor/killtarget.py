@@ -16,6 +16,12 @@ group is signalled only when all of these hold:
 Otherwise only the process is signalled, with the same protocol (SIGTERM, SIGCONT, the
 grace, SIGKILL), and the result says why (:attr:`KillTarget.reason`): its children may
 outlive it.
+
+Some processes are never signalled at all, whatever a record says
+(:func:`never_signalled`): gz-ia itself and every process it descends from (the shell
+that called it, a terminal, an init), and pid 1. A record without a start time cannot
+prove that its pid is still the agent: :func:`runs_one_of` tells whether the process
+runs one of the agent's programs, so the caller can refuse anything else.
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ import os
 import signal
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from gzia.supervisor.procinfo import is_process_alive
+from gzia.supervisor.procinfo import ancestors, command_line, is_process_alive
 from gzia.supervisor.treekill import signal_group, wait_group_gone
 from gzia.supervisor.watchdog import POLL_INTERVAL_S
 
@@ -41,6 +48,9 @@ CALLER_GROUP = "caller_group"
 """The process is in gz-ia's own group or its caller's: signalling it would stop them."""
 
 SIGKILL_WAIT_S = 5.0
+COMMAND_WORDS = 3
+"""How many leading arguments may name the agent's program (interpreter, script, ...)."""
+COMMAND_SHOWN = 200
 
 
 @dataclass(frozen=True)
@@ -92,6 +102,24 @@ def resolve_target(pid: int, start_time: str | None, recorded_pgid: int | None) 
     if not is_process_alive(pid, start_time):
         raise ProcessLookupError(pid)
     return choose_target(pid, start_time, recorded_pgid, actual, protected_groups())
+
+
+def never_signalled(pid: int) -> bool:
+    """pid 1, gz-ia itself, or one of the processes gz-ia descends from."""
+    return pid == 1 or pid in ancestors()
+
+
+def runs_one_of(pid: int, programs: frozenset[str]) -> bool:
+    """True when one of the first arguments of ``pid`` names one of ``programs`` (by its
+    file name: ``node /usr/bin/claude`` runs ``claude``)."""
+    arguments = command_line(pid) or []
+    return any(Path(arg).name in programs for arg in arguments[:COMMAND_WORDS])
+
+
+def describe_command(pid: int) -> str:
+    """The command line of ``pid``, cut short, for a message."""
+    text = " ".join(command_line(pid) or [])
+    return text if len(text) <= COMMAND_SHOWN else text[: COMMAND_SHOWN - 1] + "…"
 
 
 def protected_groups() -> frozenset[int]:

@@ -22,6 +22,7 @@ MAX_PID = 2**31 - 1
 class ProcessState:
     start_time: str
     zombie: bool
+    parent: int = 0
 
 
 def process_start_time(pid: int) -> str | None:
@@ -75,7 +76,8 @@ def _read_proc_stat(pid: int) -> ProcessState | None:
     after_name = raw[raw.rfind(")") + 2 :].split()
     if len(after_name) < 20:
         return None
-    return ProcessState(start_time=after_name[19], zombie=after_name[0] in _DEAD_STATES)
+    return ProcessState(start_time=after_name[19], zombie=after_name[0] in _DEAD_STATES,
+                        parent=int(after_name[1]) if after_name[1].isdigit() else 0)
 
 
 def _read_with_ps(pid: int) -> ProcessState | None:
@@ -83,11 +85,42 @@ def _read_with_ps(pid: int) -> ProcessState | None:
     from gzia.contract import GzError
 
     try:
-        done = proc.run(["ps", "-o", "stat=,lstart=", "-p", str(pid)], timeout=5.0)
+        done = proc.run(["ps", "-o", "stat=,ppid=,lstart=", "-p", str(pid)], timeout=5.0)
     except GzError:
         return None
-    text = done.stdout.strip()
-    if not done.ok or not text:
+    fields = done.stdout.split()
+    if not done.ok or len(fields) < 3:
         return None
-    stat, _, started = text.partition(" ")
-    return ProcessState(start_time=" ".join(started.split()), zombie="Z" in stat)
+    stat, parent, started = fields[0], fields[1], fields[2:]
+    return ProcessState(start_time=" ".join(started), zombie="Z" in stat,
+                        parent=int(parent) if parent.isdigit() else 0)
+
+
+def ancestors(pid: int | None = None) -> frozenset[int]:
+    """The parent chain of ``pid`` (default: this process), itself included, up to 1."""
+    current = os.getpid() if pid is None else pid
+    chain: set[int] = set()
+    while current > 0 and current not in chain:
+        chain.add(current)
+        state = _read_state(current)
+        current = state.parent if state is not None else 0
+    return frozenset(chain)
+
+
+def command_line(pid: int) -> list[str] | None:
+    """The arguments ``pid`` runs with (``/proc/<pid>/cmdline``, else ``ps``); None if
+    unreadable."""
+    if sys.platform.startswith("linux"):
+        try:
+            raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            return None
+        return [arg.decode("utf-8", "replace") for arg in raw.split(b"\0") if arg]
+    from gzia import proc
+    from gzia.contract import GzError
+
+    try:
+        done = proc.run(["ps", "-o", "args=", "-p", str(pid)], timeout=5.0)
+    except GzError:
+        return None
+    return done.stdout.split() if done.ok and done.stdout.strip() else None

@@ -15,11 +15,11 @@ from tests.drivers.driver_fakes import DRIVER_CODE, FakeAgents, pid_alive, write
 HINTS = {
     "en": {
         "agy": "Install the Google Antigravity CLI following the official instructions.",
-        "pi-agent": "See the official Pi Agent documentation to install its CLI.",
+        "pi-agent": "npm install -g @mariozechner/pi-coding-agent",
     },
     "es": {
         "agy": "Instala Google Antigravity CLI siguiendo las instrucciones oficiales.",
-        "pi-agent": "Consulta la documentación oficial de Pi Agent para la instalación de su CLI.",
+        "pi-agent": "npm install -g @mariozechner/pi-coding-agent",
     },
 }
 CLAUDE_HINT = "npm install -g @anthropic-ai/claude-code"

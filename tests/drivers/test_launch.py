@@ -317,6 +317,20 @@ def test_relative_path_entries_resolve_to_an_absolute_path(
     assert get_driver("pi-agent").resolve({"PATH": "bin"}) == str(fake_agents.bin / "pi")
 
 
+@pytest.mark.parametrize(("installed", "found"),
+                         [(["pi"], "pi"), (["pi-agent"], "pi-agent"), (["pi-agent", "pi"], "pi")])
+def test_pi_is_found_as_pi_or_as_pi_agent(
+    fake_agents: FakeAgents, workdir: Path, installed: list[str], found: str
+) -> None:
+    for binary in installed:
+        fake_agents.install(binary, version_text="0.73.1")
+    driver = get_driver("pi-agent")
+    assert driver.resolve(fake_agents.env()) == str(fake_agents.bin / found)
+    spec = driver.launch(request(workdir, fake_agents.env()))
+    assert spec.argv == [str(fake_agents.bin / found)]
+    assert driver.probe_version(fake_agents.env()) == "0.73.1"
+
+
 class TestShell:
     def test_runs_SHELL_from_the_agent_environment(self, fake_agents: FakeAgents,
                                                    workdir: Path) -> None:

@@ -109,8 +109,8 @@ def test_json_problem(fake_agents: FakeAgents, lang: str) -> None:
          "el agente 'Google Antigravity (agy)' (agy) no está disponible en el PATH."),
         ("opencode", "agent 'OpenCode (opencode)' (opencode) is not available on PATH.",
          "el agente 'OpenCode (opencode)' (opencode) no está disponible en el PATH."),
-        ("pi-agent", "agent 'Pi Agent (pi-agent)' (pi) is not available on PATH.",
-         "el agente 'Pi Agent (pi-agent)' (pi) no está disponible en el PATH."),
+        ("pi-agent", "agent 'Pi Agent (pi-agent)' (pi, pi-agent) is not available on PATH.",
+         "el agente 'Pi Agent (pi-agent)' (pi, pi-agent) no está disponible en el PATH."),
     ],
 )
 def test_every_agent_names_itself_and_its_binary(

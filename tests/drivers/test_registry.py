@@ -40,15 +40,14 @@ def test_install_hints_in_both_languages(lang: str) -> None:
             "agy": "Install the Google Antigravity CLI following the official instructions.",
             "claude": "npm install -g @anthropic-ai/claude-code",
             "opencode": "curl -fsSL https://opencode.ai/install | bash",
-            "pi-agent": "See the official Pi Agent documentation to install its CLI.",
+            "pi-agent": "npm install -g @mariozechner/pi-coding-agent",
             "shell": "",
         },
         "es": {
             "agy": "Instala Google Antigravity CLI siguiendo las instrucciones oficiales.",
             "claude": "npm install -g @anthropic-ai/claude-code",
             "opencode": "curl -fsSL https://opencode.ai/install | bash",
-            "pi-agent": "Consulta la documentación oficial de Pi Agent para la instalación "
-                        "de su CLI.",
+            "pi-agent": "npm install -g @mariozechner/pi-coding-agent",
             "shell": "",
         },
     }[lang]

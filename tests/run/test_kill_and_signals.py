@@ -114,8 +114,8 @@ def test_kill_racing_the_agent_exit_leaves_one_consistent_record(
         (notes / "ready").unlink()
         session_id = max((repo / ".harness" / "sessions").glob("*.json"),
                          key=lambda p: p.stat().st_mtime).stem
-        try:  # just after the agent exits, before its owner's final write: "lost", then
-            killed = not kill_session(store, session_id, grace_s=0.1).was_lost  # completed
+        try:  # just after the agent exits, before its owner's final write: it waits for
+            killed = not kill_session(store, session_id, grace_s=0.1).was_lost  # the owner
         except ConflictError:
             killed = False
         code, _, _ = finish(process)
@@ -206,7 +206,9 @@ def test_record_shape_after_kill(gz_start: GzProcess, agent: Any, repo: Path, no
         "duration_ms": "<duration_ms>", "exit_code": 143, "is_isolated": True,
         "worktree_dir": "<worktree_dir>", "branch_name": "<branch_name>", "profiles": None,
         "schema_version": 2, "base_branch": "main", "base_commit": "<base_commit>",
-        "pgid": "<pgid>", "pid_start_time": "<pid_start_time>", "end_reason": "killed",
+        "pgid": "<pgid>", "pid_start_time": "<pid_start_time>",
+        "owner_pid": "<owner_pid>", "owner_start_time": "<owner_start_time>",
+        "end_reason": "killed",
         "signal": 15, "mode": "exec", "conversation_id": None, "log_path": None,
         "merged_at": None, "merged_commit": None, "updated_at": "<updated_at>",
         "command": ["cooperative"],

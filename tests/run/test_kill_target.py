@@ -149,8 +149,8 @@ def write_record(repo: Path, pid: int, pgid: int | None, *, original: bool = Fal
                                started_at=now_rfc3339(), working_dir=str(repo)))
 
 
-def kill_in_process(repo: Path) -> Any:
-    return kill_session(SessionStore(find_project(repo)), SESSION, grace_s=0.1)
+def kill_in_process(repo: Path, *, force: bool = False) -> Any:
+    return kill_session(SessionStore(find_project(repo)), SESSION, grace_s=0.1, force=force)
 
 
 def killed_fields(repo: Path) -> tuple[Any, ...]:
@@ -257,7 +257,7 @@ def test_an_original_record_whose_agent_shares_the_tests_group_stops_only_the_ag
     assert os.getpgid(agent.pid) == os.getpgid(sibling.pid) == os.getpgrp()
     write_record(repo, agent.pid, None, original=True)
 
-    result = kill_in_process(repo)
+    result = kill_in_process(repo, force=True)  # python is not claude: --force
 
     assert [kind for kind, _, _ in guard.sent] == ["pid", "pid", "pid"]  # never a group
     assert guard.sent[-1] == ("pid", agent.pid, signal.SIGKILL)
@@ -279,7 +279,7 @@ def test_an_original_record_whose_agent_runs_inside_its_gz_ias_group_stops_only_
     assert os.getpgid(agent) == holder.pid
     write_record(repo, agent, None, original=True)
 
-    result = gz("--json", "session", "kill", SESSION, cwd=repo)
+    result = gz("--json", "session", "kill", "--force", SESSION, cwd=repo)  # not claude
 
     assert result.exit_code == 0, result.stderr
     assert result.json["data"]["status"] == "killed"
@@ -294,7 +294,7 @@ def test_an_original_record_whose_agent_runs_inside_its_gz_ias_group_stops_only_
 def test_an_original_record_whose_agent_leads_a_group_kills_all_of_it(
     gz: Callable[..., Result], repo: Path, tmp_path: Path, notes: Path, started: Started
 ):
-    script = write_agent(tmp_path / "stubborn", STUBBORN_WITH_GRANDCHILD + "\n")
+    script = write_agent(tmp_path / "claude", STUBBORN_WITH_GRANDCHILD + "\n")  # the agent
     env = {**os.environ, "FAKE_NOTES": str(notes)}
     agent = subprocess.Popen([str(script)], env=env, process_group=0, text=True)
     started.add(agent, own_group=True)

@@ -53,7 +53,8 @@ def test_to_json_has_every_field_in_order() -> None:
         "id", "pid", "provider", "status", "permission_level", "working_dir",
         "initial_prompt", "started_at", "finished_at", "duration_ms", "exit_code",
         "is_isolated", "worktree_dir", "branch_name", "profiles", "schema_version",
-        "base_branch", "base_commit", "pgid", "pid_start_time", "end_reason", "signal",
+        "base_branch", "base_commit", "pgid", "pid_start_time", "owner_pid",
+        "owner_start_time", "end_reason", "signal",
         "mode", "conversation_id", "log_path", "merged_at", "merged_commit", "updated_at",
     ]
     assert json.loads(json.dumps(data))["status"] == "running"

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -18,8 +19,10 @@ from gzia.supervisor.killtarget import (
     KillTarget,
     choose_target,
     finish_kill,
+    never_signalled,
     protected_groups,
     resolve_target,
+    runs_one_of,
     send_first_signal,
 )
 from gzia.supervisor.procinfo import process_start_time
@@ -138,3 +141,31 @@ def test_a_whole_group_kill_reaches_every_member(
     assert parent.wait(5) == -signal.SIGKILL
     assert not pid_running(child)
     assert group_members(parent.pid) == []
+
+
+def test_gz_ia_and_every_process_it_descends_from_are_never_signalled(tmp_path: Path):
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert never_signalled(1) and never_signalled(os.getpid())
+        assert never_signalled(os.getppid())
+        assert not never_signalled(child.pid)
+    finally:
+        child.kill()
+        child.wait(5)
+
+
+def test_a_process_runs_a_program_when_one_of_its_first_arguments_names_it(tmp_path: Path):
+    script = tmp_path / "claude"
+    script.write_text(f"#!{sys.executable}\nimport sys, time\nprint(1, flush=True)\n"
+                      "time.sleep(30)\n")
+    script.chmod(0o755)
+    child = subprocess.Popen([str(script), "--resume"], stdout=subprocess.PIPE)
+    try:
+        assert child.stdout is not None
+        child.stdout.readline()
+        assert runs_one_of(child.pid, frozenset({"claude"}))  # python /path/claude --resume
+        assert not runs_one_of(child.pid, frozenset({"opencode"}))
+        assert not runs_one_of(child.pid, frozenset())
+    finally:
+        child.kill()
+        child.wait(5)

@@ -1,0 +1,51 @@
+"""Messages about starting a session: driver and option checks, the base's state, and the
+git guardrails a session's agent runs under.
+
+The guardrail lines of the original gz-ia are kept verbatim in Spanish (``push_refused``,
+``push_operator``, ``ref_refused``).
+"""
+
+EN = {
+    "provider_runs_no_command": "the {provider} driver cannot run a command: "
+                                "exec runs commands with a driver that runs them (shell)",
+    "provider_runs_no_command_hint": "start {provider} with 'gz-ia chat -p {provider}', or "
+                                     "leave out --provider to run the command with the shell",
+    "prompt_ignored": "{name} takes no prompt: -i/--prompt is ignored",
+    "uncommitted_base": "{count} uncommitted change(s) in {base} are not in the session: it "
+                        "starts from the last commit ({commit}); commit them first to include "
+                        "them",
+    "hooks_symlink": "{path} is a symbolic link: gz-ia writes no session hooks through it",
+    "guardrails_off": "git {version} is older than {minimum}: the session runs without its "
+                      "guardrails (pushes and ref updates outside its branch are not refused)",
+    "push_refused": "[gz-ia GUARD] 'git push' is strictly forbidden from a gz-ia session "
+                    "worktree.",
+    "push_operator": "[gz-ia GUARD] Integration and publishing to the remote must be done by "
+                     "the human operator in the main repository.",
+    "ref_refused": "[gz-ia GUARD] Forbidden change: the reference '{ref}' cannot be modified "
+                   "from this worktree.",
+    "ref_operator": "[gz-ia GUARD] Commit the session's work on {branch}; the operator merges "
+                    "it with 'gz-ia session merge {id}'.",
+}
+
+ES = {
+    "provider_runs_no_command": "el driver {provider} no puede ejecutar un comando: exec "
+                                "ejecuta comandos con un driver que los ejecuta (shell)",
+    "provider_runs_no_command_hint": "inicia {provider} con 'gz-ia chat -p {provider}', u "
+                                     "omite --provider para ejecutar el comando con la shell",
+    "prompt_ignored": "{name} no admite prompt: se ignora -i/--prompt",
+    "uncommitted_base": "{count} cambio(s) sin confirmar en {base} no están en la sesión: "
+                        "parte del último commit ({commit}); confírmalos antes para incluirlos",
+    "hooks_symlink": "{path} es un enlace simbólico: gz-ia no escribe hooks de sesión a "
+                     "través de él",
+    "guardrails_off": "git {version} es anterior a {minimum}: la sesión se ejecuta sin sus "
+                      "salvaguardas (no se rechazan los push ni los cambios de referencias "
+                      "fuera de su rama)",
+    "push_refused": "[gz-ia GUARD] 'git push' está estrictamente prohibido desde un worktree "
+                    "de sesión de gz-ia.",
+    "push_operator": "[gz-ia GUARD] La integración y publicación al remoto deben realizarse "
+                     "por el operador humano en el repositorio principal.",
+    "ref_refused": "[gz-ia GUARD] Modificación prohibida: la referencia '{ref}' no puede ser "
+                   "modificada desde este worktree.",
+    "ref_operator": "[gz-ia GUARD] Confirma el trabajo de la sesión en {branch}; el operador "
+                    "lo integra con 'gz-ia session merge {id}'.",
+}
