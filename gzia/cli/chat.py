@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.mcp import NoMcp
 from gzia.cli.run_options import (
     Background,
     NoOutputTimeout,
@@ -46,12 +47,14 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
                                                   help="Project directory.")] = None,
     allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
     = False,
+    no_mcp: NoMcp = False,
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
     profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
                                                        help=PROFILE_HELP)] = None,
 ) -> None:
+    from gzia.cli.mcp import server_command
     from gzia.config import load_config
     from gzia.drivers.registry import (
         checked_provider_setting,
@@ -69,6 +72,7 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
                              mode="chat", output_to_stderr=output.is_json(),
                              allow_push=push_allowed(allow_push),
+                             mcp_server=server_command(no_mcp),
                              pty=background or no_output_timeout is not None,
                              background=background_options(background),
                              profiles=tuple(profiles or ()))

@@ -207,6 +207,16 @@ TEXTS = {
     "Download and verify, but do not install.": "Descarga y verifica, pero no instala.",
     "Go back to the version that ran before the last update.":
         "Vuelve a la versión que se usaba antes de la última actualización.",
+    # gz-ia mcp
+    "Serve a session's tools to its agent over MCP (stdio).":
+        "Sirve las herramientas de una sesión a su agente por MCP (stdio).",
+    "Offer worktree_get (merge a session) to the agent.":
+        "Ofrece worktree_get (integrar una sesión) al agente.",
+    "Seconds a tool call may take.": "Segundos que puede durar una llamada a una herramienta.",
+    "Do not hand the session's MCP server (gz-ia mcp) to the agent.":
+        "No entrega al agente el servidor MCP de la sesión (gz-ia mcp).",
+    "Consecutive failures that make a tool DEAD.":
+        "Fallos consecutivos que dejan una herramienta en DEAD.",
     # metrics
     "Token usage, requests, tool calls and cost of the project's sessions.":
         "Uso de tokens, peticiones, llamadas a herramientas y coste de las sesiones del "

@@ -28,7 +28,7 @@ import signal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gzia.contract import (
     ConflictError,
@@ -91,6 +91,9 @@ class SessionRequest:
     pty: bool = False
     output_to_stderr: bool = False
     """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
+    mcp_server: Sequence[str] | None = None
+    """How to start this gz-ia: when set, agents that accept MCP configuration get the
+    session's ``gz-ia mcp`` server (:mod:`gzia.sessions.mcp_wiring`)."""
     background: BackgroundOptions | None = None
     """Run under a detached holder and return once the agent runs (``-b``)."""
     allow_push: bool = False
@@ -138,6 +141,7 @@ def resume_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
     output_to_stderr: bool = False,
+    mcp_server: Sequence[str] | None = None,
     background: BackgroundOptions | None = None,
     allow_push: bool = False,
     profiles: Sequence[str] = (),
@@ -158,7 +162,7 @@ def resume_session(
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
         command=command if isinstance(command, list) else None,
-        mode=record.mode or "chat", output_to_stderr=output_to_stderr,
+        mode=record.mode or "chat", output_to_stderr=output_to_stderr, mcp_server=mcp_server,
         pty=background is not None, background=background,
         allow_push=allow_push or record.extras.get(ALLOW_PUSH_EXTRA) is True,
         profiles=tuple(dict.fromkeys([*(record.profiles or ()), *profiles])),
@@ -318,10 +322,10 @@ class _Launch:
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
         prompt = None if resume else self.request.prompt
-        env, mcp_config = self._projected(record, self._agent_env(record))
+        env, profile_servers = self._projected(record, self._agent_env(record))
         command = _launch_spec(self.request, self.workspace.target_dir, env,
                                record.conversation_id, resume=resume, prompt=prompt,
-                               mcp_config=mcp_config)
+                               mcp_config=self._mcp_config(record, profile_servers))
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id))
         if self.on_launch is not None:
@@ -330,10 +334,11 @@ class _Launch:
 
 
     def _projected(self, record: SessionRecord,
-                   env: Mapping[str, str]) -> tuple[Mapping[str, str], Path | None]:
-        """Project the profiles into the worktree; the agent's environment and MCP file."""
+                   env: Mapping[str, str]) -> tuple[Mapping[str, str], Mapping[str, Any]]:
+        """Project the profiles into the worktree; the agent's environment and the
+        profiles' MCP servers."""
         if self.bundle is None:
-            return env, None
+            return env, {}
         from gzia.sessions import projection
 
         project, driver = self.store.project, self.request.driver
@@ -341,9 +346,7 @@ class _Launch:
         projection.project_bundle(project, record.id, self.workspace.target_dir, driver.id,
                                   self.bundle)
         env = {**projection.excluding_environment(project, record.id, env), **self.bundle.env}
-        if not self.bundle.servers or driver.mcp_support == "none":
-            return env, None
-        return env, projection.write_mcp_config(project, record.id, self.bundle.servers)
+        return env, self.bundle.servers
 
     def _unproject(self, record: SessionRecord) -> None:
         if self.bundle is None:
@@ -352,6 +355,17 @@ class _Launch:
 
         with contextlib.suppress(OSError, GzError):  # merge and delete try again
             unproject(self.store.project, record.id, self.workspace.target_dir)
+
+    def _mcp_config(self, record: SessionRecord,
+                    profile_servers: Mapping[str, Any]) -> Path | None:
+        """One ``mcpServers`` file: the profiles' servers and the session's own Orchy."""
+        if self.request.driver.mcp_support == "none":
+            return None
+        from gzia.sessions.mcp_wiring import session_servers, write_mcp_config
+
+        project = self.store.project
+        servers = session_servers(project, record.id, self.request.mcp_server, profile_servers)
+        return write_mcp_config(project, record.id, servers) if servers else None
 
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
         """The environment, with the git guardrails when the agent works in a worktree
