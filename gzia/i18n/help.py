@@ -20,6 +20,12 @@ FRAME = {
 }
 
 TEXTS = {
+    # errors
+    "List every error and warning code: exit code, retryable, summary.":
+        "Lista todos los códigos de error y de aviso: código de salida, si se puede "
+        "reintentar y resumen.",
+    "Print the reference as docs/reference/error-codes.md holds it.":
+        "Muestra la referencia tal como la guarda docs/reference/error-codes.md.",
     # gz-ia and its global options.
     "Run AI coding agents as managed sessions in isolated git worktrees.":
         "Ejecuta agentes de IA de programación como sesiones gestionadas en worktrees de git "
