@@ -18,6 +18,7 @@ from gzia.cli.run_report import (
     warn_if_unguarded,
     workspace_label,
 )
+from gzia.cli.start_options import Labels, parsed_labels
 from gzia.drivers.base import Driver
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
@@ -28,7 +29,7 @@ app = typer.Typer(add_completion=False)
 
 @app.command(help="Start a new interactive chat with an agent (agy, claude, opencode, "
                   "pi-agent) in an isolated worktree.")
-def chat(
+def chat(  # noqa: PLR0917 - typer maps one parameter to each flag
     provider: Annotated[str | None, typer.Option("-p", "--provider",
                                                  help="Agent to run.")] = None,
     perm: Annotated[str | None, typer.Option("-m", "--perm",
@@ -38,6 +39,7 @@ def chat(
                                                   help="Project directory.")] = None,
     allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
     = False,
+    label: Labels = None,
 ) -> None:
     from gzia.config import load_config
     from gzia.drivers.registry import default_provider, get_driver, parse_permission
@@ -48,7 +50,7 @@ def chat(
     permission = parse_permission(perm or config.get("default_permission"))
     request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
                              mode="chat", output_to_stderr=output.is_json(),
-                             allow_push=push_allowed(allow_push))
+                             allow_push=push_allowed(allow_push), labels=parsed_labels(label))
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_if_unguarded(workspace)

@@ -18,6 +18,7 @@ from gzia.cli.run_report import (
     warn_if_unguarded,
     workspace_label,
 )
+from gzia.cli.start_options import Labels, parsed_labels
 from gzia.contract import InvalidInputError, MissingRequiredError
 from gzia.drivers.base import Driver
 from gzia.i18n import t
@@ -41,6 +42,7 @@ def exec_command(
     = "shell",
     allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
     = False,
+    label: Labels = None,
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
@@ -52,7 +54,7 @@ def exec_command(
     request = SessionRequest(
         directory, driver, Permission.SUPERVISED, command=command, mode="exec",
         pty=os.isatty(0), output_to_stderr=output.is_json(),
-        allow_push=push_allowed(allow_push),
+        allow_push=push_allowed(allow_push), labels=parsed_labels(label),
     )
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:

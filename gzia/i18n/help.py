@@ -20,6 +20,19 @@ FRAME = {
 }
 
 TEXTS = {
+    # session list filters, labels
+    "Only sessions in this status (repeatable).":
+        "Solo las sesiones en este estado (se puede repetir).",
+    "Only sessions of this provider (repeatable).":
+        "Solo las sesiones de este proveedor (se puede repetir).",
+    "Only sessions with label k=v (repeatable: all must match).":
+        "Solo las sesiones con la etiqueta k=v (se puede repetir: deben cumplirse todas).",
+    "Only sessions started since a time (RFC 3339) or a duration ago (2h, 7d).":
+        "Solo las sesiones iniciadas desde una hora (RFC 3339) o hace una duración (2h, 7d).",
+    "Show at most N sessions, newest first.":
+        "Muestra como mucho N sesiones, las más recientes primero.",
+    "Label the session: k=v (repeatable; kept on resume).":
+        "Etiqueta la sesión: k=v (se puede repetir; se conserva al reanudar).",
     # errors
     "List every error and warning code: exit code, retryable, summary.":
         "Lista todos los códigos de error y de aviso: código de salida, si se puede "

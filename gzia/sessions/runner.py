@@ -74,6 +74,7 @@ class SessionRequest:
     """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
     allow_push: bool = False
     """Lift the guardrail's refusal of ``git push`` (:mod:`gzia.sessions.guard`)."""
+    labels: Mapping[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,7 @@ def _new_record(
         record.extras[COMMAND_EXTRA] = list(request.command)
     if request.allow_push:
         record.extras[ALLOW_PUSH_EXTRA] = True
+    record.labels = dict(request.labels) if request.labels else None
     return record
 
 
