@@ -21,6 +21,7 @@ from gzia.cli.session_common import (
     session_group,
 )
 from gzia.cli.session_events import log_command, logs_command
+from gzia.cli.session_wait import wait_command
 from gzia.i18n import t
 
 app = typer.Typer(
@@ -165,6 +166,8 @@ def prune_command(
 
 app.command("log", help="Append an event to the session's event log.")(log_command)
 app.command("logs", help="Print the session's events (-f: follow while it runs).")(logs_command)
+app.command("wait", help="Wait until sessions end; exit 0 only if all completed with exit 0.")(
+    wait_command)
 
 
 def _register_run_control() -> None:

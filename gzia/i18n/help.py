@@ -20,6 +20,14 @@ FRAME = {
 }
 
 TEXTS = {
+    # session wait
+    "Wait until sessions end; exit 0 only if all completed with exit 0.":
+        "Espera a que terminen las sesiones; sale con 0 solo si todas terminaron con 0.",
+    "The sessions to wait for (ids or prefixes).":
+        "Las sesiones a esperar (ids o prefijos).",
+    "Give up after S seconds (exit 1, TIMEOUT; the sessions keep running).":
+        "Abandona tras S segundos (sale con 1, TIMEOUT; las sesiones siguen en ejecución).",
+    "Return when the first session ends.": "Vuelve cuando termine la primera sesión.",
     # session list filters, labels
     "Only sessions in this status (repeatable).":
         "Solo las sesiones en este estado (se puede repetir).",

@@ -262,6 +262,12 @@ EN = {
         "invalid --since '{value}': expected an RFC 3339 time or a duration such as 30m, 2h, 7d"
     ),
     "list_capped": "--limit {limit} reached: more sessions match than are shown",
+    "wait_line": "{id}  {status}  exit code: {exit_code}  end reason: {end_reason}",
+    "wait_deleted": "{id}  deleted while waiting",
+    "wait_timeout": (
+        "timed out after {seconds} s waiting for sessions; {count} still running (left as they are)"
+    ),
+    "wait_bad_timeout": "invalid --timeout {value}: expected 0 or more seconds",
 }
 
 ES = {
@@ -540,4 +546,11 @@ ES = {
         "2h, 7d"
     ),
     "list_capped": "se alcanzó --limit {limit}: hay más sesiones que cumplen el filtro",
+    "wait_line": "{id}  {status}  código de salida: {exit_code}  motivo fin: {end_reason}",
+    "wait_deleted": "{id}  eliminada durante la espera",
+    "wait_timeout": (
+        "tiempo agotado tras {seconds} s esperando a las sesiones; {count} siguen en ejecución "
+        "(no se tocan)"
+    ),
+    "wait_bad_timeout": "--timeout {value} no válido: se esperaban 0 o más segundos",
 }
