@@ -18,7 +18,7 @@ from gzia.cli.run_report import (
     warn_if_unguarded,
     workspace_label,
 )
-from gzia.cli.start_options import Labels, parsed_labels
+from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
 from gzia.drivers.base import Driver
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
@@ -40,6 +40,7 @@ def chat(  # noqa: PLR0917 - typer maps one parameter to each flag
     allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
     = False,
     label: Labels = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> None:
     from gzia.config import load_config
     from gzia.drivers.registry import default_provider, get_driver, parse_permission
@@ -50,7 +51,8 @@ def chat(  # noqa: PLR0917 - typer maps one parameter to each flag
     permission = parse_permission(perm or config.get("default_permission"))
     request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
                              mode="chat", output_to_stderr=output.is_json(),
-                             allow_push=push_allowed(allow_push), labels=parsed_labels(label))
+                             allow_push=push_allowed(allow_push), labels=parsed_labels(label),
+                             idempotency_key=valid_key(idempotency_key))
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_if_unguarded(workspace)

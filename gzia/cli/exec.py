@@ -18,7 +18,7 @@ from gzia.cli.run_report import (
     warn_if_unguarded,
     workspace_label,
 )
-from gzia.cli.start_options import Labels, parsed_labels
+from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
 from gzia.contract import InvalidInputError, MissingRequiredError
 from gzia.drivers.base import Driver
 from gzia.i18n import t
@@ -33,7 +33,7 @@ app = typer.Typer(add_completion=False)
     help="Run a command as a session in an isolated worktree: gz-ia exec -- CMD ARGS...",
     context_settings={"allow_interspersed_args": False},
 )
-def exec_command(
+def exec_command(  # noqa: PLR0917 - typer maps one parameter to each flag
     command: Annotated[list[str] | None, typer.Argument(help="The command and its arguments.",
                                                         show_default=False)] = None,
     directory: Annotated[str | None, typer.Option("-d", "--dir",
@@ -43,6 +43,7 @@ def exec_command(
     allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
     = False,
     label: Labels = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
@@ -55,6 +56,7 @@ def exec_command(
         directory, driver, Permission.SUPERVISED, command=command, mode="exec",
         pty=os.isatty(0), output_to_stderr=output.is_json(),
         allow_push=push_allowed(allow_push), labels=parsed_labels(label),
+        idempotency_key=valid_key(idempotency_key),
     )
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:

@@ -20,6 +20,9 @@ FRAME = {
 }
 
 TEXTS = {
+    # chat/exec --idempotency-key
+    "Start at most one session for KEY: a repeat returns it.":
+        "Inicia como mucho una sesión por KEY: una repetición la devuelve.",
     # session wait
     "Wait until sessions end; exit 0 only if all completed with exit 0.":
         "Espera a que terminen las sesiones; sale con 0 solo si todas terminaron con 0.",

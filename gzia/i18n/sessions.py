@@ -268,6 +268,14 @@ EN = {
         "timed out after {seconds} s waiting for sessions; {count} still running (left as they are)"
     ),
     "wait_bad_timeout": "invalid --timeout {value}: expected 0 or more seconds",
+    "idempotency_bad_key": (
+        "invalid idempotency key '{key}': expected 1-200 letters, digits or . _ : @ / + = -"
+    ),
+    "idempotency_conflict": (
+        "idempotency key '{key}' belongs to session {id}, started with another {fields}; "
+        "nothing was started"
+    ),
+    "idempotency_locked": "another gz-ia is starting a session with idempotency key '{key}'",
 }
 
 ES = {
@@ -553,4 +561,15 @@ ES = {
         "(no se tocan)"
     ),
     "wait_bad_timeout": "--timeout {value} no válido: se esperaban 0 o más segundos",
+    "idempotency_bad_key": (
+        "clave de idempotencia '{key}' no válida: se esperaban de 1 a 200 letras, dígitos o "
+        ". _ : @ / + = -"
+    ),
+    "idempotency_conflict": (
+        "la clave de idempotencia '{key}' pertenece a la sesión {id}, iniciada con otro "
+        "valor de {fields}; no se inició nada"
+    ),
+    "idempotency_locked": (
+        "otro gz-ia está iniciando una sesión con la clave de idempotencia '{key}'"
+    ),
 }
