@@ -3,12 +3,20 @@
 # the `shell` driver) writes a file in its own worktree; we list the session and merge it.
 #
 # Usage: bash build/demo.sh [path/to/gz-ia.pyz]   (default dist/gz-ia.pyz)
+#
+# The throwaway repository is removed when the demo ends, however it ends; set
+# GZ_DEMO_KEEP=1 to keep it and look around.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 pyz=$(cd "$(dirname "${1:-$root/dist/gz-ia.pyz}")" && pwd)/$(basename "${1:-$root/dist/gz-ia.pyz}")
 python=${PYTHON:-python3}
 repo=$(mktemp -d "${TMPDIR:-/tmp}/gz-ia-demo.XXXXXX")
+if [ "${GZ_DEMO_KEEP:-}" = 1 ]; then
+  trap 'echo "(kept $repo)"' EXIT
+else
+  trap 'cd / && rm -rf "$repo"' EXIT
+fi
 gz() { "$python" "$pyz" "$@"; }
 
 git -C "$repo" init -q

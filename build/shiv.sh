@@ -72,9 +72,11 @@ if [ -n "${GZ_BUILD_SITE_PACKAGES:-}" ]; then
 else
   "${pip[@]}" install --no-compile --no-deps --target "$site" -r "$root/build/requirements.lock"
 fi
-"${pip[@]}" install --no-compile --no-deps --target "$site" "$work/src"
 # Paths of this build must not end up in the archive: console scripts (their shebang
 # names the build venv), direct_url.json (names the source copy), and their RECORD lines.
+# bin/ goes before the next install too, which would otherwise warn that it exists.
+rm -rf "$site/bin"
+"${pip[@]}" install --no-compile --no-deps --target "$site" "$work/src"
 rm -rf "$site/bin"
 find "$site" -name direct_url.json -delete
 find "$site" -path "*.dist-info/RECORD" -exec sed -i -e '/^\.\.\//d' -e '/direct_url\.json,/d' {} +

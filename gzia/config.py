@@ -10,6 +10,7 @@ which. Paths come from platformdirs and can be moved with ``GZ_CONFIG_DIR``,
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ class Setting:
     """Part of a credential (never handed to an agent); every secret is one."""
     choices: tuple[str, ...] = ()
     minimum: int | None = None
+    positive: bool = False  # strictly greater than 0
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -47,6 +49,9 @@ SETTINGS: tuple[Setting, ...] = (
             "let session agents run git push (like --allow-push)"),
     Setting("kill_grace_ms", int, 100, "GZ_KILL_GRACE_MS",
             "milliseconds between SIGTERM and SIGKILL when stopping an agent", minimum=0),
+    Setting("session_log_max_bytes", int, 16 * 1024 * 1024, "GZ_SESSION_LOG_MAX_BYTES",
+            "bytes a background session's log reaches before it is rotated (one older "
+            "part is kept)", minimum=4096),
     Setting("nexus_search_url", str, None, "GZ_NEXUS_SEARCH_URL",
             "Nexus search API URL used to discover releases"),
     Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name", credential=True),
@@ -55,7 +60,7 @@ SETTINGS: tuple[Setting, ...] = (
             "Forgejo tags API URL, the fallback release source"),
     Setting("forgejo_token", str, None, "GZ_FORGEJO_TOKEN", "Forgejo access token", secret=True),
     Setting("update_timeout", float, 30.0, "GZ_UPDATE_TIMEOUT",
-            "seconds without progress before an update request fails"),
+            "seconds without progress before an update request fails", positive=True),
     Setting("update_public_keys", str, None, "GZ_UPDATE_PUBLIC_KEYS",
             "extra trusted minisign public keys: key lines or .pub paths, comma-separated"),
 )
@@ -126,17 +131,41 @@ class Value:
     source: str
 
     def shown(self, *, reveal: bool = False) -> Any:
-        """The value as it may be printed: secrets, and passwords inside URLs
-        (``https://user:pass@host``), are masked unless revealed."""
+        """The value as it may be printed: masked (see :func:`masked`) unless revealed."""
         if reveal or self.value is None:
             return self.value
-        if self.setting.secret:
-            return "****"
-        if isinstance(self.value, str) and "@" in self.value:
-            import re
+        return masked(self.setting, self.value)
 
-            return re.sub(r"(://[^/@:]*):[^/@]*@", r"\1:****@", self.value)
-        return self.value
+
+MASK = "****"
+_USERINFO = r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^/?#@\s:]*)(?::[^/?#@\s]*)?@"
+_CREDENTIAL_NAME = (r"[A-Za-z0-9_.-]*(?:token|secret|pass|pwd|key|auth|sig|cred|session|sid"
+                    r"|jwt|bearer)[A-Za-z0-9_.-]*")
+_QUERY_CREDENTIAL = rf"(?i)(?P<name>[?&;#]{_CREDENTIAL_NAME}=)[^&;#\s'\"]*"
+
+
+def masked(setting: Setting, value: Any) -> Any:
+    """``value`` as it may be printed: a secret setting's value is ``****`` whatever its type;
+    in text, a URL's user info and query parameters named like credentials are masked."""
+    if setting.secret:
+        return MASK
+    return mask_credentials(value) if isinstance(value, str) else value
+
+
+def mask_credentials(text: str) -> str:
+    """``text`` with credentials in URLs masked: ``https://user:****@host``, a bare
+    ``https://****@host`` (a token as user name), and ``?token=****`` for any query or
+    fragment parameter whose name holds token, secret, pass, pwd, key, auth, sig, cred,
+    session, sid, jwt or bearer."""
+    import re
+
+    def userinfo(found: re.Match[str]) -> str:
+        has_password = ":" in found.group()[len(found["scheme"]):]
+        user = found["user"] if has_password else ""
+        return f"{found['scheme']}{user}{':' if has_password else ''}{MASK}@"
+
+    text = re.sub(_USERINFO, userinfo, text)
+    return re.sub(_QUERY_CREDENTIAL, lambda found: found["name"] + MASK, text)
 
 
 class Config:
@@ -163,6 +192,11 @@ class Config:
     def get(self, key: str) -> Any:
         return self.value(key).value
 
+    def origin(self, value: Value) -> str | None:
+        """Where ``value`` came from, as messages name it: the file, the variable, or
+        ``None`` for a default."""
+        return {SOURCE_FILE: str(self.file), SOURCE_ENV: value.setting.env}.get(value.source)
+
     def values(self) -> list[Value]:
         return [self.value(s.key) for s in SETTINGS]
 
@@ -186,13 +220,20 @@ def coerce(setting: Setting, raw: Any, *, origin: str | None) -> Any:
     value = _typed(setting, raw)
     if value is None or (setting.choices and value not in setting.choices) or (
         setting.minimum is not None and value < setting.minimum
-    ):
-        raise InvalidInputError(
-            "config.bad_type" if origin else "config.bad_value", key=setting.key,
-            origin=origin, expected=_expected(setting), value=str(raw),
-            details={"key": setting.key, "origin": origin},
-        )
+    ) or (setting.positive and value <= 0):
+        raise bad_value(setting, raw, origin=origin, expected=_expected(setting))
     return value
+
+
+def bad_value(setting: Setting, raw: Any, *, origin: str | None,
+              expected: str) -> InvalidInputError:
+    """The error for a value ``setting`` cannot take, naming the key and where the value
+    came from (``None``: the command line); the value is masked as output is."""
+    return InvalidInputError(
+        "config.bad_type" if origin else "config.bad_value", key=setting.key,
+        origin=origin, expected=expected, value=str(masked(setting, str(raw))),
+        details={"key": setting.key, "origin": origin},
+    )
 
 
 BOOLEAN_WORDS = {"true": True, "1": True, "yes": True, "on": True,
@@ -200,6 +241,14 @@ BOOLEAN_WORDS = {"true": True, "1": True, "yes": True, "on": True,
 
 
 def _typed(setting: Setting, raw: Any) -> Any:
+    """``raw`` as the setting's type, or ``None``; a number must be finite."""
+    value = _converted(setting, raw)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _converted(setting: Setting, raw: Any) -> Any:
     if setting.type is bool:
         return raw if isinstance(raw, bool) else BOOLEAN_WORDS.get(str(raw).strip().lower())
     if isinstance(raw, setting.type) and not isinstance(raw, bool):
@@ -221,6 +270,8 @@ def _expected(setting: Setting) -> str:
         return t("config.expected_choice", choices=", ".join(setting.choices))
     if setting.minimum is not None:
         return t(f"config.expected_{setting.type.__name__}_min", minimum=setting.minimum)
+    if setting.positive:
+        return t(f"config.expected_{setting.type.__name__}_positive")
     return t(f"config.expected_{setting.type.__name__}")
 
 

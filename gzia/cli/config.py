@@ -42,9 +42,14 @@ def get_setting(key: Key, reveal: Reveal = False) -> None:
     output.emit(entry, lambda: output.line("" if entry["value"] is None else str(entry["value"])))
 
 
-@app.command("set", help="Store a setting in the configuration file.")
+@app.command("set", help="Store a setting in the configuration file.",
+             context_settings={"ignore_unknown_options": True})  # VALUE may be -5
 def set_setting(key: Key, value: NewValue) -> None:
     file = paths().config_file
+    if key == "default_provider":
+        from gzia.drivers.registry import checked_provider_setting
+
+        checked_provider_setting(value, origin=None)
     write_config_value(file, key, value)
     entry = _entry(load_config().value(key), reveal=False)
     entry["file"] = str(file)

@@ -3,7 +3,8 @@
 Commands declare their help in English, once. In Spanish, :func:`help_text` swaps each
 text of the command being described (its own, its options', its subcommands' summaries)
 for its entry in :mod:`gzia.i18n.help`, and draws click's frame (``Usage:``,
-``Options``, ``[default: ...]``) in Spanish too. A text without an entry (a third-party
+``Options``, ``[default: ...]``) and its placeholders (``[OPTIONS]``, ``TEXT``, ``KEY``)
+in Spanish too. A text without an entry (a third-party
 plugin's) is shown as it is.
 """
 
@@ -16,9 +17,10 @@ from contextlib import contextmanager
 import click
 
 from gzia.i18n import language
-from gzia.i18n.help import ES
+from gzia.i18n.help import ES, METAVARS
 
 _EXTRAS = re.compile(r"(?:^|  )\[([^\[\]]+)\]$")  # click's "  [default: x; required]"
+_PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]*\b")  # OPTIONS, TEXT, KEY: never a flag or a name
 
 
 def help_text(ctx: click.Context) -> str:
@@ -49,7 +51,8 @@ def _spanish(text: str | None) -> str | None:
 
 class SpanishHelpFormatter(click.HelpFormatter):
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
-        super().write_usage(prog, args, prefix if prefix is not None else ES["Usage:"] + " ")
+        prefix = prefix if prefix is not None else ES["Usage:"] + " "
+        super().write_usage(prog, _placeholders(args), prefix)
 
     @contextmanager
     def section(self, name: str) -> Iterator[None]:
@@ -59,7 +62,14 @@ class SpanishHelpFormatter(click.HelpFormatter):
     def write_dl(
         self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2
     ) -> None:
-        super().write_dl([(term, _row_text(text)) for term, text in rows], col_max, col_spacing)
+        rows = [(_placeholders(term), _row_text(text)) for term, text in rows]
+        super().write_dl(rows, col_max, col_spacing)
+
+
+def _placeholders(text: str) -> str:
+    """``[OPTIONS] KEY`` as ``[OPCIONES] CLAVE``; placeholders it does not know (a
+    plugin's own) stay as they are."""
+    return _PLACEHOLDER.sub(lambda found: METAVARS.get(found[0], found[0]), text)
 
 
 def _row_text(text: str) -> str:

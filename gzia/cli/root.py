@@ -24,7 +24,8 @@ ARGS_META_KEY = "gzia.args"
 
 def _setter(apply: Callable[[bool], None]) -> Callable[[click.Context, click.Parameter, Any], Any]:
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-        apply(bool(value))
+        if not ctx.resilient_parsing:  # completing 'gz-ia --json ses<TAB>' prints no JSON
+            apply(bool(value))
         return value
 
     return callback
@@ -128,7 +129,8 @@ def report_unknown_subcommands(group: click.Group) -> None:
         ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
-        if name and not name.startswith("-") and group.get_command(ctx, name) is None:
+        if name and not name.startswith("-") and group.get_command(ctx, name) is None \
+                and not ctx.resilient_parsing:  # completing: an unknown word completes nothing
             raise_unknown_command(name, group.list_commands(ctx), args[1:])
         return original(ctx, args)
 
@@ -172,6 +174,8 @@ class RootGroup(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0]
         command = self.get_command(ctx, name)
+        if command is None and ctx.resilient_parsing:  # completing: nothing to offer
+            return None, None, args[1:]
         if command is None:
             if name in self.discovery.available:
                 info = self.discovery.available[name][0]

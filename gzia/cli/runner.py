@@ -58,12 +58,11 @@ def run(args: list[str]) -> int:
 
 def _run(args: list[str]) -> int:
     root = build_root()
-    if not args:
-        from gzia.cli.help_text import help_text
-
-        context = click.Context(root, info_name=PROGRAM, **root.context_settings)
-        sys.stdout.write(help_text(context) + "\n")
-        return ExitCode.OK
+    early = _answer_before_parsing(root, args)
+    if early is not None:
+        return early
+    if _only_global_flags(args):  # 'gz-ia --json' asks for the help as 'gz-ia' does
+        args = [*args, "--help"]
     try:
         with root.make_context(PROGRAM, args) as ctx:
             root.invoke(ctx)
@@ -81,6 +80,27 @@ def _run(args: list[str]) -> int:
     except (Exception, KeyboardInterrupt) as exc:
         return outcome.failed(exc)
     return outcome.succeeded()
+
+
+def _answer_before_parsing(root: RootGroup, args: list[str]) -> int | None:
+    """A completion script calling back, or bare ``gz-ia`` (the help page)."""
+    from gzia.cli.completion import complete_if_asked
+
+    completed = complete_if_asked(root)
+    if completed is not None or args:
+        return completed
+    from gzia.cli.help_text import help_text
+
+    context = click.Context(root, info_name=PROGRAM, **root.context_settings)
+    sys.stdout.write(help_text(context) + "\n")
+    return ExitCode.OK
+
+
+def _only_global_flags(args: list[str]) -> bool:
+    from gzia.cli.output import GLOBAL_FLAGS
+
+    names = {name for flag in GLOBAL_FLAGS for name in flag.names}
+    return all(arg in names for arg in args)
 
 
 def _exited(code: object) -> GzError:

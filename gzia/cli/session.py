@@ -27,7 +27,8 @@ from gzia.i18n import t
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs).",
+    help="Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, "
+         "logs, kill, resume).",
 )
 app.callback()(session_group)
 
@@ -151,17 +152,27 @@ def get_command(ctx: typer.Context, session: SessionRef, squash: Squash = False,
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Report, remove nothing.")]
 PruneForce = Annotated[bool, typer.Option(
     "--force", "-f", help="Also remove orphaned worktrees holding uncommitted work.")]
+Finished = Annotated[bool, typer.Option(
+    "--finished", help="Also remove finished sessions that are merged or changed nothing.")]
 
 
 @app.command("prune", help="Remove worktrees and harness/* branches that have no record.")
 def prune_command(
-    ctx: typer.Context, dry_run: DryRun = False, force: PruneForce = False, directory: Dir = None
+    ctx: typer.Context, dry_run: DryRun = False, force: PruneForce = False,
+    finished: Finished = False, directory: Dir = None
 ) -> None:
     from gzia.cli.session_views import render_prune
     from gzia.sessions.prune import prune
 
-    report = prune(open_store(ctx, directory), dry_run=dry_run, force=force)
-    output.emit(report.to_json(), lambda: render_prune(report))
+    store = open_store(ctx, directory)
+    done = None
+    if finished:
+        from gzia.sessions.prune_finished import prune_finished
+
+        done = prune_finished(store, dry_run=dry_run, force=force)
+    report = prune(store, dry_run=dry_run, force=force)
+    data = {**report.to_json(), **(done.to_json() if done else {})}
+    output.emit(data, lambda: render_prune(report, done))
 
 
 app.command("log", help="Append an event to the session's event log.")(log_command)
@@ -171,9 +182,19 @@ app.command("wait", help="Wait until sessions end; exit 0 only if all completed 
 
 
 def _register_run_control() -> None:
-    from gzia.cli.session_control import register
+    from gzia.cli import session_control, session_process
+
+    session_control.register(app)
+    session_process.register(app)
+
+
+_register_run_control()
+
+
+def _register_metrics() -> None:
+    from gzia.cli.metrics import register
 
     register(app)
 
 
-_register_run_control()
+_register_metrics()

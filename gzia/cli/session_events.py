@@ -54,9 +54,7 @@ def logs_command(
         events = follow_events(store, record.id, still_running)
     else:
         batch = read_events(store, record.id)
-        for line in batch.unreadable_lines:
-            output.warn("IO", "sessions.event_unreadable", line=line,
-                        path=str(store.events_path(record.id)), details={"line": line})
+        _warn_unreadable(batch.unreadable_lines, str(store.events_path(record.id)))
         events = iter(batch.events)
     seen: list[Event] = []
 
@@ -72,3 +70,17 @@ def logs_command(
         raise stopped_by_signal(stop, listing()) from stop
     output.emit(listing(), lambda: None if seen else output.line(
         t("sessions.no_events", id=record.id)))
+
+
+WARNED_LINES = 5  # one warning each; the rest of the unreadable lines get one summary
+
+
+def _warn_unreadable(lines: list[int], path: str) -> None:
+    for line in lines[:WARNED_LINES]:
+        output.warn("IO", "sessions.event_unreadable", line=line, path=path,
+                    details={"line": line})
+    rest = lines[WARNED_LINES:]
+    if rest:
+        output.warn("IO", "sessions.event_unreadable_more", count=len(rest), first=rest[0],
+                    last=rest[-1], path=path,
+                    details={"count": len(rest), "first_line": rest[0], "last_line": rest[-1]})

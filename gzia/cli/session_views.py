@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING
 from gzia.cli import output
 from gzia.i18n import t
 from gzia.sessions.events import Event
-from gzia.sessions.record import SessionRecord, elapsed_ms, parse_rfc3339
+from gzia.sessions.record import SessionRecord, Status, elapsed_ms, parse_rfc3339
 
 if TYPE_CHECKING:
     from gzia.sessions.merge import MergeResult
     from gzia.sessions.prune import PruneReport
+    from gzia.sessions.prune_finished import FinishedReport
 
 ROW = "{:<10}  {:<12}  {:<8}  {:<12}  {:<10}  {:<20}  {:<10}"
 LABEL_WIDTH = 12
@@ -87,6 +88,10 @@ def local_time(stamp: str) -> str:
 
 
 def duration_of(r: SessionRecord) -> str:
+    """The table's duration: ``-`` when unknown (a ``lost`` session's, even one an older
+    gz-ia wrote with a duration up to when it noticed)."""
+    if r.status == Status.LOST:
+        return "-"
     ms = r.duration_ms
     if ms is None and r.is_running:
         ms = elapsed_ms(r.started_at)
@@ -124,30 +129,55 @@ def render_merge(result: MergeResult, done_key: str) -> None:
         output.line(t(f"sessions.{key}"))
 
 
-def render_prune(report: PruneReport) -> None:
+def render_prune(report: PruneReport, finished: FinishedReport | None = None) -> None:
     if not report.removed_anything and not report.missing_worktrees \
-            and not report.kept_worktrees:
+            and not report.kept_worktrees and not report.kept_branches \
+            and not (finished and (finished.removed or finished.kept)):
         output.line(t("sessions.prune_nothing"))
         return
     output.line(t("sessions.prune_title"))
     if report.dry_run:  # first: every line below is what prune would do
         output.line(t("sessions.prune_dry_run"))
+    would = "_dry" if report.dry_run else ""  # "would remove" instead of "removed"
+    if finished is not None:
+        _render_finished(finished)
     discarded = {work.session_id: work.files for work in report.discarded_files}
     for name in report.removed_worktrees:
-        output.line(t("sessions.prune_worktree", name=name))
-        _prune_files("prune_discarded", discarded.get(name, []))
+        output.line(t(f"sessions.prune_worktree{would}", name=name))
+        _prune_files(f"prune_discarded{would}", discarded.get(name, []))
     for kept in report.kept_worktrees:
         output.line(t(f"sessions.prune_kept_{kept.reason}", name=kept.session_id))
         _prune_files("prune_kept_files", kept.files)
+    for branch in report.kept_branches:
+        output.line(t(f"sessions.prune_kept_branch_{branch.reason}", name=branch.branch,
+                      path=branch.path))
     for tip in report.branch_tips:
-        output.line(t("sessions.prune_branch", name=tip.branch, commit=tip.short))
+        output.line(t(f"sessions.prune_branch{would}", name=tip.branch, commit=tip.short))
         if not tip.on_other_branch:
             output.line(t("sessions.prune_branch_unique", commit=tip.short))
-    groups = [("prune_dir", report.removed_dirs), ("prune_events", report.removed_events),
-              ("prune_lock", report.removed_locks), ("prune_missing", report.missing_worktrees)]
+    groups = [(f"prune_dir{would}", report.removed_dirs),
+              (f"prune_events{would}", report.removed_events),
+              (f"prune_lock{would}", report.removed_locks),
+              ("prune_missing", report.missing_worktrees)]
     for key, names in groups:
         for name in names:
             output.line(t(f"sessions.{key}", name=name))
+            if key == "prune_dir":
+                _prune_files("prune_discarded", discarded.get(name, []))
+
+
+def _render_finished(report: FinishedReport) -> None:
+    for removed in report.removed:
+        output.line(t("sessions.prune_session", name=removed.session_id, status=removed.status))
+        if removed.branch and removed.commit:
+            output.line(t("sessions.prune_session_branch", branch=removed.branch,
+                          commit=removed.commit[:12]))
+        _prune_files("prune_discarded", removed.discarded.files)
+        if removed.discarded.commits:
+            output.line(t("sessions.prune_discarded_commits", count=removed.discarded.commits))
+    for kept in report.kept:
+        output.line(t(f"sessions.prune_session_kept_{kept.reason}", name=kept.session_id,
+                      what=kept.work.describe()))
 
 
 def _prune_files(key: str, files: list[str]) -> None:

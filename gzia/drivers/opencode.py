@@ -8,6 +8,7 @@ MCP servers reach it through ``OPENCODE_CONFIG_CONTENT``, so no file in the work
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -60,6 +61,15 @@ class OpenCodeDriver(ExecutableDriver):
             inline = env.get(CONFIG_CONTENT_ENV)
             env[CONFIG_CONTENT_ENV] = _config_with_mcp(inline, request.mcp_config)
         return env
+
+    def conversation_after_exit(
+        self, workdir: Path, env: Mapping[str, str], since: float
+    ) -> str | None:
+        """opencode names its session itself: the one of ``workdir`` updated since the run
+        started (epoch seconds), read from its database once opencode has exited."""
+        from gzia.drivers.transcripts import opencode_conversation_since
+
+        return opencode_conversation_since(env, workdir, int(since * 1000))
 
     def _resume(self, conversation_id: str | None) -> list[str]:
         if conversation_id is None:

@@ -8,6 +8,8 @@ it as it is. Prompts are positional; pi has no ``--`` separator.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import ClassVar
 
 from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
@@ -39,6 +41,15 @@ class PiDriver(ExecutableDriver):
         if request.prompt:
             argv.append(guarded_positional(request.prompt, SUBCOMMANDS, MARKERS))
         return argv
+
+    def conversation_after_exit(
+        self, workdir: Path, env: Mapping[str, str], since: float
+    ) -> str | None:
+        """pi names its conversation itself: the one of ``workdir`` written since the run
+        started (epoch seconds), read once pi has exited."""
+        from gzia.drivers.transcripts import pi_conversation_since
+
+        return pi_conversation_since(env, workdir, since)
 
 
 # The gzia.drivers entry point names this instance, so every loader gets a ready driver.

@@ -84,6 +84,21 @@ def get_driver(provider: str, drivers: Mapping[str, Driver] | None = None) -> Dr
     )
 
 
+def checked_provider_setting(name: str, origin: str | None,
+                             catalog: DriverCatalog | None = None) -> str:
+    """``name`` as a ``default_provider`` value: a driver that exists (loaded, or a plugin
+    that failed to load, which using it reports), else a settings error naming ``origin``."""
+    from gzia.config import bad_value, setting_for
+    from gzia.i18n import t
+
+    known = catalog if catalog is not None else load_catalog()
+    names = [*known.drivers, *(f.info.name for f in known.failures)]
+    if name not in names:
+        raise bad_value(setting_for("default_provider"), name, origin=origin,
+                        expected=t("config.expected_choice", choices=", ".join(names)))
+    return name
+
+
 def parse_permission(value: str) -> Permission:
     try:
         return Permission(value)

@@ -10,13 +10,22 @@ EN = {
     "error_UNKNOWN_COMMAND": "a command gz-ia does not have (`hint` suggests close names)",
     "error_MISSING_REQUIRED": "a required argument, flag or subcommand is missing",
     "error_INVALID_INPUT": (
-        "a value of the wrong type, range or form (including session ids, labels and settings)"
+        "a value of the wrong type, range or form (including session ids, labels and "
+        "settings), or a setting the command needs is missing (`update` with no release "
+        "source)"
     ),
-    "error_NOT_FOUND": "the session, file or program asked for does not exist",
+    "error_NOT_FOUND": (
+        "the session, file, program or release asked for does not exist (`update --version X` "
+        "that no source publishes)"
+    ),
     "error_DRIVER_NOT_FOUND": (
         "the agent's executable is not on PATH (`details.install_hint`)"
     ),
-    "error_CONFLICT": "a merge would conflict; nothing was changed",
+    "error_CONFLICT": (
+        "a merge would conflict (nothing was changed), or the session is not in the state "
+        "the action needs: `session kill` of one that is not running (`details.status`; "
+        "`data` is its record), `resume` of one that is, a new session whose id is taken"
+    ),
     "error_IDEMPOTENCY_CONFLICT": (
         "an idempotency key still in use was given with a different execution payload "
         "(provider, command, prompt, directory or permission); nothing was started "
@@ -44,18 +53,20 @@ EN = {
     "warning_PLUGIN_FAILED": "a plugin could not be loaded; the command still ran",
     "warning_IO": (
         "a session record or event line could not be read and was skipped "
-        "(`session list`, `session logs`)"
+        "(`session list`, `session logs`); or an agent's transcript is missing, incomplete "
+        "or unreadable, and `session metrics` / `metrics` report the figures they could read "
+        "(`details.reason`, see docs/metrics.md)"
     ),
     "warning_NETWORK": "`update` could not use the first release source and tried the next one",
     "warning_UNCOMMITTED_CHANGES": (
         "`chat` or `exec` started an isolated session while the base work tree had "
-        "uncommitted changes: the session starts from the base's last commit and has none "
-        "of them (`details.base`, `base_commit`, `count`, `files`, the first 20)"
+        "uncommitted changes (modified, staged or untracked files): the session starts from "
+        "the base's last commit and has none of them (`details.base`, `base_commit`, `count`, `files`, the first 20)"
     ),
     "warning_GUARDRAILS_OFF": (
         "the installed git is older than 2.31 and cannot carry a session's git guardrails "
         "through the environment: the agent runs without them (`details.git_version`, "
-        "`minimum`)"
+        "`minimum`; docs/sessions.md, \"Guardrails\")"
     ),
     "warning_INVALID_INPUT": (
         "an option that does not apply was ignored: `chat -i` with the shell driver, which "
@@ -63,7 +74,8 @@ EN = {
     ),
     "warning_SAFETY_BLOCK": (
         "`session kill` (or `session delete --force` of a running session) signalled only "
-        "the agent's process, not its group (`details.reason`)"
+        "the agent's process, not its group: the record names a group the agent does not "
+        "lead, or one gz-ia must not signal (`details.reason`; see docs/supervisor.md)"
     ),
     "warning_IDEMPOTENCY_METADATA_DIFFERS": (
         "an idempotency key matched a session with the same execution payload but other "
@@ -96,13 +108,22 @@ ES = {
     "error_MISSING_REQUIRED": "falta un argumento, una opción o un subcomando obligatorio",
     "error_INVALID_INPUT": (
         "un valor de tipo, rango o forma incorrectos (también ids de sesión, etiquetas y "
-        "ajustes)"
+        "ajustes), o falta un ajuste que el comando necesita (`update` sin fuente de "
+        "versiones)"
     ),
-    "error_NOT_FOUND": "la sesión, el archivo o el programa pedido no existe",
+    "error_NOT_FOUND": (
+        "la sesión, el archivo, el programa o la versión pedida no existe "
+        "(`update --version X` que ninguna fuente publica)"
+    ),
     "error_DRIVER_NOT_FOUND": (
         "el ejecutable del agente no está en el PATH (`details.install_hint`)"
     ),
-    "error_CONFLICT": "una fusión tendría conflictos; no se cambió nada",
+    "error_CONFLICT": (
+        "una fusión tendría conflictos (no se cambió nada), o la sesión no está en el estado "
+        "que la acción necesita: `session kill` de una que no está en ejecución "
+        "(`details.status`; `data` es su registro), `resume` de una que sí lo está, una "
+        "sesión nueva cuyo id ya existe"
+    ),
     "error_IDEMPOTENCY_CONFLICT": (
         "una clave de idempotencia todavía en uso se dio con otra carga de ejecución "
         "(proveedor, comando, prompt, directorio o permiso); no se inició nada "
@@ -131,20 +152,23 @@ ES = {
     "warning_PLUGIN_FAILED": "no se pudo cargar un plugin; el comando se ejecutó igualmente",
     "warning_IO": (
         "no se pudo leer un registro de sesión o una línea de eventos y se omitió "
-        "(`session list`, `session logs`)"
+        "(`session list`, `session logs`); o la transcripción de un agente falta, está "
+        "incompleta o no se puede leer, y `session metrics` / `metrics` dan las cifras que "
+        "pudieron leer (`details.reason`, ver docs/metrics.md)"
     ),
     "warning_NETWORK": (
         "`update` no pudo usar la primera fuente de versiones y probó la siguiente"
     ),
     "warning_UNCOMMITTED_CHANGES": (
         "`chat` o `exec` inició una sesión aislada con cambios sin confirmar en el árbol "
-        "base: la sesión parte del último commit de la base y no tiene ninguno de ellos "
+        "base (archivos modificados, preparados o sin seguimiento): la sesión parte del "
+        "último commit de la base y no tiene ninguno de ellos "
         "(`details.base`, `base_commit`, `count`, `files`, los 20 primeros)"
     ),
     "warning_GUARDRAILS_OFF": (
         "el git instalado es anterior a 2.31 y no puede llevar las protecciones de git de "
         "la sesión por el entorno: el agente se ejecuta sin ellas (`details.git_version`, "
-        "`minimum`)"
+        "`minimum`; docs/sessions.md, \"Guardrails\")"
     ),
     "warning_INVALID_INPUT": (
         "se ignoró una opción que no aplica: `chat -i` con el driver shell, que no recibe "
@@ -152,7 +176,9 @@ ES = {
     ),
     "warning_SAFETY_BLOCK": (
         "`session kill` (o `session delete --force` de una sesión en ejecución) solo envió "
-        "la señal al proceso del agente, no a su grupo (`details.reason`)"
+        "la señal al proceso del agente, no a su grupo: el registro nombra un grupo que el "
+        "agente no encabeza, o uno al que gz-ia no debe enviar señales (`details.reason`; "
+        "ver docs/supervisor.md)"
     ),
     "warning_IDEMPOTENCY_METADATA_DIFFERS": (
         "una clave de idempotencia coincidió con una sesión de la misma carga de ejecución "

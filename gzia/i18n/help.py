@@ -19,6 +19,23 @@ FRAME = {
     "env var: {var}": "variable de entorno: {var}",
 }
 
+METAVARS = {
+    # The placeholders click writes in usage lines and beside options and arguments.
+    "OPTIONS": "OPCIONES",
+    "COMMAND": "COMANDO",
+    "ARGS": "ARGUMENTOS",
+    "TEXT": "TEXTO",
+    "INTEGER": "ENTERO",
+    "FLOAT": "DECIMAL",
+    "BOOLEAN": "BOOLEANO",
+    "PATH": "RUTA",
+    "FILE": "ARCHIVO",
+    "FILENAME": "ARCHIVO",
+    "DIRECTORY": "DIRECTORIO",
+    "KEY": "CLAVE",
+    "VALUE": "VALOR",
+}
+
 TEXTS = {
     # chat/exec --idempotency-key
     "Start at most one session for KEY: a repeat returns it.":
@@ -74,10 +91,48 @@ TEXTS = {
     "Driver that runs the command.": "Driver que ejecuta el comando.",
     "Resume a finished session in its own workspace and conversation.":
         "Reanuda una sesión terminada en su propio espacio de trabajo y conversación.",
+    # -b and the watchdog (chat, exec, resume)
+    "Run under a detached holder and return at once with the session record.":
+        "Ejecuta bajo un proceso desacoplado y vuelve al instante con el registro de la "
+        "sesión.",
+    "Stop the agent (tree kill) after this many seconds; end_reason timeout.":
+        "Detiene el agente (y sus procesos) tras estos segundos; end_reason timeout.",
+    "Stop the agent after this many seconds without output (PTY runs); "
+    "end_reason no_output_timeout.":
+        "Detiene el agente tras estos segundos sin salida (ejecuciones con PTY); "
+        "end_reason no_output_timeout.",
+    # session process actions
+    "Show a session's state, exit code, bytes of output and seconds since its last output.":
+        "Muestra el estado de una sesión, su código de salida, los bytes de salida y los "
+        "segundos desde su última salida.",
+    "Print a session's terminal output (-f: follow while it runs).":
+        "Muestra la salida de terminal de una sesión (-f: la sigue mientras se ejecuta).",
+    "Send keys to a background session: tmux-style names (Enter, Escape, C-c, Up, M-x) or "
+    "literal text.":
+        "Envía teclas a una sesión en segundo plano: nombres al estilo de tmux (Enter, "
+        "Escape, C-c, Up, M-x) o texto literal.",
+    "Paste text (or stdin with -) into a background session as a bracketed paste.":
+        "Pega texto (o stdin con -) en una sesión en segundo plano como pegado delimitado.",
+    "Type text into a background session, then Enter.":
+        "Escribe texto en una sesión en segundo plano y después Enter.",
+    "Only the last N lines.": "Solo las últimas N líneas.",
+    "The bytes as written, escape sequences included.":
+        "Los bytes tal como se escribieron, secuencias de escape incluidas.",
+    "Key names or text.": "Nombres de teclas o texto.",
+    "Send every argument as text, no key names.":
+        "Envía cada argumento como texto, sin nombres de teclas.",
+    "The text; - or none reads stdin.": "El texto; - o ninguno lee stdin.",
+    "The text (none: just Enter).": "El texto (ninguno: solo Enter).",
+    "Attach this terminal to a background session; Ctrl-] detaches and leaves it running.":
+        "Conecta este terminal a una sesión en segundo plano; Ctrl-] desconecta y la deja "
+        "en ejecución.",
+    "The key that detaches (tmux-style name).":
+        "La tecla que desconecta (nombre al estilo de tmux).",
     # session
-    "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs).":
+    "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs, "
+    "kill, resume).":
         "Gestiona sesiones agénticas locales (list, show, path, delete, diff, merge, prune, "
-        "log, logs).",
+        "log, logs, kill, resume).",
     "Project directory (default: the current directory).":
         "Directorio del proyecto (por defecto: el directorio actual).",
     "List the project's sessions, newest first.":
@@ -102,6 +157,8 @@ TEXTS = {
     "Remove worktrees and harness/* branches that have no record.":
         "Elimina los worktrees y las ramas harness/* que no tienen registro.",
     "Report, remove nothing.": "Informa sin eliminar nada.",
+    "Also remove finished sessions that are merged or changed nothing.":
+        "Elimina también las sesiones terminadas que están fusionadas o no cambiaron nada.",
     "Also remove orphaned worktrees holding uncommitted work.":
         "Elimina también worktrees huérfanos con trabajo sin comitear.",
     "Append an event to the session's event log.":
@@ -149,6 +206,10 @@ TEXTS = {
         "Lista los plugins que se cargaron y los que fallaron.",
     "Print the version, commit and build date.":
         "Muestra la versión, el commit y la fecha de compilación.",
+    # completion
+    "Print the shell completion script (bash, zsh or fish).":
+        "Muestra el script de autocompletado para la shell (bash, zsh o fish).",
+    "bash, zsh or fish.": "bash, zsh o fish.",
     # update
     "Update gz-ia from Nexus (or Forgejo), verified and atomic.":
         "Actualiza gz-ia desde Nexus (o Forgejo), de forma verificada y atómica.",
@@ -160,6 +221,22 @@ TEXTS = {
     "Download and verify, but do not install.": "Descarga y verifica, pero no instala.",
     "Go back to the version that ran before the last update.":
         "Vuelve a la versión que se usaba antes de la última actualización.",
+    # metrics
+    "Token usage, requests, tool calls and cost of the project's sessions.":
+        "Uso de tokens, peticiones, llamadas a herramientas y coste de las sesiones del "
+        "proyecto.",
+    "Show a session's duration, changes, and the token usage, tool calls and cost its agent "
+    "recorded.":
+        "Muestra la duración y los cambios de una sesión, y el uso de tokens, las llamadas a "
+        "herramientas y el coste que registró su agente.",
+    "Only sessions started at or after DATE (YYYY-MM-DD, UTC, or an RFC 3339 time).":
+        "Solo las sesiones iniciadas en DATE o después (AAAA-MM-DD, UTC, o una hora RFC 3339).",
+    "Only sessions of this agent (claude, opencode, ...).":
+        "Solo las sesiones de este agente (claude, opencode, ...).",
+    "Only sessions in this status (running, completed, failed, killed, lost).":
+        "Solo las sesiones en este estado (running, completed, failed, killed, lost).",
+    "Also add the figures up by provider, day or model.":
+        "Suma además las cifras por proveedor, día o modelo.",
 }
 
 ES = {**FRAME, **TEXTS}

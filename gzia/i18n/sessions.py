@@ -5,6 +5,10 @@ EN = {
     "not_found": "session '{id}' not found",
     "list_hint": "gz-ia session list",
     "invalid_id": "invalid session id '{id}': expected 8 hexadecimal characters",
+    "invalid_ref": (
+        "invalid session id '{id}': expected 8 hexadecimal characters, or a unique prefix "
+        "of 4 or more"
+    ),
     "ambiguous_id": "session id prefix '{id}' is ambiguous: {matches}",
     "id_taken": "session '{id}' already exists",
     "locked": "session '{id}' is locked by another gz-ia process",
@@ -74,6 +78,17 @@ EN = {
     "delete_unmerged": (
         "session '{id}' has work that was never merged ({what}); "
         "merge it with 'gz-ia session merge {id}' or delete with --force"
+    ),
+    "delete_unreadable": (
+        "session '{id}' has a worktree git cannot read ({worktree}): its {count} file(s) "
+        "cannot be checked for unmerged work; look at them, or delete with --force"
+    ),
+    "symlink_refused": (
+        "refusing to use {path}: it is a symbolic link (to {target}); gz-ia never writes "
+        "or deletes through a link it did not create"
+    ),
+    "symlink_refused_hint": (
+        "remove the link (rm {path}; its target stays as it is), then run the command again"
     ),
     "delete_what_commits": "{count} unmerged commit(s)",
     "delete_what_files": "{count} uncommitted file(s)",
@@ -225,12 +240,42 @@ EN = {
         "  ! Orphaned worktree kept, its HEAD holds commits no branch has: {name}; "
         "remove it anyway with: gz-ia session prune --force"
     ),
+    "prune_kept_symlink": (
+        "  ! Orphaned worktree kept, it is a symbolic link gz-ia did not create: {name}; "
+        "remove the link yourself (its target stays as it is)"
+    ),
+    "prune_kept_young": (
+        "  ! Orphaned worktree kept, created less than a minute ago (its session may be "
+        "starting): {name}; run gz-ia session prune again later"
+    ),
+    "prune_kept_branch_checked_out": (
+        "  ! Orphaned branch kept, it is checked out in {path}: {name}; "
+        "switch that worktree to another branch first"
+    ),
     "prune_kept_files": "    Uncommitted files ({count}):",
     "prune_dir": "  ✓ Orphaned worktree directory removed: {name}",
     "prune_events": "  ✓ Orphaned event log removed: {name}",
     "prune_lock": "  ✓ Orphaned lock file removed: {name}",
     "prune_missing": "  ! Session {name} lost its worktree (record kept)",
     "prune_dry_run": "(dry run: what prune would do; nothing is removed)",
+    "prune_worktree_dry": "  - Would remove orphaned worktree: {name}",
+    "prune_discarded_dry": "    ! Uncommitted work it would discard ({count} file(s)):",
+    "prune_branch_dry": (
+        "  - Would delete orphaned branch: {name} (at {commit}); "
+        "it could be recovered with: git branch {name} {commit}"
+    ),
+    "prune_dir_dry": "  - Would remove orphaned worktree directory: {name}",
+    "prune_events_dry": "  - Would remove orphaned event log: {name}",
+    "prune_lock_dry": "  - Would remove orphaned lock file: {name}",
+    "prune_session": "  ✓ Finished session removed: {name} ({status})",
+    "prune_session_branch": "    {branch} was {commit}; recover it with: git branch {branch} {commit}",
+    "prune_discarded_commits": "    ! Unmerged commits discarded: {count}",
+    "prune_session_kept_unmerged": (
+        "  ! Session kept, it has unmerged work ({what}): {name}; merge it with "
+        "gz-ia session merge {name}, or remove it anyway with: gz-ia session prune --finished "
+        "--force"
+    ),
+    "prune_session_kept_running": "  ! Session kept, it is still running: {name}",
     # events
     "invalid_stage": "invalid stage: '{value}' (valid: READ, PENDING, FINISH)",
     "invalid_status": "invalid status: '{value}' (valid: OK, FAILED)",
@@ -239,6 +284,9 @@ EN = {
     "logged": "✓ Event recorded for session '{id}'.",
     "no_events": "✧ No events recorded for session '{id}'.",
     "event_unreadable": "skipped unreadable event line {line} in {path}",
+    "event_unreadable_more": (
+        "skipped {count} more unreadable event lines in {path} (lines {first} to {last})"
+    ),
     "events_not_regular": (
         "the event log {path} is not a regular file (a FIFO, a device or a directory); "
         "gz-ia neither reads nor writes it"
@@ -282,6 +330,10 @@ ES = {
     "not_found": "sesión '{id}' no encontrada",
     "list_hint": "gz-ia session list",
     "invalid_id": "id de sesión inválido '{id}': se esperan 8 caracteres hexadecimales",
+    "invalid_ref": (
+        "id de sesión inválido '{id}': se esperan 8 caracteres hexadecimales, o un prefijo "
+        "único de 4 o más"
+    ),
     "ambiguous_id": "el prefijo de id de sesión '{id}' es ambiguo: {matches}",
     "id_taken": "la sesión '{id}' ya existe",
     "locked": "la sesión '{id}' está bloqueada por otro proceso de gz-ia",
@@ -353,6 +405,18 @@ ES = {
     "delete_unmerged": (
         "la sesión '{id}' tiene trabajo que nunca se fusionó ({what}); "
         "fusiónalo con 'gz-ia session merge {id}' o elimínala con --force"
+    ),
+    "delete_unreadable": (
+        "la sesión '{id}' tiene un worktree que git no puede leer ({worktree}): no se puede "
+        "comprobar si sus {count} archivo(s) tienen trabajo sin fusionar; revísalos o "
+        "elimínala con --force"
+    ),
+    "symlink_refused": (
+        "se rechaza usar {path}: es un enlace simbólico (a {target}); gz-ia nunca escribe "
+        "ni borra a través de un enlace que no creó"
+    ),
+    "symlink_refused_hint": (
+        "elimina el enlace (rm {path}; su destino queda intacto) y vuelve a ejecutar el comando"
     ),
     "delete_what_commits": "{count} commit(s) sin fusionar",
     "delete_what_files": "{count} archivo(s) sin comitear",
@@ -516,12 +580,42 @@ ES = {
         "  ! Worktree huérfano conservado, su HEAD tiene commits que ninguna rama tiene: "
         "{name}; elimínalo de todos modos con: gz-ia session prune --force"
     ),
+    "prune_kept_symlink": (
+        "  ! Worktree huérfano conservado, es un enlace simbólico que gz-ia no creó: {name}; "
+        "elimina el enlace tú mismo (su destino queda intacto)"
+    ),
+    "prune_kept_young": (
+        "  ! Worktree huérfano conservado, creado hace menos de un minuto (su sesión puede "
+        "estar iniciándose): {name}; vuelve a ejecutar gz-ia session prune más tarde"
+    ),
+    "prune_kept_branch_checked_out": (
+        "  ! Rama huérfana conservada, está activa en {path}: {name}; "
+        "cambia ese worktree a otra rama primero"
+    ),
     "prune_kept_files": "    Archivos sin comitear ({count}):",
     "prune_dir": "  ✓ Directorio de worktree huérfano eliminado: {name}",
     "prune_events": "  ✓ Registro de eventos huérfano eliminado: {name}",
     "prune_lock": "  ✓ Archivo de bloqueo huérfano eliminado: {name}",
     "prune_missing": "  ! La sesión {name} perdió su worktree (registro conservado)",
     "prune_dry_run": "(simulación: lo que haría prune; no se elimina nada)",
+    "prune_worktree_dry": "  - Se eliminaría el worktree huérfano: {name}",
+    "prune_discarded_dry": "    ! Trabajo sin comitear que se descartaría ({count} archivo(s)):",
+    "prune_branch_dry": (
+        "  - Se eliminaría la rama huérfana: {name} (en {commit}); "
+        "podría recuperarse con: git branch {name} {commit}"
+    ),
+    "prune_dir_dry": "  - Se eliminaría el directorio de worktree huérfano: {name}",
+    "prune_events_dry": "  - Se eliminaría el registro de eventos huérfano: {name}",
+    "prune_lock_dry": "  - Se eliminaría el archivo de bloqueo huérfano: {name}",
+    "prune_session": "  ✓ Sesión terminada eliminada: {name} ({status})",
+    "prune_session_branch": "    {branch} era {commit}; recupérala con: git branch {branch} {commit}",
+    "prune_discarded_commits": "    ! Commits sin fusionar descartados: {count}",
+    "prune_session_kept_unmerged": (
+        "  ! Sesión conservada, tiene trabajo sin fusionar ({what}): {name}; fusiónala con "
+        "gz-ia session merge {name}, o elimínala de todos modos con: gz-ia session prune "
+        "--finished --force"
+    ),
+    "prune_session_kept_running": "  ! Sesión conservada, sigue en ejecución: {name}",
     "invalid_stage": "etapa inválida: '{value}' (válidos: READ, PENDING, FINISH)",
     "invalid_status": "estado inválido: '{value}' (válidos: OK, FAILED)",
     "invalid_duration": "duración inválida: '{value}' (milisegundos, 0 o más)",
@@ -529,6 +623,10 @@ ES = {
     "logged": "✓ Evento registrado exitosamente para la sesión '{id}'.",
     "no_events": "✧ No hay eventos registrados para la sesión '{id}'.",
     "event_unreadable": "se omitió la línea de evento ilegible {line} en {path}",
+    "event_unreadable_more": (
+        "se omitieron otras {count} líneas de evento ilegibles en {path} "
+        "(líneas {first} a {last})"
+    ),
     "events_not_regular": (
         "el registro de eventos {path} no es un archivo regular (un FIFO, un dispositivo o "
         "un directorio); gz-ia no lo lee ni lo escribe"

@@ -35,6 +35,13 @@ EN = {
     "reason_plain_http_credentials": "refusing to send {secrets} over plain http to {host}; "
                                      "use an https URL",
     "all_sources_failed": "could not check for updates (Nexus: {nexus}; Forgejo: {forgejo})",
+    "no_source_configured": "no release source is configured: neither GZ_NEXUS_SEARCH_URL "
+                            "nor GZ_FORGEJO_API_URL is set",
+    "version_not_published": "version {version} is not published for {platform} {where}",
+    "nothing_published": "no gz-ia release is published for {platform} {where}",
+    "in_sources": "in {first} nor {second}",
+    "in_source": "in {name}",
+    "check_hint": "'gz-ia update --check' shows the newest published version",
     "configure_hint": "set GZ_NEXUS_SEARCH_URL and/or GZ_FORGEJO_API_URL (see docs/update.md)",
     "network_hint": "check the network, GZ_NEXUS_SEARCH_URL and GZ_FORGEJO_API_URL; "
                     "behind a proxy set HTTPS_PROXY or HTTP_PROXY",
@@ -43,7 +50,6 @@ EN = {
     "flags_with_subcommand": "the options of 'gz-ia update' do not apply to "
                              "'gz-ia update {command}'",
     "subcommand_alone_hint": "run 'gz-ia update {command}' alone",
-    "bad_timeout": "invalid GZ_UPDATE_TIMEOUT: {value} (seconds, greater than 0)",
     "bad_proxy": "unusable proxy setting (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): {detail}",
     "bad_proxy_hint": "set it to http://[user:password@]host:port",
     "bad_cert_file": "SSL_CERT_FILE {path} is not a readable PEM certificate bundle: {detail}",
@@ -114,6 +120,13 @@ ES = {
     "reason_plain_http_credentials": "no se envían {secrets} por http sin cifrar a {host}; "
                                      "usa una URL https",
     "all_sources_failed": "error al verificar actualizaciones (Nexus: {nexus}; Forgejo: {forgejo})",
+    "no_source_configured": "no hay ninguna fuente de versiones configurada: no está definida "
+                            "GZ_NEXUS_SEARCH_URL ni GZ_FORGEJO_API_URL",
+    "version_not_published": "la versión {version} no está publicada para {platform} {where}",
+    "nothing_published": "no hay ninguna versión de gz-ia publicada para {platform} {where}",
+    "in_sources": "ni en {first} ni en {second}",
+    "in_source": "en {name}",
+    "check_hint": "'gz-ia update --check' muestra la versión publicada más reciente",
     "configure_hint": "define GZ_NEXUS_SEARCH_URL y/o GZ_FORGEJO_API_URL (ver docs/update.md)",
     "network_hint": "verifica la conexión y las variables GZ_NEXUS_SEARCH_URL o "
                     "GZ_FORGEJO_API_URL; si utilizas un proxy corporativo, configura "
@@ -122,7 +135,6 @@ ES = {
     "flags_with_subcommand": "las opciones de 'gz-ia update' no se aplican a "
                              "'gz-ia update {command}'",
     "subcommand_alone_hint": "ejecuta 'gz-ia update {command}' solo",
-    "bad_timeout": "GZ_UPDATE_TIMEOUT inválido: {value} (segundos, mayor que 0)",
     "bad_proxy": "proxy inutilizable (HTTPS_PROXY, HTTP_PROXY o ALL_PROXY): {detail}",
     "bad_proxy_hint": "defínelo como http://[usuario:contraseña@]host:puerto",
     "bad_cert_file": "SSL_CERT_FILE {path} no es un archivo de certificados PEM legible: "

@@ -1,8 +1,9 @@
 """``session delete``: remove a session's record, events, log, worktree and branch.
 
 It refuses (``SAFETY_BLOCK``) to drop work that exists nowhere else: commits on
-``harness/<id>`` that no other branch holds and that were not merged by gz-ia, or
-uncommitted files in the worktree; and it refuses to delete a running session. ``--force``
+``harness/<id>`` that no other branch holds, that were not merged by gz-ia and whose
+changes the base does not hold (a squash merge leaves them on no branch), or uncommitted
+files in the worktree; and it refuses to delete a running session. ``--force``
 overrides both (a running session is stopped first through ``gzia.sessions.kill``).
 
 Only the paths a session owns are removed: ``.harness/worktrees/<id>`` and the branch
@@ -14,21 +15,23 @@ from __future__ import annotations
 import importlib
 import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import ConflictError, SafetyBlockError
-from gzia.sessions.git import changed_paths, commits_on_no_branch, rev_parse, run_git
-from gzia.sessions.merge_checks import HARNESS_PATHS
+from gzia.sessions.git import commits_on_no_branch, holds_work_of, rev_parse, run_git
 from gzia.sessions.project import Project
 from gzia.sessions.reconcile import reconcile, wait_for_owner
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
+from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import (
     branch_exists,
     branch_for,
     forget_missing_worktree,
     worktree_for,
 )
+from gzia.sessions.worktree_work import files_in, uncommitted_files
 
 if TYPE_CHECKING:
     from gzia.supervisor.killtarget import KillTarget
@@ -40,9 +43,22 @@ KILL_MODULE = "gzia.sessions.kill"
 class UnmergedWork:
     commits: int = 0
     files: list[str] = field(default_factory=list)
+    unreadable: bool = False
+    """git cannot read the worktree: ``files`` is every file its directory holds."""
 
     def __bool__(self) -> bool:
         return bool(self.commits or self.files)
+
+    def describe(self) -> str:
+        """``1 unmerged commit(s), 2 uncommitted file(s)``, in the user's language."""
+        from gzia.i18n import t
+
+        parts = []
+        if self.commits:
+            parts.append(t("sessions.delete_what_commits", count=self.commits))
+        if self.files:
+            parts.append(t("sessions.delete_what_files", count=len(self.files)))
+        return ", ".join(parts)
 
 
 @dataclass
@@ -67,10 +83,10 @@ def unmerged_work(project: Project, record: SessionRecord) -> UnmergedWork:
     """Work of the session that would be lost: unmerged commits, uncommitted files."""
     if not project.is_git or not record.is_isolated:
         return UnmergedWork()
-    work = UnmergedWork()
     worktree = worktree_for(project, record.id)
-    if (worktree / ".git").is_file():
-        work.files = changed_paths(worktree, ignore_dirs=HARNESS_PATHS)
+    files = uncommitted_files(worktree)
+    work = UnmergedWork(files=files_in(worktree) if files is None else files,
+                        unreadable=files is None)
     work.commits = _unmerged_commits(project, record)
     return work
 
@@ -83,7 +99,7 @@ def _unmerged_commits(project: Project, record: SessionRecord) -> int:
     """
     branch = branch_for(record.id)
     tip = rev_parse(project.root, branch)
-    tips = [tip] if tip is not None and tip != record.merged_commit else []
+    tips = [tip] if tip is not None and not _merged(project, record, tip) else []
     worktree = worktree_for(project, record.id)
     head = rev_parse(worktree, "HEAD") if (worktree / ".git").is_file() else None
     if head is not None and head != tip:
@@ -91,17 +107,41 @@ def _unmerged_commits(project: Project, record: SessionRecord) -> int:
     return commits_on_no_branch(project.root, tips, except_branch=branch)
 
 
+def _merged(project: Project, record: SessionRecord, tip: str) -> bool:
+    """``merge`` recorded this tip, or the base branch (or the checked-out one) already
+    holds its changes: a ``merge --squash --no-commit`` the user then committed, work
+    merged by hand."""
+    if tip == record.merged_commit:
+        return True
+    bases = ["HEAD"]
+    if record.base_branch and branch_exists(project.root, record.base_branch):
+        bases.insert(0, record.base_branch)
+    return any(holds_work_of(project.root, base, tip) for base in bases)
+
+
 def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -> DeleteResult:
     result = DeleteResult(record.id)
+    _refuse_links(store, record.id)
     record = reconcile(store, wait_for_owner(store, record))
     if record.is_running:
         record, result.kill_target, result.killed = _stop(store, record, force=force)
     result.discarded = unmerged_work(store.project, record)
     if result.discarded and not force:
-        raise _unmerged_refusal(record.id, result.discarded)
+        raise _unmerged_refusal(store.project, record.id, result.discarded)
     _remove_workspace(store.project, record, result)
     store.delete(record.id)
     return result
+
+
+def _refuse_links(store: SessionStore, session_id: str) -> None:
+    """Every path delete removes is checked before anything is removed or stopped."""
+    for path in (worktree_for(store.project, session_id),
+                 _injected_dir(store.project, session_id), *store.files_of(session_id)):
+        refuse_symlink(path)
+
+
+def _injected_dir(project: Project, session_id: str) -> Path:
+    return project.harness_dir / "session-files" / session_id
 
 
 def _stop(
@@ -131,16 +171,16 @@ def _stop(
     return store.load(record.id), killed.target, True
 
 
-def _unmerged_refusal(session_id: str, work: UnmergedWork) -> SafetyBlockError:
-    from gzia.i18n import t
-
-    parts = []
-    if work.commits:
-        parts.append(t("sessions.delete_what_commits", count=work.commits))
-    if work.files:
-        parts.append(t("sessions.delete_what_files", count=len(work.files)))
+def _unmerged_refusal(project: Project, session_id: str, work: UnmergedWork) -> SafetyBlockError:
+    if work.unreadable:
+        worktree = str(worktree_for(project, session_id))
+        return SafetyBlockError(
+            "sessions.delete_unreadable", id=session_id, worktree=worktree,
+            count=len(work.files), hint_key="sessions.force_hint",
+            details={"id": session_id, "worktree": worktree, "files": work.files,
+                     "unmerged_commits": work.commits})
     return SafetyBlockError(
-        "sessions.delete_unmerged", id=session_id, what=", ".join(parts),
+        "sessions.delete_unmerged", id=session_id, what=work.describe(),
         hint_key="sessions.force_hint",
         details={"id": session_id, "unmerged_commits": work.commits,
                  "uncommitted_files": work.files},
@@ -148,8 +188,7 @@ def _unmerged_refusal(session_id: str, work: UnmergedWork) -> SafetyBlockError:
 
 
 def _remove_workspace(project: Project, record: SessionRecord, result: DeleteResult) -> None:
-    injected = project.harness_dir / "session-files" / record.id
-    shutil.rmtree(injected, ignore_errors=True)
+    shutil.rmtree(_injected_dir(project, record.id), ignore_errors=True)
     if not project.is_git:
         return
     worktree, branch = worktree_for(project, record.id), branch_for(record.id)

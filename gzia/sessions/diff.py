@@ -18,7 +18,9 @@ from gzia.sessions.project import HARNESS_DIR, Project
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import INJECTED_DIR, branch_exists, branch_for, worktree_for
 
-_DIFF_FLAGS = ("--no-color", "--no-ext-diff")
+_DIFF = ("-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff")
+"""Paths as they are (``dir ñ/a.txt``, not ``"dir \\303\\261/a.txt"``), as merge and JSON
+show them; quotes remain only around names with control characters."""
 _NOT_OURS = ("--", ":(top)", f":(exclude,top){INJECTED_DIR}", f":(exclude,top){HARNESS_DIR}")
 """Every path but gz-ia's own: injected files may hold credentials (an MCP token)."""
 
@@ -74,13 +76,12 @@ def _worktree_diff(worktree: Path, base: str, stat: bool) -> tuple[list[str], st
             if not done.ok:
                 raise git_failure(done)
         names = git_ok(["diff", "--name-only", "-z", base, *_NOT_OURS], worktree, env=env)
-        text = git_ok(["diff", *_DIFF_FLAGS, *(["--stat"] if stat else []), base, *_NOT_OURS],
+        text = git_ok([*_DIFF, *(["--stat"] if stat else []), base, *_NOT_OURS],
                       worktree, env=env)
     return [n for n in names.split("\0") if n], text
 
 
 def _branch_diff(root: Path, base: str, branch: str, stat: bool) -> tuple[list[str], str]:
     names = git_ok(["diff", "--name-only", "-z", base, branch, *_NOT_OURS], root)
-    text = git_ok(["diff", *_DIFF_FLAGS, *(["--stat"] if stat else []), base, branch,
-                   *_NOT_OURS], root)
+    text = git_ok([*_DIFF, *(["--stat"] if stat else []), base, branch, *_NOT_OURS], root)
     return [n for n in names.split("\0") if n], text

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gzia.contract import InvalidInputError, IOFailure
+from gzia.contract import GzError, InvalidInputError, IOFailure
 from gzia.sessions.record import json_bytes, now_rfc3339
-from gzia.sessions.store import NotRegularFileError, SessionStore, open_regular
+from gzia.sessions.store import NotRegularFileError, SessionStore, SymlinkError, open_regular
+from gzia.sessions.symlinks import symlink_refusal
 
 STAGES = ("READ", "PENDING", "FINISH")
 STATUSES = ("OK", "FAILED")
@@ -167,8 +168,10 @@ def _read_from(path: Path, offset: int) -> tuple[bytes, bytes]:
         return before, handle.read()
 
 
-def _events_error(path: Path, exc: OSError, key: str) -> IOFailure:
+def _events_error(path: Path, exc: OSError, key: str) -> GzError:
     details = {"path": str(path), "error": str(exc)}
+    if isinstance(exc, SymlinkError):
+        return symlink_refusal(path)
     if isinstance(exc, NotRegularFileError):
         return IOFailure("sessions.events_not_regular", path=str(path), details=details)
     return IOFailure(key, path=str(path), detail=exc.strerror or str(exc), details=details)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -141,24 +142,76 @@ def changed_paths(directory: str | Path, *, ignore_dirs: tuple[str, ...] = ()) -
     return paths
 
 
-def private_index(worktree: str | Path, scratch: Path) -> dict[str, str]:
-    """Environment for git commands on a private copy of a worktree's index.
+@dataclass(frozen=True)
+class IndexFile:
+    """An index file's bytes and its timestamps, read from one open file.
 
-    Git replaces its index by rename, so the copy is a consistent snapshot even while an
-    agent runs git in that worktree; the worktree's own index is never written.
+    git trusts a file's stat data unless the file changed in the same second the index
+    was written ("racily clean": then it reads the file). An index copied or written back
+    with a new timestamp would make git trust stale stat data and miss an edit made in
+    the second of a checkout, so the timestamps always travel with the bytes.
     """
-    import shutil
 
-    index = Path(git_ok(["rev-parse", "--path-format=absolute", "--git-path", "index"],
-                        worktree).strip())
+    content: bytes
+    atime_ns: int
+    mtime_ns: int
+
+    @classmethod
+    def read(cls, path: Path) -> IndexFile | None:
+        """The index at ``path``; None when there is none. Git replaces its index by
+        rename, so this is a consistent snapshot even while git runs in that worktree."""
+        try:
+            with path.open("rb") as handle:
+                info = os.fstat(handle.fileno())
+                return cls(handle.read(), info.st_atime_ns, info.st_mtime_ns)
+        except FileNotFoundError:
+            return None
+
+    def write(self, fd: int) -> None:
+        """Write it into the open file ``fd``, then give that file its timestamps."""
+        view = memoryview(self.content)
+        while view:
+            view = view[os.write(fd, view):]
+        os.utime(fd, ns=(self.atime_ns, self.mtime_ns))
+
+
+def index_path(worktree: str | Path) -> Path:
+    return Path(git_ok(["rev-parse", "--path-format=absolute", "--git-path", "index"],
+                       worktree).strip())
+
+
+def private_index(worktree: str | Path, scratch: Path) -> dict[str, str]:
+    """Environment for git commands on a private copy of a worktree's index (its
+    timestamps kept: see :class:`IndexFile`); the worktree's own index is never written."""
     private = scratch / "index"
-    if index.is_file():
-        shutil.copyfile(index, private)
+    saved = IndexFile.read(index_path(worktree))
+    if saved is not None:
+        fd = os.open(private, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            saved.write(fd)
+        finally:
+            os.close(fd)
     return {"GIT_INDEX_FILE": str(private)}
 
 
 def is_ancestor(directory: str | Path, ancestor: str, descendant: str) -> bool:
     return run_git(["merge-base", "--is-ancestor", ancestor, descendant], directory).ok
+
+
+def holds_work_of(directory: str | Path, base: str, tip: str) -> bool:
+    """Whether ``base`` already holds the work of ``tip``: ``tip`` is merged into it, or
+    merging it would leave ``base``'s tree as it is (a squash merge, work merged by hand).
+    A conflict, or git failing, is "no"."""
+    if is_ancestor(directory, tip, base):
+        return True
+    done = run_git(["merge-tree", "--write-tree", base, tip], directory)
+    merged_tree = done.stdout.split("\n", 1)[0].strip() if done.ok else None
+    return merged_tree is not None and merged_tree == rev_parse_tree(directory, base)
+
+
+def rev_parse_tree(directory: str | Path, rev: str) -> str | None:
+    done = run_git(["rev-parse", "--verify", "--quiet", f"{rev}^{{tree}}"], directory)
+    return done.stdout.strip() if done.ok else None
 
 
 def commits_on_no_branch(directory: str | Path, tips: Sequence[str], *,

@@ -26,7 +26,7 @@ def validate_session_id(raw: str) -> str:
     """Return ``raw`` as a full session id, or raise ``INVALID_INPUT`` (exit 2)."""
     candidate = raw.strip().lower()
     if not is_session_id(candidate):
-        raise _invalid(raw)
+        raise _invalid(raw, "sessions.invalid_id")
     return candidate
 
 
@@ -34,14 +34,16 @@ def validate_session_ref(raw: str) -> str:
     """A full id or a unique-prefix candidate (4 to 8 hex); the store resolves prefixes."""
     candidate = raw.strip().lower()
     if _ID_OR_PREFIX.fullmatch(candidate) is None:
-        raise _invalid(raw)
+        raise _invalid(raw, "sessions.invalid_ref")
     return candidate
 
 
-def _invalid(raw: str) -> InvalidInputError:
-    return InvalidInputError(
-        "sessions.invalid_id",
-        id=raw,
-        hint_key="sessions.list_hint",
-        details={"id": raw},
-    )
+SHOWN_ID_LIMIT = 40  # an id longer than any real one is cut where it is echoed
+
+
+def _invalid(raw: str, key: str) -> InvalidInputError:
+    if len(raw) <= SHOWN_ID_LIMIT:
+        return InvalidInputError(key, id=raw, hint_key="sessions.list_hint", details={"id": raw})
+    shown = raw[:SHOWN_ID_LIMIT] + "…"
+    return InvalidInputError(key, id=shown, hint_key="sessions.list_hint",
+                             details={"id": shown, "length": len(raw)})

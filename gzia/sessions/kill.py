@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gzia.contract import ConflictError, IOFailure, LockedError, SafetyBlockError
+from gzia.i18n import t
 from gzia.sessions.reconcile import is_stale, owner_alive, reconcile, wait_for_owner
 from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
 from gzia.sessions.runner import log_lifecycle_event
@@ -77,7 +78,7 @@ def _finish(store: SessionStore, record: SessionRecord, claim: _SignalThenClaim,
     if target is None:  # cannot happen: the claim either signalled the agent or raised
         raise RuntimeError("session kill: the claim signalled nothing")
     sent = finish_kill(target, grace_s)
-    log_lifecycle_event(store, record.id, f"session killed (kill PID {record.pid})", "FINISH",
+    log_lifecycle_event(store, record.id, t("run.event_killed", pid=record.pid), "FINISH",
                         failed=True, error="killed", duration_ms=record.duration_ms)
     with contextlib.suppress(_AlreadyRecorded):
         store.update(record.id, lambda r: _note_signal(r, sent))

@@ -53,7 +53,7 @@ from gzia.sessions.git import (
     commit_with_fallback_identity,
     git_failure,
     git_ok,
-    is_ancestor,
+    holds_work_of,
     rev_parse,
     run_git,
 )
@@ -71,6 +71,7 @@ from gzia.sessions.merge_rollback import MergeRollback
 from gzia.sessions.project import Project
 from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore, flock_before
+from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import ensure_excluded
 
 
@@ -116,7 +117,8 @@ def _base_lock(project: Project) -> Iterator[int]:
     killed still excludes the next one until its git has finished."""
     path = project.harness_dir / "merge.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    refuse_symlink(path)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     try:
         root = str(project.root)
         flock_before(fd, time.monotonic() + MERGE_LOCK_TIMEOUT, lambda: LockedError(
@@ -232,12 +234,7 @@ def _commit_worktree_changes(worktree: Path, session_id: str) -> str | None:
 def _changes_nothing(root: Path, branch: str) -> bool:
     """True when the base already holds the session's work: the branch is merged, or
     merging it would leave the base's tree as it is (a second ``--squash``, say)."""
-    if is_ancestor(root, branch, "HEAD"):
-        return True
-    done = run_git(["merge-tree", "--write-tree", "HEAD", branch], root)
-    merged_tree = done.stdout.split("\n", 1)[0].strip() if done.ok else None
-    return merged_tree is not None and merged_tree == git_ok(["rev-parse", "HEAD^{tree}"],
-                                                             root).strip()
+    return holds_work_of(root, "HEAD", branch)
 
 
 def _files_to_integrate(root: Path, branch: str) -> list[str]:

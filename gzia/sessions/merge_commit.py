@@ -119,6 +119,7 @@ def _scratch_files(scratch: Path) -> Iterator[tuple[Path, Path]]:
     scratch.mkdir(parents=True, exist_ok=True)
     index, message = scratch / f"{SQUASH_SCRATCH}.index", scratch / f"{SQUASH_SCRATCH}.msg"
     index.unlink(missing_ok=True)
+    message.unlink(missing_ok=True)  # a link planted there is removed, never written through
     try:
         yield index, message
     finally:

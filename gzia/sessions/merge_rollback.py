@@ -11,7 +11,7 @@ back what gz-ia itself changed, and only that:
   on the recorded HEAD);
 - the worktree: its branch moved back from the safety commit (compare-and-swap, so a
   commit made by someone else is never dropped) and its index file restored byte for
-  byte, under git's own ``index.lock`` protocol.
+  byte, with its timestamps, under git's own ``index.lock`` protocol.
 
 :meth:`MergeRollback.undo` runs with stop signals held, so a second Ctrl+C cannot cut it
 short, and reports whether everything is back as it was.
@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gzia.sessions.git import changed_paths, git_ok, rev_parse, run_git
+from gzia.sessions.git import IndexFile, changed_paths, git_ok, index_path, rev_parse, run_git
 from gzia.sessions.merge_checks import HARNESS_PATHS
 from gzia.sessions.workspace import current_branch
 
@@ -33,27 +33,29 @@ class SavedIndex:
     """A worktree's index file as it was before gz-ia ran ``git add -A`` there."""
 
     path: Path
-    content: bytes | None
+    saved: IndexFile | None
 
     @classmethod
     def of(cls, worktree: Path) -> SavedIndex:
-        path = Path(git_ok(["rev-parse", "--path-format=absolute", "--git-path", "index"],
-                           worktree).strip())
-        return cls(path, path.read_bytes() if path.is_file() else None)
+        path = index_path(worktree)
+        return cls(path, IndexFile.read(path))
 
     def restore(self) -> bool:
-        """Write it back as git does (``index.lock``, then rename); False if git holds it."""
+        """Write it back as git does (``index.lock``, then rename), with its own
+        timestamps (see :class:`IndexFile`); False if git holds the lock."""
         lock = self.path.with_name(self.path.name + ".lock")
         try:
             fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             return False
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(self.content or b"")
-                handle.flush()
-                os.fsync(handle.fileno())
-            if self.content is None:
+            try:
+                if self.saved is not None:
+                    self.saved.write(fd)
+                    os.fsync(fd)
+            finally:
+                os.close(fd)
+            if self.saved is None:
                 self.path.unlink(missing_ok=True)
                 lock.unlink()
             else:

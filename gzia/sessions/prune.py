@@ -8,10 +8,11 @@ any other branch), directories ``.harness/worktrees/<id>``, event files
 record file. A record file that no longer parses still counts as a record, so a damaged
 record never costs its worktree, and a worktree created in the last minute is left alone
 with its events (its session may be writing its record right now), as is any branch
-still checked out somewhere. An orphaned worktree is kept, with its branch, events and
-lock file, and reported when ``git worktree lock`` locked it (always: ``git worktree
-unlock`` first), when it holds uncommitted work (unless ``force``; what ``force``
-discards is reported), or when git cannot tell what it holds (unless ``force``).
+still checked out somewhere: both are reported as kept, with the reason. An orphaned
+worktree is kept, with its branch, events and lock file, and reported when ``git
+worktree lock`` locked it (always: ``git worktree unlock`` first), when it holds
+uncommitted work (unless ``force``; what ``force`` discards is reported), or when git
+cannot tell what it holds (unless ``force``).
 Records whose worktree has disappeared are reported, not deleted (``session delete``
 does that). Only names of the session-id shape are touched: a user's own
 ``harness/feature`` branch is not gz-ia's to remove.
@@ -27,12 +28,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from gzia.contract import IOFailure
-from gzia.sessions.git import changed_paths, commits_on_no_branch, rev_parse, run_git
+from gzia.sessions.git import commits_on_no_branch, rev_parse, run_git
 from gzia.sessions.ids import is_session_id
-from gzia.sessions.merge_checks import HARNESS_PATHS
 from gzia.sessions.project import Project
 from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import BRANCH_PREFIX, forget_missing_worktree
+from gzia.sessions.worktree_work import files_in, uncommitted_files
 
 _EVENTS_SUFFIX = ".events.jsonl"
 _LOCK_SUFFIX = ".lock"
@@ -69,13 +70,29 @@ class KeptWorktree:
     session_id: str
     reason: str
     """``locked``, ``uncommitted`` (``files`` lists them), ``unmerged_head`` (commits on a
-    detached HEAD that no branch has) or ``unreadable`` (git failed)."""
+    detached HEAD that no branch has), ``unreadable`` (git cannot tell what it holds),
+    ``symlink`` (a symbolic link gz-ia did not create: never followed, never removed) or
+    ``young`` (created less than :data:`MIN_AGE_S` ago: its session may be starting;
+    ``files`` lists what it holds uncommitted)."""
     path: Path
     files: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.session_id, "reason": self.reason, "path": str(self.path),
                 "files": self.files}
+
+
+@dataclass(frozen=True)
+class KeptBranch:
+    """An orphaned ``harness/<id>`` branch prune leaves alone: it is checked out in a
+    worktree that is not a kept session worktree (the user's main one, say)."""
+
+    branch: str
+    path: Path
+    reason: str = "checked_out"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"branch": self.branch, "reason": self.reason, "path": str(self.path)}
 
 
 @dataclass(frozen=True)
@@ -96,6 +113,7 @@ class PruneReport:
     removed_worktrees: list[str] = field(default_factory=list)
     discarded_files: list[DiscardedWork] = field(default_factory=list)
     kept_worktrees: list[KeptWorktree] = field(default_factory=list)
+    kept_branches: list[KeptBranch] = field(default_factory=list)
     removed_branches: list[str] = field(default_factory=list)
     removed_dirs: list[str] = field(default_factory=list)
     removed_events: list[str] = field(default_factory=list)
@@ -114,6 +132,7 @@ class PruneReport:
                 "removed_worktrees": self.removed_worktrees,
                 "discarded_files": [work.to_json() for work in self.discarded_files],
                 "kept_worktrees": [kept.to_json() for kept in self.kept_worktrees],
+                "kept_branches": [kept.to_json() for kept in self.kept_branches],
                 "removed_branches": self.removed_branches,
                 "branch_tips": [tip.to_json() for tip in self.branch_tips],
                 "removed_dirs": self.removed_dirs, "removed_events": self.removed_events,
@@ -128,7 +147,7 @@ def prune(store: SessionStore, *, dry_run: bool = False, force: bool = False) ->
     if project.is_git:
         worktrees = _forget_missing(project, _worktrees(project), dry_run=dry_run)
         _prune_worktrees(project, worktrees, known, report)
-        in_use = {tree.branch for tree in worktrees
+        in_use = {tree.branch: tree.path for tree in worktrees
                   if tree.branch and tree.path.name not in report.removed_worktrees}
         _prune_branches(project, known, in_use, report)
     _prune_dirs(project, known, {tree.path for tree in worktrees}, report)
@@ -172,7 +191,7 @@ def _forget_missing(project: Project, worktrees: list[_Worktree], *,
     """
     kept = []
     for tree in worktrees:
-        if tree.path.parent == project.worktrees_dir and not tree.path.exists() \
+        if tree.path.parent == project.worktrees_dir and not os.path.lexists(tree.path) \
                 and not tree.locked:
             if not dry_run:
                 forget_missing_worktree(project, tree.path)
@@ -192,14 +211,20 @@ def _is_young(path: Path) -> bool:
 def _prune_worktrees(project: Project, worktrees: list[_Worktree], known: set[str],
                      report: PruneReport) -> None:
     for tree in worktrees:
-        if tree.path.parent != project.worktrees_dir or _is_young(tree.path):
-            continue  # the user's own worktree, or a session being set up
+        if tree.path.parent != project.worktrees_dir:
+            continue  # the user's own worktree
         owner = tree.path.name
         if tree.branch and tree.branch.startswith(BRANCH_PREFIX):
             owner = tree.branch.removeprefix(BRANCH_PREFIX)
         session_id = _orphan_id(owner, known) if _orphan_id(tree.path.name, known) else None
-        if session_id is not None:
+        if session_id is not None and _is_young(tree.path):  # maybe a session being set up
+            report.kept_worktrees.append(_kept_young(session_id, tree.path))
+        elif session_id is not None:
             _prune_worktree(project, tree, session_id, report)
+
+
+def _kept_young(session_id: str, path: Path) -> KeptWorktree:
+    return KeptWorktree(session_id, "young", path, uncommitted_files(path) or [])
 
 
 def _prune_worktree(project: Project, tree: _Worktree, session_id: str,
@@ -209,9 +234,7 @@ def _prune_worktree(project: Project, tree: _Worktree, session_id: str,
         report.kept_worktrees.append(kept)
         return
     report.removed_worktrees.append(session_id)
-    files = _uncommitted(tree.path) if report.force else None
-    if files:
-        report.discarded_files.append(DiscardedWork(session_id, files))
+    _note_discarded(report, session_id, tree.path)
     if not report.dry_run:
         run_git(["worktree", "remove", "--force", str(tree.path)], project.root)
         shutil.rmtree(tree.path, ignore_errors=True)
@@ -220,11 +243,12 @@ def _prune_worktree(project: Project, tree: _Worktree, session_id: str,
 
 def _why_kept(project: Project, tree: _Worktree, session_id: str, *,
               force: bool) -> KeptWorktree | None:
-    if tree.locked:
-        return KeptWorktree(session_id, "locked", tree.path)
+    always = _kept_even_if_forced(tree)
+    if always is not None:
+        return KeptWorktree(session_id, always, tree.path)
     if force:
         return None
-    files = _uncommitted(tree.path)
+    files = uncommitted_files(tree.path)
     if files is None:
         return KeptWorktree(session_id, "unreadable", tree.path)
     if files:
@@ -232,6 +256,13 @@ def _why_kept(project: Project, tree: _Worktree, session_id: str, *,
     if _head_holds_commits_no_branch_has(project, tree.path):
         return KeptWorktree(session_id, "unmerged_head", tree.path)
     return None
+
+
+def _kept_even_if_forced(tree: _Worktree) -> str | None:
+    """A symbolic link gz-ia did not create; a worktree its user locked."""
+    if tree.path.is_symlink():
+        return "symlink"
+    return "locked" if tree.locked else None
 
 
 def _head_holds_commits_no_branch_has(project: Project, path: Path) -> bool:
@@ -244,23 +275,20 @@ def _head_holds_commits_no_branch_has(project: Project, path: Path) -> bool:
         return True  # unknown is not "nothing to lose"
 
 
-def _uncommitted(path: Path) -> list[str] | None:
-    """Files that removing the worktree would lose; None when git cannot tell.
-
-    Without its ``.git`` file, ``git status`` there would describe the main worktree.
-    """
-    if not path.exists():
-        return []
-    if not (path / ".git").is_file():
-        return None
-    try:
-        return changed_paths(path, ignore_dirs=HARNESS_PATHS)
-    except IOFailure:
-        return None
+def _note_discarded(report: PruneReport, session_id: str, path: Path) -> None:
+    """With ``force``: the files removing ``path`` discards (every file it holds when
+    git cannot read it)."""
+    if not report.force:
+        return
+    files = uncommitted_files(path)
+    files = files_in(path) if files is None else files
+    if files:
+        report.discarded_files.append(DiscardedWork(session_id, files))
 
 
-def _prune_branches(project: Project, known: set[str], in_use: set[str],
+def _prune_branches(project: Project, known: set[str], in_use: dict[str, Path],
                     report: PruneReport) -> None:
+    _report_checked_out(project, known, in_use, report)
     orphans = [(branch, commit, short) for branch, commit, short in _session_branches(project)
                if branch not in in_use
                and _orphan_id(branch.removeprefix(BRANCH_PREFIX), known) is not None]
@@ -270,6 +298,18 @@ def _prune_branches(project: Project, known: set[str], in_use: set[str],
         if report.dry_run or run_git(["branch", "-D", branch], project.root).ok:
             report.removed_branches.append(branch)
             report.branch_tips.append(tip)
+
+
+def _report_checked_out(project: Project, known: set[str], in_use: dict[str, Path],
+                        report: PruneReport) -> None:
+    """Orphaned branches kept because a worktree has them checked out, unless that is a
+    kept session worktree (reported already, with its reason)."""
+    kept_paths = {kept.path for kept in report.kept_worktrees}
+    for branch, _, _ in _session_branches(project):
+        path = in_use.get(branch)
+        orphan = _orphan_id(branch.removeprefix(BRANCH_PREFIX), known)
+        if path is not None and orphan is not None and path not in kept_paths:
+            report.kept_branches.append(KeptBranch(branch, path))
 
 
 def _session_branches(project: Project) -> list[tuple[str, str, str]]:
@@ -300,11 +340,21 @@ def _prune_dirs(project: Project, known: set[str], registered: set[Path],
     for name in names:
         path = project.worktrees_dir / name
         orphan = _orphan_id(name, known)
-        if orphan is None or orphan in report.removed_worktrees or not path.exists():
+        if orphan is None or orphan in report.removed_worktrees or path in registered:
+            continue  # recorded, or a git worktree pruned or kept above
+        if path.is_symlink():
+            report.kept_worktrees.append(KeptWorktree(orphan, "symlink", path))
             continue
-        if _is_young(path) or path in registered:
-            continue  # being set up, or a git worktree kept above
+        if not path.exists():
+            continue  # gone meanwhile
+        if _is_young(path):  # maybe being set up
+            report.kept_worktrees.append(KeptWorktree(name, "young", path))
+            continue
+        if not report.force and uncommitted_files(path) is None:
+            report.kept_worktrees.append(KeptWorktree(orphan, "unreadable", path))
+            continue
         report.removed_dirs.append(name)
+        _note_discarded(report, orphan, path)
         if not report.dry_run:
             shutil.rmtree(path, ignore_errors=True)
     if not report.dry_run and not any(project.worktrees_dir.iterdir()):
@@ -314,8 +364,9 @@ def _prune_dirs(project: Project, known: set[str], registered: set[Path],
 def _prune_events(store: SessionStore, known: set[str], report: PruneReport) -> None:
     for name in _names(store.dir, _EVENTS_SUFFIX):
         session_id = _orphan_id(name.removesuffix(_EVENTS_SUFFIX), known)
-        if session_id is None or _is_young(store.project.worktrees_dir / session_id):
-            continue  # recorded, or a session being set up (its worktree is kept too)
+        if session_id is None or _is_young(store.project.worktrees_dir / session_id) \
+                or (store.dir / name).is_symlink():
+            continue  # recorded, a session being set up (its worktree is kept too), a link
         report.removed_events.append(name)
         if not report.dry_run:
             (store.dir / name).unlink(missing_ok=True)

@@ -4,7 +4,8 @@ The original gz-ia left such records ``running`` forever (gz-ia killed by Ctrl+C
 crash, a reboot). Here every command that reads records passes them through
 :func:`reconcile`: if the recorded process is dead, a zombie, or its pid now belongs to
 another process (the start time differs), the record is rewritten under its lock as
-``lost``, ``end_reason: lost``.
+``lost``, ``end_reason: lost``, with no duration (when the process ended is unknown;
+``finished_at`` is when gz-ia noticed).
 
 The gz-ia that runs the agent (the record's owner: ``owner_pid`` and its start time)
 alone decides the final status while it lives. So a record whose owner is alive is never
@@ -16,24 +17,30 @@ or one written before owners were recorded) is judged by its agent alone, and on
 without a pid is left alone for :data:`SETUP_DEADLINE_S`. When the record cannot be
 written (a read-only store, a writer holding the lock), the command still sees ``lost``;
 the next reader writes it.
+
+A listing writes what it reconciles for at most :data:`LIST_WRITE_BUDGET_S`; records past
+that are reported ``lost`` too and written by later readers. Each write holds a lock and
+syncs a file: thousands of records left ``running`` by a gz-ia killed at once (a reboot)
+would otherwise make the first listing many times slower than any other.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from gzia.contract import LockedError
+from gzia.contract import LockedError, SafetyBlockError
 from gzia.sessions.record import (
     EndReason,
     SessionRecord,
     Status,
-    elapsed_ms,
     now_rfc3339,
     parse_rfc3339,
 )
 from gzia.sessions.store import ListResult, SessionStore
 
 RECONCILE_LOCK_TIMEOUT = 1.0
+LIST_WRITE_BUDGET_S = 0.05
+"""How long one listing spends writing reconciled records; the rest wait for later readers."""
 SETUP_DEADLINE_S = 300.0
 """How long a ``running`` record may stay without a pid (being set up) before it is lost."""
 
@@ -47,6 +54,8 @@ def is_stale(record: SessionRecord) -> bool:
     owner is not alive to write how it ended."""
     if not record.is_running:
         return False
+    if _holder_alive(record):
+        return False  # a background run's holder finalizes it (it may be reaping the agent)
     if record.pid < 0:
         return True  # no process can have it: a corrupt or hand-edited record
     if record.pid == 0:
@@ -101,6 +110,15 @@ def wait_for_owner(store: SessionStore, record: SessionRecord,
     return record
 
 
+def _holder_alive(record: SessionRecord) -> bool:
+    if "holder" not in record.extras:
+        return False
+    from gzia.sessions.background import HolderRef
+
+    holder = HolderRef.of(record)
+    return holder is not None and holder.alive()
+
+
 def _still_setting_up(started_at: str) -> bool:
     """Started less than :data:`SETUP_DEADLINE_S` ago, by this machine's clock (a start
     time that does not parse, or lies further in the future than that, never was)."""
@@ -122,8 +140,9 @@ def _marked_lost(store: SessionStore, record: SessionRecord) -> SessionRecord:
     """A stale record, written as ``lost`` under its lock (or only reported so)."""
     try:
         return store.update(record.id, _mark_lost_if_still_stale, timeout=RECONCILE_LOCK_TIMEOUT)
-    except (OSError, LockedError):
-        # Read-only store, or another writer busy with it: report the truth, write later.
+    except (OSError, LockedError, SafetyBlockError):
+        # Read-only store, another writer busy with it, or a lock file that is a symbolic
+        # link (never followed): report the truth, write later.
         _mark_lost_if_still_stale(record)
         return record
 
@@ -134,8 +153,8 @@ def _mark_lost_if_still_stale(record: SessionRecord) -> None:
         return
     record.status = Status.LOST
     record.end_reason = EndReason.LOST
-    record.finished_at = now_rfc3339()
-    record.duration_ms = elapsed_ms(record.started_at, record.finished_at)
+    record.finished_at = now_rfc3339()  # when gz-ia noticed, not when it ended
+    record.duration_ms = None  # unknown: the process ended unseen, at some earlier time
 
 
 def get_session(store: SessionStore, ref: str) -> SessionRecord:
@@ -144,10 +163,20 @@ def get_session(store: SessionStore, ref: str) -> SessionRecord:
 
 
 def list_sessions(store: SessionStore) -> ListResult:
-    """Every record (newest first), reconciled (a changed record loses its read text)."""
+    """Every record (newest first), reconciled (a changed record loses its read text).
+
+    Writes stop once :data:`LIST_WRITE_BUDGET_S` is spent; later stale records are only
+    reported ``lost``.
+    """
+    import time
+
     result = store.list()
+    deadline = time.monotonic() + LIST_WRITE_BUDGET_S
     for index, record in enumerate(result.records):
         if is_stale(record):
-            result.records[index] = _marked_lost(store, record)
+            if time.monotonic() < deadline:
+                result.records[index] = _marked_lost(store, record)
+            else:
+                _mark_lost_if_still_stale(record)
             result.texts.pop(record.id, None)
     return result

@@ -35,16 +35,27 @@ from gzia.contract import (
     GzError,
     InterruptError,
     IOFailure,
+    SafetyBlockError,
     TerminatedError,
     stopped_by_signal,
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
 from gzia.drivers.secrets import agent_environment
+from gzia.i18n import t
+from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
-from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
+from gzia.sessions.record import (
+    EndReason,
+    SessionRecord,
+    Status,
+    elapsed_ms,
+    now_rfc3339,
+    parse_rfc3339,
+)
 from gzia.sessions.store import SessionStore
+from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
@@ -62,6 +73,9 @@ ALLOW_PUSH_EXTRA = "allow_push"
 
 STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
 
+WATCHDOG_REASONS = frozenset({EndReason.TIMEOUT, EndReason.NO_OUTPUT_TIMEOUT})
+"""End reasons of a run the watchdog stopped: exit 1 with ``TIMEOUT``."""
+
 LaunchCallback = Callable[[SessionRecord, Workspace], None]
 
 
@@ -76,6 +90,8 @@ class SessionRequest:
     pty: bool = False
     output_to_stderr: bool = False
     """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
+    background: BackgroundOptions | None = None
+    """Run under a detached holder and return once the agent runs (``-b``)."""
     allow_push: bool = False
     """Lift the guardrail's refusal of ``git push`` (:mod:`gzia.sessions.guard`)."""
     labels: Mapping[str, str] | None = None
@@ -141,6 +157,7 @@ def resume_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
     output_to_stderr: bool = False,
+    background: BackgroundOptions | None = None,
     allow_push: bool = False,
 ) -> SessionRun:
     """Continue a finished session: same record, same workspace, same conversation.
@@ -159,10 +176,12 @@ def resume_session(
         directory, driver_for(record.provider), _recorded_permission(record),
         command=command if isinstance(command, list) else None,
         mode=record.mode or "chat", output_to_stderr=output_to_stderr,
+        pty=background is not None, background=background,
         allow_push=allow_push or record.extras.get(ALLOW_PUSH_EXTRA) is True,
     )
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
+    refuse_symlink(store.log_path(record.id))  # the output is appended to it
     record = store.update(record.id, _mark_resumed)
     return _Launch(store, request, workspace, env, watchdog, on_launch).run(record, resume=True)
 
@@ -256,7 +275,7 @@ class _Launch:
         try:
             return self._run(record, resume)
         except BaseException as exc:  # the agent never started: the record must not stay running
-            final = _finalize_unstarted(self.store, record.id, exc)
+            final = finalize_unstarted(self.store, record.id, exc)
             data = final.to_json() if final is not None else None
             if isinstance(exc, KeyboardInterrupt):  # Ctrl+C or SIGTERM: ``data`` is the record
                 raise stopped_by_signal(exc, data) from exc
@@ -266,17 +285,23 @@ class _Launch:
 
     def _run(self, record: SessionRecord, resume: bool) -> SessionRun:
         store = self.store
-        action = f"{record.mode or 'chat'} session {'resumed' if resume else 'started'}"
+        action = t(f"run.event_{'resumed' if resume else 'started'}", mode=record.mode or "chat")
         log_lifecycle_event(store, record.id, action, "PENDING")
         with signal_inbox() as inbox:
             command = self._command(record, resume)
             _raise_if_stopped_before_start(inbox)
+            if self.request.background is not None:
+                from gzia.sessions.background import start_in_background
+
+                return SessionRun(start_in_background(store, record, command, self.watchdog,
+                                                      self.request.background), 0)
             outcome = run_supervised(
                 command, watchdog=self.watchdog, inbox=inbox,
                 on_started=lambda started: _record_started(store, record.id, started),
             )
-            final = store.update(record.id, lambda r: _finalize(r, outcome))
-            _log_finish(store, final)
+            found = conversation_after_exit(self.request.driver, record,
+                                            Path(self.workspace.target_dir), self.env)
+            final = finalize_run(store, record.id, outcome, found)
             late = inbox.take_stop()
         return SessionRun(final, exit_code_for(final, outcome, late))
 
@@ -284,12 +309,11 @@ class _Launch:
         prompt = None if resume else self.request.prompt
         command = _launch_spec(self.request, self.workspace.target_dir, self._agent_env(record),
                                record.conversation_id, resume=resume, prompt=prompt)
-        if record.log_path:
-            command = command.with_log(Path(record.log_path))
+        if record.log_path:  # always the store's: a record's own path is not followed
+            command = command.with_log(self.store.log_path(record.id))
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command
-
 
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
         """The environment, with the git guardrails when the agent works in a worktree
@@ -301,6 +325,32 @@ class _Launch:
 
         guard = SessionGuard(record.id, self.workspace.target_dir, self.request.allow_push)
         return guarded_environment(self.store.project, guard, self.env)
+
+
+def conversation_after_exit(
+    driver: Driver, record: SessionRecord, cwd: Path, env: Mapping[str, str]
+) -> str | None:
+    """The conversation id of an agent that chooses it itself (pi, opencode), found once it
+    has exited, for a record that has none yet: metrics and resume then need no guess."""
+    find = getattr(driver, "conversation_after_exit", None)
+    if record.conversation_id is not None or find is None:
+        return None
+    try:
+        since = parse_rfc3339(record.started_at).timestamp()
+        found = find(cwd, env, since)
+    except Exception:  # a lookup that fails must not change how the run ends
+        return None
+    return found if isinstance(found, str) else None
+
+
+def finalize_run(
+    store: SessionStore, session_id: str, outcome: RunOutcome,
+    conversation_id: str | None = None,
+) -> SessionRecord:
+    """The one final write of a run, then its ``session finished`` event."""
+    final = store.update(session_id, lambda r: _finalize(r, outcome, conversation_id))
+    _log_finish(store, final)
+    return final
 
 
 def log_lifecycle_event(
@@ -319,7 +369,8 @@ def log_lifecycle_event(
     status = None if failed is None else "FAILED" if failed else "OK"
     event = new_event(session_id, action, stage, status=status, error=error,
                       duration_ms=duration_ms, agent_id="gz-ia")
-    with contextlib.suppress(OSError, IOFailure):  # IOFailure: not a regular file, say
+    # IOFailure: not a regular file, say; SafetyBlockError: a symbolic link
+    with contextlib.suppress(OSError, IOFailure, SafetyBlockError):
         append_event(store, event)
 
 
@@ -328,7 +379,8 @@ def _log_finish(store: SessionStore, record: SessionRecord) -> None:
     error = None
     if failed:
         error = f"{record.status}: {record.end_reason}, exit code {record.exit_code}"
-    log_lifecycle_event(store, record.id, "session finished", "FINISH", failed=failed,
+    action = t(f"run.event_finished_{'failed' if failed else 'ok'}")
+    log_lifecycle_event(store, record.id, action, "FINISH", failed=failed,
                         error=error, duration_ms=record.duration_ms)
 
 
@@ -348,7 +400,7 @@ def _raise_if_stopped_before_start(inbox: SignalInbox) -> None:
         raise TerminatedError("core.terminated")
 
 
-def _finalize_unstarted(
+def finalize_unstarted(
     store: SessionStore, session_id: str, exc: BaseException
 ) -> SessionRecord | None:
     """A run that ended before its agent started: ``killed``/``canceled`` when gz-ia was
@@ -370,8 +422,12 @@ def _finalize_unstarted(
         return None
 
 
-def _finalize(record: SessionRecord, outcome: RunOutcome) -> None:
+def _finalize(
+    record: SessionRecord, outcome: RunOutcome, conversation_id: str | None = None
+) -> None:
     """The one final write of a run (under the record's lock)."""
+    if conversation_id is not None and record.conversation_id is None:
+        record.conversation_id = conversation_id
     record.signal = outcome.signal  # the owner saw how the agent ended: its word is final
     record.exit_code = agent_exit_status(outcome)
     if record.status == Status.KILLED:  # ``session kill`` got there first: it stays killed
@@ -406,6 +462,8 @@ def exit_code_for(record: SessionRecord, outcome: RunOutcome, late_signal: int |
     received = outcome.received_signal or late_signal
     if received is not None:
         return 130 if received == signal.SIGINT else 143
+    if record.end_reason in WATCHDOG_REASONS:
+        return 1  # TIMEOUT: gz-ia stopped it, not a signal from outside
     if record.status == Status.KILLED and record.end_reason == EndReason.KILLED:
         return 143  # stopped with ``gz-ia session kill``
     if outcome.signal == signal.SIGINT:

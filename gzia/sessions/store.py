@@ -37,6 +37,7 @@ from gzia.sessions.record import (
     now_rfc3339,
     parse_rfc3339,
 )
+from gzia.sessions.symlinks import refuse_symlink, refuse_symlinked_layout, symlink_refusal
 
 LOCK_TIMEOUT = 10.0
 Mutation = Callable[[SessionRecord], SessionRecord | None]
@@ -62,6 +63,7 @@ class ListResult:
 
 class SessionStore:
     def __init__(self, project: Project) -> None:
+        refuse_symlinked_layout(project)  # before anything is read or written there
         self.project = project
         self.dir = project.sessions_dir
 
@@ -106,6 +108,8 @@ class SessionStore:
             return _decode(_read_file(path), path.name[:-5])[0]
         except FileNotFoundError:
             raise _not_found(session_id) from None
+        except SymlinkError:
+            raise symlink_refusal(path) from None
         except (OSError, ValueError) as exc:  # RecordFormatError is a ValueError
             raise IOFailure(
                 "sessions.record_unreadable", path=str(path), detail=str(exc),
@@ -170,13 +174,20 @@ class SessionStore:
             self._write(record)
         return record
 
+    def files_of(self, session_id: str) -> tuple[Path, ...]:
+        """The session's files in the store: events, log, record, lock (in that order)."""
+        return (self.events_path(session_id), self.log_path(session_id),
+                self.record_path(session_id), self.lock_path(session_id))
+
     def delete(self, session_id: str) -> None:
-        """Remove the record, its events and its log (the worktree is not this store's)."""
+        """Remove the record, its events and its log (the worktree is not this store's);
+        a symbolic link among them is refused before anything is removed."""
         with self.lock(session_id):
             if not self.record_path(session_id).exists():
                 raise _not_found(session_id)
-            for path in (self.events_path(session_id), self.log_path(session_id),
-                         self.record_path(session_id), self.lock_path(session_id)):
+            for path in self.files_of(session_id):
+                refuse_symlink(path)
+            for path in self.files_of(session_id):
                 path.unlink(missing_ok=True)  # the lock file last, while still held
 
     @contextlib.contextmanager
@@ -229,7 +240,10 @@ def _lock_file(path: Path, session_id: str, deadline: float) -> int:
     file again until the one it locked is the one at ``path``.
     """
     while True:
-        fd, _ = open_regular(path, os.O_RDWR | os.O_CREAT)
+        try:
+            fd, _ = open_regular(path, os.O_RDWR | os.O_CREAT)
+        except SymlinkError:
+            raise symlink_refusal(path) from None
         try:
             _acquire(fd, session_id, deadline)
             if is_same_file(fd, path):
@@ -285,18 +299,26 @@ class NotRegularFileError(OSError):
     """A name in the store that is not a regular file: a FIFO, a device, a directory."""
 
 
+class SymlinkError(NotRegularFileError):
+    """A name in the store that is a symbolic link (never followed: see
+    :mod:`gzia.sessions.symlinks`)."""
+
+
 def open_regular(name: str | Path, flags: int, *, dir_fd: int | None = None,
                  mode: int = 0o644) -> tuple[int, os.stat_result]:
     """Open one of the store's files (``name`` relative to ``dir_fd`` when given).
 
     The one rule for every file gz-ia keeps in ``.harness/sessions``: it is opened with
     O_NONBLOCK, so a FIFO planted under its name can never block a command forever, and
-    anything but a regular file (a FIFO, a device, a directory, a symlink to one) is
+    with O_NOFOLLOW, so a symbolic link is :class:`SymlinkError` and never leads a read
+    or a write elsewhere; anything but a regular file (a FIFO, a device, a directory) is
     :class:`NotRegularFileError` before a byte is read or written.
     """
     try:
-        fd = os.open(name, flags | os.O_NONBLOCK, mode, dir_fd=dir_fd)
+        fd = os.open(name, flags | os.O_NONBLOCK | os.O_NOFOLLOW, mode, dir_fd=dir_fd)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SymlinkError(errno.ELOOP, "a symbolic link (never followed)", str(name)) from exc
         if exc.errno in {errno.ENXIO, errno.EISDIR}:  # a FIFO nobody reads; a socket; a dir
             raise NotRegularFileError(errno.EINVAL, "not a regular file", str(name)) from exc
         raise

@@ -28,6 +28,7 @@ from gzia.sessions.git import git_ok, run_git
 from gzia.sessions.ids import validate_session_id
 from gzia.sessions.project import HARNESS_DIR, Project
 from gzia.sessions.record import SessionRecord
+from gzia.sessions.symlinks import refuse_symlink
 
 INJECTED_DIR = ".harness-session"
 BRANCH_PREFIX = "harness/"
@@ -73,7 +74,11 @@ def branch_for(session_id: str) -> str:
 
 
 def worktree_for(project: Project, session_id: str) -> Path:
-    return project.worktrees_dir / validate_session_id(session_id)
+    """``.harness/worktrees/<id>``; ``SAFETY_BLOCK`` if it is a symbolic link (nothing of
+    gz-ia's runs, reads or deletes through one: see :mod:`gzia.sessions.symlinks`)."""
+    path = project.worktrees_dir / validate_session_id(session_id)
+    refuse_symlink(path)
+    return path
 
 
 def prepare_workspace(project: Project, session_id: str) -> Workspace:
@@ -126,9 +131,19 @@ def inject_file(workspace: Workspace, relpath: str, content: str | bytes) -> Pat
         raise InvalidInputError("sessions.invalid_inject_path", path=relpath,
                                 details={"path": relpath})
     destination = workspace.injected_dir.joinpath(*parts)
+    _refuse_links_on_the_way(workspace.target_dir, destination)
     data = content.encode("utf-8") if isinstance(content, str) else content
     write_atomic(destination, data, mode=0o600)
     return destination
+
+
+def _refuse_links_on_the_way(top: Path, destination: Path) -> None:
+    """No directory between ``top`` and ``destination`` (nor it) may be a symbolic link:
+    a repository can track ``.harness-session -> /elsewhere``."""
+    current = top
+    for part in destination.relative_to(top).parts:
+        current = current / part
+        refuse_symlink(current)
 
 
 def ensure_excluded(project: Project) -> None:

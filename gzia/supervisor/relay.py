@@ -133,4 +133,7 @@ def _open_log(path: Path | None) -> BinaryIO | None:
     if path is None:
         return None
     path.parent.mkdir(parents=True, exist_ok=True)
-    return path.open("ab")
+    # never through a symbolic link (the session code refuses one with a clear error first)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o644)
+    return os.fdopen(fd, "ab")

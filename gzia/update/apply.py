@@ -1,8 +1,9 @@
 """Apply: swap the running zipapp for a verified one, atomically, under a lock.
 
-Layout beside ``gz-ia.pyz``: ``.gz-ia.pyz.update/`` (the lock and the staged download,
-under the same base name so its ``--version`` warms the shiv cache the installed file
-will use) and ``gz-ia.pyz.previous`` (the file that ran before the last swap). Every step
+Layout beside ``gz-ia.pyz``: ``.gz-ia.pyz.update/`` while an update or rollback runs (the
+lock and the staged download, under the same base name so its ``--version`` warms the shiv
+cache the installed file will use; removed when the work ends) and ``gz-ia.pyz.previous``
+(the file that ran before the last swap). Every step
 is a rename within one directory, so a kill at any moment leaves a complete
 ``gz-ia.pyz``, old or new.
 """
@@ -18,11 +19,13 @@ import sys
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 from gzia.atomic import fsync_dir
 from gzia.contract import IntegrityError, LockedError, NotFoundError
 
 SELF_TEST_TIMEOUT = 120.0
+LOCK_ATTEMPTS = 5
 _VERSION_OUTPUT = re.compile(r"gz-ia\s+v?(?P<version>\S+)")
 _VERSION_SOURCE = re.compile(r"""__version__\s*=\s*["'](?P<version>[^"']+)["']""")
 
@@ -58,23 +61,58 @@ def _try_lock(fd: int) -> None:
 
 @contextlib.contextmanager
 def update_lock(target: Path) -> Iterator[Path]:
-    """An exclusive, non-blocking lock; yields the (cleaned) staging directory."""
+    """An exclusive, non-blocking lock; yields the (cleaned) staging directory.
+
+    When the work ends, the directory goes too (lock file included), so nothing is left
+    beside the installed file; only what a failed rollback must finish stays.
+    """
     folder = staging_dir(target)
-    folder.mkdir(mode=0o700, exist_ok=True)
-    handle = (folder / "lock").open("a")
-    try:
+    with _open_lock(folder) as handle:
+        _acquire(handle, folder / "lock", target)
         try:
-            _try_lock(handle.fileno())
-        except OSError as exc:
-            raise LockedError("update.locked", path=str(target), hint_key="update.locked_hint",
-                              details={"path": str(target)}) from exc
-        _finish_rollback(target, folder)
-        for leftover in folder.iterdir():
-            if leftover.name != "lock":
-                _remove(leftover)
-        yield folder
-    finally:
-        handle.close()
+            _finish_rollback(target, folder)
+            _tidy(folder, keep={"lock"})
+            yield folder
+        finally:
+            _clear(folder, keep={_displaced(target, folder).name})
+
+
+def _open_lock(folder: Path) -> IO[str]:
+    """The lock file, created with its folder; a holder may remove both meanwhile."""
+    for _ in range(LOCK_ATTEMPTS):
+        folder.mkdir(mode=0o700, exist_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            return (folder / "lock").open("a")
+    return (folder / "lock").open("a")
+
+
+def _acquire(handle: IO[str], lock: Path, target: Path) -> None:
+    """Lock ``handle``, which must still be the file at ``lock``: a holder that finished
+    unlinks it, and a lock on an unlinked file would exclude no one."""
+    try:
+        _try_lock(handle.fileno())
+        held = os.path.samestat(os.fstat(handle.fileno()), lock.stat())
+    except OSError:
+        held = False
+    if not held:
+        raise LockedError("update.locked", path=str(target), hint_key="update.locked_hint",
+                          details={"path": str(target)})
+
+
+def _clear(folder: Path, keep: set[str]) -> None:
+    """Remove ``folder`` (lock included) while the lock is still held; a file in ``keep``
+    (a rollback to finish) keeps it."""
+    try:
+        _tidy(folder, keep)
+        folder.rmdir()
+    except OSError:
+        pass  # not empty, or already gone
+
+
+def _tidy(folder: Path, keep: set[str]) -> None:
+    for leftover in folder.iterdir():
+        if leftover.name not in keep:
+            _remove(leftover)
 
 
 def _remove(path: Path) -> None:

@@ -75,13 +75,14 @@ def _release(document: Any, tag: str) -> Release | None:
 def discover_forgejo(client: httpx.Client, url: str, credentials: Credentials | None,
                      want: Want) -> list[Release]:
     """The newest usable release (or the pinned one) found on Forgejo."""
+    tags = list_tags(client, url, credentials)
+    if not tags:
+        raise SourceFailure("update.reason_no_tags")
     candidates = []
-    for tag in list_tags(client, url, credentials):
+    for tag in tags:
         version = parse_version(tag)
         if version is not None and want.allows(version):
             candidates.append((version, tag))
-    if not candidates:
-        raise SourceFailure("update.reason_no_tags")
     for _, tag in sorted(candidates, reverse=True):
         release = _usable(client, url, credentials, tag, want)
         if release is not None:

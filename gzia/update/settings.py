@@ -15,8 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
-from gzia.contract import InvalidInputError
-
 LEGACY_BASE_ENV = "GZ_NEXUS_BASE_URL"
 _BASE_PATH = re.compile(r"(?P<root>.*)/repository/(?P<repo>[^/]+)(?:/[^/]+)*/gz-ia")
 
@@ -60,13 +58,10 @@ class UpdateSettings:
             value = config.get(key)
             return str(value).strip() if value is not None else ""
 
-        timeout = float(config.get("update_timeout"))
-        if timeout <= 0:
-            raise InvalidInputError("update.bad_timeout", value=timeout,
-                                    details={"key": "update_timeout", "value": timeout})
         nexus = text("nexus_search_url")
         if config.value("nexus_search_url").source != SOURCE_ENV:
             nexus = search_url_from_base(env.get(LEGACY_BASE_ENV, "")) or nexus
         return cls(nexus, text("nexus_user"), text("nexus_password"),
-                   text("forgejo_api_url"), text("forgejo_token"), timeout,
+                   text("forgejo_api_url"), text("forgejo_token"),
+                   float(config.get("update_timeout")),  # validated by gzia.config
                    text("update_public_keys"))

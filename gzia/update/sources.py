@@ -1,4 +1,9 @@
-"""Discover: Nexus first, Forgejo when Nexus fails for any reason; both failing is NETWORK."""
+"""Discover: Nexus first, Forgejo when Nexus fails for any reason.
+
+Every source failing is ``NETWORK`` (retryable), except when retrying cannot help: no source
+configured is ``INVALID_INPUT``; every configured source answering that nothing matching is
+published is ``NOT_FOUND``.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +11,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from gzia.contract import NetworkError
+from gzia.contract import GzError, InvalidInputError, NetworkError, NotFoundError
 from gzia.update.client import Credentials, host_of, usable_url
 from gzia.update.errors import SourceFailure
 from gzia.update.forgejo import discover_forgejo
 from gzia.update.model import Release, Want
 from gzia.update.nexus import discover_nexus
+from gzia.update.platform import platform_tag
 from gzia.update.settings import UpdateSettings
 
 if TYPE_CHECKING:
     import httpx
+
+NOT_CONFIGURED = "update.reason_not_configured"
+NOTHING_PUBLISHED = frozenset({"update.reason_version_missing", "update.reason_no_release",
+                               "update.reason_no_tags"})
+"""The reasons that say a source answered and has nothing matching what was asked."""
 
 Discover = Callable[["httpx.Client", str, "Credentials | None", Want], list[Release]]
 
@@ -60,7 +71,7 @@ def discover(client: httpx.Client, sources: list[Source], want: Want,
     for source in sources:
         try:
             if not source.url:
-                raise SourceFailure("update.reason_not_configured", setting=source.setting)
+                raise SourceFailure(NOT_CONFIGURED, setting=source.setting)
             if not usable_url(source.url):
                 raise SourceFailure("update.reason_bad_url", setting=source.setting)
             if source.credentials is not None and not source.credentials.protected:
@@ -70,18 +81,39 @@ def discover(client: httpx.Client, sources: list[Source], want: Want,
             return Discovery(releases, source, failures)
         except SourceFailure as failure:
             failures.append((source, failure))
-            configured = failure.key != "update.reason_not_configured"
+            configured = failure.key != NOT_CONFIGURED
             if on_failure is not None and configured and source is not sources[-1]:
                 on_failure(source, failure)
-    raise _all_failed(failures)
+    raise _all_failed(failures, want)
 
 
-def _all_failed(failures: list[tuple[Source, SourceFailure]]) -> NetworkError:
+def _all_failed(failures: list[tuple[Source, SourceFailure]], want: Want) -> GzError:
     reasons = {s.name: f.message for s, f in failures}
-    unconfigured = all(f.key == "update.reason_not_configured" for _, f in failures)
+    answered = [s for s, f in failures if f.key != NOT_CONFIGURED]
+    if not answered:
+        return InvalidInputError("update.no_source_configured", hint_key="update.configure_hint",
+                                 details={"reasons": reasons})
+    if all(f.key in NOTHING_PUBLISHED for _, f in failures if f.key != NOT_CONFIGURED):
+        return _not_published(answered, want, reasons)
     return NetworkError(
         "update.all_sources_failed", nexus=reasons.get("nexus", ""),
-        forgejo=reasons.get("forgejo", ""),
-        hint_key="update.configure_hint" if unconfigured else "update.network_hint",
+        forgejo=reasons.get("forgejo", ""), hint_key="update.network_hint",
         details={"reasons": reasons},
     )
+
+
+def _not_published(answered: list[Source], want: Want, reasons: dict[str, str]) -> GzError:
+    """Every source that answered has nothing matching ``want``: retrying cannot help."""
+    from gzia.i18n import t
+
+    names = [s.name.capitalize() for s in answered]
+    where = (t("update.in_sources", first=names[0], second=names[1]) if len(names) == 2
+             else t("update.in_source", name=names[0]))
+    platform = want.platform or platform_tag()
+    version = str(want.version) if want.version is not None else None
+    return NotFoundError(
+        "update.version_not_published" if version else "update.nothing_published",
+        version=version, platform=platform, where=where,
+        hint_key="update.check_hint" if version else None,
+        details={"version": version, "platform": platform,
+                 "sources": [s.name for s in answered], "reasons": reasons})

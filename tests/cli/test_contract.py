@@ -118,6 +118,27 @@ def test_no_arguments_prints_help(cli: Cli) -> None:
         assert f"  {name} " in result.stdout
 
 
+@pytest.mark.parametrize("env", [{}, ES])
+@pytest.mark.parametrize("flags", [["-q"], ["--quiet"], ["--debug"], ["-q", "--debug"]])
+def test_global_flags_alone_print_the_help_like_no_arguments(
+    cli: Cli, env: dict[str, str], flags: list[str]
+) -> None:
+    bare = cli(env=env)
+    assert bare.exit_code == 0 and bare.stdout.startswith(("Usage: gz-ia", "Uso: gz-ia"))
+    assert cli(*flags, env=env) == bare
+
+
+@pytest.mark.parametrize("env", [{}, ES])
+@pytest.mark.parametrize("flags", [["--json"], ["--json", "-q"], ["--debug", "--json"]])
+def test_json_alone_is_the_help_as_data_help(
+    cli: Cli, env: dict[str, str], flags: list[str]
+) -> None:
+    result = cli(*flags, env=env)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.json == {"ok": True, "data": {"help": cli(env=env).stdout.rstrip("\n")},
+                           "errors": [], "warnings": []}
+
+
 def test_quiet_suppresses_output_but_not_errors(cli: Cli) -> None:
     assert cli("-q", "config", "path") == Result(0, "", "")
     assert cli("config", "get", "nope", "-q").stderr.startswith("Error: unknown setting 'nope'")

@@ -12,7 +12,7 @@ import click
 import pytest
 
 from gzia.cli.runner import PROGRAM, build_root
-from gzia.i18n.help import FRAME, TEXTS
+from gzia.i18n.help import FRAME, METAVARS, TEXTS
 from tests.conftest import Result
 
 Cli = Callable[..., Result]
@@ -60,7 +60,7 @@ def test_a_command_page_in_english_and_spanish(cli: Cli) -> None:
         "  -h, --help      Show this message and exit.\n"
     ), "")
     assert cli("session", "show", "--help", env=SPANISH) == Result(0, (
-        "Uso: gz-ia session show [OPTIONS] ID\n"
+        "Uso: gz-ia session show [OPCIONES] ID\n"
         "\n"
         "  Muestra el registro de una sesión.\n"
         "\n"
@@ -68,17 +68,18 @@ def test_a_command_page_in_english_and_spanish(cli: Cli) -> None:
         "  ID  Id de la sesión (o un prefijo único).  [obligatorio]\n"
         "\n"
         "Opciones:\n"
-        "  -d, --dir TEXT  Directorio del proyecto (por defecto: el directorio actual).\n"
-        "  --json          Escribe un único documento JSON en stdout.\n"
-        "  -q, --quiet     Muestra solo los errores.\n"
-        "  --debug         Muestra la traza de los errores internos.\n"
-        "  -h, --help      Muestra esta ayuda y termina.\n"
+        "  -d, --dir TEXTO  Directorio del proyecto (por defecto: el directorio\n"
+        "                   actual).\n"
+        "  --json           Escribe un único documento JSON en stdout.\n"
+        "  -q, --quiet      Muestra solo los errores.\n"
+        "  --debug          Muestra la traza de los errores internos.\n"
+        "  -h, --help       Muestra esta ayuda y termina.\n"
     ), "")
 
 
 def test_a_group_page_lists_its_commands_in_spanish(cli: Cli) -> None:
     assert cli("config", "--help", env=SPANISH).stdout == (
-        "Uso: gz-ia config [OPTIONS] COMMAND [ARGS]...\n"
+        "Uso: gz-ia config [OPCIONES] COMANDO [ARGUMENTOS]...\n"
         "\n"
         "  Muestra y cambia la configuración de gz-ia.\n"
         "\n"
@@ -99,13 +100,13 @@ def test_a_group_page_lists_its_commands_in_spanish(cli: Cli) -> None:
 
 def test_arguments_and_their_extras_in_spanish(cli: Cli) -> None:
     assert cli("config", "set", "--help", env=SPANISH).stdout == (
-        "Uso: gz-ia config set [OPTIONS] KEY VALUE\n"
+        "Uso: gz-ia config set [OPCIONES] CLAVE VALOR\n"
         "\n"
         "  Guarda un ajuste en el archivo de configuración.\n"
         "\n"
         "Argumentos:\n"
-        "  KEY    Nombre del ajuste (ver gz-ia config list).  [obligatorio]\n"
-        "  VALUE  El valor que se guarda.  [obligatorio]\n"
+        "  CLAVE  Nombre del ajuste (ver gz-ia config list).  [obligatorio]\n"
+        "  VALOR  El valor que se guarda.  [obligatorio]\n"
         "\n"
         "Opciones:\n"
         "  --json       Escribe un único documento JSON en stdout.\n"
@@ -130,11 +131,49 @@ def test_click_extras_are_translated_alone_or_after_a_text(text: str, spanish: s
 
 def test_defaults_and_the_root_page_in_spanish(cli: Cli) -> None:
     page = cli("exec", "--help", env=SPANISH).stdout
-    assert "  --provider TEXT        Driver que ejecuta el comando.  [por defecto: shell]\n" in page
-    assert "  [COMMAND]...  El comando y sus argumentos.\n" in page
+    assert ("  --provider TEXTO             Driver que ejecuta el comando.  [por defecto:\n"
+            "                               shell]\n") in page
+    assert "  [COMANDO]...  El comando y sus argumentos.\n" in page
     root = cli(env=SPANISH).stdout
-    assert root.startswith("Uso: gz-ia [OPTIONS] COMMAND [ARGS]...\n\n  Ejecuta agentes de IA")
-    assert "  session  Gestiona sesiones agénticas locales (list, show, path, delete," in root
+    assert root.startswith(
+        "Uso: gz-ia [OPCIONES] COMANDO [ARGUMENTOS]...\n\n  Ejecuta agentes de IA")
+    assert "  session     Gestiona sesiones agénticas locales (list, show, path,\n" in root
+    assert "  completion  Muestra el script de autocompletado para la shell (bash, zsh o\n" in root
+
+
+def command_paths() -> Iterator[tuple[str, ...]]:
+    root = build_root()
+
+    def walk(command: click.Command, ctx: click.Context,
+             path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+        yield path
+        if isinstance(command, click.Group):
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                assert sub is not None, name
+                yield from walk(sub, click.Context(sub, parent=ctx, info_name=name),
+                                (*path, name))
+
+    yield from walk(root, click.Context(root, info_name=PROGRAM), ())
+
+
+def test_no_spanish_page_keeps_an_english_placeholder(cli: Cli) -> None:
+    """Usage lines and option/argument columns: [OPCIONES] COMANDO, TEXTO, CLAVE..."""
+    import re
+
+    english = re.compile(r"\b(?:" + "|".join(METAVARS) + r")\b")
+    paths = list(command_paths())
+    assert ("config", "set") in paths and ("session", "log") in paths
+    for path in paths:
+        page = cli(*path, "--help", env=SPANISH).stdout
+        columns = [line.split("  ")[1] for line in page.splitlines()
+                   if line.startswith("  ") and not line.startswith("   ")
+                   and len(line.split("  ")) > 2]
+        usage = page.splitlines()[0]
+        assert usage.startswith("Uso: gz-ia")
+        assert english.findall(" ".join([usage, *columns])) == [], path
+    assert cli("config", "set", "--help").stdout.startswith(
+        "Usage: gz-ia config set [OPTIONS] KEY VALUE\n")  # English keeps click's words
 
 
 @pytest.mark.parametrize("args", [["session", "list", "--help", "--json"], ["--json", "-h"]])

@@ -136,6 +136,31 @@ def test_other_forms_go_to_the_full_command_line(args: list[str]) -> None:
     assert parse_session_list(args) is None
 
 
+METRICS_FREE = """
+import sys
+from gzia.cli import main
+if sys.argv[1] == "full":
+    import gzia.cli.quick
+    gzia.cli.quick.answer = lambda args: None
+code = main(sys.argv[2:])
+loaded = sorted(m for m in sys.modules if m.startswith("gzia.metrics"))
+assert loaded == [], loaded
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("path", ["quick", "full"])
+@pytest.mark.parametrize("args", [["--version"], ["session", "list", "-d", "{root}"]],
+                         ids=" ".join)
+def test_version_and_session_list_do_not_load_the_metrics_code(
+    path: str, args: list[str], listed: Path
+) -> None:
+    argv = [a.format(root=listed) for a in args]
+    done = subprocess.run([sys.executable, "-c", METRICS_FREE, path, *argv],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr  # the listed project warns of its bad record
+
+
 @pytest.mark.pyz
 def test_pyz_lists_sessions_without_importing_click_or_typer(
     pyz: Path, listed: Path, run_pyz: RunPyz

@@ -25,8 +25,9 @@ def package_files(package: str) -> list[Path]:
 
 
 @pytest.mark.parametrize(("package", "forbidden"), [
-    ("sessions", ("gzia.cli",)),
-    ("drivers", ("gzia.cli", "gzia.sessions", "gzia.supervisor", "gzia.update")),
+    ("sessions", ("gzia.cli", "gzia.metrics")),
+    ("metrics", ("gzia.cli", "gzia.update")),
+    ("drivers", ("gzia.cli", "gzia.sessions", "gzia.supervisor", "gzia.update", "gzia.metrics")),
     ("supervisor", ("gzia.cli", "gzia.update", "gzia.drivers", "gzia.sessions")),
     ("update", ("gzia.cli", "gzia.sessions", "gzia.supervisor", "gzia.drivers")),
 ])

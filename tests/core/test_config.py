@@ -151,3 +151,104 @@ def test_a_password_inside_a_url_is_masked_too(cli: Cli, isolated_env: Path) -> 
     assert cli("config", "get", "nexus_search_url", "--reveal", env=env).stdout == url + "\n"
     done = cli("config", "set", "forgejo_api_url", "https://ci:tok@forgejo.example/api/v1")
     assert "tok@" not in done.stdout and "ci:****@forgejo.example" in done.stdout
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("https://h.example/api/tags?token=SECRET&limit=5",
+     "https://h.example/api/tags?token=****&limit=5"),
+    ("https://h.example/s?repository=raw&access_token=SECRET#sig=SECRET",
+     "https://h.example/s?repository=raw&access_token=****#sig=****"),
+    ("https://h.example/s?X-Api-Key=SECRET;password=SECRET",
+     "https://h.example/s?X-Api-Key=****;password=****"),
+    ("https://SECRET@h.example/api", "https://****@h.example/api"),
+    ("https://ops:SECRET@h.example/a?private_token=SECRET",
+     "https://ops:****@h.example/a?private_token=****"),
+])
+def test_every_credential_in_a_url_is_masked(
+    cli: Cli, isolated_env: Path, url: str, shown: str
+) -> None:
+    env = {"GZ_FORGEJO_API_URL": url}
+    listing = cli("config", "list", env=env)
+    assert "SECRET" not in listing.stdout
+    assert f"forgejo_api_url       {shown} env\n" in listing.stdout
+    assert cli("config", "get", "forgejo_api_url", env=env) == Result(0, f"{shown}\n", "")
+    assert cli("config", "get", "forgejo_api_url", "--json", env=env).json["data"]["value"] \
+        == shown
+    assert cli("config", "get", "forgejo_api_url", "--reveal", env=env).stdout == f"{url}\n"
+    file = config_file(isolated_env)
+    stored = cli("config", "set", "forgejo_api_url", url)
+    assert stored == Result(0, f"✓ forgejo_api_url = {shown} (in {file})\n", "")
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({}, "Error: setting 'nexus_password' from {file} must be text, got '****'\n"),
+    ({"GZ_LANG": "es"},
+     "Error: el ajuste 'nexus_password' de {file} debe ser texto, se recibió '****'\n"),
+])
+def test_a_secret_of_the_wrong_type_is_not_echoed(
+    cli: Cli, isolated_env: Path, env: dict[str, str], message: str
+) -> None:
+    path = config_file(isolated_env)
+    path.parent.mkdir(parents=True)
+    path.write_text("nexus_password = 12345\n")
+    result = cli("config", "list", env=env)
+    assert result == Result(2, "", message.format(file=path))
+    envelope = cli("config", "list", "--json", env=env).json
+    assert "12345" not in str(envelope)
+
+
+def test_a_url_with_credentials_in_a_bad_value_is_masked(cli: Cli, isolated_env: Path) -> None:
+    result = cli("config", "list", "--json",
+                 env={"GZ_KILL_GRACE_MS": "https://u:SECRET@h/?token=SECRET"})
+    assert result.json["errors"][0]["message"] == (
+        "setting 'kill_grace_ms' from GZ_KILL_GRACE_MS must be an integer of at least 0, "
+        "got 'https://u:****@h/?token=****'")
+
+
+@pytest.mark.parametrize(("args", "env", "message"), [
+    (["kill_grace_ms", "-5"], {},
+     "setting 'kill_grace_ms' must be an integer of at least 0, got '-5'"),
+    (["update_timeout", "0"], {}, "setting 'update_timeout' must be a number greater than 0, "
+                                  "got '0'"),
+    (["update_timeout", "-1.5"], {"GZ_LANG": "es"},
+     "el ajuste 'update_timeout' debe ser un número mayor que 0, se recibió '-1.5'"),
+    (["update_timeout", "inf"], {}, "setting 'update_timeout' must be a number greater than 0, "
+                                    "got 'inf'"),
+    (["default_provider", "nosuch"], {},
+     "setting 'default_provider' must be one of agy, claude, opencode, pi-agent, shell, "
+     "got 'nosuch'"),
+    (["default_provider", "nosuch"], {"GZ_LANG": "es"},
+     "el ajuste 'default_provider' debe ser uno de agy, claude, opencode, pi-agent, shell, "
+     "se recibió 'nosuch'"),
+])
+def test_set_validates_type_range_and_provider(
+    cli: Cli, isolated_env: Path, args: list[str], env: dict[str, str], message: str
+) -> None:
+    assert cli("config", "set", *args, env=env) == Result(2, "", f"Error: {message}\n")
+    assert not config_file(isolated_env).exists()
+
+
+def test_set_stores_valid_values(cli: Cli, isolated_env: Path) -> None:
+    file = config_file(isolated_env)
+    assert cli("config", "set", "default_provider", "shell").exit_code == 0
+    assert cli("config", "set", "update_timeout", "2.5", "--json").json["data"]["value"] == 2.5
+    assert file.read_text() == 'default_provider = "shell"\nupdate_timeout = 2.5\n'
+
+
+@pytest.mark.parametrize(("env", "origin"), [
+    ({"GZ_DEFAULT_PROVIDER": "nosuch"}, "GZ_DEFAULT_PROVIDER"),
+    ({}, "{file}"),
+])
+def test_a_configured_unknown_provider_names_key_and_source(
+    cli: Cli, isolated_env: Path, tmp_path: Path, env: dict[str, str], origin: str
+) -> None:
+    path = config_file(isolated_env)
+    path.parent.mkdir(parents=True)
+    path.write_text('default_provider = "nosuch"\n')
+    result = cli("chat", "-d", str(tmp_path), "--json", env=env)
+    assert result.exit_code == 2
+    assert result.json["errors"][0]["message"] == (
+        f"setting 'default_provider' from {origin.format(file=path)} must be one of agy, "
+        "claude, opencode, pi-agent, shell, got 'nosuch'")
+    assert result.json["errors"][0]["details"] == {
+        "key": "default_provider", "origin": origin.format(file=path)}

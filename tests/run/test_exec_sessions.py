@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,31 @@ def test_exec_runs_in_a_worktree_and_returns_the_record(gz: Gz, agent: Any, repo
         ("exec session started", "PENDING", None, "gz-ia"),
         ("session finished", "FINISH", "OK", "gz-ia"),
     ]
+
+
+def _events(repo: Path, session_id: str) -> list[tuple[str, str, str | None]]:
+    path = repo / ".harness" / "sessions" / f"{session_id}.events.jsonl"
+    return [(e["action"], e["stage"], e["status"]) for e in map(json.loads, path.open())]
+
+
+def test_spanish_runs_write_the_originals_event_texts(gz: Gz, agent: Any, repo: Path):
+    """The original wrote 'Sesión de chat iniciada' and 'Sesión finalizada ...'."""
+    agent("edit-and-commit", EDIT_AND_COMMIT)
+    agent("fails", "sys.exit(3)\n")
+    spanish = {"GZ_LANG": "es"}
+    done = gz("--json", "exec", "--", "edit-and-commit", cwd=repo, env=spanish).json["data"]
+    assert _events(repo, done["id"]) == [
+        ("Sesión de exec iniciada", "PENDING", None),
+        ("Sesión finalizada exitosamente", "FINISH", "OK")]
+    failed = gz("--json", "exec", "--", "fails", cwd=repo, env=spanish).json["data"]
+    assert _events(repo, failed["id"]) == [
+        ("Sesión de exec iniciada", "PENDING", None),
+        ("Sesión finalizada con fallas", "FINISH", "FAILED")]
+    lines = gz("session", "logs", failed["id"], cwd=repo, env=spanish).stdout.splitlines()
+    assert [re.sub(r" \[\d+ms\]", "", line.split("] ", 3)[3]) for line in lines] == [
+        "Sesión de exec iniciada (status: null)",
+        "Sesión finalizada con fallas (status: FAILED) error: failed: process_exit, "
+        "exit code 3"]
 
 
 def test_exec_human_output_in_english_and_spanish(gz: Gz, agent: Any, repo: Path):

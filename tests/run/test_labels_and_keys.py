@@ -177,3 +177,26 @@ def test_a_bad_key_starts_nothing(gz: Gz, repo: Path) -> None:
     result = gz("exec", "--idempotency-key", "has space", "--", "true", cwd=repo)
     assert result == Result(2, "", "Error: invalid idempotency key 'has space': expected "
                                    "1-200 letters, digits or . _ : @ / + = -\n")
+
+
+def test_a_background_start_with_a_held_key_returns_the_running_session(
+        gz: Gz, agent: Any, repo: Path, notes: Path) -> None:
+    agent("hold", "while not os.path.exists(os.path.join(os.environ['FAKE_NOTES'], 'go')):\n"
+                  "    time.sleep(0.01)\n")
+    agent("other", "print('other ran')\n")
+    first = gz("--json", "exec", "-b", "--idempotency-key", "bg", "--label", "a=1", "--",
+               "hold", cwd=repo)
+    assert first.exit_code == 0, first.stderr
+    session_id = first.json["data"]["id"]
+    again = gz("--json", "exec", "-b", "--idempotency-key", "bg", "--label", "a=2", "--",
+               "hold", cwd=repo)
+    assert again.exit_code == 0, again.stderr
+    assert (again.json["data"]["id"], again.json["data"]["status"]) == (session_id, "running")
+    assert [w["code"] for w in again.json["warnings"]] == ["IDEMPOTENCY_METADATA_DIFFERS"]
+    conflict = gz("--json", "exec", "-b", "--idempotency-key", "bg", "--", "other", cwd=repo)
+    assert conflict.json["errors"][0]["code"] == "IDEMPOTENCY_CONFLICT"
+    (notes / "go").write_text("go")
+    waited = gz("--json", "session", "wait", "--timeout", "30", session_id, cwd=repo)
+    assert waited.exit_code == 0, waited.stdout
+    assert waited.json["data"]["sessions"][0]["status"] == "completed"
+    assert len(session_files(repo)) == 1

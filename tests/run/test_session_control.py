@@ -48,9 +48,11 @@ def test_session_kill_from_another_terminal_stops_a_foreground_exec(
     assert [p for p in noted_pids(notes) if pid_running(p)] == []
     events = [json.loads(line) for line in
               (repo / ".harness" / "sessions" / f"{session_id}.events.jsonl").open()]
+    killed = {"en": f"session killed (kill PID {pid})",  # in the killer's language
+              "es": f"Sesión finalizada manualmente (kill PID {pid})"}[lang]
     assert sorted((e["action"], e["stage"], e["status"]) for e in events) == sorted([
         ("exec session started", "PENDING", None),
-        (f"session killed (kill PID {pid})", "FINISH", "FAILED"),
+        (killed, "FINISH", "FAILED"),
         ("session finished", "FINISH", "FAILED"),
     ])
 

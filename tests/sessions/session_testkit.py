@@ -98,3 +98,28 @@ def commit_file(directory: Path, name: str, content: str, message: str = "change
     path.write_text(content)
     run_git(directory, "add", name)
     run_git(directory, "commit", "-q", "-m", message)
+
+
+def run_on_terminal(argv: list[str], *, cwd: Path | None = None) -> tuple[int, bytes]:
+    """Run ``argv`` with stdout and stderr on a real PTY: its exit code and what the
+    terminal received."""
+    import os
+    import pty
+
+    primary, secondary = pty.openpty()
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=secondary,
+                              stderr=secondary, cwd=cwd, timeout=60, check=False)
+        os.close(secondary)
+        received = b""
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # EIO: the terminal's other side is closed
+                break
+            if not chunk:
+                break
+            received += chunk
+    finally:
+        os.close(primary)
+    return done.returncode, received

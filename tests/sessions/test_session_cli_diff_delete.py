@@ -247,8 +247,11 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
         os.utime(project.worktrees_dir / name, (hour_ago, hour_ago))
     head, short = (run_git(root, "rev-parse", *flag, "HEAD").strip() for flag in ([], ["--short"]))
     dry = cli("session", "prune", "--dry-run", "--json", "-d", str(root)).json["data"]
+    young = {"id": "00000007", "reason": "young", "path": str(project.worktrees_dir / "00000007"),
+             "files": []}
     expected = {"force": False, "removed_worktrees": ["00000002"], "discarded_files": [],
-                "kept_worktrees": [], "removed_branches": ["harness/00000002", "harness/00000004"],
+                "kept_worktrees": [young],
+                "kept_branches": [], "removed_branches": ["harness/00000002", "harness/00000004"],
                 "branch_tips": [{"branch": f"harness/0000000{n}", "commit": head,
                                  "on_other_branch": True,
                                  "recover": f"git branch harness/0000000{n} {head}"}
@@ -262,6 +265,8 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
     assert result.stdout == (
         "✧ Reconciliación de Basura Huérfana:\n"
         "  ✓ Worktree huérfano podado: 00000002\n"
+        "  ! Worktree huérfano conservado, creado hace menos de un minuto (su sesión puede "
+        "estar iniciándose): 00000007; vuelve a ejecutar gz-ia session prune más tarde\n"
         f"  ✓ Rama huérfana eliminada: harness/00000002 (era {short}); "
         f"recupérala con: git branch harness/00000002 {short}\n"
         f"  ✓ Rama huérfana eliminada: harness/00000004 (era {short}); "
@@ -275,7 +280,8 @@ def test_prune_removes_orphans_and_reports_missing_worktrees(cli: Cli, project: 
         "harness/00000001", "harness/00000003", "harness/00000007", "harness/feature"]
     again = cli("session", "prune", "--json", "-d", str(root)).json["data"]
     assert again == {"dry_run": False, "force": False, "removed_worktrees": [],
-                     "discarded_files": [], "kept_worktrees": [], "removed_branches": [],
+                     "discarded_files": [], "kept_worktrees": [young],
+                     "kept_branches": [], "removed_branches": [],
                      "branch_tips": [], "removed_dirs": [], "removed_events": [],
                      "removed_locks": [], "missing_worktrees": ["00000003"]}
 
@@ -400,3 +406,51 @@ def test_prune_forgets_only_missing_session_worktrees(cli: Cli, project: Project
     assert run_git(root, "branch", "--list", f"harness/{SID}") == ""
     parked.rename(away.parent)
     assert run_git(away, "status", "--porcelain") == ""
+
+
+def test_diff_shows_non_ascii_paths_as_they_are(cli: Cli, project: Project) -> None:
+    """As merge and JSON show them, in the worktree's diff and in a branch's alone."""
+    make_session(project, SID)
+    path = project.worktrees_dir / SID
+    commit_file(path, "dir ñ/añadido.txt", "uno\n")
+    (path / "café.md").write_text("dos\n")
+    expected = (" café.md           | 1 +\n dir ñ/añadido.txt | 1 +\n"
+                " 2 files changed, 2 insertions(+)\n")
+    assert cli("session", "diff", SID, "--stat", "-d", str(project.root)).stdout == expected
+    full = cli("session", "diff", SID, "-d", str(project.root)).stdout
+    assert "diff --git a/dir ñ/añadido.txt b/dir ñ/añadido.txt\n" in full
+    assert "\\303" not in full
+    run_git(project.root, "worktree", "remove", "--force", str(path))
+    assert cli("session", "diff", SID, "--stat", "-d", str(project.root)).stdout == (
+        " dir ñ/añadido.txt | 1 +\n 1 file changed, 1 insertion(+)\n")
+
+
+@pytest.mark.parametrize(("env", "deleted"), [
+    ({}, "✓ Session 'abcdef01' deleted from the registry.\n"),
+    (ES, "✓ Sesión 'abcdef01' eliminada del registro.\n"),
+])
+def test_delete_after_squash_no_commit_and_the_users_commit_needs_no_force(
+    cli: Cli, project: Project, worktree: Path, env: dict[str, str], deleted: str
+) -> None:
+    """The session's commits are on no branch, but its changes are in the base."""
+    root = str(project.root)
+    assert cli("session", "merge", SID, "--squash", "--no-commit", "-d", root).exit_code == 0
+    refused = cli("session", "delete", SID, "--json", "-d", root)  # staged, not committed
+    assert refused.json["errors"][0]["code"] == "SAFETY_BLOCK"
+    run_git(project.root, "commit", "-q", "-m", "my own message for the session's work")
+    assert cli("session", "delete", SID, "-d", root, env=env) == Result(0, deleted, "")
+    assert run_git(project.root, "branch", "--list", "harness/*") == ""
+    assert not worktree.exists()
+
+
+def test_delete_still_refuses_when_the_base_dropped_part_of_a_squashed_session(
+    cli: Cli, project: Project, worktree: Path
+) -> None:
+    root = str(project.root)
+    assert cli("session", "merge", SID, "--squash", "-d", root).exit_code == 0
+    store = SessionStore(project)
+    store.update(SID, lambda r: setattr(r, "merged_commit", None))  # as if merged by hand
+    run_git(project.root, "rm", "-q", "committed.txt")
+    run_git(project.root, "commit", "-q", "-m", "drop one file of the session")
+    refused = cli("session", "delete", SID, "--json", "-d", root)
+    assert refused.json["errors"][0]["details"]["unmerged_commits"] == 2

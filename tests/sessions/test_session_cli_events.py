@@ -20,7 +20,7 @@ from gzia.sessions.project import Project
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.procinfo import process_start_time
 from tests.conftest import Result
-from tests.sessions.session_testkit import make_session
+from tests.sessions.session_testkit import make_session, run_on_terminal
 from tests.waiting import is_sleeping_in_a_timer, wait_for
 
 Cli = Callable[..., Result]
@@ -114,6 +114,33 @@ def test_logs_skips_and_reports_a_damaged_line(cli: Cli, session: Project) -> No
     document = cli("session", "logs", SID, "--json", "-d", str(session.root)).json
     assert [e["action"] for e in document["data"]["events"]] == ["ok", "after"]
     assert document["warnings"][0]["details"] == {"line": 2}
+
+
+@pytest.mark.parametrize(("env", "summary"), [
+    ({}, "Warning: skipped 19995 more unreadable event lines in {path} "
+         "(lines 7 to 20001)\n"),
+    (ES, "Aviso: se omitieron otras 19995 líneas de evento ilegibles en {path} "
+         "(líneas 7 a 20001)\n"),
+])
+def test_many_damaged_lines_give_a_few_warnings_then_one_summary(
+    cli: Cli, session: Project, env: dict[str, str], summary: str
+) -> None:
+    store = SessionStore(session)
+    append_event(store, new_event(SID, "first", "READ"))
+    with store.events_path(SID).open("a") as handle:
+        handle.write("{broken\n" * 20_000)
+    append_event(store, new_event(SID, "last", "READ"))
+    path = store.events_path(SID)
+    document = cli("session", "logs", SID, "--json", "-d", str(session.root)).json
+    assert [e["action"] for e in document["data"]["events"]] == ["first", "last"]
+    assert [w["details"] for w in document["warnings"]] == [
+        *({"line": n} for n in range(2, 7)),
+        {"count": 19_995, "first_line": 7, "last_line": 20_001}]
+    human = cli("session", "logs", SID, "-d", str(session.root), env=env)
+    assert human.exit_code == 0
+    lines = human.stderr.splitlines(keepends=True)
+    assert len(lines) == 6
+    assert lines[-1] == summary.format(path=path)
 
 
 def test_a_partly_written_last_line_is_not_read_yet(session: Project) -> None:
@@ -231,9 +258,9 @@ def test_an_events_file_linked_to_a_device_is_neither_read_nor_written(
     cli: Cli, session: Project
 ) -> None:
     (session.sessions_dir / f"{SID}.events.jsonl").symlink_to("/dev/zero")
-    for command in EVENT_COMMANDS.values():
+    for command in EVENT_COMMANDS.values():  # a link is refused before its target is opened
         result = cli("session", *command, "--json", "-d", str(session.root))
-        assert (result.exit_code, result.json["errors"][0]["code"]) == (1, "IO")
+        assert (result.exit_code, result.json["errors"][0]["code"]) == (1, "SAFETY_BLOCK")
 
 
 @pytest.mark.timeout(20)
@@ -270,3 +297,25 @@ def test_logs_follow_stopped_by_a_signal_still_reports_the_events(
     finally:
         agent.kill()
         agent.wait()
+
+
+def test_event_fields_and_the_launch_line_reach_a_terminal_escaped(
+    cli: Cli, session: Project
+) -> None:
+    """Texts an agent (or a hostile command line) chose must not drive the operator's
+    terminal: shown escaped on a real PTY, as every other human output is."""
+    title = "\x1b]0;pwned\x07"
+    cli("session", "log", SID, "-a", f"act{title}", "-s", "READ", "-r", f"role{title}",
+        "--agent", f"agent{title}", "--error", "err\x1b[2J", "-d", str(session.root))
+    code, shown = run_on_terminal(
+        [sys.executable, "-m", "gzia", "session", "logs", SID, "-d", str(session.root)])
+    assert code == 0
+    assert b"\x1b" not in shown
+    for text in (b"act", b"role", b"agent"):
+        assert text + b"\\x1b]0;pwned\\x07" in shown
+    assert b"err\\x1b[2J" in shown
+    code, shown = run_on_terminal(
+        [sys.executable, "-m", "gzia", "exec", "--", "echo", f"x{title}"], cwd=session.root)
+    launch = shown.split(b"\r\n", 1)[0]
+    assert code == 0
+    assert launch.startswith(b"\xe2\x9d\xaf\xe2\x9d\xaf Running echo 'x\\x1b]0;pwned\\x07' ")

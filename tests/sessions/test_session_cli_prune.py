@@ -47,7 +47,8 @@ def test_prune_reports_the_tips_it_deletes_and_the_sha_brings_a_branch_back(
     data = cli("session", "prune", "--json", "-d", str(root)).json["data"]
     assert data == {
         "dry_run": False, "force": False, "removed_worktrees": [], "discarded_files": [],
-        "kept_worktrees": [], "removed_branches": [f"harness/{SHARED}", f"harness/{UNIQUE}"],
+        "kept_worktrees": [],
+        "kept_branches": [], "removed_branches": [f"harness/{SHARED}", f"harness/{UNIQUE}"],
         "branch_tips": [
             {"branch": f"harness/{SHARED}", "commit": orphans[SHARED], "on_other_branch": True,
              "recover": f"git branch harness/{SHARED} {orphans[SHARED]}"},
@@ -198,3 +199,68 @@ def test_lock_removed_while_another_waits_is_taken_again_from_the_new_file(
         path.unlink()
     thread.join(timeout=10)
     assert seen == [True]
+
+
+def _young_dirty_orphan(project: Project) -> Path:
+    """A session worktree created just now, holding an uncommitted file, with no record."""
+    sid = "abcdef01"
+    make_session(project, sid)
+    worktree = project.worktrees_dir / sid
+    (worktree / "draft.txt").write_text("not committed yet\n")
+    (project.sessions_dir / f"{sid}.json").unlink()
+    return worktree
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ({}, "✧ Orphan cleanup:\n"
+         "  ! Orphaned worktree kept, created less than a minute ago (its session may be "
+         "starting): abcdef01; run gz-ia session prune again later\n"
+         "    Uncommitted files (1):\n      • draft.txt\n"),
+    (ES, "✧ Reconciliación de Basura Huérfana:\n"
+         "  ! Worktree huérfano conservado, creado hace menos de un minuto (su sesión puede "
+         "estar iniciándose): abcdef01; vuelve a ejecutar gz-ia session prune más tarde\n"
+         "    Archivos sin comitear (1):\n      • draft.txt\n"),
+], ids=["en", "es"])
+def test_a_young_orphaned_worktree_is_reported_as_kept_and_why(
+    cli: Cli, project: Project, env: dict[str, str], expected: str
+) -> None:
+    worktree = _young_dirty_orphan(project)
+    result = cli("session", "prune", "-d", str(project.root), env=env)
+    assert result == Result(0, expected, "")
+    dry = cli("session", "prune", "--dry-run", "--json", "-d", str(project.root)).json["data"]
+    assert dry["kept_worktrees"] == [{"id": "abcdef01", "reason": "young",
+                                      "path": str(worktree), "files": ["draft.txt"]}]
+    assert dry["kept_branches"] == []  # the worktree's own branch: reported with it
+    assert (worktree / "draft.txt").is_file()
+
+
+def test_a_young_stray_directory_is_reported_as_kept(cli: Cli, project: Project) -> None:
+    stray = project.worktrees_dir / "abcdef02"
+    stray.mkdir(parents=True)
+    data = cli("session", "prune", "--json", "-d", str(project.root)).json["data"]
+    assert data["kept_worktrees"] == [{"id": "abcdef02", "reason": "young", "path": str(stray),
+                                       "files": []}]
+    assert data["removed_dirs"] == [] and stray.is_dir()
+    _age(stray)
+    assert cli("session", "prune", "--json", "-d", str(project.root)).json["data"][
+        "removed_dirs"] == ["abcdef02"]
+
+
+@pytest.mark.parametrize(("env", "line"), [
+    ({}, "  ! Orphaned branch kept, it is checked out in {root}: harness/0badf00d; "
+         "switch that worktree to another branch first"),
+    (ES, "  ! Rama huérfana conservada, está activa en {root}: harness/0badf00d; "
+         "cambia ese worktree a otra rama primero"),
+], ids=["en", "es"])
+def test_an_orphaned_branch_checked_out_by_the_user_is_reported_as_kept(
+    cli: Cli, project: Project, orphans: dict[str, str], env: dict[str, str], line: str
+) -> None:
+    root = project.root
+    run_git(root, "switch", "-q", f"harness/{UNIQUE}")
+    dry = cli("session", "prune", "--dry-run", "--json", "-d", str(root)).json["data"]
+    assert dry["kept_branches"] == [
+        {"branch": f"harness/{UNIQUE}", "reason": "checked_out", "path": str(root)}]
+    assert dry["removed_branches"] == [f"harness/{SHARED}"]
+    lines = cli("session", "prune", "-d", str(root), env=env).stdout.splitlines()
+    assert line.format(root=root) in lines
+    assert run_git(root, "branch", "--show-current").strip() == f"harness/{UNIQUE}"

@@ -65,7 +65,8 @@ def test_a_locked_orphaned_worktree_is_kept_with_its_branch_events_and_lock(
     sessions_files = sorted(os.listdir(project.sessions_dir))
     assert _dry_then_real(cli, project) == {
         "dry_run": False, "force": False, "removed_worktrees": [], "discarded_files": [],
-        "kept_worktrees": [_kept(LOCKED, "locked", worktree)], "removed_branches": [],
+        "kept_worktrees": [_kept(LOCKED, "locked", worktree)],
+        "kept_branches": [], "removed_branches": [],
         "branch_tips": [], **NOTHING_ELSE}
     assert (worktree / "README.md").is_file()
     assert _branches(project) == [f"harness/{LOCKED}"]
@@ -90,7 +91,8 @@ def test_a_locked_worktree_whose_directory_is_away_is_not_forgotten(
     shutil.rmtree(worktree)
     assert _dry_then_real(cli, project) == {
         "dry_run": False, "force": False, "removed_worktrees": [], "discarded_files": [],
-        "kept_worktrees": [_kept(LOCKED, "locked", worktree)], "removed_branches": [],
+        "kept_worktrees": [_kept(LOCKED, "locked", worktree)],
+        "kept_branches": [], "removed_branches": [],
         "branch_tips": [], **NOTHING_ELSE}
     assert _branches(project) == [f"harness/{LOCKED}"]
     assert str(worktree) in run_git(project.root, "worktree", "list")
@@ -136,6 +138,29 @@ def _dry_run(report: str, env: dict[str, str]) -> str:
     return f"{title}\n{note}\n{rest}"
 
 
+# what --dry-run says of the forced prune below: every line says what prune would do
+DRY_WORDING = {
+    False: ("✧ Orphan cleanup:\n"
+            "(dry run: what prune would do; nothing is removed)\n"
+            "  - Would remove orphaned worktree: 0000000b\n"
+            "    ! Uncommitted work it would discard (2 file(s)):\n"
+            "      • README.md\n"
+            "      • notes/precious.txt\n"
+            "  - Would delete orphaned branch: harness/0000000b (at {short}); "
+            "it could be recovered with: git branch harness/0000000b {short}\n"
+            "  - Would remove orphaned lock file: 0000000b.lock\n"),
+    True: ("✧ Reconciliación de Basura Huérfana:\n"
+           "(simulación: lo que haría prune; no se elimina nada)\n"
+           "  - Se eliminaría el worktree huérfano: 0000000b\n"
+           "    ! Trabajo sin comitear que se descartaría (2 archivo(s)):\n"
+           "      • README.md\n"
+           "      • notes/precious.txt\n"
+           "  - Se eliminaría la rama huérfana: harness/0000000b (en {short}); "
+           "podría recuperarse con: git branch harness/0000000b {short}\n"
+           "  - Se eliminaría el archivo de bloqueo huérfano: 0000000b.lock\n"),
+}
+
+
 def _dirty_orphan(project: Project) -> Path:
     worktree = _orphan(project, DIRTY)
     (worktree / "notes").mkdir()
@@ -155,7 +180,7 @@ def test_uncommitted_work_keeps_an_orphaned_worktree_unless_forced(
     files = ["README.md", "notes/precious.txt"]
     assert _dry_then_real(cli, project) == {
         "dry_run": False, "force": False, "removed_worktrees": [], "discarded_files": [],
-        "kept_worktrees": [_kept(DIRTY, "uncommitted", worktree, files)],
+        "kept_worktrees": [_kept(DIRTY, "uncommitted", worktree, files)], "kept_branches": [],
         "removed_branches": [], "branch_tips": [], **NOTHING_ELSE}
     assert (worktree / "notes" / "precious.txt").read_text() == "precious\n"
     assert "an edit nobody committed" in (worktree / "README.md").read_text()
@@ -164,6 +189,7 @@ def test_uncommitted_work_keeps_an_orphaned_worktree_unless_forced(
     assert _dry_then_real(cli, project, "--force") == {
         "dry_run": False, "force": True, "removed_worktrees": [DIRTY],
         "discarded_files": [{"id": DIRTY, "files": files}], "kept_worktrees": [],
+        "kept_branches": [],
         "removed_branches": [f"harness/{DIRTY}"],
         "branch_tips": [{"branch": f"harness/{DIRTY}", "commit": head, "on_other_branch": True,
                          "recover": f"git branch harness/{DIRTY} {head}"}],
@@ -198,7 +224,8 @@ def test_forced_prune_names_the_files_it_discards(
     short = run_git(project.root, "rev-parse", "--short", f"harness/{DIRTY}").strip()
     text = expected.format(short=short)
     dry = cli("session", "prune", "--force", "--dry-run", "-d", str(project.root), env=env)
-    assert (dry.exit_code, dry.stdout, dry.stderr) == (0, _dry_run(text, env), "")
+    would = DRY_WORDING[bool(env)].format(short=short)
+    assert (dry.exit_code, dry.stdout, dry.stderr) == (0, would, "")
     assert (worktree / "notes" / "precious.txt").is_file()
     real = cli("session", "prune", "-f", "-d", str(project.root), env=env)
     assert (real.exit_code, real.stdout, real.stderr) == (0, text, "")
@@ -221,7 +248,7 @@ def test_a_worktree_git_cannot_read_is_kept_unless_forced(cli: Cli, project: Pro
     assert worktree.is_dir()
     forced = _dry_then_real(cli, project, "--force")
     assert (forced["removed_worktrees"], forced["discarded_files"], forced["kept_worktrees"]) == (
-        [DIRTY], [], [])
+        [DIRTY], [{"id": DIRTY, "files": ["README.md"]}], [])
     assert not worktree.exists()
     assert (project.root / "main-only.txt").is_file()
 

@@ -18,6 +18,7 @@ from tests.sessions.session_testkit import (
     go_record,
     make_session,
     run_git,
+    run_on_terminal,
 )
 
 Cli = Callable[..., Result]
@@ -114,28 +115,10 @@ def test_control_characters_reach_a_terminal_escaped_and_a_pipe_as_they_are(
     project: Project,
 ) -> None:
     """An agent-written text must not drive the operator's terminal (real PTY)."""
-    import os
-    import pty
-
     make_session(project, "abcdef01", initial_prompt="fix\x1b]0;pwned\x07 it\rX")
     argv = [sys.executable, "-m", "gzia", "session", "show", "abcdef01", "-d", str(project.root)]
-    primary, secondary = pty.openpty()
-    try:
-        done = subprocess.run(argv, stdout=secondary, stderr=subprocess.PIPE, timeout=60,
-                              check=False)
-        os.close(secondary)
-        on_terminal = b""
-        while True:
-            try:
-                chunk = os.read(primary, 65536)
-            except OSError:  # EIO: the terminal's other side is closed
-                break
-            if not chunk:
-                break
-            on_terminal += chunk
-    finally:
-        os.close(primary)
-    assert done.returncode == 0
+    code, on_terminal = run_on_terminal(argv)
+    assert code == 0
     assert b"fix\\x1b]0;pwned\\x07 it\\x0dX" in on_terminal
     assert b"\x1b" not in on_terminal
     piped = subprocess.run(argv, capture_output=True, timeout=60, check=False)
@@ -329,3 +312,65 @@ def test_path_of_a_record_from_a_moved_project(cli: Cli, two_sessions: Project,
     SessionStore(two_sessions).update("abcdef01", lambda r: setattr(r, "worktree_dir", old))
     assert cli("session", "path", "abcdef01", "-d", str(root)).stdout == (
         f"{root}/.harness/worktrees/abcdef01\n")
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+@pytest.mark.parametrize("env", [{}, ES])
+def test_a_lost_session_has_no_duration(cli: Cli, project: Project, env: dict[str, str]) -> None:
+    """Its process ended unseen, at an unknown time: no duration from its start to now."""
+    from gzia.sessions.record import SessionRecord
+
+    pid = _dead_pid()
+    SessionStore(project).create(SessionRecord(
+        id="abcdef01", pid=pid, started_at="2025-01-01T00:00:00Z",
+        working_dir=str(project.root)))
+    row = cli("session", "list", "-d", str(project.root), env=env).stdout.splitlines()[2]
+    assert row.split() == ["abcdef01", "lost", str(pid), "supervised",
+                           "Directo" if env else "Direct", "2025-01-01", "00:00:00", "-"]
+    data = cli("session", "show", "abcdef01", "--json", "-d", str(project.root)).json["data"]
+    assert (data["status"], data["duration_ms"]) == ("lost", None)
+    listed = cli("session", "list", "--json", "-d", str(project.root)).json["data"]
+    assert listed["sessions"][0]["duration_ms"] is None
+
+
+def test_a_lost_record_written_with_a_duration_lists_none(cli: Cli, project: Project) -> None:
+    """An older gz-ia wrote lost records with the time up to when it noticed."""
+    make_session(project, "abcdef01", status="lost")
+    row = cli("session", "list", "-d", str(project.root)).stdout.splitlines()[2]
+    assert row.split()[-1] == "-" and row.split()[1] == "lost"
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({}, "Error: invalid session id 'abc': expected 8 hexadecimal characters, or a unique "
+         "prefix of 4 or more\ngz-ia session list\n"),
+    (ES, "Error: id de sesión inválido 'abc': se esperan 8 caracteres hexadecimales, o un "
+         "prefijo único de 4 o más\ngz-ia session list\n"),
+])
+def test_a_too_short_id_says_a_prefix_of_4_works(
+    cli: Cli, two_sessions: Project, env: dict[str, str], message: str
+) -> None:
+    root = str(two_sessions.root)
+    assert cli("session", "show", "abc", "-d", root, env=env) == Result(2, "", message)
+    assert cli("session", "show", "abcd", "--json", "-d", root).json["data"]["id"] == "abcdef01"
+
+
+@pytest.mark.parametrize(("env", "summary"), [
+    ({}, "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, "
+         "logs, kill, resume)."),
+    (ES, "Gestiona sesiones agénticas locales (list, show, path, delete, diff, merge, prune, "
+         "log, logs, kill, resume)."),
+])
+def test_the_session_summary_names_every_visible_subcommand(
+    cli: Cli, env: dict[str, str], summary: str
+) -> None:
+    page = cli("session", "--help", env=env).stdout
+    assert " ".join(page.split("\n\n")[1].split()) == summary
+    listed = {line.split()[0] for line in page.split("\n\n")[-1].splitlines()[1:]
+              if line.startswith("  ") and not line.startswith("   ")}
+    named = set(summary[summary.index("(") + 1:-2].split(", "))
+    assert listed == named

@@ -29,6 +29,21 @@ def test_invalid_ids_are_usage_errors(raw: str) -> None:
     assert caught.value.details == {"id": raw}
 
 
+def test_a_very_long_id_is_cut_where_it_is_echoed(cli: Any, tmp_path: Path) -> None:
+    raw = "a" * 5000
+    result = cli("session", "show", raw, "-d", str(tmp_path), "--json")
+    assert result.exit_code == 2
+    [error] = result.json["errors"]
+    shown = "a" * 40 + "…"
+    assert error["details"] == {"id": shown, "length": 5000}
+    assert error["message"] == (f"invalid session id '{shown}': expected 8 hexadecimal "
+                                "characters, or a unique prefix of 4 or more")
+    human = cli("session", "show", raw, "-d", str(tmp_path), env={"GZ_LANG": "es"})
+    assert human.stderr == (f"Error: id de sesión inválido '{shown}': se esperan 8 caracteres "
+                            "hexadecimales, o un prefijo único de 4 o más\ngz-ia session list\n")
+    assert len(human.stderr) < 200
+
+
 def test_ids_are_normalised_to_lowercase() -> None:
     assert validate_session_id("ABCDEF01") == "abcdef01"
     assert validate_session_ref("AbCd") == "abcd"

@@ -78,7 +78,8 @@ def test_running_record_whose_process_died_becomes_lost(store: SessionStore) -> 
     _running(store, "abcdef01", _dead_pid(), None)
     record = get_session(store, "abcdef01")
     assert (record.status, record.end_reason) == (Status.LOST, EndReason.LOST)
-    assert record.finished_at is not None and record.duration_ms is not None
+    assert record.finished_at is not None
+    assert record.duration_ms is None  # when it ended is unknown
     assert store.load("abcdef01").status == Status.LOST  # written, not only returned
 
 
@@ -170,3 +171,25 @@ def test_a_record_still_being_set_up_stays_running(store: SessionStore) -> None:
 def test_no_process_has_a_pid_beyond_pid_t() -> None:
     assert not is_process_alive(2**31)
     assert not is_process_alive(10**20)
+
+
+def test_a_listing_writes_reconciled_records_within_its_budget_only(
+    store: SessionStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the budget, stale records are reported lost and left for later readers."""
+    from gzia.sessions import reconcile as module
+
+    dead = _dead_pid()
+    ids = [f"abcdef{n:02x}" for n in range(20)]
+    for session_id in ids:
+        _running(store, session_id, dead, None)
+    before = {i: (store.dir / f"{i}.json").read_bytes() for i in ids}
+    monkeypatch.setattr(module, "LIST_WRITE_BUDGET_S", 0.0)
+    listed = list_sessions(store)
+    assert {r.id: r.status for r in listed.records} == dict.fromkeys(ids, Status.LOST)
+    assert all(r.end_reason == EndReason.LOST and r.finished_at for r in listed.records)
+    assert listed.texts == {}  # nothing printed as the stale text read
+    assert {i: (store.dir / f"{i}.json").read_bytes() for i in ids} == before
+    monkeypatch.setattr(module, "LIST_WRITE_BUDGET_S", 60.0)
+    assert {r.status for r in list_sessions(store).records} == {Status.LOST}
+    assert {store.load(i).status for i in ids} == {Status.LOST}  # the next listing wrote

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
+from gzia.contract import (
+    ConflictError,
+    InvalidInputError,
+    IOFailure,
+    LockedError,
+    NotFoundError,
+    SafetyBlockError,
+)
 from gzia.sessions.project import find_project
 from gzia.sessions.record import SessionRecord, Status
 from gzia.sessions.store import SessionStore
@@ -87,6 +94,8 @@ def test_list_reports_records_that_are_not_regular_files(store: SessionStore) ->
     assert sorted(Path(u.path).name for u in result.unreadable) == ["0000000d.json",
                                                                    "0badc0de.json"]
     with pytest.raises(IOFailure):
+        store.load("0000000d")
+    with pytest.raises(SafetyBlockError):  # a link is never followed, even to read
         store.load("0badc0de")
 
 

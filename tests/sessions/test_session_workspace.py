@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from gzia.contract import InvalidInputError, NotFoundError
+from gzia.contract import InvalidInputError, NotFoundError, SafetyBlockError
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
@@ -116,6 +116,24 @@ def test_inject_refuses_paths_outside_its_directory(project: Project, bad: str) 
     ws = prepare_workspace(project, SID)
     with pytest.raises(InvalidInputError):
         inject_file(ws, bad, "x")
+
+
+@pytest.mark.parametrize("link", [".harness-session", ".harness-session/mcp"])
+def test_inject_never_writes_through_a_tracked_link(project: Project, repo: Path,
+                                                    tmp_path: Path, link: str) -> None:
+    """A repository can track ``.harness-session -> /elsewhere``: the checkout brings it."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (repo / link).parent.mkdir(exist_ok=True)
+    (repo / link).symlink_to(elsewhere)
+    run_git(repo, "add", "-f", link)
+    run_git(repo, "commit", "-q", "-m", "a link")
+    ws = prepare_workspace(project, SID)
+    with pytest.raises(SafetyBlockError) as refused:
+        inject_file(ws, "mcp/config.json", '{"token": "secret"}')
+    assert refused.value.details == {"path": str(ws.target_dir / link),
+                                     "target": str(elsewhere)}
+    assert list(elsewhere.iterdir()) == []
 
 
 def test_direct_mode_injects_under_the_harness_dir(tmp_path: Path) -> None:

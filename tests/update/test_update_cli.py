@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from gzia.update.platform import platform_tag
+from tests.conftest import Result
 from tests.fakes.forgejo import ForgejoFake
 from tests.fakes.nexus import NexusFake
 from tests.fakes.releases import pyz_name, standin_pyz_bytes
@@ -32,6 +34,7 @@ def test_happy_path_via_nexus_over_https(nexus_tls: NexusFake, releases, update_
         "previous": str(target) + ".previous"}, "errors": [], "warnings": []}
     assert pyz_reports(target) == "gz-ia 2.0.0"
     assert Path(str(target) + ".previous").read_bytes() == old_bytes
+    assert sorted(p.name for p in target.parent.iterdir()) == ["gz-ia.pyz", "gz-ia.pyz.previous"]
     assert not stale.exists()
     agents = {r.headers.get("user-agent") for r in nexus_tls.server.requests}
     assert agents == {"gz-ia/1.0.0"}
@@ -119,17 +122,78 @@ def test_both_down_is_network_error_naming_both(dead_url, update_cli):
         in spanish.stderr
 
 
-def test_no_source_configured_says_how(update_cli):
+def test_no_source_configured_is_a_configuration_error(update_cli):
     result = update_cli("update", "--check", "--json")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.json["errors"] == [{
-        "code": "NETWORK", "retryable": True,
-        "message": "could not check for updates (Nexus: GZ_NEXUS_SEARCH_URL is not set; "
-                   "Forgejo: GZ_FORGEJO_API_URL is not set)",
+        "code": "INVALID_INPUT", "retryable": False,
+        "message": "no release source is configured: neither GZ_NEXUS_SEARCH_URL nor "
+                   "GZ_FORGEJO_API_URL is set",
         "hint": "set GZ_NEXUS_SEARCH_URL and/or GZ_FORGEJO_API_URL (see docs/update.md)",
         "details": {"reasons": {"nexus": "GZ_NEXUS_SEARCH_URL is not set",
                                 "forgejo": "GZ_FORGEJO_API_URL is not set"}}}]
     assert result.json["warnings"] == []
+    spanish = update_cli("update", env={"GZ_LANG": "es"})
+    assert spanish == Result(2, "", (
+        "Error: no hay ninguna fuente de versiones configurada: no está definida "
+        "GZ_NEXUS_SEARCH_URL ni GZ_FORGEJO_API_URL\n"
+        "define GZ_NEXUS_SEARCH_URL y/o GZ_FORGEJO_API_URL (ver docs/update.md)\n"))
+
+
+def test_a_version_no_source_publishes_is_not_found(nexus: NexusFake, forgejo: ForgejoFake,
+                                                    releases, update_cli, target):
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    before = target.read_bytes()
+    env = {**nexus_env(nexus), **forgejo_env(forgejo)}
+    result = update_cli("update", "--version", "9.9.9", "--json", env=env)
+    assert result.exit_code == 1
+    platform = platform_tag()
+    reason = f"no complete release of version 9.9.9 for {platform}"
+    assert result.json["errors"] == [{
+        "code": "NOT_FOUND", "retryable": False,
+        "message": f"version 9.9.9 is not published for {platform} in Nexus nor Forgejo",
+        "hint": "'gz-ia update --check' shows the newest published version",
+        "details": {"version": "9.9.9", "platform": platform, "sources": ["nexus", "forgejo"],
+                    "reasons": {"nexus": reason, "forgejo": reason}}}]
+    assert target.read_bytes() == before
+    spanish = update_cli("update", "--version", "9.9.9", env={**env, "GZ_LANG": "es"})
+    assert spanish.exit_code == 1
+    assert spanish.stderr.splitlines()[1] == (
+        f"Error: la versión 9.9.9 no está publicada para {platform} ni en Nexus ni en Forgejo")
+
+
+def test_not_found_names_only_the_sources_that_answered(forgejo: ForgejoFake, releases,
+                                                        update_cli):
+    forgejo.publish("v2.0.0", releases("2.0.0"))
+    result = update_cli("update", "--version", "3.0.0", "--json", env=forgejo_env(forgejo))
+    [error] = result.json["errors"]
+    assert (result.exit_code, error["code"]) == (1, "NOT_FOUND")
+    assert error["message"] == f"version 3.0.0 is not published for {platform_tag()} in Forgejo"
+
+
+def test_a_repository_with_nothing_published_is_not_found(forgejo: ForgejoFake, update_cli):
+    result = update_cli("update", "--check", "--json", env=forgejo_env(forgejo))
+    assert result.exit_code == 1
+    assert result.json["errors"] == [{
+        "code": "NOT_FOUND", "retryable": False, "hint": None,
+        "message": f"no gz-ia release is published for {platform_tag()} in Forgejo",
+        "details": {"version": None, "platform": platform_tag(), "sources": ["forgejo"],
+                    "reasons": {"nexus": "GZ_NEXUS_SEARCH_URL is not set",
+                                "forgejo": "no published tags in the repository"}}}]
+    spanish = update_cli("update", "--check", env={**forgejo_env(forgejo), "GZ_LANG": "es"})
+    assert spanish == Result(1, "", "Error: no hay ninguna versión de gz-ia publicada para "
+                                    f"{platform_tag()} en Forgejo\n")
+
+
+def test_a_missing_version_with_one_source_down_stays_retryable(
+    nexus: NexusFake, dead_url, releases, update_cli
+):
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    env = {**nexus_env(nexus), "GZ_FORGEJO_API_URL": f"{dead_url}/api/v1/repos/o/g/tags"}
+    result = update_cli("update", "--version", "3.0.0", "--json", env=env)
+    [error] = result.json["errors"]
+    assert (result.exit_code, error["code"], error["retryable"]) == (1, "NETWORK", True)
 
 
 def test_nexus_pagination_through_empty_pages(nexus: NexusFake, releases, update_cli):
@@ -471,7 +535,7 @@ def test_rollback_killed_between_its_two_renames_is_completed_next_time(
     assert result.json["data"]["version"] == "2.0.0"
     assert pyz_reports(target) == "gz-ia 2.0.0"
     assert pyz_reports(Path(str(target) + ".previous")) == "gz-ia 1.0.0"
-    assert sorted(p.name for p in staging.iterdir()) == ["lock"]
+    assert not staging.exists()
 
 
 def test_nexus_download_unreachable_falls_back_to_forgejo(nexus: NexusFake,
@@ -539,3 +603,34 @@ def test_locked_in_both_languages_and_for_rollback_too(nexus: NexusFake, release
         assert rollback.exit_code == 1
         assert rollback.json["errors"][0]["code"] == "LOCKED"
     assert pyz_reports(target) == "gz-ia 1.0.0"
+
+
+def test_update_and_rollback_leave_nothing_beside_the_installed_file(nexus: NexusFake,
+                                                                     releases, update_cli,
+                                                                     target):
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    leftover = target.parent / ".gz-ia.pyz.update"
+    leftover.mkdir()
+    (leftover / "lock").touch()  # what earlier versions left after every update
+    assert update_cli("update", env=nexus_env(nexus)).exit_code == 0
+    assert sorted(p.name for p in target.parent.iterdir()) == ["gz-ia.pyz", "gz-ia.pyz.previous"]
+    assert update_cli("update", "rollback").exit_code == 0
+    assert pyz_reports(target) == "gz-ia 1.0.0"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["gz-ia.pyz", "gz-ia.pyz.previous"]
+
+
+def test_a_lock_file_unlinked_by_its_finished_holder_is_not_held(target):
+    """Opened just before the holder removed it: locking it would exclude no one."""
+    from gzia.contract import LockedError
+    from gzia.update.apply import staging_dir, update_lock
+
+    folder = staging_dir(target)
+    with update_lock(target):
+        stale = (folder / "lock").open("a")  # a second updater opens the file now...
+    with stale, pytest.raises(LockedError):  # ...and locks it after the first removed it
+        from gzia.update.apply import _acquire
+
+        _acquire(stale, folder / "lock", target)
+    with update_lock(target) as again:
+        assert again == folder and (folder / "lock").exists()
+    assert not folder.exists()

@@ -1,0 +1,75 @@
+"""``gz-ia metrics`` and ``gz-ia session metrics <id>``: usage read from the agents' own
+transcripts (docs/metrics.md). The metrics code loads only when one of them runs."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gzia.cli import output
+from gzia.cli.session_common import Dir, SessionRef, open_session
+
+if TYPE_CHECKING:
+    from gzia.metrics.model import Notice
+
+app = typer.Typer(add_completion=False)
+
+Since = Annotated[str | None, typer.Option(
+    "--since", metavar="DATE", help="Only sessions started at or after DATE "
+                                    "(YYYY-MM-DD, UTC, or an RFC 3339 time).")]
+Provider = Annotated[str | None, typer.Option(
+    "--provider", "-p", help="Only sessions of this agent (claude, opencode, ...).")]
+StatusOpt = Annotated[str | None, typer.Option(
+    "--status", help="Only sessions in this status (running, completed, failed, killed, lost).")]
+By = Annotated[str | None, typer.Option(
+    "--by", metavar="provider|day|model",
+    help="Also add the figures up by provider, day or model.")]
+
+
+@app.command(help="Token usage, requests, tool calls and cost of the project's sessions.")
+def metrics(since: Since = None, provider: Provider = None, status: StatusOpt = None,
+            by: By = None, directory: Dir = None) -> None:
+    from gzia.cli.metrics_views import render_project
+    from gzia.metrics.project import parse_by, parse_filters, project_metrics
+    from gzia.sessions.project import find_project
+    from gzia.sessions.reconcile import list_sessions
+    from gzia.sessions.store import SessionStore
+
+    filters, grouping = parse_filters(since, provider, status), parse_by(by)
+    store = SessionStore(find_project(directory))
+    listed = list_sessions(store)
+    for bad in listed.unreadable:
+        output.warn("IO", "sessions.unreadable_warning", path=bad.path, detail=bad.error,
+                    details=bad.to_json())
+    result = project_metrics(listed.records, store, filters, os.environ, grouping)
+    for row in result.sessions:
+        warn_notices(row.record.id, row.notices)
+    output.emit(result.to_json(), lambda: render_project(result))
+
+
+def session_metrics_command(ctx: typer.Context, session: SessionRef,
+                            directory: Dir = None) -> None:
+    from gzia.cli.metrics_views import render_session
+    from gzia.metrics.session import session_metrics
+
+    store, record = open_session(ctx, session, directory)
+    result = session_metrics(store.project, record, os.environ)
+    warn_notices(record.id, result.notices)
+    output.emit(result.to_json(), lambda: render_session(result))
+
+
+def register(session_app: typer.Typer) -> None:
+    """Add ``metrics`` to the ``session`` group."""
+    session_app.command("metrics", help="Show a session's duration, changes, and the token "
+                                        "usage, tool calls and cost its agent recorded.")(
+        session_metrics_command)
+
+
+def warn_notices(session_id: str, notices: list[Notice]) -> None:
+    """Each notice becomes an ``IO`` warning; ``details.reason`` says which kind."""
+    for notice in notices:
+        output.warn("IO", f"metrics.warn_{notice.reason}", id=session_id, path=notice.path,
+                    count=notice.count, detail=notice.detail,
+                    details={"id": session_id, **notice.to_json()})
