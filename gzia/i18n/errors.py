@@ -90,7 +90,8 @@ EN = {
         "ended: the record is still `running` and changes shortly (`details.id`)"
     ),
     "warning_NO_OUTPUT_YET": (
-        "the session has written no output yet; empty output is returned (`details.id`)"
+        "`session output` or `session poll` of a session that has written no output yet: "
+        "the answer is the empty output (`details.id`)"
     ),
     # gz-ia errors
     "column_code": "CODE",
@@ -194,7 +195,8 @@ ES = {
         "terminó: el registro sigue `running` y cambiará en breve (`details.id`)"
     ),
     "warning_NO_OUTPUT_YET": (
-        "la sesión aún no ha escrito salida; se devuelve una salida vacía (`details.id`)"
+        "`session output` o `session poll` de una sesión que aún no ha escrito salida: la "
+        "respuesta es la salida vacía (`details.id`)"
     ),
     "column_code": "CÓDIGO",
     "column_exit": "SALIDA",

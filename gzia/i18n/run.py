@@ -91,6 +91,11 @@ EN = {
     "idempotency_metadata_differs": (
         "session {id} holds this idempotency key with other {fields}; it is returned as it is"
     ),
+    "kill_async": (
+        "session '{id}' was signalled; its owner has not yet recorded how it ended (the "
+        "record still reads running): check with gz-ia session wait {id}"
+    ),
+    "no_output_yet": "session '{id}' has written no output yet",
 }
 
 ES = {
@@ -185,4 +190,9 @@ ES = {
     "idempotency_metadata_differs": (
         "la sesión {id} tiene esta clave de idempotencia con otras {fields}; se devuelve tal cual"
     ),
+    "kill_async": (
+        "la sesión '{id}' recibió la señal; su dueño aún no ha registrado cómo terminó (el "
+        "registro sigue en running): compruébalo con gz-ia session wait {id}"
+    ),
+    "no_output_yet": "la sesión '{id}' aún no ha escrito ninguna salida",
 }
