@@ -93,6 +93,19 @@ EN = {
         "`session output` or `session poll` of a session that has written no output yet: "
         "the answer is the empty output (`details.id`)"
     ),
+    "warning_PROFILE_INVALID": (
+        "a profile directory's `profile.json`/`perfil.json` could not be read; the profile "
+        "is left out of the list, and naming it is an `INVALID_INPUT` error (`details.path`, "
+        "`detail`; docs/profiles.md)"
+    ),
+    "warning_PROFILE_SHADOWED": (
+        "a profile of the same name earlier in the search order hides this one "
+        "(`details.name`, `winner`, `shadowed`)"
+    ),
+    "warning_SKILL_INVALID": (
+        "a `SKILL.md` has no readable YAML front matter with a `description`; the skill is "
+        "left out of the catalogue (`details.path`, `detail`)"
+    ),
     # gz-ia errors
     "column_code": "CODE",
     "column_exit": "EXIT",
@@ -197,6 +210,19 @@ ES = {
     "warning_NO_OUTPUT_YET": (
         "`session output` o `session poll` de una sesión que aún no ha escrito salida: la "
         "respuesta es la salida vacía (`details.id`)"
+    ),
+    "warning_PROFILE_INVALID": (
+        "no se pudo leer el `profile.json`/`perfil.json` de un directorio de perfil; el "
+        "perfil queda fuera de la lista, y nombrarlo es un error `INVALID_INPUT` "
+        "(`details.path`, `detail`; docs/profiles.md)"
+    ),
+    "warning_PROFILE_SHADOWED": (
+        "un perfil del mismo nombre anterior en el orden de búsqueda oculta este "
+        "(`details.name`, `winner`, `shadowed`)"
+    ),
+    "warning_SKILL_INVALID": (
+        "un `SKILL.md` no tiene una cabecera YAML legible con `description`; la skill queda "
+        "fuera del catálogo (`details.path`, `detail`)"
     ),
     "column_code": "CÓDIGO",
     "column_exit": "SALIDA",
