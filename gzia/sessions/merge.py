@@ -32,7 +32,6 @@ When git knows no user identity, commits are made as ``gz-ia <gz-ia@localhost>``
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import signal
 import time
@@ -72,7 +71,7 @@ from gzia.sessions.merge_rollback import MergeRollback
 from gzia.sessions.project import Project
 from gzia.sessions.projection import unproject
 from gzia.sessions.record import SessionRecord, now_rfc3339
-from gzia.sessions.store import SessionStore
+from gzia.sessions.store import SessionStore, flock_before
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import ensure_excluded, worktree_for
 
@@ -122,17 +121,9 @@ def _base_lock(project: Project) -> Iterator[int]:
     refuse_symlink(path)
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     try:
-        deadline = time.monotonic() + MERGE_LOCK_TIMEOUT
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    root = str(project.root)
-                    raise LockedError("sessions.merge_locked", root=root,
-                                      details={"root": root}) from None
-                time.sleep(0.02)
+        root = str(project.root)
+        flock_before(fd, time.monotonic() + MERGE_LOCK_TIMEOUT, lambda: LockedError(
+            "sessions.merge_locked", root=root, details={"root": root}), poll_s=0.02)
         yield fd
     finally:
         os.close(fd)  # releases the lock (a git command given it keeps it until it ends)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -66,6 +66,7 @@ from gzia.supervisor.watchdog import Watchdog
 
 if TYPE_CHECKING:
     from gzia.profiles.bundle import Bundle
+    from gzia.sessions.idempotency import Reused
 
 COMMAND_EXTRA = "command"
 """Record field (kept by the store as an extra) holding an ``exec`` session's argv."""
@@ -98,6 +99,9 @@ class SessionRequest:
     """Run under a detached holder and return once the agent runs (``-b``)."""
     allow_push: bool = False
     """Lift the guardrail's refusal of ``git push`` (:mod:`gzia.sessions.guard`)."""
+    labels: Mapping[str, str] | None = None
+    idempotency_key: str | None = None
+    """While a session holding this key exists, the start returns it instead."""
     profiles: tuple[str, ...] = ()
     """Profiles projected into the worktree for this run (:mod:`gzia.sessions.projection`)."""
 
@@ -107,6 +111,8 @@ class SessionRun:
     record: SessionRecord
     exit_code: int
     """What gz-ia exits with: 0, 1, 130 or 143 (the agent's own code is in the record)."""
+    reused: Reused | None = None
+    """Set when the idempotency key's existing session answered instead of a new run."""
 
 
 def start_session(
@@ -121,15 +127,34 @@ def start_session(
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
     bundle = _profile_bundle(project, request.profiles, environ)
-    session_id = _unused_id(store)
-    workspace = prepare_workspace(project, session_id)
-    try:
-        record = store.create(_new_record(session_id, request, workspace, store))
-    except BaseException:
-        discard_new_workspace(project, workspace)
-        raise
+    with _claimed_key(store, request) as reused:
+        if reused is not None:
+            return SessionRun(reused.record, 0, reused)
+        session_id = _unused_id(store)
+        workspace = prepare_workspace(project, session_id)
+        try:
+            record = store.create(_new_record(session_id, request, workspace, store))
+        except BaseException:
+            discard_new_workspace(project, workspace)
+            raise
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=False)
+
+
+@contextlib.contextmanager
+def _claimed_key(store: SessionStore, request: SessionRequest) -> Iterator[Reused | None]:
+    """Without a key: nothing. With one: its lock held while the caller creates the
+    record, and the session already holding the key, if any (see gzia.sessions.idempotency)."""
+    key = request.idempotency_key
+    if key is None:
+        yield None
+        return
+    from gzia.sessions.idempotency import existing_session, key_lock, payload_of
+
+    payload = payload_of(request.driver.id, request.command, request.prompt,
+                         str(store.project.root), request.permission.value)
+    with key_lock(store, key):
+        yield existing_session(store, key, payload, request.labels)
 
 
 def resume_session(
@@ -246,6 +271,8 @@ def _new_record(
         record.extras[COMMAND_EXTRA] = list(request.command)
     if request.allow_push:
         record.extras[ALLOW_PUSH_EXTRA] = True
+    record.labels = dict(request.labels) if request.labels else None
+    record.idempotency_key = request.idempotency_key
     if request.profiles:
         record.profiles = list(request.profiles)
     return record

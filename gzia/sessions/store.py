@@ -19,7 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gzia.atomic import write_atomic
-from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
+from gzia.contract import (
+    ConflictError,
+    GzError,
+    InvalidInputError,
+    IOFailure,
+    LockedError,
+    NotFoundError,
+)
 from gzia.sessions.ids import is_session_id, validate_session_id, validate_session_ref
 from gzia.sessions.project import Project
 from gzia.sessions.record import (
@@ -134,7 +141,7 @@ class SessionStore:
                     self._read_into(result, dir_fd, name)
         finally:
             os.close(dir_fd)
-        result.records.sort(key=_start_key, reverse=True)
+        result.records.sort(key=start_key, reverse=True)
         return result
 
     def _read_into(self, result: ListResult, dir_fd: int, name: str) -> None:
@@ -267,16 +274,22 @@ def is_same_file(fd: int, path: Path) -> bool:
 
 
 def _acquire(fd: int, session_id: str, deadline: float) -> None:
+    flock_before(fd, deadline, lambda: LockedError(
+        "sessions.locked", id=session_id, details={"id": session_id}))
+
+
+def flock_before(fd: int, deadline: float, timed_out: Callable[[], GzError],
+                 poll_s: float = 0.005) -> None:
+    """Take ``fd``'s exclusive ``flock``, trying until ``deadline`` (``time.monotonic``);
+    then raise what ``timed_out`` builds (a ``LOCKED`` error naming the lock)."""
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return
         except BlockingIOError:
             if time.monotonic() >= deadline:
-                raise LockedError(
-                    "sessions.locked", id=session_id, details={"id": session_id}
-                ) from None
-            time.sleep(0.005)
+                raise timed_out() from None
+            time.sleep(poll_s)
 
 
 def _list_names(directory: Path) -> list[str]:
@@ -356,7 +369,7 @@ def _decode(raw: bytes, file_id: str) -> tuple[SessionRecord, str | None]:
     return record, text
 
 
-def _start_key(record: SessionRecord) -> tuple[str, str]:
+def start_key(record: SessionRecord) -> tuple[str, str]:
     """A sort key for ``started_at`` in UTC: (date and time to the second, fraction).
 
     UTC stamps (``...Z``, what gz-ia writes) need no parsing: a decimal fraction such as
