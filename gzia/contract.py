@@ -28,6 +28,7 @@ class ErrorCode(StrEnum):
     NOT_FOUND = "NOT_FOUND"
     DRIVER_NOT_FOUND = "DRIVER_NOT_FOUND"
     CONFLICT = "CONFLICT"
+    IDEMPOTENCY_CONFLICT = "IDEMPOTENCY_CONFLICT"
     SAFETY_BLOCK = "SAFETY_BLOCK"
     LOCKED = "LOCKED"
     TIMEOUT = "TIMEOUT"
@@ -48,6 +49,7 @@ EXIT_CODES: dict[ErrorCode, ExitCode] = {
     ErrorCode.NOT_FOUND: ExitCode.FAILURE,
     ErrorCode.DRIVER_NOT_FOUND: ExitCode.FAILURE,
     ErrorCode.CONFLICT: ExitCode.FAILURE,
+    ErrorCode.IDEMPOTENCY_CONFLICT: ExitCode.FAILURE,
     ErrorCode.SAFETY_BLOCK: ExitCode.FAILURE,
     ErrorCode.LOCKED: ExitCode.FAILURE,
     ErrorCode.TIMEOUT: ExitCode.FAILURE,
@@ -63,6 +65,27 @@ EXIT_CODES: dict[ErrorCode, ExitCode] = {
 RETRYABLE: frozenset[ErrorCode] = frozenset(
     {ErrorCode.LOCKED, ErrorCode.TIMEOUT, ErrorCode.NETWORK}
 )
+"""With :data:`EXIT_CODES`, the table ``classify`` reads and ``gz-ia errors`` prints (each
+code's summary is ``errors.error_<CODE>`` in the catalogue)."""
+
+
+class WarningCode(StrEnum):
+    """The codes a warning may carry (``errors.warning_<CODE>`` summarises each one)."""
+
+    PLUGIN_FAILED = "PLUGIN_FAILED"
+    IO = "IO"
+    NETWORK = "NETWORK"
+    UNCOMMITTED_CHANGES = "UNCOMMITTED_CHANGES"
+    GUARDRAILS_OFF = "GUARDRAILS_OFF"
+    INVALID_INPUT = "INVALID_INPUT"
+    SAFETY_BLOCK = "SAFETY_BLOCK"
+    IDEMPOTENCY_METADATA_DIFFERS = "IDEMPOTENCY_METADATA_DIFFERS"
+    TAG_FILTER_SCAN_CAPPED = "TAG_FILTER_SCAN_CAPPED"
+    KILL_ASYNC = "KILL_ASYNC"
+    NO_OUTPUT_YET = "NO_OUTPUT_YET"
+    PROFILE_INVALID = "PROFILE_INVALID"
+    PROFILE_SHADOWED = "PROFILE_SHADOWED"
+    SKILL_INVALID = "SKILL_INVALID"
 
 
 class GzError(Exception):
@@ -137,6 +160,10 @@ class DriverNotFoundError(GzError):
 
 class ConflictError(GzError):
     code = ErrorCode.CONFLICT
+
+
+class IdempotencyConflictError(GzError):
+    code = ErrorCode.IDEMPOTENCY_CONFLICT
 
 
 class SafetyBlockError(GzError):

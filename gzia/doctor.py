@@ -121,8 +121,26 @@ def check_update_sources() -> Check:
     return Check("update", False, False, t("doctor.update_none"), t("doctor.update_fix"))
 
 
+def check_mcp() -> Check:
+    """Whether ``gz-ia mcp`` can start: the MCP SDK and its compiled parts import here."""
+    import importlib
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        importlib.import_module("gzia.orchy.server")
+    except Exception as exc:  # a missing SDK, or pydantic-core built for another platform
+        return Check("mcp", False, False, t("doctor.mcp_broken", error=f"{type(exc).__name__}: "
+                                            f"{exc}"), t("doctor.mcp_fix"))
+    try:
+        sdk = version("mcp")
+    except PackageNotFoundError:
+        sdk = "?"
+    return Check("mcp", True, False, t("doctor.mcp_ok", version=sdk))
+
+
 CHECKS: tuple[Callable[[], Check], ...] = (
-    check_python, check_git, check_config, check_plugins, check_agents, check_update_sources,
+    check_python, check_git, check_config, check_plugins, check_agents, check_mcp,
+    check_update_sources,
 )
 
 

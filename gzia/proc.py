@@ -12,7 +12,8 @@ import contextlib
 import os
 import signal
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,33 @@ DEFAULT_TIMEOUT = 30.0
 STOP_GRACE = 2.0
 """How long a program stopped because gz-ia itself was interrupted gets to clean up
 (git removes its ``index.lock`` on SIGTERM, never on SIGKILL)."""
+
+
+_watchers: ContextVar[set[int] | None] = ContextVar("gzia_proc_watchers", default=None)
+
+
+@contextlib.contextmanager
+def watch_children(pids: set[int]) -> Iterator[None]:
+    """While active (in this context and threads started from it), every program that
+    :func:`run` starts has its pid (also its process group id) in ``pids`` until it ends,
+    so a caller that gives up on the work can kill what it left running."""
+    token = _watchers.set(pids)
+    try:
+        yield
+    finally:
+        _watchers.reset(token)
+
+
+@contextlib.contextmanager
+def _watched(pid: int) -> Iterator[None]:
+    watched = _watchers.get()
+    if watched is not None:
+        watched.add(pid)
+    try:
+        yield
+    finally:
+        if watched is not None:
+            watched.discard(pid)
 
 
 @dataclass(frozen=True)
@@ -65,7 +93,8 @@ def run(
                         for _ in range(2))
         child = _spawn(argv, cwd=cwd, env=env, input_text=input_text, out=out, err=err,
                        pass_fds=pass_fds)
-        stdout, stderr = _wait(child, argv, timeout, input_text)
+        with _watched(child.pid):
+            stdout, stderr = _wait(child, argv, timeout, input_text)
         if outlive_caller:
             stdout, stderr = (_read_back(out), _read_back(err))
     return Completed(tuple(argv), child.returncode, stdout, stderr)

@@ -94,6 +94,8 @@ import _cffi_backend, httpx, truststore, typer
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 key = Ed25519PrivateKey.generate()
 key.public_key().verify(key.sign(b"probe"), b"probe")
+import pydantic_core, rpds, gzia.orchy.server  # gz-ia mcp: the MCP SDK and its compiled parts
+assert pydantic_core.SchemaValidator({"type": "int"}).validate_python("7") == 7
 print("dependencies: ok")
 """
 

@@ -20,8 +20,17 @@ from pathlib import Path, PurePosixPath
 
 from release.errors import ReleaseError
 
-# Metadata that legitimately differs between the wheels of one project for several ABIs.
+# Metadata that legitimately differs between the wheels of one project for several ABIs:
+# RECORD, WHEEL, and the software bills of materials of PEP 770 (``.dist-info/sboms/``,
+# which name the wheel's own build). The first wheel's copy is kept.
 _PER_WHEEL_METADATA = ("RECORD", "WHEEL")
+
+
+def _is_per_wheel_metadata(target: str) -> bool:
+    path = PurePosixPath(target)
+    in_sboms = len(path.parts) > 2 and path.parts[0].endswith(".dist-info") \
+        and path.parts[1] == "sboms"
+    return path.name in _PER_WHEEL_METADATA or in_sboms
 PIP_DOWNLOAD_TIMEOUT = 900
 
 
@@ -115,7 +124,7 @@ def unpack(wheel: Path, site_packages: Path, owners: dict[str, tuple[str, str]])
             digest = hashlib.sha256(data).hexdigest()
             previous = owners.get(target)
             if previous is not None and previous[1] != digest:
-                if PurePosixPath(target).name in _PER_WHEEL_METADATA:
+                if _is_per_wheel_metadata(target):
                     continue
                 raise ReleaseError(
                     "CONFLICT",

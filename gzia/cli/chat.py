@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.mcp import NoMcp
 from gzia.cli.run_options import (
     Background,
     NoOutputTimeout,
@@ -26,6 +27,7 @@ from gzia.cli.run_report import (
     warn_if_unguarded,
     workspace_label,
 )
+from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
 from gzia.drivers.base import Driver
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
@@ -46,12 +48,16 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
                                                   help="Project directory.")] = None,
     allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
     = False,
+    no_mcp: NoMcp = False,
+    label: Labels = None,
+    idempotency_key: IdempotencyKey = None,
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
     profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
                                                        help=PROFILE_HELP)] = None,
 ) -> None:
+    from gzia.cli.mcp import server_command
     from gzia.config import load_config
     from gzia.drivers.registry import (
         checked_provider_setting,
@@ -68,7 +74,9 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     permission = parse_permission(perm or config.get("default_permission"))
     request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
                              mode="chat", output_to_stderr=output.is_json(),
-                             allow_push=push_allowed(allow_push),
+                             allow_push=push_allowed(allow_push), labels=parsed_labels(label),
+                             idempotency_key=valid_key(idempotency_key),
+                             mcp_server=server_command(no_mcp),
                              pty=background or no_output_timeout is not None,
                              background=background_options(background),
                              profiles=tuple(profiles or ()))

@@ -26,6 +26,7 @@ from gzia.cli.run_report import (
     warn_if_unguarded,
     workspace_label,
 )
+from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
 from gzia.contract import InvalidInputError, MissingRequiredError
 from gzia.drivers.base import Driver
 from gzia.i18n import t
@@ -49,6 +50,8 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
     = "shell",
     allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
     = False,
+    label: Labels = None,
+    idempotency_key: IdempotencyKey = None,
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
@@ -66,6 +69,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
         directory, driver, Permission.SUPERVISED, command=command, mode="exec",
         pty=background or no_output_timeout is not None or os.isatty(0),
         output_to_stderr=output.is_json(), allow_push=push_allowed(allow_push),
+        labels=parsed_labels(label), idempotency_key=valid_key(idempotency_key),
         background=background_options(background),
         profiles=tuple(profiles or ()),
     )

@@ -42,7 +42,7 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
 def succeeded() -> int:
     if output.state.json:
         write_envelope(envelope(True, output.state.data, [], output.state.warnings))
-    return ExitCode.OK
+    return output.state.outcome_exit or ExitCode.OK
 
 
 def failed(exc: BaseException) -> int:

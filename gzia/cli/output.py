@@ -32,6 +32,8 @@ class OutputState:
     debug: bool = False
     data: Any = None
     warnings: list[Problem] = field(default_factory=list)
+    outcome_exit: int = 0
+    """The exit code of a call that succeeded but reports an outcome (see :func:`exit_with`)."""
     stdout: TextIO | None = None  # the real stdout while JSON mode lends sys.stdout to stderr
 
 
@@ -109,6 +111,12 @@ def emit(data: Any, human: Callable[[], None] | None = None) -> None:
     state.data = data
     if not state.json and not state.quiet and human is not None:
         human()
+
+
+def exit_with(code: int) -> None:
+    """End a successful call with exit code ``code``: ``ok: true``, no errors, and the exit
+    code carries an outcome for the shell (``session wait``: a session did not succeed)."""
+    state.outcome_exit = code
 
 
 def line(text: str = "", *, err: bool = False) -> None:

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.mcp import NoMcp
 from gzia.cli.run_options import (
     Background,
     NoOutputTimeout,
@@ -40,8 +41,9 @@ def resume(  # noqa: PLR0917 - typer maps each flag to a parameter
     no_output_timeout: NoOutputTimeout = None,
     profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
                                                        help=PROFILE_HELP)] = None,
+    no_mcp: NoMcp = False,
 ) -> None:
-    resume_in_foreground(session_id, directory, background=background,
+    resume_in_foreground(session_id, directory, background=background, no_mcp=no_mcp,
                          watchdog=configured_watchdog(timeout, no_output_timeout),
                          profiles=tuple(profiles or ()))
 
@@ -53,7 +55,9 @@ def resume_in_foreground(
     background: bool = False,
     watchdog: Watchdog | None = None,
     profiles: tuple[str, ...] = (),
+    no_mcp: bool = False,
 ) -> None:
+    from gzia.cli.mcp import server_command
     from gzia.drivers.registry import get_driver
     from gzia.sessions.runner import resume_session
 
@@ -67,7 +71,7 @@ def resume_in_foreground(
         directory, session_id, driver_for=lambda provider: get_driver(provider or "agy"),
         watchdog=watchdog or configured_watchdog(), on_launch=launched,
         output_to_stderr=output.is_json(), background=background_options(background),
-        allow_push=push_allowed(False), profiles=profiles,
+        allow_push=push_allowed(False), profiles=profiles, mcp_server=server_command(no_mcp),
     )
     if background:
         report_started(run)

@@ -50,6 +50,11 @@ def _window() -> tuple[int, int]:
 
 def report_started(run: SessionRun) -> None:
     """A ``-b`` run: the record (``status: running``) and, for people, what to do next."""
+    if run.reused is not None:  # the idempotency key's session: reported as it is
+        from gzia.cli.run_report import report_run
+
+        report_run(run)
+        return
     record = run.record
 
     def human() -> None:

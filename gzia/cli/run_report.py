@@ -83,10 +83,25 @@ def warn_if_base_has_changes(workspace: Workspace) -> None:
 
 def report_run(run: SessionRun) -> None:
     data = run.record.to_json()
+    if run.reused is not None:
+        _report_reused(run)
+        return
     if run.exit_code == 0:
         output.emit(data, human=lambda: _finished(run.record))
         return
     raise run_error(run)
+
+
+def _report_reused(run: SessionRun) -> None:
+    """The idempotency key's session answered: no new run; its record, whatever its state."""
+    record = run.record
+    if run.reused is not None and run.reused.metadata_differs:
+        output.warn("IDEMPOTENCY_METADATA_DIFFERS", "run.idempotency_metadata_differs",
+                    id=record.id, fields=", ".join(run.reused.metadata_differs),
+                    details={"session_id": record.id,
+                             "differs": run.reused.metadata_differs})
+    output.emit(record.to_json(), human=lambda: output.progress(
+        t("run.idempotency_reused", id=record.id, status=record.status)))
 
 
 def _finished(record: SessionRecord) -> None:

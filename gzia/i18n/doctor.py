@@ -25,6 +25,9 @@ EN = {
                                "follows from it",
     "legacy_base_fix": "set GZ_NEXUS_SEARCH_URL (<nexus>/service/rest/v1/search/assets"
                        "?repository=<repository>) and unset GZ_NEXUS_BASE_URL",
+    "mcp_ok": "MCP server can start (mcp SDK {version})",
+    "mcp_broken": "MCP server cannot start: {error}",
+    "mcp_fix": "reinstall gz-ia: its pyz for this platform and Python carries the MCP SDK",
     "ready": "✓ gz-ia is ready",
     "not_ready": "✕ gz-ia is not ready: fix the items marked ✕",
 }
@@ -38,6 +41,9 @@ ES = {
     "git_fix": "instala git 2.38 o posterior",
     "config_ok": "configuración {file}",
     "config_fix": "corrige o elimina {file}",
+    "mcp_ok": "el servidor MCP puede arrancar (SDK mcp {version})",
+    "mcp_broken": "el servidor MCP no puede arrancar: {error}",
+    "mcp_fix": "reinstala gz-ia: su pyz para esta plataforma y este Python incluye el SDK MCP",
     "plugins_ok": "{count} plugins cargados",
     "plugins_ok_one": "1 plugin cargado",
     "plugins_failed": "{count} plugins con fallos: {names}",

@@ -37,6 +37,36 @@ METAVARS = {
 }
 
 TEXTS = {
+    # chat/exec --idempotency-key
+    "Start at most one session for KEY: a repeat returns it.":
+        "Inicia como mucho una sesión por KEY: una repetición la devuelve.",
+    # session wait
+    "Wait until sessions end; exit 0 only if all completed with exit 0.":
+        "Espera a que terminen las sesiones; sale con 0 solo si todas terminaron con 0.",
+    "The sessions to wait for (ids or prefixes).":
+        "Las sesiones a esperar (ids o prefijos).",
+    "Give up after S seconds (exit 1, TIMEOUT; the sessions keep running).":
+        "Abandona tras S segundos (sale con 1, TIMEOUT; las sesiones siguen en ejecución).",
+    "Return when the first session ends.": "Vuelve cuando termine la primera sesión.",
+    # session list filters, labels
+    "Only sessions in this status (repeatable).":
+        "Solo las sesiones en este estado (se puede repetir).",
+    "Only sessions of this provider (repeatable).":
+        "Solo las sesiones de este proveedor (se puede repetir).",
+    "Only sessions with label k=v (repeatable: all must match).":
+        "Solo las sesiones con la etiqueta k=v (se puede repetir: deben cumplirse todas).",
+    "Only sessions started since a time (RFC 3339) or a duration ago (2h, 7d).":
+        "Solo las sesiones iniciadas desde una hora (RFC 3339) o hace una duración (2h, 7d).",
+    "Show at most N sessions, newest first.":
+        "Muestra como mucho N sesiones, las más recientes primero.",
+    "Label the session: k=v (repeatable; kept on resume).":
+        "Etiqueta la sesión: k=v (se puede repetir; se conserva al reanudar).",
+    # errors
+    "List every error and warning code: exit code, retryable, summary.":
+        "Lista todos los códigos de error y de aviso: código de salida, si se puede "
+        "reintentar y resumen.",
+    "Print the reference as docs/reference/error-codes.md holds it.":
+        "Muestra la referencia tal como la guarda docs/reference/error-codes.md.",
     # gz-ia and its global options.
     "Run AI coding agents as managed sessions in isolated git worktrees.":
         "Ejecuta agentes de IA de programación como sesiones gestionadas en worktrees de git "
@@ -207,6 +237,16 @@ TEXTS = {
     "Download and verify, but do not install.": "Descarga y verifica, pero no instala.",
     "Go back to the version that ran before the last update.":
         "Vuelve a la versión que se usaba antes de la última actualización.",
+    # gz-ia mcp
+    "Serve a session's tools to its agent over MCP (stdio).":
+        "Sirve las herramientas de una sesión a su agente por MCP (stdio).",
+    "Offer worktree_get (merge a session) to the agent.":
+        "Ofrece worktree_get (integrar una sesión) al agente.",
+    "Seconds a tool call may take.": "Segundos que puede durar una llamada a una herramienta.",
+    "Do not hand the session's MCP server (gz-ia mcp) to the agent.":
+        "No entrega al agente el servidor MCP de la sesión (gz-ia mcp).",
+    "Consecutive failures that make a tool DEAD.":
+        "Fallos consecutivos que dejan una herramienta en DEAD.",
     # metrics
     "Token usage, requests, tool calls and cost of the project's sessions.":
         "Uso de tokens, peticiones, llamadas a herramientas y coste de las sesiones del "

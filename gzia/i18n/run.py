@@ -85,6 +85,17 @@ EN = {
                      "agent, and that process ({command}) runs none of the agent's programs "
                      "({expected}): nothing was signalled",
     "kill_force_hint": "if PID {pid} is the agent: gz-ia session kill --force {id}",
+    "idempotency_reused": (
+        "session {id} already holds this idempotency key ({status}): nothing was started"
+    ),
+    "idempotency_metadata_differs": (
+        "session {id} holds this idempotency key with other {fields}; it is returned as it is"
+    ),
+    "kill_async": (
+        "session '{id}' was signalled; its owner has not yet recorded how it ended (the "
+        "record still reads running): check with gz-ia session wait {id}"
+    ),
+    "no_output_yet": "session '{id}' has written no output yet",
 }
 
 ES = {
@@ -173,4 +184,15 @@ ES = {
                      "sigue siendo su agente, y ese proceso ({command}) no ejecuta ninguno de "
                      "los programas del agente ({expected}): no se envió ninguna señal",
     "kill_force_hint": "si el PID {pid} es el agente: gz-ia session kill --force {id}",
+    "idempotency_reused": (
+        "la sesión {id} ya tiene esta clave de idempotencia ({status}): no se inició nada"
+    ),
+    "idempotency_metadata_differs": (
+        "la sesión {id} tiene esta clave de idempotencia con otras {fields}; se devuelve tal cual"
+    ),
+    "kill_async": (
+        "la sesión '{id}' recibió la señal; su dueño aún no ha registrado cómo terminó (el "
+        "registro sigue en running): compruébalo con gz-ia session wait {id}"
+    ),
+    "no_output_yet": "la sesión '{id}' aún no ha escrito ninguna salida",
 }

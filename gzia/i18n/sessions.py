@@ -293,6 +293,37 @@ EN = {
     ),
     "events_unreadable": "the event log {path} cannot be read: {detail}",
     "events_unwritable": "cannot append to the event log {path}: {detail}",
+    # labels, list filters, wait, idempotency
+    "label_labels": "Labels:",
+    "label_bad_key": (
+        "invalid label '{label}': expected key=value, the key 1-63 letters, digits or . _ - /"
+    ),
+    "label_bad_value": (
+        "invalid label '{label}': the value must be at most {limit} characters, without "
+        "control characters"
+    ),
+    "label_repeated": "label key '{key}' given twice ('{label}')",
+    "label_too_many": "too many labels: at most {limit}",
+    "filter_bad_status": "invalid status '{value}': expected one of {allowed}",
+    "filter_bad_limit": "invalid --limit {value}: expected 1 or more",
+    "filter_bad_since": (
+        "invalid --since '{value}': expected an RFC 3339 time or a duration such as 30m, 2h, 7d"
+    ),
+    "list_capped": "--limit {limit} reached: more sessions match than are shown",
+    "wait_line": "{id}  {status}  exit code: {exit_code}  end reason: {end_reason}",
+    "wait_deleted": "{id}  deleted while waiting",
+    "wait_timeout": (
+        "timed out after {seconds} s waiting for sessions; {count} still running (left as they are)"
+    ),
+    "wait_bad_timeout": "invalid --timeout {value}: expected 0 or more seconds",
+    "idempotency_bad_key": (
+        "invalid idempotency key '{key}': expected 1-200 letters, digits or . _ : @ / + = -"
+    ),
+    "idempotency_conflict": (
+        "idempotency key '{key}' belongs to session {id}, started with another {fields}; "
+        "nothing was started"
+    ),
+    "idempotency_locked": "another gz-ia is starting a session with idempotency key '{key}'",
 }
 
 ES = {
@@ -602,4 +633,41 @@ ES = {
     ),
     "events_unreadable": "no se puede leer el registro de eventos {path}: {detail}",
     "events_unwritable": "no se puede añadir al registro de eventos {path}: {detail}",
+    # etiquetas, filtros de la lista, espera, idempotencia
+    "label_labels": "Etiquetas:",
+    "label_bad_key": (
+        "etiqueta '{label}' no válida: se esperaba clave=valor, la clave de 1 a 63 letras, "
+        "dígitos o . _ - /"
+    ),
+    "label_bad_value": (
+        "etiqueta '{label}' no válida: el valor debe tener como mucho {limit} caracteres, "
+        "sin caracteres de control"
+    ),
+    "label_repeated": "la clave de etiqueta '{key}' aparece dos veces ('{label}')",
+    "label_too_many": "demasiadas etiquetas: como mucho {limit}",
+    "filter_bad_status": "estado '{value}' no válido: se esperaba uno de {allowed}",
+    "filter_bad_limit": "--limit {value} no válido: se esperaba 1 o más",
+    "filter_bad_since": (
+        "--since '{value}' no válido: se esperaba una hora RFC 3339 o una duración como 30m, "
+        "2h, 7d"
+    ),
+    "list_capped": "se alcanzó --limit {limit}: hay más sesiones que cumplen el filtro",
+    "wait_line": "{id}  {status}  código de salida: {exit_code}  motivo fin: {end_reason}",
+    "wait_deleted": "{id}  eliminada durante la espera",
+    "wait_timeout": (
+        "tiempo agotado tras {seconds} s esperando a las sesiones; {count} siguen en ejecución "
+        "(no se tocan)"
+    ),
+    "wait_bad_timeout": "--timeout {value} no válido: se esperaban 0 o más segundos",
+    "idempotency_bad_key": (
+        "clave de idempotencia '{key}' no válida: se esperaban de 1 a 200 letras, dígitos o "
+        ". _ : @ / + = -"
+    ),
+    "idempotency_conflict": (
+        "la clave de idempotencia '{key}' pertenece a la sesión {id}, iniciada con otro "
+        "valor de {fields}; no se inició nada"
+    ),
+    "idempotency_locked": (
+        "otro gz-ia está iniciando una sesión con la clave de idempotencia '{key}'"
+    ),
 }

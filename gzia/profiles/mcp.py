@@ -3,7 +3,7 @@
 One document serves every agent: Claude Code takes it as ``--mcp-config <file>``, the
 opencode driver turns it into ``OPENCODE_CONFIG_CONTENT``, pi and agy read it from their
 worktree file (:mod:`gzia.profiles.layout`). The session's own server (``gz-ia``) is
-added beside them by :func:`merged_document`.
+added beside them by :func:`gzia.sessions.mcp_wiring.session_servers`.
 """
 
 from __future__ import annotations

@@ -204,18 +204,6 @@ def _json(document: Any) -> bytes:
 
 
 
-def mcp_config_path(project: Project, session_id: str) -> Path:
-    """The session's ``mcpServers`` file: outside the worktree, under the ignored ``.harness``."""
-    return project.harness_dir / "mcp" / f"{session_id}.json"
-
-
-def write_mcp_config(project: Project, session_id: str, servers: Mapping[str, Any]) -> Path:
-    """The profiles' MCP servers for agents that take a configuration file or variable."""
-    path = mcp_config_path(project, session_id)
-    write_atomic(path, _json(merged_document(servers)), mode=0o600)
-    return path
-
-
 def projected_paths(project: Project, session_id: str) -> list[str]:
     """The files a projection now in the worktree created (none when there is none)."""
     try:

@@ -89,6 +89,10 @@ class SessionRecord:
     merged_at: str | None = None
     merged_commit: str | None = None
     updated_at: str | None = None
+    labels: dict[str, str] | None = None
+    """``--label k=v`` given at the start: metadata for filters, kept on resume."""
+    idempotency_key: str | None = None
+    """``--idempotency-key``: while this record exists, the key starts no other session."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know; written back unchanged."""
 
@@ -135,7 +139,7 @@ class SessionRecord:
         shape = _shape_of(data)
         record = cls._build(data, shape)
         body = text[:-1] if text.endswith("\n") else text
-        written_form = shape is _Shape.CANONICAL and _has_written_layout(body)
+        written_form = shape is _Shape.CANONICAL and _has_written_layout(body, record)
         return record, body if written_form else None
 
     @classmethod
@@ -151,9 +155,10 @@ class SessionRecord:
             values, extras = _values_and_extras(data)
         if type(values["id"]) is not str or not values["id"]:
             raise RecordFormatError("field 'id' is missing")
-        for name, item_type in _LIST_ITEM_TYPES.items():
+        for name, item_type in _ITEM_TYPES.items():
             items = values[name]
-            if items is not None and not all(type(item) is item_type for item in items):
+            if items is not None and not all(type(item) is item_type for item in
+                                             (items.values() if type(items) is dict else items)):
                 raise RecordFormatError(f"field '{name}' has an unexpected type")
         values["extras"] = extras
         record = cls.__new__(cls)
@@ -185,12 +190,14 @@ def _parse_json(text: str) -> Any:
     return data
 
 
-def _has_written_layout(body: str) -> bool:
+def _has_written_layout(body: str, record: SessionRecord) -> bool:
     """Laid out as :meth:`SessionRecord.to_text` lays a record out: one line, one object,
-    and (as far as a count can tell, so no duplicate key) one ``": "`` per field. A
-    string holding ``": "`` only costs that record an encoding."""
+    and (as far as a count can tell, so no duplicate key) one ``": "`` per field and per
+    entry of an object field. A string holding ``": "`` only costs that record an
+    encoding."""
+    entries = sum(len(getattr(record, name) or ()) for name in _OBJECT_FIELDS)
     return (body.startswith('{"') and body.endswith("}") and "\n" not in body
-            and "\r" not in body and body.count('": ') == len(_FIELD_NAMES))
+            and "\r" not in body and body.count('": ') == len(_FIELD_NAMES) + entries)
 
 
 class _Shape(Enum):
@@ -205,8 +212,9 @@ _FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(SessionRecord) if f
 
 
 def json_types(record_class: type) -> tuple[dict[str, type], frozenset[str], dict[str, type]]:
-    """From a dataclass's annotations: each field's JSON type (a list field is ``list``),
-    the fields that may be null, and the item type of each list field."""
+    """From a dataclass's annotations: each field's JSON type (a list field is ``list``,
+    an object ``dict``), the fields that may be null, and the item type of each list field
+    (the value type of each object field: JSON object keys are always strings)."""
     import typing
 
     hints = typing.get_type_hints(record_class)
@@ -220,12 +228,13 @@ def json_types(record_class: type) -> tuple[dict[str, type], frozenset[str], dic
             nullable.add(name)
             (hint,) = (member for member in members if member is not type(None))
         kinds[name] = typing.get_origin(hint) or hint
-        if kinds[name] is list:
-            (items[name],) = typing.get_args(hint)
+        if kinds[name] in (list, dict):
+            items[name] = typing.get_args(hint)[-1]
     return kinds, frozenset(nullable), items
 
 
-_TYPES, _NULLABLE, _LIST_ITEM_TYPES = json_types(SessionRecord)  # once, at import
+_TYPES, _NULLABLE, _ITEM_TYPES = json_types(SessionRecord)  # once, at import
+_OBJECT_FIELDS = tuple(name for name, kind in _TYPES.items() if kind is dict)
 _FROM_JSON_DEFAULTS: dict[str, Any] = {
     f.name: f.default for f in fields(SessionRecord) if f.name != "extras"
 }

@@ -25,10 +25,10 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gzia.contract import (
     ConflictError,
@@ -66,6 +66,7 @@ from gzia.supervisor.watchdog import Watchdog
 
 if TYPE_CHECKING:
     from gzia.profiles.bundle import Bundle
+    from gzia.sessions.idempotency import Reused
 
 COMMAND_EXTRA = "command"
 """Record field (kept by the store as an extra) holding an ``exec`` session's argv."""
@@ -91,10 +92,16 @@ class SessionRequest:
     pty: bool = False
     output_to_stderr: bool = False
     """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
+    mcp_server: Sequence[str] | None = None
+    """How to start this gz-ia: when set, agents that accept MCP configuration get the
+    session's ``gz-ia mcp`` server (:mod:`gzia.sessions.mcp_wiring`)."""
     background: BackgroundOptions | None = None
     """Run under a detached holder and return once the agent runs (``-b``)."""
     allow_push: bool = False
     """Lift the guardrail's refusal of ``git push`` (:mod:`gzia.sessions.guard`)."""
+    labels: Mapping[str, str] | None = None
+    idempotency_key: str | None = None
+    """While a session holding this key exists, the start returns it instead."""
     profiles: tuple[str, ...] = ()
     """Profiles projected into the worktree for this run (:mod:`gzia.sessions.projection`)."""
 
@@ -104,6 +111,8 @@ class SessionRun:
     record: SessionRecord
     exit_code: int
     """What gz-ia exits with: 0, 1, 130 or 143 (the agent's own code is in the record)."""
+    reused: Reused | None = None
+    """Set when the idempotency key's existing session answered instead of a new run."""
 
 
 def start_session(
@@ -118,15 +127,34 @@ def start_session(
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
     bundle = _profile_bundle(project, request.profiles, environ)
-    session_id = _unused_id(store)
-    workspace = prepare_workspace(project, session_id)
-    try:
-        record = store.create(_new_record(session_id, request, workspace, store))
-    except BaseException:
-        discard_new_workspace(project, workspace)
-        raise
+    with _claimed_key(store, request) as reused:
+        if reused is not None:
+            return SessionRun(reused.record, 0, reused)
+        session_id = _unused_id(store)
+        workspace = prepare_workspace(project, session_id)
+        try:
+            record = store.create(_new_record(session_id, request, workspace, store))
+        except BaseException:
+            discard_new_workspace(project, workspace)
+            raise
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=False)
+
+
+@contextlib.contextmanager
+def _claimed_key(store: SessionStore, request: SessionRequest) -> Iterator[Reused | None]:
+    """Without a key: nothing. With one: its lock held while the caller creates the
+    record, and the session already holding the key, if any (see gzia.sessions.idempotency)."""
+    key = request.idempotency_key
+    if key is None:
+        yield None
+        return
+    from gzia.sessions.idempotency import existing_session, key_lock, payload_of
+
+    payload = payload_of(request.driver.id, request.command, request.prompt,
+                         str(store.project.root), request.permission.value)
+    with key_lock(store, key):
+        yield existing_session(store, key, payload, request.labels)
 
 
 def resume_session(
@@ -138,6 +166,7 @@ def resume_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
     output_to_stderr: bool = False,
+    mcp_server: Sequence[str] | None = None,
     background: BackgroundOptions | None = None,
     allow_push: bool = False,
     profiles: Sequence[str] = (),
@@ -158,7 +187,7 @@ def resume_session(
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
         command=command if isinstance(command, list) else None,
-        mode=record.mode or "chat", output_to_stderr=output_to_stderr,
+        mode=record.mode or "chat", output_to_stderr=output_to_stderr, mcp_server=mcp_server,
         pty=background is not None, background=background,
         allow_push=allow_push or record.extras.get(ALLOW_PUSH_EXTRA) is True,
         profiles=tuple(dict.fromkeys([*(record.profiles or ()), *profiles])),
@@ -242,6 +271,8 @@ def _new_record(
         record.extras[COMMAND_EXTRA] = list(request.command)
     if request.allow_push:
         record.extras[ALLOW_PUSH_EXTRA] = True
+    record.labels = dict(request.labels) if request.labels else None
+    record.idempotency_key = request.idempotency_key
     if request.profiles:
         record.profiles = list(request.profiles)
     return record
@@ -318,10 +349,10 @@ class _Launch:
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
         prompt = None if resume else self.request.prompt
-        env, mcp_config = self._projected(record, self._agent_env(record))
+        env, profile_servers = self._projected(record, self._agent_env(record))
         command = _launch_spec(self.request, self.workspace.target_dir, env,
                                record.conversation_id, resume=resume, prompt=prompt,
-                               mcp_config=mcp_config)
+                               mcp_config=self._mcp_config(record, profile_servers))
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id))
         if self.on_launch is not None:
@@ -330,10 +361,11 @@ class _Launch:
 
 
     def _projected(self, record: SessionRecord,
-                   env: Mapping[str, str]) -> tuple[Mapping[str, str], Path | None]:
-        """Project the profiles into the worktree; the agent's environment and MCP file."""
+                   env: Mapping[str, str]) -> tuple[Mapping[str, str], Mapping[str, Any]]:
+        """Project the profiles into the worktree; the agent's environment and the
+        profiles' MCP servers."""
         if self.bundle is None:
-            return env, None
+            return env, {}
         from gzia.sessions import projection
 
         project, driver = self.store.project, self.request.driver
@@ -341,9 +373,7 @@ class _Launch:
         projection.project_bundle(project, record.id, self.workspace.target_dir, driver.id,
                                   self.bundle)
         env = {**projection.excluding_environment(project, record.id, env), **self.bundle.env}
-        if not self.bundle.servers or driver.mcp_support == "none":
-            return env, None
-        return env, projection.write_mcp_config(project, record.id, self.bundle.servers)
+        return env, self.bundle.servers
 
     def _unproject(self, record: SessionRecord) -> None:
         if self.bundle is None:
@@ -352,6 +382,17 @@ class _Launch:
 
         with contextlib.suppress(OSError, GzError):  # merge and delete try again
             unproject(self.store.project, record.id, self.workspace.target_dir)
+
+    def _mcp_config(self, record: SessionRecord,
+                    profile_servers: Mapping[str, Any]) -> Path | None:
+        """One ``mcpServers`` file: the profiles' servers and the session's own Orchy."""
+        if self.request.driver.mcp_support == "none":
+            return None
+        from gzia.sessions.mcp_wiring import session_servers, write_mcp_config
+
+        project = self.store.project
+        servers = session_servers(project, record.id, self.request.mcp_server, profile_servers)
+        return write_mcp_config(project, record.id, servers) if servers else None
 
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
         """The environment, with the git guardrails when the agent works in a worktree

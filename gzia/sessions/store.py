@@ -134,7 +134,7 @@ class SessionStore:
                     self._read_into(result, dir_fd, name)
         finally:
             os.close(dir_fd)
-        result.records.sort(key=_start_key, reverse=True)
+        result.records.sort(key=start_key, reverse=True)
         return result
 
     def _read_into(self, result: ListResult, dir_fd: int, name: str) -> None:
@@ -321,7 +321,7 @@ def _decode(raw: bytes, file_id: str) -> tuple[SessionRecord, str | None]:
     return record, text
 
 
-def _start_key(record: SessionRecord) -> tuple[str, str]:
+def start_key(record: SessionRecord) -> tuple[str, str]:
     """A sort key for ``started_at`` in UTC: (date and time to the second, fraction).
 
     UTC stamps (``...Z``, what gz-ia writes) need no parsing: a decimal fraction such as

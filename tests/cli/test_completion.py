@@ -50,15 +50,15 @@ def bash_completions(env: dict[str, str], *lines: str) -> list[str]:
 def test_the_bash_script_completes_commands_subcommands_and_flags(tmp_path: Path) -> None:
     env = gz_ia_on_path(tmp_path / "bin", [sys.executable, "-m", "gzia"])
     assert bash_completions(
-        env, "gz-ia ses", "gz-ia session me", "gz-ia --json ses", "gz-ia session merge --sq",
+        env, "gz-ia ses", "gz-ia session mer", "gz-ia --json ses", "gz-ia session merge --sq",
         "gz-ia compl", "gz-ia config ", "gz-ia sesion li", "gz-ia session bogus --j",
     ) == ["session", "merge", "session", "--squash", "completion", "list get set unset path",
           "", "--json"]  # an unknown word offers nothing, never an error in the terminal
 
 
 @pytest.mark.parametrize(("shell", "words", "expected"), [
-    ("zsh", "gz-ia session me", "plain\nmerge\nMerge the session's branch into the...\n"),
-    ("fish", "gz-ia session me", "plain,merge\tMerge the session's branch into the...\n"),
+    ("zsh", "gz-ia session mer", "plain\nmerge\nMerge the session's branch into the...\n"),
+    ("fish", "gz-ia session mer", "plain,merge\tMerge the session's branch into the...\n"),
 ])
 def test_the_zsh_and_fish_scripts_get_answers_in_their_format(
     cli: Cli, tmp_path: Path, shell: str, words: str, expected: str

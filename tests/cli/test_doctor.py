@@ -17,7 +17,9 @@ def test_ready_machine(cli: Cli) -> None:
     assert result.json["ok"] is True
     assert data["ready"] is True
     checks = {c["name"]: c for c in data["checks"]}
-    assert list(checks) == ["python", "git", "config", "plugins", "agents", "update"]
+    assert list(checks) == ["python", "git", "config", "plugins", "agents", "mcp", "update"]
+    assert checks["mcp"]["ok"] is True
+    assert checks["mcp"]["detail"] == "MCP server can start (mcp SDK 2.3.0)"
     assert checks["update"]["ok"] is False
     assert checks["update"]["required"] is False
 
@@ -62,3 +64,30 @@ def test_unreadable_config_file_is_a_finding_not_a_crash(cli: Cli, tmp_path: Pat
     envelope = cli("config", "list", "--json", env=env).json
     assert envelope["errors"][0]["code"] == "IO"
     assert envelope["errors"][0]["details"] == {"file": str(unreadable)}
+
+
+def test_an_mcp_sdk_that_cannot_load_is_reported(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    shadow = tmp_path / "shadow" / "mcp"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('pydantic_core for another platform')\n")
+    for lang, detail, fix in [
+        ("en", "MCP server cannot start: ImportError: pydantic_core for another platform",
+         "reinstall gz-ia: its pyz for this platform and Python carries the MCP SDK"),
+        ("es", "el servidor MCP no puede arrancar: ImportError: pydantic_core for another "
+               "platform",
+         "reinstala gz-ia: su pyz para esta plataforma y este Python incluye el SDK MCP"),
+    ]:
+        env = {**os.environ, "PYTHONPATH": str(shadow.parent), "GZ_LANG": lang}
+        done = subprocess.run([sys.executable, "-m", "gzia", "doctor", "--json"], env=env,
+                              capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)["data"]
+        mcp = next(c for c in data["checks"] if c["name"] == "mcp")
+        assert mcp == {"name": "mcp", "ok": False, "required": False, "detail": detail,
+                       "fix": fix}
+        assert data["ready"] is True  # optional: sessions still run without it

@@ -193,3 +193,15 @@ def test_an_install_without_its_own_session_command_is_left_to_the_full_command_
     monkeypatch.setattr(gzia.plugins, "discover", lambda group: gzia.plugins.Discovery())
     assert quick.answer(["--json", "session", "list", "-d", str(listed)]) is None
     assert capsys.readouterr() == ("", "")
+
+
+@pytest.mark.parametrize("args", [["--version"], ["session", "list", "--json"],
+                                  ["session", "show", "abcdef01", "--json"]])
+def test_commands_other_than_mcp_never_import_the_mcp_sdk(listed: Path, args: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "gzia", *args],
+                          cwd=listed, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "gzia.cli" in imported
+    assert {"mcp", "mcp_types", "pydantic", "pydantic_core", "anyio"} & imported == set()

@@ -31,6 +31,9 @@ def package_files(package: str) -> list[Path]:
     ("supervisor", ("gzia.cli", "gzia.update", "gzia.drivers", "gzia.sessions")),
     ("update", ("gzia.cli", "gzia.sessions", "gzia.supervisor", "gzia.drivers")),
     ("profiles", ("gzia.cli", "gzia.sessions", "gzia.supervisor", "gzia.update")),
+
+
+    ("orchy", ("gzia.cli", "gzia.supervisor", "gzia.update", "gzia.drivers")),
 ])
 def test_package_does_not_import_upwards(package: str, forbidden: tuple[str, ...]) -> None:
     offenders = {
@@ -50,6 +53,18 @@ def test_core_modules_import_nothing_above_them() -> None:
     for name in core:
         for module in imported_gzia_modules(GZIA / name):
             assert module.startswith(allowed), f"{name} imports {module}"
+
+
+def test_only_the_mcp_server_module_imports_the_sdk() -> None:
+    """The MCP SDK costs most of a second to import: only ``gz-ia mcp`` may pay for it."""
+    importers = set()
+    for path in GZIA.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            if any(n.split(".")[0] in {"mcp", "mcp_types"} for n in names):
+                importers.add(str(path.relative_to(GZIA)))
+    assert importers == {"orchy/server.py"}
 
 
 def module_name(path: Path) -> str:

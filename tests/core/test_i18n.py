@@ -13,6 +13,7 @@ import pytest
 
 import gzia
 import gzia.i18n
+from gzia.contract import ErrorCode, WarningCode
 from gzia.i18n import detect_language, t
 
 
@@ -112,6 +113,9 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
         f"metrics.warn_{r}" for r in ("diff_unavailable", "missing", "no_conversation",
                                       "partial", "unknown_format", "unreadable",
                                       "unreadable_lines")},
+    # gz-ia errors: one summary for every error and warning code of the contract
+    "f'errors.error_{code.value}'": {f"errors.error_{code.value}" for code in ErrorCode},
+    "f'errors.warning_{code.value}'": {f"errors.warning_{code.value}" for code in WarningCode},
     "f'profiles.column_{c}'": {
         f"profiles.column_{c}" for c in ("agents_file", "category", "description", "name",
                                          "scope", "skill", "skills")},
@@ -131,8 +135,8 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
                                       "started", "status")},
     "'sessions.label_' + key": {
         f"sessions.label_{k}" for k in ("base", "branch", "dir", "end_reason", "exit_code",
-                                        "finished", "merged", "mode", "permission", "pid",
-                                        "prompt", "provider", "started", "status")},
+                                        "finished", "labels", "merged", "mode", "permission",
+                                        "pid", "prompt", "provider", "started", "status")},
     "f'sessions.{key}'": {  # merge notes; prune's listed files and removed names
         "sessions.merge_note_no_commit", "sessions.merge_note_squash_no_commit",
         "sessions.prune_discarded", "sessions.prune_discarded_dry", "sessions.prune_kept_files",

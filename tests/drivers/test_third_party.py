@@ -43,7 +43,8 @@ def assert_session_ran_the_example_agent(result: Result, fake_agents: FakeAgents
             record["permission_level"], record["is_isolated"]) == (
         "example", "completed", 0, "chat", "autonomous", True)
     recorded = fake_agents.recorded()
-    assert recorded["args"] == ["--mode", "yolo", "--prompt", "ship it"]
+    mcp_config = Path(record["working_dir"]) / ".harness" / "mcp" / f"{record['id']}.json"
+    assert recorded["args"] == ["--mode", "yolo", "--mcp", str(mcp_config), "--prompt", "ship it"]
     assert recorded["cwd"] == record["worktree_dir"]
     assert Path(record["worktree_dir"]).parent.name == "worktrees"
 

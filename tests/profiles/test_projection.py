@@ -100,16 +100,20 @@ def start(setup: dict[str, Any], provider: str, **extra: str) -> Result:
 def mcp_part(provider: str, seen: str) -> str:
     if provider == "claude":
         document = json.loads(seen.split("== --mcp-config\n")[1].split("== ", maxsplit=1)[0])
-        assert document == {"mcpServers": {"docs": SERVER}}
+        servers = document["mcpServers"]
+        assert sorted(servers) == ["docs", "gz-ia"]  # the profile's, merged with Orchy's
+        assert servers["docs"] == SERVER
+        assert "mcp" in servers["gz-ia"]["args"]
     elif provider == "opencode":
         after = seen.split("== OPENCODE_CONFIG_CONTENT\n")[1]
         inline = json.loads(after.split("\n", maxsplit=1)[0])
-        assert inline["mcp"] == {"docs": {"type": "local", "command": ["docs-mcp", "--stdio"],
-                                          "enabled": True}}
+        assert sorted(inline["mcp"]) == ["docs", "gz-ia"]  # the profile's and Orchy's
+        assert inline["mcp"]["docs"] == {"type": "local", "command": ["docs-mcp", "--stdio"],
+                                         "enabled": True}
     elif provider in ("pi-agent", "agy"):
         name = ".pi/mcp.json" if provider == "pi-agent" else ".agents/mcp_config.json"
         document = json.loads(seen.split(f"== {name}\n")[1].split("== ", maxsplit=1)[0])
-        assert document == {"mcpServers": {"docs": SERVER}}
+        assert document == {"mcpServers": {"docs": SERVER}}  # Orchy is not offered to them
     else:
         assert "mcp" not in seen.lower()
     return provider

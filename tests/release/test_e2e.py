@@ -291,6 +291,8 @@ def test_other_platforms_carry_their_own_compiled_modules(
     assert compiled == [
         *[f"_cffi_backend.cpython-3{m}-{suffix}" for m in (11, 12, 13)],
         "cryptography/hazmat/bindings/_rust.abi3.so",
+        *[f"pydantic_core/_pydantic_core.cpython-3{m}-{suffix}" for m in (11, 12, 13)],
+        *[f"rpds/rpds.cpython-3{m}-{suffix}" for m in (11, 12, 13)],
     ]
     assert key == builds.key.public.read_text()
 

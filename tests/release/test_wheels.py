@@ -82,6 +82,27 @@ def test_wheels_for_several_abis_unpack_side_by_side(tmp_path: Path) -> None:
     ]
 
 
+def test_per_wheel_sboms_keep_the_first_copy_but_other_dist_info_files_must_agree(
+    tmp_path: Path,
+) -> None:
+    site = tmp_path / "site"
+    owners: dict[str, tuple[str, str]] = {}
+    sbom = "pydantic_core-2.50.5.dist-info/sboms/pydantic-core.cyclonedx.json"
+    for minor in (11, 12):
+        wheel = make_wheel(tmp_path, f"pydantic_core-2.50.5-cp3{minor}-cp3{minor}-x.whl",
+                           {sbom: f"built for cp3{minor}".encode()})
+        wheels.unpack(wheel, site, owners)
+    assert (site / sbom).read_text() == "built for cp311"
+
+    license_file = "pydantic_core-2.50.5.dist-info/licenses/LICENSE"
+    for name, text in (("one", b"MIT"), ("two", b"other")):
+        wheel = make_wheel(tmp_path, f"pydantic_core-2.50.5-{name}.whl", {license_file: text})
+        if name == "one":
+            wheels.unpack(wheel, site, owners)
+    with pytest.raises(ReleaseError):
+        wheels.unpack(wheel, site, owners)
+
+
 def test_two_wheels_writing_one_file_differently_stop_the_build(tmp_path: Path) -> None:
     owners: dict[str, tuple[str, str]] = {}
     first = make_wheel(tmp_path, "a-1-py3-none-any.whl", {"shared/mod.so": b"one"})

@@ -36,6 +36,11 @@ def calls(notes: Path) -> list[dict[str, Any]]:
     return [json.loads(path.read_text()) for path in found]
 
 
+def mcp_config(repo: Path, record: dict[str, Any]) -> str:
+    """Where chat/resume put the session's MCP server for the agent (see test_mcp_wiring)."""
+    return str(repo / ".harness" / "mcp" / f"{record['id']}.json")
+
+
 @pytest.fixture
 def claude(agent: Any) -> None:
     agent("claude", FAKE_CLAUDE)
@@ -52,8 +57,8 @@ def test_chat_runs_the_agent_in_the_worktree_with_its_prompt(gz: Gz, repo: Path,
     assert (record["provider"], record["mode"], record["initial_prompt"], record["status"]) == (
         "claude", "chat", "fix the bug", "completed")
     assert calls(notes) == [{
-        "argv": ["--permission-mode", "default", "--session-id", conversation, "--",
-                 "fix the bug"],
+        "argv": ["--permission-mode", "default", "--mcp-config", mcp_config(repo, record),
+                 "--session-id", conversation, "--", "fix the bug"],
         "cwd": record["worktree_dir"],
     }]
     assert stored_record(repo, record["id"]) == record
@@ -91,7 +96,8 @@ def test_resume_continues_the_same_conversation_and_keeps_the_prompt(
     assert (record["status"], record["initial_prompt"], record["conversation_id"]) == (
         "completed", "first task", first["conversation_id"])
     assert calls(notes)[1] == {
-        "argv": ["--permission-mode", "default", "--resume", first["conversation_id"]],
+        "argv": ["--permission-mode", "default", "--mcp-config", mcp_config(repo, first),
+                 "--resume", first["conversation_id"]],
         "cwd": first["worktree_dir"],
     }
 

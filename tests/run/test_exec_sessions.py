@@ -37,6 +37,7 @@ def expected_record(repo: Path, **changes: Any) -> dict[str, Any]:
         "end_reason": "process_exit",
         "signal": None, "mode": "exec", "conversation_id": None, "log_path": None,
         "merged_at": None, "merged_commit": None, "updated_at": "<updated_at>",
+        "labels": None, "idempotency_key": None,
         "command": ["edit-and-commit"],
     }
     record.update(changes)

@@ -56,6 +56,7 @@ def test_to_json_has_every_field_in_order() -> None:
         "base_branch", "base_commit", "pgid", "pid_start_time", "owner_pid",
         "owner_start_time", "end_reason", "signal",
         "mode", "conversation_id", "log_path", "merged_at", "merged_commit", "updated_at",
+        "labels", "idempotency_key",
     ]
     assert json.loads(json.dumps(data))["status"] == "running"
 
@@ -110,7 +111,8 @@ def test_field_types_come_from_the_annotations() -> None:
 def test_every_field_round_trips_with_a_value_of_its_declared_type() -> None:
     kinds, _, items = json_types(SessionRecord)
     samples = {str: "x", int: 7, bool: True}
-    values = {name: [samples[items[name]]] if kind is list else samples[kind]
+    values = {name: [samples[items[name]]] if kind is list else
+              {"k": samples[items[name]]} if kind is dict else samples[kind]
               for name, kind in kinds.items()}
     record = SessionRecord(**values)
     again, as_read = SessionRecord.from_text(record.to_text() + "\n")

@@ -21,6 +21,7 @@ from gzia.cli.session.common import (
     session_group,
 )
 from gzia.cli.session.events import log_command, logs_command
+from gzia.cli.session.wait import wait_command
 from gzia.i18n import t
 
 app = typer.Typer(
@@ -31,11 +32,31 @@ app = typer.Typer(
 )
 app.callback()(session_group)  # side-effect free: see session_group (quick `session list`)
 
-@app.command("list", help="List the project's sessions, newest first.")
-def list_command(ctx: typer.Context, directory: Dir = None) -> None:
-    from gzia.cli.session.listing import show_sessions
+StatusFilter = Annotated[list[str] | None, typer.Option(
+    "--status", help="Only sessions in this status (repeatable).", show_default=False)]
+ProviderFilter = Annotated[list[str] | None, typer.Option(
+    "--provider", help="Only sessions of this provider (repeatable).", show_default=False)]
+LabelFilter = Annotated[list[str] | None, typer.Option(
+    "--label", help="Only sessions with label k=v (repeatable: all must match).",
+    show_default=False)]
+Since = Annotated[str | None, typer.Option(
+    "--since", help="Only sessions started since a time (RFC 3339) or a duration ago (2h, 7d).")]
+Limit = Annotated[int | None, typer.Option(
+    "--limit", help="Show at most N sessions, newest first.")]
 
-    show_sessions(directory or group_dir(ctx))
+
+@app.command("list", help="List the project's sessions, newest first.")
+def list_command(  # noqa: PLR0917 - typer maps one parameter to each flag
+    ctx: typer.Context, directory: Dir = None, status: StatusFilter = None,
+    provider: ProviderFilter = None, label: LabelFilter = None, since: Since = None,
+    limit: Limit = None,
+) -> None:
+    from gzia.cli.session.listing import show_sessions
+    from gzia.sessions.list_filter import build_filter
+
+    wanted = build_filter(statuses=status or (), providers=provider or (), labels=label or (),
+                          since=since, limit=limit)
+    show_sessions(directory or group_dir(ctx), None if wanted.is_empty else wanted)
 
 
 @app.command("show", help="Show one session's record.")
@@ -156,6 +177,8 @@ def prune_command(
 
 app.command("log", help="Append an event to the session's event log.")(log_command)
 app.command("logs", help="Print the session's events (-f: follow while it runs).")(logs_command)
+app.command("wait", help="Wait until sessions end; exit 0 only if all completed with exit 0.")(
+    wait_command)
 
 
 def _register_run_control() -> None:

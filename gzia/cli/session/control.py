@@ -16,6 +16,7 @@ from gzia.cli.session.common import Dir, SessionRef, open_store
 from gzia.i18n import t
 
 if TYPE_CHECKING:
+    from gzia.sessions.record import SessionRecord
     from gzia.supervisor.killtarget import KillTarget
 
 
@@ -47,8 +48,16 @@ def kill(ctx: typer.Context, session: SessionRef, force: KillForce = False,
               or kill_session(store, session, grace_s, force=force))
     record = result.record
     warn_if_process_only(record.id, result.target)
+    warn_if_still_stopping(record)
     key = "run.kill_lost" if result.was_lost else "run.kill_done"
     output.emit(record.to_json(), human=lambda: output.line(t(key, id=record.id, pid=record.pid)))
+
+
+def warn_if_still_stopping(record: SessionRecord) -> None:
+    """The session was signalled but its owner has not written how it ended yet (a
+    holder still in its grace, or busy): the record reads ``running`` for a moment more."""
+    if record.is_running:
+        output.warn("KILL_ASYNC", "run.kill_async", id=record.id, details={"id": record.id})
 
 
 def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:

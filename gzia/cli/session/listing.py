@@ -10,20 +10,26 @@ Free of the command-line framework: the ``session`` group calls it, and so does
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gzia.cli import output
 from gzia.sessions.project import find_project
 from gzia.sessions.reconcile import list_sessions
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
 
+if TYPE_CHECKING:
+    from gzia.sessions.list_filter import ListFilter
 
-def show_sessions(directory: str | None) -> None:
-    """List the sessions of the project containing ``directory`` (default: cwd)."""
+
+def show_sessions(directory: str | None, wanted: ListFilter | None = None) -> None:
+    """List the sessions of the project containing ``directory`` (default: cwd), those
+    ``wanted`` selects when given."""
     result = list_sessions(SessionStore(find_project(directory)))
     for bad in result.unreadable:
         output.warn("IO", "sessions.unreadable_warning", path=bad.path, detail=bad.error,
                     details=bad.to_json())
-    records = result.records
+    records = result.records if wanted is None else _filtered(result.records, wanted)
     if output.is_json():  # built only when printed: encoding records is most of the cost
         output.emit(records_as_json(records, result.texts))
         return
@@ -40,3 +46,13 @@ def records_as_json(records: list[SessionRecord], texts: dict[str, str]) -> outp
     """``{"sessions": [...]}``, each record as read where its text is its encoding."""
     listed = ", ".join(texts.get(r.id) or r.to_text() for r in records)
     return output.JSONText(f'{{"sessions": [{listed}]}}')
+
+
+def _filtered(records: list[SessionRecord], wanted: ListFilter) -> list[SessionRecord]:
+    from gzia.sessions.list_filter import apply_filter
+
+    filtered = apply_filter(records, wanted)
+    if filtered.capped:
+        output.warn("TAG_FILTER_SCAN_CAPPED", "sessions.list_capped", limit=wanted.limit,
+                    details={"limit": wanted.limit})
+    return filtered.records

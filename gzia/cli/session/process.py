@@ -42,6 +42,8 @@ def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None)
 
     _, record = open_session(ctx, session, directory)
     state = poll(record)
+    if not state["output_bytes"]:
+        warn_no_output_yet(record.id)
 
     def human() -> None:
         idle = "-" if state["idle_s"] is None else f"{state['idle_s']:.1f}s"
@@ -76,7 +78,15 @@ def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = Fal
         from gzia.sessions.holder_client import follow as follow_log
 
         data = _tail(data + b"".join(follow_log(store, record.id, start)), tail)
+    if not data:
+        warn_no_output_yet(record.id)
     output.emit(_output_json(record.id, data, raw), lambda: _write(data, raw))
+
+
+def warn_no_output_yet(session_id: str) -> None:
+    """Nothing written yet is an answer (empty output), said as a warning, not an error."""
+    output.warn("NO_OUTPUT_YET", "run.no_output_yet", id=session_id,
+                details={"id": session_id})
 
 
 def _log_of(record: SessionRecord) -> Path:

@@ -55,6 +55,8 @@ def render_show(r: SessionRecord) -> None:
                 ("merged", r.merged_at)]
     rows += [(k, v) for k, v in optional if v]
     rows.append(("exit_code", r.exit_code))
+    if r.labels:
+        rows.append(("labels", ", ".join(f"{k}={v}" for k, v in r.labels.items())))
     for key, value in rows:
         output.line(f"{t('sessions.label_' + key):<{LABEL_WIDTH}}{value}")
 

@@ -1,0 +1,61 @@
+"""``gz-ia session wait <id>... [--timeout S] [--any]``: block until sessions end.
+
+Exit 0 when every awaited session completed with exit code 0; 1 when one ended otherwise
+(``ok: true``, no errors, ``data.all_succeeded: false``: the call worked, the exit code
+carries the outcome); 1 with ``TIMEOUT`` (retryable) when the timeout passes first;
+130/143 on Ctrl+C/SIGTERM. The sessions themselves are never touched.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gzia.cli import output
+from gzia.cli.session.common import Dir, open_store
+from gzia.contract import InvalidInputError, TimeoutFailure
+from gzia.i18n import t
+from gzia.sessions.ids import validate_session_ref
+
+if TYPE_CHECKING:
+    from gzia.sessions.wait import WaitResult
+
+Ids = Annotated[list[str], typer.Argument(help="The sessions to wait for (ids or prefixes).",
+                                          show_default=False)]
+Timeout = Annotated[float | None, typer.Option(
+    "--timeout", help="Give up after S seconds (exit 1, TIMEOUT; the sessions keep running).")]
+AnyOne = Annotated[bool, typer.Option("--any", help="Return when the first session ends.")]
+
+
+def wait_command(ctx: typer.Context, sessions: Ids, timeout: Timeout = None,
+                 any_one: AnyOne = False, directory: Dir = None) -> None:
+    from gzia.sessions.wait import resolve_all, wait_for
+
+    for ref in sessions:
+        validate_session_ref(ref)
+    if timeout is not None and not timeout >= 0:
+        raise InvalidInputError("sessions.wait_bad_timeout", value=timeout,
+                                details={"option": "--timeout", "value": timeout})
+    store = open_store(ctx, directory)
+    records = resolve_all(store, sessions)
+    ids = [r.id for r in records]
+    result = wait_for(store, records, any_one=any_one, timeout=timeout)
+    data = result.to_json(ids)
+    if result.timed_out:
+        running = [r.id for r in result.records if r is not None and r.is_running]
+        raise TimeoutFailure("sessions.wait_timeout", seconds=timeout, count=len(running),
+                             details={"timeout": timeout, "running": running}, data=data)
+    if not result.all_succeeded:
+        output.exit_with(1)
+    output.emit(data, lambda: _render(ids, result))
+
+
+def _render(ids: list[str], result: WaitResult) -> None:
+    for session_id, record in zip(ids, result.records, strict=True):
+        if record is None:
+            output.line(t("sessions.wait_deleted", id=session_id))
+            continue
+        exit_code = "-" if record.is_running else record.exit_code
+        output.line(t("sessions.wait_line", id=record.id, status=record.status,
+                      exit_code=exit_code, end_reason=record.end_reason or "-"))

@@ -1,0 +1,132 @@
+"""ToolProxy: the circuit breaker around every tool.
+
+``HEALTHY`` → ``DEGRADED`` after 2 consecutive failures → ``DEAD`` after
+``max_failures`` (default 5); any success → ``HEALTHY``. A call to a DEAD tool fails at
+once with :class:`CircuitOpen` (the server's JSON-RPC ``-32603``), without running it,
+until :meth:`ToolProxy.reset`. A call that outlives its timeout is a failure: the caller
+gets the timeout at once, and every program the tool started through :func:`gzia.proc.run`
+is killed with its process group, so the abandoned work stops instead of leaking.
+Arguments that do not match the schema are refused before the tool runs and are not the
+tool's failure: they do not count.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import anyio
+import anyio.to_thread
+
+from gzia import proc
+from gzia.contract import TimeoutFailure
+from gzia.orchy.tool import Tool, ToolContext, validate_arguments
+
+DEFAULT_MAX_FAILURES = 5
+DEFAULT_TIMEOUT = 30.0
+DEGRADED_AFTER = 2
+
+
+class Health(StrEnum):
+    HEALTHY = "HEALTHY"
+    DEGRADED = "DEGRADED"
+    DEAD = "DEAD"
+
+
+class CircuitOpen(Exception):
+    """A call refused because the tool is DEAD."""
+
+
+@dataclass
+class ToolStats:
+    total_calls: int = 0
+    failed_calls: int = 0
+    consecutive_failures: int = 0
+    last_error: str | None = None
+    last_duration_ms: float | None = None
+
+
+class ToolProxy:
+    def __init__(self, tool: Tool, *, max_failures: int = DEFAULT_MAX_FAILURES,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.tool = tool
+        self.max_failures = max_failures
+        self.timeout = timeout
+        self.health = Health.HEALTHY
+        self.stats = ToolStats()
+
+    async def call(self, context: ToolContext, arguments: object) -> Any:
+        if self.health is Health.DEAD:
+            raise CircuitOpen(self.tripped_message())
+        values = validate_arguments(self.tool.input_schema, arguments)
+        self.stats.total_calls += 1
+        started = time.perf_counter()
+        try:
+            result = await self._run_bounded(context, values)
+        except Exception as exc:
+            self._failed(exc)
+            raise
+        finally:
+            self.stats.last_duration_ms = (time.perf_counter() - started) * 1000
+        self._succeeded()
+        return result
+
+    def reset(self) -> None:
+        """ResetCircuitBreaker: back to HEALTHY with no failures counted."""
+        self.health = Health.HEALTHY
+        self.stats.consecutive_failures = 0
+
+    def tripped_message(self) -> str:
+        return (f'[ToolProxy] circuit breaker tripped for tool "{self.tool.name}": '
+                f"status is DEAD after {self.max_failures} consecutive failures")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.tool.name, "status": self.health.value,
+                "consecutive_failures": self.stats.consecutive_failures,
+                "max_failures": self.max_failures, "timeout_s": self.timeout,
+                "total_calls": self.stats.total_calls, "failed_calls": self.stats.failed_calls,
+                "last_error": self.stats.last_error,
+                "last_duration_ms": _rounded(self.stats.last_duration_ms)}
+
+    async def _run_bounded(self, context: ToolContext, values: dict[str, Any]) -> Any:
+        children: set[int] = set()
+
+        def work() -> Any:
+            with proc.watch_children(children):
+                return self.tool.function(context, values)
+
+        try:
+            with anyio.fail_after(self.timeout):
+                return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        except TimeoutError:
+            _kill_groups(children)
+            raise TimeoutFailure("orchy.tool_timed_out", name=self.tool.name,
+                                 seconds=self.timeout) from None
+
+    def _failed(self, exc: Exception) -> None:
+        self.stats.failed_calls += 1
+        self.stats.consecutive_failures += 1
+        self.stats.last_error = str(exc) or type(exc).__name__
+        if self.stats.consecutive_failures >= self.max_failures:
+            self.health = Health.DEAD
+        elif self.stats.consecutive_failures >= DEGRADED_AFTER:
+            self.health = Health.DEGRADED
+
+    def _succeeded(self) -> None:
+        self.stats.consecutive_failures = 0
+        self.health = Health.HEALTHY
+
+
+def _kill_groups(pids: set[int]) -> None:
+    for pid in list(pids):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)

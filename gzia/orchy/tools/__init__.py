@@ -1,0 +1,1 @@
+"""The built-in tool plugins (each registered under ``gzia.tools`` in pyproject.toml)."""

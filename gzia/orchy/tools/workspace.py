@@ -1,0 +1,85 @@
+"""``workspace_status`` and ``workspace_commit``: the served session's own work tree.
+
+gz-ia's own directories (``.harness/``, ``.harness-session/``) are never listed nor
+committed: injected files may hold credentials.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gzia.contract import NotFoundError, SafetyBlockError
+from gzia.orchy.tool import Tool, ToolContext, ToolPlugin, object_schema
+from gzia.sessions.record import SessionRecord
+
+
+def status(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    from gzia.sessions.git import changed_paths, rev_parse
+    from gzia.sessions.merge_checks import HARNESS_PATHS
+
+    record = context.record()
+    directory = _work_tree(context, record)
+    return {"id": record.id, "is_isolated": record.is_isolated, "path": str(directory),
+            "branch": record.branch_name, "base_branch": record.base_branch,
+            "head": rev_parse(directory, "HEAD"),
+            "changes": changed_paths(directory, ignore_dirs=HARNESS_PATHS)}
+
+
+def commit(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    from gzia.sessions.git import (
+        changed_paths,
+        commit_with_fallback_identity,
+        git_failure,
+        git_ok,
+        rev_parse,
+    )
+    from gzia.sessions.merge_checks import HARNESS_PATHS
+    from gzia.sessions.workspace import ensure_excluded
+
+    record = context.record()
+    if not record.is_isolated:
+        raise SafetyBlockError("orchy.commit_not_isolated", id=record.id,
+                               details={"id": record.id})
+    worktree = _work_tree(context, record)
+    ensure_excluded(context.store.project)
+    files = changed_paths(worktree, ignore_dirs=HARNESS_PATHS)
+    if not files:
+        return {"id": record.id, "committed": False, "commit": None, "files": []}
+    ours = [f":(exclude,top){name}" for name in HARNESS_PATHS]
+    git_ok(["add", "-A", "--", ":(top)", *ours], worktree)
+    done = commit_with_fallback_identity(["commit", "-q", "-m", args["message"]], worktree)
+    if not done.ok:
+        raise git_failure(done)
+    return {"id": record.id, "committed": True, "commit": rev_parse(worktree, "HEAD"),
+            "files": files}
+
+
+def _work_tree(context: ToolContext, record: SessionRecord) -> Path:
+    """Where the session's agent works (paths from the project, never from the record)."""
+    from gzia.sessions.workspace import workspace_of
+
+    workspace = workspace_of(context.store.project, record)
+    if workspace.is_isolated and not (workspace.target_dir / ".git").is_file():
+        raise NotFoundError("sessions.diff_unavailable", id=record.id,
+                            details={"id": record.id})
+    return workspace.target_dir
+
+
+STATUS = Tool(
+    "workspace_status",
+    "The served session's work tree: path, branch, HEAD and the changed files.",
+    object_schema({}), status,
+)
+
+COMMIT = Tool(
+    "workspace_commit",
+    "Commit every change in the served session's work tree on its branch "
+    "(isolated sessions only).",
+    object_schema({"message": {"type": "string", "minLength": 1,
+                               "description": "The commit message."}},
+                  required=("message",)),
+    commit,
+)
+
+plugin = ToolPlugin(lambda context: [STATUS, COMMIT])

@@ -1,0 +1,33 @@
+"""`gz-ia mcp` from the built pyz: the SDK and pydantic-core travel inside the archive."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from tests.orchy.conftest import Served, mcp_session
+
+
+@pytest.mark.pyz
+def test_the_pyz_serves_the_session_and_trips_the_breaker(pyz: Path, served: Served) -> None:
+    async def scenario() -> None:
+        async with mcp_session([sys.executable, str(pyz)], "--session", served.direct,
+                               "--max-failures", "2", cwd=served.root) as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert {"session_info", "worktree_read", "orchy_reset"} <= names
+            info = await client.call_tool("session_info", {})
+            assert json.loads(info.content[0].text)["id"] == served.direct
+            for _ in range(2):
+                assert (await client.call_tool("workspace_commit", {"message": "m"})).is_error
+            with pytest.raises(MCPError) as tripped:
+                await client.call_tool("workspace_commit", {"message": "m"})
+            assert (tripped.value.code, tripped.value.message) == (-32603, (
+                '[ToolProxy] circuit breaker tripped for tool "workspace_commit": '
+                "status is DEAD after 2 consecutive failures"))
+
+    anyio.run(scenario)
