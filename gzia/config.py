@@ -190,9 +190,10 @@ class Config:
         return self.value(key).value
 
     def origin(self, value: Value) -> str | None:
-        """Where ``value`` came from, as messages name it: the file, the variable, or
-        ``None`` for a default."""
-        return {SOURCE_FILE: str(self.file), SOURCE_ENV: value.setting.env}.get(value.source)
+        """Where ``value`` came from, as messages name it: the file, the variable,
+        ``built-in`` (:func:`bad_value` names the embedded file), or ``None`` for a default."""
+        return {SOURCE_FILE: str(self.file), SOURCE_ENV: value.setting.env,
+                SOURCE_BUILTIN: SOURCE_BUILTIN}.get(value.source)
 
     def values(self) -> list[Value]:
         return [self.value(s.key) for s in SETTINGS]
@@ -225,11 +226,19 @@ def coerce(setting: Setting, raw: Any, *, origin: str | None) -> Any:
 def bad_value(setting: Setting, raw: Any, *, origin: str | None,
               expected: str) -> InvalidInputError:
     """The error for a value ``setting`` cannot take, naming the key and where the value
-    came from (``None``: the command line); the value is masked as output is."""
+    came from (a file, a variable, ``built-in``; ``None``: the command line); the value is
+    masked as output is."""
+    details: dict[str, Any] = {"key": setting.key, "origin": origin}
+    named = origin
+    if origin == SOURCE_BUILTIN:
+        from gzia.i18n import t
+
+        details["file"] = str(BUILTIN_DEFAULTS)
+        named = t("config.origin_builtin", file=BUILTIN_DEFAULTS)
     return InvalidInputError(
         "config.bad_type" if origin else "config.bad_value", key=setting.key,
-        origin=origin, expected=expected, value=str(masked(setting, str(raw))),
-        details={"key": setting.key, "origin": origin},
+        origin=named, expected=expected, value=str(masked(setting, str(raw))),
+        details=details,
     )
 
 
@@ -280,10 +289,11 @@ def load_config(environ: Mapping[str, str] | None = None) -> Config:
 
 def builtin_defaults() -> dict[str, Any]:
     """The defaults embedded in this build (none in a development install)."""
-    return read_config_file(BUILTIN_DEFAULTS)
+    return read_config_file(BUILTIN_DEFAULTS, origin=SOURCE_BUILTIN)
 
 
-def read_config_file(file: Path) -> dict[str, Any]:
+def read_config_file(file: Path, *, origin: str | None = None) -> dict[str, Any]:
+    """The settings in ``file``; a bad value names ``origin`` (by default the file)."""
     import tomllib
 
     try:
@@ -309,7 +319,7 @@ def read_config_file(file: Path) -> dict[str, Any]:
                 "config.unknown_key_in_file", key=key, file=str(file),
                 details={"file": str(file), "key": key},
             )
-        values[key] = coerce(setting, raw, origin=str(file))
+        values[key] = coerce(setting, raw, origin=origin or str(file))
     return values
 
 
