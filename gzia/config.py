@@ -20,6 +20,7 @@ from typing import Any
 
 from gzia.atomic import write_atomic
 from gzia.contract import InvalidInputError, IOFailure
+from gzia.credentials import MASK, carries_credential, mask_credentials, names_a_secret
 
 APP_NAME = "gz-ia"
 
@@ -134,13 +135,6 @@ class Value:
         return masked(self.setting, self.value)
 
 
-MASK = "****"
-_USERINFO = r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^/?#@\s:]*)(?::[^/?#@\s]*)?@"
-_CREDENTIAL_NAME = (r"[A-Za-z0-9_.-]*(?:token|secret|pass|pwd|key|auth|sig|cred|session|sid"
-                    r"|jwt|bearer)[A-Za-z0-9_.-]*")
-_QUERY_CREDENTIAL = rf"(?i)(?P<name>[?&;#]{_CREDENTIAL_NAME}=)[^&;#\s'\"]*"
-
-
 def masked(setting: Setting, value: Any) -> Any:
     """``value`` as it may be printed: a secret setting's value is ``****`` whatever its type;
     in text, a URL's user info and query parameters named like credentials are masked."""
@@ -149,20 +143,27 @@ def masked(setting: Setting, value: Any) -> Any:
     return mask_credentials(value) if isinstance(value, str) else value
 
 
-def mask_credentials(text: str) -> str:
-    """``text`` with credentials in URLs masked: ``https://user:****@host``, a bare
-    ``https://****@host`` (a token as user name), and ``?token=****`` for any query or
-    fragment parameter whose name holds token, secret, pass, pwd, key, auth, sig, cred,
-    session, sid, jwt or bearer."""
-    import re
+GZ_PREFIX = "GZ_"
 
-    def userinfo(found: re.Match[str]) -> str:
-        has_password = ":" in found.group()[len(found["scheme"]):]
-        user = found["user"] if has_password else ""
-        return f"{found['scheme']}{user}{':' if has_password else ''}{MASK}@"
 
-    text = re.sub(_USERINFO, userinfo, text)
-    return re.sub(_QUERY_CREDENTIAL, lambda found: found["name"] + MASK, text)
+def without_secrets(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` without gz-ia's own secrets (:func:`secret_variables`): the environment
+    of every program gz-ia starts, agents, git and the hooks git runs alike."""
+    withheld = set(secret_variables(environ))
+    return {name: value for name, value in environ.items() if name not in withheld}
+
+
+def secret_variables(environ: Mapping[str, str]) -> list[str]:
+    """The ``GZ_*`` variables of ``environ`` that hold a credential, in ``environ``'s order:
+    those of a credential setting (``secret`` or ``credential``), those whose name says
+    so (token, password, secret, credential, API key) and those whose value carries one
+    (:func:`gzia.credentials.carries_credential`: ``https://user:pass@host``, ``?token=``)."""
+    credentials = {s.env for s in SETTINGS if s.secret or s.credential}
+    return [
+        name for name, value in environ.items()
+        if name.startswith(GZ_PREFIX)
+        and (name in credentials or names_a_secret(name) or carries_credential(value))
+    ]
 
 
 class Config:
