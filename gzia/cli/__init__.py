@@ -13,6 +13,10 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     guard_standard_streams()
+    if args[:1] == ["__holder__"]:  # gzia.supervisor.selfexec.HOLDER_ARG: a background run
+        from gzia.sessions.holder import holder_main
+
+        return holder_main()
     try:
         from gzia.cli.quick import answer
 

@@ -9,6 +9,13 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.run_options import (
+    Background,
+    NoOutputTimeout,
+    Timeout,
+    background_options,
+    report_started,
+)
 from gzia.cli.run_report import (
     ALLOW_PUSH_HELP,
     configured_watchdog,
@@ -28,7 +35,7 @@ app = typer.Typer(add_completion=False)
 
 @app.command(help="Start a new interactive chat with an agent (agy, claude, opencode, "
                   "pi-agent) in an isolated worktree.")
-def chat(
+def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     provider: Annotated[str | None, typer.Option("-p", "--provider",
                                                  help="Agent to run.")] = None,
     perm: Annotated[str | None, typer.Option("-m", "--perm",
@@ -38,6 +45,9 @@ def chat(
                                                   help="Project directory.")] = None,
     allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
     = False,
+    background: Background = False,
+    timeout: Timeout = None,
+    no_output_timeout: NoOutputTimeout = None,
 ) -> None:
     from gzia.config import load_config
     from gzia.drivers.registry import (
@@ -55,15 +65,24 @@ def chat(
     permission = parse_permission(perm or config.get("default_permission"))
     request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
                              mode="chat", output_to_stderr=output.is_json(),
-                             allow_push=push_allowed(allow_push))
+                             allow_push=push_allowed(allow_push),
+                             pty=background or no_output_timeout is not None,
+                             background=background_options(background))
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_if_unguarded(workspace)
         warn_if_base_has_changes(workspace)
+        if background:  # the record printed on return says what runs where
+            return
         output.progress(t("run.chat_launch", name=driver.display_name,
                           permission=permission.value, workspace=workspace_label(workspace)))
 
-    report_run(start_session(request, watchdog=configured_watchdog(), on_launch=launched))
+    run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
+                        on_launch=launched)
+    if background:
+        report_started(run)
+    else:
+        report_run(run)
 
 
 def task_for(driver: Driver, prompt: str | None) -> str | None:

@@ -9,6 +9,13 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.run_options import (
+    Background,
+    NoOutputTimeout,
+    Timeout,
+    background_options,
+    report_started,
+)
 from gzia.cli.run_report import (
     ALLOW_PUSH_HELP,
     configured_watchdog,
@@ -32,7 +39,7 @@ app = typer.Typer(add_completion=False)
     help="Run a command as a session in an isolated worktree: gz-ia exec -- CMD ARGS...",
     context_settings={"allow_interspersed_args": False},
 )
-def exec_command(
+def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
     command: Annotated[list[str] | None, typer.Argument(help="The command and its arguments.",
                                                         show_default=False)] = None,
     directory: Annotated[str | None, typer.Option("-d", "--dir",
@@ -41,6 +48,9 @@ def exec_command(
     = "shell",
     allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
     = False,
+    background: Background = False,
+    timeout: Timeout = None,
+    no_output_timeout: NoOutputTimeout = None,
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
@@ -51,17 +61,25 @@ def exec_command(
     driver = command_driver(get_driver(provider), command)
     request = SessionRequest(
         directory, driver, Permission.SUPERVISED, command=command, mode="exec",
-        pty=os.isatty(0), output_to_stderr=output.is_json(),
-        allow_push=push_allowed(allow_push),
+        pty=background or no_output_timeout is not None or os.isatty(0),
+        output_to_stderr=output.is_json(), allow_push=push_allowed(allow_push),
+        background=background_options(background),
     )
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_if_unguarded(workspace)
         warn_if_base_has_changes(workspace)
+        if background:  # the record printed on return says what runs where
+            return
         output.progress(t("run.exec_launch", command=shlex.join(command), id=record.id,
                           workspace=workspace_label(workspace)))
 
-    report_run(start_session(request, watchdog=configured_watchdog(), on_launch=launched))
+    run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
+                        on_launch=launched)
+    if background:
+        report_started(run)
+    else:
+        report_run(run)
 
 
 def command_driver(driver: Driver, command: list[str]) -> Driver:

@@ -7,10 +7,18 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.run_options import (
+    Background,
+    NoOutputTimeout,
+    Timeout,
+    background_options,
+    report_started,
+)
 from gzia.cli.run_report import configured_watchdog, push_allowed, report_run, warn_if_unguarded
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
+from gzia.supervisor.watchdog import Watchdog
 
 app = typer.Typer(add_completion=False)
 
@@ -21,21 +29,37 @@ def resume(
                                               help="Session id (or unique prefix).")],
     directory: Annotated[str | None, typer.Option("-d", "--dir",
                                                   help="Project directory.")] = None,
+    background: Background = False,
+    timeout: Timeout = None,
+    no_output_timeout: NoOutputTimeout = None,
 ) -> None:
-    resume_in_foreground(session_id, directory)
+    resume_in_foreground(session_id, directory, background=background,
+                         watchdog=configured_watchdog(timeout, no_output_timeout))
 
 
-def resume_in_foreground(session_id: str, directory: str | None) -> None:
+def resume_in_foreground(
+    session_id: str,
+    directory: str | None,
+    *,
+    background: bool = False,
+    watchdog: Watchdog | None = None,
+) -> None:
     from gzia.drivers.registry import get_driver
     from gzia.sessions.runner import resume_session
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_if_unguarded(workspace)
+        if background:  # the record printed on return says what runs where
+            return
         output.progress(t("run.resume_launch", id=record.id, dir=workspace.target_dir))
 
     run = resume_session(
         directory, session_id, driver_for=lambda provider: get_driver(provider or "agy"),
-        watchdog=configured_watchdog(), on_launch=launched, output_to_stderr=output.is_json(),
+        watchdog=watchdog or configured_watchdog(), on_launch=launched,
+        output_to_stderr=output.is_json(), background=background_options(background),
         allow_push=push_allowed(False),
     )
-    report_run(run)
+    if background:
+        report_started(run)
+    else:
+        report_run(run)

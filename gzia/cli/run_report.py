@@ -10,10 +10,16 @@ from __future__ import annotations
 import signal
 
 from gzia.cli import output
-from gzia.contract import AgentFailedError, GzError, InterruptError, TerminatedError
+from gzia.contract import (
+    AgentFailedError,
+    GzError,
+    InterruptError,
+    TerminatedError,
+    TimeoutFailure,
+)
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
-from gzia.sessions.runner import SessionRun
+from gzia.sessions.runner import WATCHDOG_REASONS, SessionRun
 from gzia.sessions.workspace import Workspace
 from gzia.supervisor.watchdog import Watchdog
 
@@ -31,10 +37,13 @@ def push_allowed(flag: bool) -> bool:
     return flag or bool(load_config().get("allow_push"))
 
 
-def configured_watchdog() -> Watchdog:
+def configured_watchdog(
+    timeout_s: float | None = None, no_output_timeout_s: float | None = None
+) -> Watchdog:
     from gzia.config import load_config
 
-    return Watchdog(kill_grace_ms=int(load_config().get("kill_grace_ms")))
+    return Watchdog(kill_grace_ms=int(load_config().get("kill_grace_ms")),
+                    timeout_s=timeout_s, no_output_timeout_s=no_output_timeout_s)
 
 
 def workspace_label(workspace: Workspace) -> str:
@@ -90,6 +99,8 @@ def run_error(run: SessionRun) -> GzError:
     data = record.to_json()
     details = {"id": record.id, "status": record.status, "exit_code": record.exit_code,
                "signal": record.signal}
+    if record.end_reason in WATCHDOG_REASONS:
+        return _timed_out(record, data, details)
     if run.exit_code == 130:
         return InterruptError("run.agent_interrupted", id=record.id, hint_key="run.show_hint",
                                  data=data, details=details)
@@ -98,6 +109,12 @@ def run_error(run: SessionRun) -> GzError:
                                data=data, details=details, signal=_signal_name(record.signal))
     return AgentFailedError("run.agent_failed", id=record.id, hint_key="run.show_hint",
                             data=data, details=details, code=record.exit_code)
+
+
+def _timed_out(record: SessionRecord, data: object, details: dict[str, object]) -> GzError:
+    """``--timeout`` or ``--no-output-timeout`` stopped the agent: the message names which."""
+    return TimeoutFailure(f"run.{record.end_reason}", id=record.id, hint_key="run.show_hint",
+                          data=data, details={**details, "end_reason": record.end_reason})
 
 
 def _signal_name(number: int | None) -> str:

@@ -159,9 +159,10 @@ app.command("logs", help="Print the session's events (-f: follow while it runs).
 
 
 def _register_run_control() -> None:
-    from gzia.cli.session_control import register
+    from gzia.cli import session_control, session_process
 
-    register(app)
+    session_control.register(app)
+    session_process.register(app)
 
 
 _register_run_control()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.run_options import Background
 from gzia.cli.session_common import Dir, SessionRef, open_store
 from gzia.i18n import t
 
@@ -34,12 +35,16 @@ KillForce = Annotated[bool, typer.Option(
 def kill(ctx: typer.Context, session: SessionRef, force: KillForce = False,
          directory: Dir = None) -> None:
     from gzia.cli.run_report import configured_watchdog
+    from gzia.sessions.holder_client import kill_through_holder
     from gzia.sessions.ids import validate_session_ref
     from gzia.sessions.kill import kill_session
 
     validate_session_ref(session)
     store = open_store(ctx, directory)
-    result = kill_session(store, session, configured_watchdog().kill_grace_s, force=force)
+    grace_s = configured_watchdog().kill_grace_s
+    record = store.load(store.resolve(session))  # as stored: kill_session reconciles it
+    result = (kill_through_holder(store, record, grace_s)
+              or kill_session(store, session, grace_s, force=force))
     record = result.record
     warn_if_process_only(record.id, result.target)
     key = "run.kill_lost" if result.was_lost else "run.kill_done"
@@ -57,10 +62,11 @@ def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
                 details={"id": session_id, **target.to_json()})
 
 
-def resume(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
+def resume(ctx: typer.Context, session: SessionRef, directory: Dir = None,
+           background: Background = False) -> None:
     from gzia.cli.resume import resume_in_foreground
     from gzia.sessions.ids import validate_session_ref
 
     validate_session_ref(session)
     group_dir = ctx.obj.get("dir") if isinstance(ctx.obj, dict) else None
-    resume_in_foreground(session, directory or group_dir)
+    resume_in_foreground(session, directory or group_dir, background=background)

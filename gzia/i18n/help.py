@@ -61,6 +61,43 @@ TEXTS = {
     "Driver that runs the command.": "Driver que ejecuta el comando.",
     "Resume a finished session in its own workspace and conversation.":
         "Reanuda una sesión terminada en su propio espacio de trabajo y conversación.",
+    # -b and the watchdog (chat, exec, resume)
+    "Run under a detached holder and return at once with the session record.":
+        "Ejecuta bajo un proceso desacoplado y vuelve al instante con el registro de la "
+        "sesión.",
+    "Stop the agent (tree kill) after this many seconds; end_reason timeout.":
+        "Detiene el agente (y sus procesos) tras estos segundos; end_reason timeout.",
+    "Stop the agent after this many seconds without output (PTY runs); "
+    "end_reason no_output_timeout.":
+        "Detiene el agente tras estos segundos sin salida (ejecuciones con PTY); "
+        "end_reason no_output_timeout.",
+    # session process actions
+    "Show a session's state, exit code, bytes of output and seconds since its last output.":
+        "Muestra el estado de una sesión, su código de salida, los bytes de salida y los "
+        "segundos desde su última salida.",
+    "Print a session's terminal output (-f: follow while it runs).":
+        "Muestra la salida de terminal de una sesión (-f: la sigue mientras se ejecuta).",
+    "Send keys to a background session: tmux-style names (Enter, Escape, C-c, Up, M-x) or "
+    "literal text.":
+        "Envía teclas a una sesión en segundo plano: nombres al estilo de tmux (Enter, "
+        "Escape, C-c, Up, M-x) o texto literal.",
+    "Paste text (or stdin with -) into a background session as a bracketed paste.":
+        "Pega texto (o stdin con -) en una sesión en segundo plano como pegado delimitado.",
+    "Type text into a background session, then Enter.":
+        "Escribe texto en una sesión en segundo plano y después Enter.",
+    "Only the last N lines.": "Solo las últimas N líneas.",
+    "The bytes as written, escape sequences included.":
+        "Los bytes tal como se escribieron, secuencias de escape incluidas.",
+    "Key names or text.": "Nombres de teclas o texto.",
+    "Send every argument as text, no key names.":
+        "Envía cada argumento como texto, sin nombres de teclas.",
+    "The text; - or none reads stdin.": "El texto; - o ninguno lee stdin.",
+    "The text (none: just Enter).": "El texto (ninguno: solo Enter).",
+    "Attach this terminal to a background session; Ctrl-] detaches and leaves it running.":
+        "Conecta este terminal a una sesión en segundo plano; Ctrl-] desconecta y la deja "
+        "en ejecución.",
+    "The key that detaches (tmux-style name).":
+        "La tecla que desconecta (nombre al estilo de tmux).",
     # session
     "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs, "
     "kill, resume).":

@@ -50,6 +50,34 @@ EN = {
     "kill_not_permitted": "cannot stop session '{id}': no permission to signal PID {pid}",
     "kill_refused_pid": "session '{id}' names PID {pid}, which gz-ia will not signal; "
                         "the record was left as it is",
+    "background_started": "● Session '{id}' is running in the background (PID {pid}).",
+    "background_next": "  Output: gz-ia session output {id} -f   Attach: gz-ia session attach {id}"
+                       "   Stop: gz-ia session kill {id}",
+    "background_no_answer": "the holder of session '{id}' did not report within {seconds} s",
+    "background_failed": "session '{id}' could not start in the background: {detail}",
+    "runtime_dir_unusable": "cannot use the runtime directory {path}: {detail}",
+    "runtime_dir_unsafe": "the runtime directory {path} is not private to this user "
+                          "(it must be your own directory with mode 0700)",
+    "holder_gone": "the holder of session '{id}' is gone; its agent (PID {pid}) may still "
+                   "run",
+    "holder_gone_hint": "stop it with: gz-ia session kill {id}",
+    "holder_unreachable": "cannot reach the holder of session '{id}': {detail}",
+    "holder_refused": "the holder of session '{id}' refused: {detail}",
+    "not_background": "session '{id}' was not started with -b: there is no holder to talk to",
+    "no_output": "session '{id}' has no output log (only -b and terminal runs keep one)",
+    "input_sent": "✓ {count} bytes sent to session '{id}'.",
+    "input_sent_one": "✓ 1 byte sent to session '{id}'.",
+    "bad_key": "unknown key: {key}",
+    "poll_line": "{id}  {status}  exit {exit_code}  {bytes} bytes  idle {idle}  holder {holder}",
+    "timeout": "session '{id}' was stopped: it ran longer than its --timeout",
+    "no_output_timeout": "session '{id}' was stopped: no output for longer than its "
+                         "--no-output-timeout",
+    "attach_finished": "session '{id}' has finished ({status}): there is nothing to attach to",
+    "attach_finished_hint": "its output: gz-ia session output {id}",
+    "attach_start": "[attached to session {id}: {key} detaches]",
+    "attach_detached": "[detached from session {id}: it keeps running]",
+    "attach_ended": "[session {id} ended: {status}]",
+    "bad_detach_key": "the detach key must be one key that sends one byte, not '{key}'",
     "kill_refused_ancestor": "session '{id}' names PID {pid}, a process gz-ia runs under "
                              "(its caller or one of its parents), which gz-ia never "
                              "signals; the record was left as it is",
@@ -108,6 +136,36 @@ ES = {
                           "señales al PID {pid}",
     "kill_refused_pid": "la sesión '{id}' indica el PID {pid}, al que gz-ia no enviará "
                         "señales; el registro queda como estaba",
+    "background_started": "● La sesión '{id}' se ejecuta en segundo plano (PID {pid}).",
+    "background_next": "  Salida: gz-ia session output {id} -f   Conectarse: gz-ia session attach "
+                       "{id}   Detener: gz-ia session kill {id}",
+    "background_no_answer": "el proceso que sostiene la sesión '{id}' no respondió en {seconds} s",
+    "background_failed": "la sesión '{id}' no pudo iniciarse en segundo plano: {detail}",
+    "runtime_dir_unusable": "no se puede usar el directorio de ejecución {path}: {detail}",
+    "runtime_dir_unsafe": "el directorio de ejecución {path} no es privado de este usuario "
+                          "(debe ser un directorio suyo con modo 0700)",
+    "holder_gone": "el proceso que sostiene la sesión '{id}' ya no existe; su agente "
+                   "(PID {pid}) puede seguir en ejecución",
+    "holder_gone_hint": "deténgalo con: gz-ia session kill {id}",
+    "holder_unreachable": "no se puede contactar con el proceso de la sesión '{id}': {detail}",
+    "holder_refused": "el proceso de la sesión '{id}' lo rechazó: {detail}",
+    "not_background": "la sesión '{id}' no se inició con -b: no hay proceso con el que hablar",
+    "no_output": "la sesión '{id}' no tiene registro de salida (solo lo guardan las "
+                 "ejecuciones con -b o con terminal)",
+    "input_sent": "✓ {count} bytes enviados a la sesión '{id}'.",
+    "input_sent_one": "✓ 1 byte enviado a la sesión '{id}'.",
+    "bad_key": "tecla desconocida: {key}",
+    "poll_line": "{id}  {status}  salida {exit_code}  {bytes} bytes  inactiva {idle}  "
+                 "proceso {holder}",
+    "timeout": "la sesión '{id}' se detuvo: superó su tiempo máximo (--timeout)",
+    "no_output_timeout": "la sesión '{id}' se detuvo: pasó más tiempo sin salida que su "
+                         "--no-output-timeout",
+    "attach_finished": "la sesión '{id}' ya terminó ({status}): no hay nada a lo que conectarse",
+    "attach_finished_hint": "su salida: gz-ia session output {id}",
+    "attach_start": "[conectado a la sesión {id}: {key} desconecta]",
+    "attach_detached": "[desconectado de la sesión {id}: sigue en ejecución]",
+    "attach_ended": "[la sesión {id} terminó: {status}]",
+    "bad_detach_key": "la tecla para desconectar debe ser una tecla que envíe un byte, no '{key}'",
     "kill_refused_ancestor": "la sesión '{id}' indica el PID {pid}, un proceso bajo el que "
                              "corre gz-ia (quien lo invocó o uno de sus padres), al que gz-ia "
                              "nunca envía señales; el registro queda como estaba",

@@ -54,6 +54,8 @@ def is_stale(record: SessionRecord) -> bool:
     owner is not alive to write how it ended."""
     if not record.is_running:
         return False
+    if _holder_alive(record):
+        return False  # a background run's holder finalizes it (it may be reaping the agent)
     if record.pid < 0:
         return True  # no process can have it: a corrupt or hand-edited record
     if record.pid == 0:
@@ -106,6 +108,15 @@ def wait_for_owner(store: SessionStore, record: SessionRecord,
         time.sleep(0.02)
         record = store.load(record.id)
     return record
+
+
+def _holder_alive(record: SessionRecord) -> bool:
+    if "holder" not in record.extras:
+        return False
+    from gzia.sessions.background import HolderRef
+
+    holder = HolderRef.of(record)
+    return holder is not None and holder.alive()
 
 
 def _still_setting_up(started_at: str) -> bool:

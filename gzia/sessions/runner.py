@@ -41,6 +41,7 @@ from gzia.contract import (
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
 from gzia.i18n import t
+from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
@@ -68,6 +69,9 @@ ALLOW_PUSH_EXTRA = "allow_push"
 
 STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
 
+WATCHDOG_REASONS = frozenset({EndReason.TIMEOUT, EndReason.NO_OUTPUT_TIMEOUT})
+"""End reasons of a run the watchdog stopped: exit 1 with ``TIMEOUT``."""
+
 LaunchCallback = Callable[[SessionRecord, Workspace], None]
 
 
@@ -82,6 +86,8 @@ class SessionRequest:
     pty: bool = False
     output_to_stderr: bool = False
     """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
+    background: BackgroundOptions | None = None
+    """Run under a detached holder and return once the agent runs (``-b``)."""
     allow_push: bool = False
     """Lift the guardrail's refusal of ``git push`` (:mod:`gzia.sessions.guard`)."""
 
@@ -123,6 +129,7 @@ def resume_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
     output_to_stderr: bool = False,
+    background: BackgroundOptions | None = None,
     allow_push: bool = False,
 ) -> SessionRun:
     """Continue a finished session: same record, same workspace, same conversation.
@@ -141,6 +148,7 @@ def resume_session(
         directory, driver_for(record.provider), _recorded_permission(record),
         command=command if isinstance(command, list) else None,
         mode=record.mode or "chat", output_to_stderr=output_to_stderr,
+        pty=background is not None, background=background,
         allow_push=allow_push or record.extras.get(ALLOW_PUSH_EXTRA) is True,
     )
     workspace = _resumed_workspace(project, record)
@@ -237,7 +245,7 @@ class _Launch:
         try:
             return self._run(record, resume)
         except BaseException as exc:  # the agent never started: the record must not stay running
-            final = _finalize_unstarted(self.store, record.id, exc)
+            final = finalize_unstarted(self.store, record.id, exc)
             data = final.to_json() if final is not None else None
             if isinstance(exc, KeyboardInterrupt):  # Ctrl+C or SIGTERM: ``data`` is the record
                 raise stopped_by_signal(exc, data) from exc
@@ -252,13 +260,18 @@ class _Launch:
         with signal_inbox() as inbox:
             command = self._command(record, resume)
             _raise_if_stopped_before_start(inbox)
+            if self.request.background is not None:
+                from gzia.sessions.background import start_in_background
+
+                return SessionRun(start_in_background(store, record, command, self.watchdog,
+                                                      self.request.background), 0)
             outcome = run_supervised(
                 command, watchdog=self.watchdog, inbox=inbox,
                 on_started=lambda started: _record_started(store, record.id, started),
             )
-            found = _conversation_after_exit(self.request.driver, record, self)
-            final = store.update(record.id, lambda r: _finalize(r, outcome, found))
-            _log_finish(store, final)
+            found = conversation_after_exit(self.request.driver, record,
+                                            Path(self.workspace.target_dir), self.env)
+            final = finalize_run(store, record.id, outcome, found)
             late = inbox.take_stop()
         return SessionRun(final, exit_code_for(final, outcome, late))
 
@@ -284,7 +297,9 @@ class _Launch:
         return guarded_environment(self.store.project, guard, self.env)
 
 
-def _conversation_after_exit(driver: Driver, record: SessionRecord, launch: _Launch) -> str | None:
+def conversation_after_exit(
+    driver: Driver, record: SessionRecord, cwd: Path, env: Mapping[str, str]
+) -> str | None:
     """The conversation id of an agent that chooses it itself (pi, opencode), found once it
     has exited, for a record that has none yet: metrics and resume then need no guess."""
     find = getattr(driver, "conversation_after_exit", None)
@@ -292,10 +307,20 @@ def _conversation_after_exit(driver: Driver, record: SessionRecord, launch: _Lau
         return None
     try:
         since = parse_rfc3339(record.started_at).timestamp()
-        found = find(Path(launch.workspace.target_dir), launch.env, since)
+        found = find(cwd, env, since)
     except Exception:  # a lookup that fails must not change how the run ends
         return None
     return found if isinstance(found, str) else None
+
+
+def finalize_run(
+    store: SessionStore, session_id: str, outcome: RunOutcome,
+    conversation_id: str | None = None,
+) -> SessionRecord:
+    """The one final write of a run, then its ``session finished`` event."""
+    final = store.update(session_id, lambda r: _finalize(r, outcome, conversation_id))
+    _log_finish(store, final)
+    return final
 
 
 def log_lifecycle_event(
@@ -345,7 +370,7 @@ def _raise_if_stopped_before_start(inbox: SignalInbox) -> None:
         raise TerminatedError("core.terminated")
 
 
-def _finalize_unstarted(
+def finalize_unstarted(
     store: SessionStore, session_id: str, exc: BaseException
 ) -> SessionRecord | None:
     """A run that ended before its agent started: ``killed``/``canceled`` when gz-ia was
@@ -407,6 +432,8 @@ def exit_code_for(record: SessionRecord, outcome: RunOutcome, late_signal: int |
     received = outcome.received_signal or late_signal
     if received is not None:
         return 130 if received == signal.SIGINT else 143
+    if record.end_reason in WATCHDOG_REASONS:
+        return 1  # TIMEOUT: gz-ia stopped it, not a signal from outside
     if record.status == Status.KILLED and record.end_reason == EndReason.KILLED:
         return 143  # stopped with ``gz-ia session kill``
     if outcome.signal == signal.SIGINT:

@@ -62,6 +62,15 @@ class RunOutcome:
     duration_ms: int
 
 
+@dataclass(frozen=True)
+class DetachedPty:
+    """A PTY run that is not connected to gz-ia's stdio (a background run's holder): the
+    relay built by ``relay_for(master)`` decides where output and input go."""
+
+    relay_for: Callable[[int], PtyRelay]
+    window: tuple[int, int] = (24, 80)
+
+
 @dataclass
 class _Stop:
     reason: str
@@ -76,16 +85,18 @@ def run_supervised(
     watchdog: Watchdog = DEFAULT_WATCHDOG,
     on_started: Callable[[Started], None] | None = None,
     inbox: SignalInbox | None = None,
+    detached: DetachedPty | None = None,
 ) -> RunOutcome:
     """Run ``command`` to its end under the watchdog; see the module's description.
 
     Pass ``inbox`` (from :func:`signal_inbox`) to keep noting stop signals after the run,
     while the caller records the outcome; otherwise one is installed for the run only.
+    ``detached`` runs a PTY command without gz-ia's stdio (see :class:`DetachedPty`).
     """
     with contextlib.ExitStack() as stack:
         if inbox is None:
             inbox = stack.enter_context(signal_inbox())
-        return _run(command, watchdog, on_started, inbox)
+        return _run(command, watchdog, on_started, inbox, detached)
     raise AssertionError("unreachable")  # pragma: no cover - for type checkers
 
 
@@ -94,8 +105,9 @@ def _run(
     watchdog: Watchdog,
     on_started: Callable[[Started], None] | None,
     inbox: SignalInbox,
+    detached: DetachedPty | None,
 ) -> RunOutcome:
-    with _attached(command) as attach:
+    with _attached(command, detached) as attach:
         began = time.monotonic()
         try:
             child, relay = attach.spawn()
@@ -137,9 +149,10 @@ def _outcome(child: Child, stop: _Stop | None, began: float) -> RunOutcome:
 class _Attachment:
     """How the agent is connected to gz-ia's stdio: plain, terminal handoff, or PTY."""
 
-    def __init__(self, command: Command) -> None:
+    def __init__(self, command: Command, detached: DetachedPty | None) -> None:
         self.command = command
-        self.terminal_fd = foreground_terminal_fd()
+        self.detached = detached
+        self.terminal_fd = None if detached is not None else foreground_terminal_fd()
         self.saved: SavedTerminal | None = None
         self._raw: contextlib.ExitStack = contextlib.ExitStack()
 
@@ -151,6 +164,9 @@ class _Attachment:
         return spawn_plain(self.command, self.terminal_fd), None
 
     def _spawn_pty(self) -> tuple[Child, PtyRelay]:
+        if self.detached is not None:
+            child, master = spawn_in_pty(self.command, None, self.detached.window)
+            return child, self.detached.relay_for(master)
         stdin_fd = 0 if _is_open(0) else None
         out_fd = self.command.output_fd
         size_fd = out_fd if os.isatty(out_fd) else stdin_fd
@@ -172,10 +188,10 @@ class _Attachment:
 
 
 @contextlib.contextmanager
-def _attached(command: Command) -> Iterator[_Attachment]:
+def _attached(command: Command, detached: DetachedPty | None) -> Iterator[_Attachment]:
     sys.stdout.flush()
     sys.stderr.flush()
-    yield _Attachment(command)
+    yield _Attachment(command, detached)
 
 
 def _is_open(fd: int) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import signal
 import subprocess
 import termios
 from collections.abc import Callable
@@ -18,7 +19,12 @@ from typing import Any
 
 from gzia.contract import IOFailure, NotFoundError
 from gzia.supervisor.command import Command
-from gzia.supervisor.terminal import child_take_terminal, copy_window_size, sigttou_ignored
+from gzia.supervisor.terminal import (
+    child_take_terminal,
+    copy_window_size,
+    set_window_size,
+    sigttou_ignored,
+)
 
 Child = subprocess.Popen[bytes]
 
@@ -35,11 +41,18 @@ def spawn_plain(command: Command, terminal_fd: int | None) -> Child:
     return child
 
 
-def spawn_in_pty(command: Command, size_from_fd: int | None) -> tuple[Child, int]:
-    """Start the agent on a new PTY; returns the child and the PTY's master fd."""
+def spawn_in_pty(
+    command: Command, size_from_fd: int | None, window: tuple[int, int] | None = None
+) -> tuple[Child, int]:
+    """Start the agent on a new PTY; returns the child and the PTY's master fd.
+
+    The PTY gets the size of the terminal ``size_from_fd``, else ``window`` (rows, cols).
+    """
     master, slave = os.openpty()
     if size_from_fd is not None:
         copy_window_size(size_from_fd, slave)
+    elif window is not None:
+        set_window_size(slave, *window)
     try:
         child = _popen(
             command,
@@ -58,7 +71,21 @@ def spawn_in_pty(command: Command, size_from_fd: int | None) -> tuple[Child, int
 
 
 def _acquire_controlling_terminal() -> None:
+    default_signal_dispositions()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+RESET_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGPIPE,
+                 signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGUSR1, signal.SIGUSR2)
+
+
+def default_signal_dispositions() -> None:
+    """In the forked child: no signal ignored or blocked. An ignored signal survives exec,
+    so an agent started by a holder that ignores SIGHUP (or by a shell that ignored
+    SIGINT for a background job) would otherwise inherit that."""
+    for signum in RESET_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
 
 
 def _popen(command: Command, **options: Any) -> Child:

@@ -96,6 +96,14 @@ def raw_mode(fd: int) -> Iterator[None]:
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
+def set_window_size(fd: int, rows: int, cols: int) -> None:
+    """Set a PTY's size; on the master side the kernel tells the agent (SIGWINCH)."""
+    import fcntl
+    import struct
+
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
 def copy_window_size(source_fd: int, target_fd: int) -> None:
     """Give the PTY ``target_fd`` the size of the terminal ``source_fd`` (if it is one)."""
     import fcntl

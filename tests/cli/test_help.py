@@ -131,7 +131,8 @@ def test_click_extras_are_translated_alone_or_after_a_text(text: str, spanish: s
 
 def test_defaults_and_the_root_page_in_spanish(cli: Cli) -> None:
     page = cli("exec", "--help", env=SPANISH).stdout
-    assert "  --provider TEXTO  Driver que ejecuta el comando.  [por defecto: shell]\n" in page
+    assert ("  --provider TEXTO             Driver que ejecuta el comando.  [por defecto:\n"
+            "                               shell]\n") in page
     assert "  [COMANDO]...  El comando y sus argumentos.\n" in page
     root = cli(env=SPANISH).stdout
     assert root.startswith(

@@ -72,3 +72,18 @@ def test_an_agent_that_wrote_nothing_leaves_no_conversation(agent: Any, gz: Gz,
     assert run.exit_code == 0, run.stderr
     assert run.json["data"]["conversation_id"] is None
     assert run.json["data"]["status"] == "completed"
+
+
+def test_a_background_run_records_the_conversation_too(agent: Any, gz: Gz, repo: Path,
+                                                       tmp_path: Path) -> None:
+    from tests.waiting import wait_for
+
+    agent("pi", FAKE_PI)
+    env = {"PI_CODING_AGENT_DIR": str(tmp_path / "pi-home")}
+    run = gz("--json", "chat", "-b", "-p", "pi-agent", "-i", "go", cwd=repo, env=env)
+    assert run.exit_code == 0, run.stderr
+    session_id = run.json["data"]["id"]
+    wait_for(lambda: stored_record(repo, session_id)["status"] != "running",
+             "the holder to write the final record")
+    record = stored_record(repo, session_id)
+    assert (record["status"], record["conversation_id"]) == ("completed", "pi-conv-1")

@@ -1,0 +1,221 @@
+"""Process actions on background sessions: poll, output, send-keys, paste, submit, attach.
+
+:func:`register` adds them to the ``session`` group. Each takes ``--json`` (one document
+on stdout) and ``-d/--dir`` like every ``session`` subcommand, so scripts can drive an
+agent: ``gz-ia session submit ID 'run the tests'``, then ``gz-ia session output ID --tail 20``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gzia.cli import output
+from gzia.cli.session_common import Dir, SessionRef, open_session
+from gzia.contract import NotFoundError
+from gzia.i18n import t
+from gzia.sessions.record import SessionRecord
+
+if TYPE_CHECKING:
+    from gzia.sessions.store import SessionStore
+
+
+def register(app: typer.Typer) -> None:
+    app.command("poll", help="Show a session's state, exit code, bytes of output and "
+                             "seconds since its last output.")(poll_command)
+    app.command("output", help="Print a session's terminal output (-f: follow while it "
+                               "runs).")(output_command)
+    app.command("send-keys", help="Send keys to a background session: tmux-style names "
+                                  "(Enter, Escape, C-c, Up, M-x) or literal text.")(send_keys)
+    app.command("paste", help="Paste text (or stdin with -) into a background session as "
+                              "a bracketed paste.")(paste_command)
+    app.command("submit", help="Type text into a background session, then Enter.")(submit)
+    app.command("attach", help="Attach this terminal to a background session; Ctrl-] "
+                               "detaches and leaves it running.")(attach_command)
+
+
+def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
+    from gzia.sessions.holder_client import poll
+
+    _, record = open_session(ctx, session, directory)
+    state = poll(record)
+
+    def human() -> None:
+        idle = "-" if state["idle_s"] is None else f"{state['idle_s']:.1f}s"
+        output.line(t("run.poll_line", id=record.id, status=state["status"],
+                      exit_code=state["exit_code"], bytes=state["output_bytes"], idle=idle,
+                      holder=state["holder"] or "-"))
+
+    output.emit(state, human)
+
+
+Follow = Annotated[bool, typer.Option("-f", "--follow", help="Keep printing while it runs.")]
+Tail = Annotated[int | None, typer.Option("--tail", min=0, metavar="N",
+                                          help="Only the last N lines.")]
+Raw = Annotated[bool, typer.Option("--raw", help="The bytes as written, escape sequences "
+                                                 "included.")]
+
+
+def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = False,  # noqa: PLR0917 - typer maps each flag to one parameter
+                   tail: Tail = None, raw: Raw = False, directory: Dir = None) -> None:
+    from gzia.supervisor.logfile import read_log
+
+    store, record = open_session(ctx, session, directory)
+    log = _log_of(record)
+    start = _current_size(log)
+    data = _tail(read_log(log), tail)
+    if follow and not output.is_json():
+        _write(data, raw)
+        _follow(store, record.id, start, raw)
+        output.emit(None)
+        return
+    if follow:
+        from gzia.sessions.holder_client import follow as follow_log
+
+        data = _tail(data + b"".join(follow_log(store, record.id, start)), tail)
+    output.emit(_output_json(record.id, data, raw), lambda: _write(data, raw))
+
+
+def _log_of(record: SessionRecord) -> Path:
+    if not record.log_path:
+        raise NotFoundError("run.no_output", id=record.id, details={"id": record.id})
+    return Path(record.log_path)
+
+
+def _current_size(log: Path) -> int:
+    try:
+        return log.stat().st_size
+    except OSError:
+        return 0
+
+
+def _tail(data: bytes, lines: int | None) -> bytes:
+    if lines is None:
+        return data
+    if lines == 0:
+        return b""
+    parts = data.split(b"\n")
+    keep = lines + 1 if parts[-1] == b"" else lines
+    return b"\n".join(parts[-keep:])
+
+
+def _output_json(session_id: str, data: bytes, raw: bool) -> dict[str, object]:
+    from gzia.supervisor.control import encode_bytes
+    from gzia.supervisor.render import render_text
+
+    if raw:
+        return {"id": session_id, "bytes": len(data), "data_base64": encode_bytes(data)}
+    return {"id": session_id, "bytes": len(data), "text": render_text(data)}
+
+
+def _write(data: bytes, raw: bool) -> None:
+    from gzia.supervisor.render import render_text
+
+    if raw:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(render_text(data))
+        sys.stdout.flush()
+
+
+def _follow(store: SessionStore, session_id: str, start: int, raw: bool) -> None:
+    """Print new output as it comes; rendered text goes out a whole line at a time."""
+    from gzia.sessions.holder_client import follow
+
+    pending = b""
+    for chunk in follow(store, session_id, start):
+        if raw:
+            _write(chunk, raw=True)
+            continue
+        pending += chunk
+        complete, newline, pending = pending.rpartition(b"\n")
+        if newline:
+            _write(complete + newline, raw=False)
+    if pending:
+        _write(pending, raw=False)
+
+
+Keys = Annotated[list[str], typer.Argument(metavar="KEYS...", help="Key names or text.")]
+Literal = Annotated[bool, typer.Option("-l", "--literal",
+                                       help="Send every argument as text, no key names.")]
+
+
+def send_keys(ctx: typer.Context, session: SessionRef, keys: Keys,
+              literal: Literal = False, directory: Dir = None) -> None:
+    from gzia.supervisor.keys import keys_bytes
+
+    data = "".join(keys).encode("utf-8", "surrogateescape") if literal else keys_bytes(keys)
+    _send(ctx, session, directory, data)
+
+
+Text = Annotated[str | None, typer.Argument(metavar="[TEXT|-]",
+                                            help="The text; - or none reads stdin.")]
+
+
+def paste_command(ctx: typer.Context, session: SessionRef, text: Text = None,
+                  directory: Dir = None) -> None:
+    from gzia.supervisor.keys import bracketed_paste
+
+    raw = _read_stdin() if text in (None, "-") else _encode(text)
+    _send(ctx, session, directory, bracketed_paste(raw))
+
+
+SubmitText = Annotated[str | None, typer.Argument(metavar="[TEXT]",
+                                                  help="The text (none: just Enter).")]
+
+
+def submit(ctx: typer.Context, session: SessionRef, text: SubmitText = None,
+           directory: Dir = None) -> None:
+    _send(ctx, session, directory, _encode(text or "") + b"\r")
+
+
+def _read_stdin() -> bytes:
+    binary = getattr(sys.stdin, "buffer", None)
+    return binary.read() if binary is not None else _encode(sys.stdin.read())
+
+
+def _encode(text: str | None) -> bytes:
+    return (text or "").encode("utf-8", "surrogateescape")
+
+
+def _send(ctx: typer.Context, session: str, directory: str | None, data: bytes) -> None:
+    from gzia.sessions.holder_client import send_input
+
+    _, record = open_session(ctx, session, directory)
+    sent = send_input(record, data)
+    output.emit({"id": record.id, "bytes": sent},
+                lambda: output.line(t("run.input_sent", id=record.id, count=sent)))
+
+
+DetachKey = Annotated[str, typer.Option("--detach-key", metavar="KEY",
+                                        help="The key that detaches (tmux-style name).")]
+
+
+def attach_command(ctx: typer.Context, session: SessionRef, detach_key: DetachKey = "C-]",
+                   directory: Dir = None) -> None:
+    from gzia.sessions.holder_client import attach_session
+    from gzia.supervisor.attach import DETACHED, AttachStreams
+
+    store, record = open_session(ctx, session, directory)
+    streams = AttachStreams(0, sys.stdout.fileno(), _detach_byte(detach_key))
+    output.progress(t("run.attach_start", id=record.id, key=detach_key))
+    sys.stdout.flush()
+    how, record = attach_session(store, record, streams)
+    key = "run.attach_detached" if how == DETACHED else "run.attach_ended"
+    output.progress("\r\n" + t(key, id=record.id, status=record.status))
+    output.emit({"id": record.id, "detached": how == DETACHED, "status": record.status})
+
+
+def _detach_byte(name: str) -> int:
+    from gzia.contract import InvalidInputError
+    from gzia.supervisor.keys import key_bytes
+
+    data = key_bytes(name)
+    if len(data) != 1:
+        raise InvalidInputError("run.bad_detach_key", key=name, details={"key": name})
+    return data[0]

@@ -1,0 +1,150 @@
+"""Starting a background run: hand the prepared session to a detached holder process.
+
+The command that runs ``chat``/``exec``/``resume -b`` prepares everything a foreground
+run would (driver check, workspace, ``running`` record, the agent's command), then starts
+a holder (``gz-ia __holder__``: the same gz-ia, see :mod:`gzia.supervisor.selfexec`) in a
+new session, sends it what to run on its stdin, and waits until the holder says the
+agent runs (its pid recorded) or that it could not start it. The holder owns the run
+from then on (:mod:`gzia.sessions.holder`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gzia.contract import GzError, IOFailure, NotFoundError, TimeoutFailure
+
+if TYPE_CHECKING:
+    from gzia.sessions.record import SessionRecord
+    from gzia.sessions.store import SessionStore
+    from gzia.supervisor.command import Command
+    from gzia.supervisor.watchdog import Watchdog
+
+START_TIMEOUT_S = 30.0
+"""How long the starting command waits for the holder to report the agent running."""
+HOLDER_EXTRA = "holder"
+"""Record field (an extra) naming the holder: ``{"pid", "start_time", "socket"}``."""
+
+
+@dataclass(frozen=True)
+class HolderRef:
+    pid: int
+    start_time: str
+    socket: Path
+
+    @classmethod
+    def of(cls, record: SessionRecord) -> HolderRef | None:
+        """The holder a record names, or None (a foreground run, or an unusable field)."""
+        raw = record.extras.get(HOLDER_EXTRA)
+        if not isinstance(raw, dict):
+            return None
+        pid, start, sock = raw.get("pid"), raw.get("start_time"), raw.get("socket")
+        if not isinstance(pid, int) or pid <= 1 or not isinstance(start, str) \
+                or not isinstance(sock, str):
+            return None  # without a start time a pid proves nothing
+        return cls(pid, start, Path(sock))
+
+    def alive(self) -> bool:
+        from gzia.supervisor.procinfo import is_process_alive
+
+        return is_process_alive(self.pid, self.start_time)
+
+
+@dataclass(frozen=True)
+class BackgroundOptions:
+    log_max_bytes: int
+    window: tuple[int, int] = (24, 80)
+
+
+def start_in_background(
+    store: SessionStore,
+    record: SessionRecord,
+    command: Command,
+    watchdog: Watchdog,
+    options: BackgroundOptions,
+) -> SessionRecord:
+    """The record once the holder reports the agent running (``pid`` set)."""
+    from gzia.supervisor.runtime_dir import new_socket_path
+
+    log_path = Path(record.log_path) if record.log_path else store.log_path(record.id)
+    spec = {
+        "project": str(store.project.root), "id": record.id,
+        "argv": list(command.argv), "cwd": str(command.cwd), "env": dict(command.env),
+        "log_path": str(log_path), "log_max_bytes": options.log_max_bytes,
+        "window": list(options.window), "socket": str(new_socket_path(record.id)),
+        "watchdog": asdict(watchdog),
+    }
+    _await_ready(_start_holder(spec), record.id)
+    return store.load(record.id)
+
+
+def _start_holder(spec: Mapping[str, Any]) -> subprocess.Popen[bytes]:
+    from gzia.supervisor.selfexec import HOLDER_ARG, gzia_argv
+
+    holder = subprocess.Popen(
+        gzia_argv(HOLDER_ARG), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, cwd="/", start_new_session=True, close_fds=True,
+    )
+    if holder.stdin is None:  # pragma: no cover - stdin=PIPE always gives one
+        raise RuntimeError("no pipe to the holder")
+    try:
+        holder.stdin.write(json.dumps(spec).encode("utf-8"))
+        holder.stdin.close()
+    except BrokenPipeError:
+        pass  # it died at once: _await_ready reports it
+    return holder
+
+
+def _await_ready(holder: subprocess.Popen[bytes], session_id: str) -> dict[str, Any]:
+    """The holder's one-line report: the agent runs, or why it does not."""
+    if holder.stdout is None:  # pragma: no cover - stdout=PIPE always gives one
+        raise RuntimeError("no pipe from the holder")
+    fd = holder.stdout.fileno()
+    deadline = time.monotonic() + START_TIMEOUT_S
+    line = b""
+    while not line.endswith(b"\n"):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+            raise TimeoutFailure("run.background_no_answer", id=session_id,
+                                 seconds=int(START_TIMEOUT_S), details={"id": session_id})
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        line += chunk
+    holder.stdout.close()
+    return _parse_report(line, session_id)
+
+
+def _parse_report(line: bytes, session_id: str) -> dict[str, Any]:
+    try:
+        report = json.loads(line)
+    except ValueError:
+        report = None
+    if not isinstance(report, dict):
+        raise IOFailure("run.background_failed", id=session_id,
+                        detail="the holder process ended before starting the agent",
+                        details={"id": session_id})
+    if not report.get("ok"):
+        raise _start_error(report, session_id)
+    return report
+
+
+def _start_error(report: Mapping[str, Any], session_id: str) -> GzError:
+    """The holder's own error when it is one the agent's start can raise (the program
+    is missing or cannot be executed), else a generic one carrying its message."""
+    kind = {"NOT_FOUND": NotFoundError, "IO": IOFailure}.get(str(report.get("code")))
+    key, params = report.get("key"), report.get("params")
+    if kind is not None and isinstance(key, str) and key.startswith("run.") \
+            and isinstance(params, dict):
+        details = report.get("details")
+        return kind(key, details=details if isinstance(details, dict) else None, **params)
+    return IOFailure("run.background_failed", id=session_id,
+                     detail=str(report.get("message")), details={"id": session_id})

@@ -1,0 +1,178 @@
+"""The holder of a background run: a small detached gz-ia process that owns the run.
+
+Started by :mod:`gzia.sessions.background` as ``gz-ia __holder__`` in a new session (no
+controlling terminal), it reads what to run from its stdin, then
+
+1. ignores SIGHUP (the terminal that started it may close) — the agent still starts with
+   every signal at its default (:func:`gzia.supervisor.spawn.default_signal_dispositions`);
+2. binds the control socket (mode 0600, in the per-user runtime directory) after
+   removing sockets whose holders are gone;
+3. runs the agent on a PTY under :func:`gzia.supervisor.run.run_supervised`, the same
+   owner as a foreground run (watchdogs, signal forwarding, group clean-up), with a
+   relay that appends output to the rotating log and serves the socket;
+4. records the agent's pid, group and start time and its own pid and start time, then
+   answers the starting command on its stdout (one JSON line) and lets go of it;
+5. writes the final record once (:func:`gzia.sessions.runner.finalize_run`), and only
+   then closes the socket.
+
+Its own diagnostics (a crash, say) go to ``.harness/logs/<id>.holder.log``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+from gzia.contract import GzError
+from gzia.sessions.background import HOLDER_EXTRA
+from gzia.sessions.project import find_project
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.store import SessionStore
+from gzia.supervisor.command import Command
+from gzia.supervisor.control import ControlServer, Reply, Request
+from gzia.supervisor.holder_relay import HolderRelay
+from gzia.supervisor.logfile import RotatingLog
+from gzia.supervisor.procinfo import process_start_time
+from gzia.supervisor.run import DetachedPty, Started, run_supervised
+from gzia.supervisor.runtime_dir import bind_private_socket, clean_stale_sockets
+from gzia.supervisor.signals import signal_inbox
+from gzia.supervisor.watchdog import Watchdog
+
+MAX_SPEC_BYTES = 16 << 20
+
+
+def holder_main() -> int:
+    """The whole life of a holder; its exit code matters to nobody (it is detached)."""
+    spec = _read_spec()
+    _redirect(0, os.devnull)
+    store = SessionStore(find_project(spec["project"]))
+    session_id = str(spec["id"])
+    _redirect(2, str(store.project.logs_dir / f"{session_id}.holder.log"))
+    try:
+        return _Holder(store, session_id, spec).run()
+    except BaseException:
+        traceback.print_exc()
+        raise
+
+
+def _read_spec() -> dict[str, Any]:
+    raw = sys.stdin.buffer.read(MAX_SPEC_BYTES)
+    spec = json.loads(raw)
+    if not isinstance(spec, dict):
+        raise ValueError("holder spec must be an object")
+    return spec
+
+
+def _redirect(fd: int, path: str) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    target = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(target, fd)
+    os.close(target)
+
+
+class _Holder:
+    def __init__(self, store: SessionStore, session_id: str, spec: dict[str, Any]) -> None:
+        self.store = store
+        self.session_id = session_id
+        self.spec = spec
+        self.watchdog = Watchdog(**spec["watchdog"])
+        self.socket_path = Path(spec["socket"])
+        self.reported = False
+
+    def run(self) -> int:
+        from gzia.sessions.runner import finalize_run, finalize_unstarted
+
+        with signal_inbox() as inbox:
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)
+            server = self._serve()
+            try:
+                outcome = run_supervised(
+                    self._command(), watchdog=self.watchdog, inbox=inbox,
+                    on_started=self._started, detached=self._detached(server),
+                )
+            except BaseException as exc:
+                finalize_unstarted(self.store, self.session_id, exc)
+                self._report(_error_report(exc))
+                server.close()
+                return 1
+            try:
+                finalize_run(self.store, self.session_id, outcome, self._conversation())
+            except GzError:  # the record was deleted meanwhile (session delete --force)
+                traceback.print_exc()
+            finally:
+                server.close()
+        return 0
+
+    def _conversation(self) -> str | None:
+        """The id of a conversation the agent chose itself (pi, opencode), for metrics."""
+        from gzia.drivers.registry import get_driver
+        from gzia.sessions.runner import conversation_after_exit
+
+        try:
+            record = self.store.load(self.session_id)
+            driver = get_driver(record.provider)
+        except GzError:  # deleted meanwhile, or its driver is no longer installed
+            return None
+        spec = self.spec
+        return conversation_after_exit(driver, record, Path(spec["cwd"]), spec["env"])
+
+    def _command(self) -> Command:
+        spec = self.spec
+        return Command(tuple(spec["argv"]), Path(spec["cwd"]), dict(spec["env"]), pty=True)
+
+    def _serve(self) -> ControlServer:
+        clean_stale_sockets(self.socket_path.parent)
+        listener = bind_private_socket(self.socket_path)
+        return ControlServer(listener, self.socket_path, {"kill": self._kill})
+
+    def _detached(self, server: ControlServer) -> DetachedPty:
+        log = RotatingLog(Path(self.spec["log_path"]), int(self.spec["log_max_bytes"]))
+        rows, cols = self.spec["window"]
+        return DetachedPty(lambda master: HolderRelay(master, log, server), (rows, cols))
+
+    def _started(self, started: Started) -> None:
+        holder = {"pid": os.getpid(), "start_time": process_start_time(os.getpid()),
+                  "socket": str(self.socket_path)}
+
+        def mutate(record: SessionRecord) -> None:
+            record.pid, record.pgid = started.pid, started.pgid
+            record.pid_start_time = process_start_time(started.pid)
+            record.extras[HOLDER_EXTRA] = holder
+
+        self.store.update(self.session_id, mutate)
+        self._report({"ok": True, "pid": started.pid})
+
+    def _report(self, report: dict[str, Any]) -> None:
+        """Answer the starting command once, then let go of its pipe."""
+        if self.reported:
+            return
+        self.reported = True
+        with contextlib.suppress(OSError):  # it was killed meanwhile: nobody to tell
+            os.write(1, json.dumps(report).encode("utf-8") + b"\n")
+        _redirect(1, os.devnull)
+
+    def _kill(self, request: Request) -> Reply:
+        """``session kill`` asked the owner: the same protocol, from here."""
+        from gzia.sessions.kill import kill_session
+
+        grace_s = float(request.get("grace_s", self.watchdog.kill_grace_s))
+        try:
+            result = kill_session(self.store, self.session_id, grace_s)
+        except GzError as exc:
+            return {"ok": False, "code": str(exc.code), "error": exc.message}
+        target = result.target.to_json() if result.target is not None else None
+        return {"ok": True, "signal": result.signal, "target": target}
+
+
+def _error_report(exc: BaseException) -> dict[str, Any]:
+    if isinstance(exc, GzError):
+        params = {k: v for k, v in exc.params.items() if isinstance(v, str | int | float)}
+        return {"ok": False, "code": str(exc.code), "key": exc.key, "params": params,
+                "details": exc.details, "message": exc.message}
+    return {"ok": False, "code": "INTERNAL", "message": repr(exc)}

@@ -1,0 +1,198 @@
+"""What commands ask of a background session: its state, its output, input, a kill.
+
+The holder named in the record (``holder``: pid, start time, socket) is asked through
+its control socket. It counts as present only while that pid runs with that start time
+(a reused pid is someone else); when it is gone, what the files say is the answer:
+the log for output, the record for state, and ``session kill`` falls back to the
+recorded process group (see :mod:`gzia.sessions.kill`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gzia.contract import ConflictError, GzError, IOFailure
+from gzia.sessions.background import HolderRef
+from gzia.sessions.reconcile import get_session
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.store import SessionStore
+from gzia.supervisor import control
+
+if TYPE_CHECKING:
+    from gzia.sessions.kill import KillResult
+    from gzia.supervisor.attach import AttachStreams
+    from gzia.supervisor.killtarget import KillTarget
+
+CALL_TIMEOUT_S = 10.0
+FOLLOW_INTERVAL_S = 0.1
+
+
+def holder_state(record: SessionRecord) -> str | None:
+    """``running`` or ``gone`` for a background session, None for a foreground one."""
+    holder = HolderRef.of(record)
+    if holder is None:
+        return None
+    return "running" if holder.alive() else "gone"
+
+
+def ask_holder(record: SessionRecord, request: dict[str, Any],
+               timeout: float = CALL_TIMEOUT_S) -> dict[str, Any]:
+    """The holder's reply, or the error that says why there is none."""
+    holder = _live_holder(record)
+    from gzia.supervisor.runtime_dir import is_trusted_socket
+
+    if not is_trusted_socket(holder.socket):
+        raise ConflictError("run.not_background", id=record.id, details={"id": record.id})
+    try:
+        reply = control.call(holder.socket, request, timeout)
+    except OSError as exc:
+        if not holder.alive():
+            raise _holder_gone(record) from exc
+        raise IOFailure("run.holder_unreachable", id=record.id, detail=str(exc),
+                        details={"id": record.id}) from exc
+    if not reply.get("ok"):
+        raise IOFailure("run.holder_refused", id=record.id, detail=str(reply.get("error")),
+                        details={"id": record.id})
+    return reply
+
+
+def _live_holder(record: SessionRecord) -> HolderRef:
+    if not record.is_running:
+        raise ConflictError("run.not_running", id=record.id, status=record.status,
+                            details={"id": record.id, "status": record.status},
+                            data=record.to_json())
+    holder = HolderRef.of(record)
+    if holder is None:
+        raise ConflictError("run.not_background", id=record.id, details={"id": record.id})
+    if not holder.alive():
+        raise _holder_gone(record)
+    return holder
+
+
+def _holder_gone(record: SessionRecord) -> GzError:
+    return ConflictError("run.holder_gone", id=record.id, pid=record.pid,
+                         hint_key="run.holder_gone_hint",
+                         details={"id": record.id, "pid": record.pid, "holder": "gone"})
+
+
+def send_input(record: SessionRecord, data: bytes) -> int:
+    """Write ``data`` to the agent's terminal; the number of bytes taken."""
+    reply = ask_holder(record, {"op": "input", "data": control.encode_bytes(data)})
+    return int(reply.get("bytes", len(data)))
+
+
+def poll(record: SessionRecord) -> dict[str, Any]:
+    """State, exit code, bytes of output so far, seconds since the last output."""
+    from gzia.supervisor.logfile import log_size
+
+    log = Path(record.log_path) if record.log_path else None
+    state: dict[str, Any] = {
+        "id": record.id, "status": record.status, "exit_code": record.exit_code,
+        "end_reason": record.end_reason, "pid": record.pid, "holder": holder_state(record),
+        "output_bytes": log_size(log) if log is not None else 0,
+        "idle_s": _idle_from_file(log), "attached": 0,
+    }
+    if record.is_running and state["holder"] == "running":
+        try:
+            reply = ask_holder(record, {"op": "poll"}, timeout=2.0)
+        except GzError:
+            return state
+        state.update(output_bytes=reply["output_bytes"], idle_s=reply["idle_s"],
+                     attached=reply["attached"])
+    return state
+
+
+def _idle_from_file(log: Path | None) -> float | None:
+    if log is None:
+        return None
+    try:
+        return round(max(0.0, time.time() - log.stat().st_mtime), 3)
+    except OSError:
+        return None
+
+
+def follow(store: SessionStore, session_id: str, start: int) -> Iterator[bytes]:
+    """The log's new bytes as they come (from offset ``start`` of the current file), until
+    the session is no longer running; then what is left."""
+    from gzia.supervisor.logfile import LogFollower
+
+    record = get_session(store, session_id)
+    if not record.log_path:
+        return
+    follower = LogFollower(Path(record.log_path), start)
+    try:
+        while True:
+            running = get_session(store, session_id).is_running
+            chunk = follower.read_available()
+            if chunk:
+                yield chunk
+            if not running:
+                if rest := follower.read_available():
+                    yield rest
+                return
+            time.sleep(FOLLOW_INTERVAL_S)
+    finally:
+        follower.close()
+
+
+def kill_through_holder(store: SessionStore, record: SessionRecord,
+                        grace_s: float) -> KillResult | None:
+    """``session kill`` of a background run, asked of its holder (the run's owner, which
+    signals the group, records ``killed`` and writes the final record). None when no live
+    holder answers, or it refused: the caller then kills by the recorded group
+    (:func:`gzia.sessions.kill.kill_session`), which also says why it cannot."""
+    from gzia.sessions.kill import KillResult
+
+    holder = HolderRef.of(record)
+    if not record.is_running or holder is None or not holder.alive():
+        return None
+    try:
+        reply = ask_holder(record, {"op": "kill", "grace_s": grace_s},
+                           timeout=grace_s + CALL_TIMEOUT_S)
+    except GzError:
+        return None
+    deadline = time.monotonic() + grace_s + CALL_TIMEOUT_S
+    while holder.alive() and time.monotonic() < deadline:  # its final write comes last
+        time.sleep(FOLLOW_INTERVAL_S / 10)
+    signal = reply.get("signal")
+    return KillResult(get_session(store, record.id), signal if isinstance(signal, int) else None,
+                      was_lost=False, target=_target(reply.get("target")))
+
+
+def _target(raw: object) -> KillTarget | None:
+    from gzia.supervisor.killtarget import KillTarget
+
+    if not isinstance(raw, dict) or not isinstance(raw.get("pid"), int):
+        return None
+    return KillTarget(raw["pid"], None, int(raw.get("pgid") or 0), raw.get("recorded_pgid"),
+                      raw.get("reason"))
+
+
+def attach_session(store: SessionStore, record: SessionRecord,
+                   streams: AttachStreams) -> tuple[str, SessionRecord]:
+    """Relay a terminal to the run until detached or ended; then the record as it is."""
+    from gzia.supervisor.attach import ENDED, attach
+    from gzia.supervisor.runtime_dir import is_trusted_socket
+
+    if not record.is_running:
+        raise ConflictError("run.attach_finished", id=record.id, status=record.status,
+                            hint_key="run.attach_finished_hint",
+                            details={"id": record.id, "status": record.status},
+                            data=record.to_json())
+    holder = _live_holder(record)
+    if not is_trusted_socket(holder.socket):
+        raise ConflictError("run.not_background", id=record.id, details={"id": record.id})
+    try:
+        with control.connect(holder.socket, CALL_TIMEOUT_S) as sock:
+            how = attach(sock, streams)
+    except OSError as exc:
+        raise IOFailure("run.holder_unreachable", id=record.id, detail=str(exc),
+                        details={"id": record.id}) from exc
+    if how == ENDED:
+        deadline = time.monotonic() + CALL_TIMEOUT_S
+        while holder.alive() and time.monotonic() < deadline:
+            time.sleep(FOLLOW_INTERVAL_S / 10)
+    return how, get_session(store, record.id)

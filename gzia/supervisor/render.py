@@ -1,0 +1,58 @@
+"""A terminal's output as plain text: what ``session output`` prints by default.
+
+Escape sequences (colours, cursor moves, titles, bracketed-paste switches) are removed,
+not interpreted; ``\\r\\n`` ends a line, a lone ``\\r`` returns to the line's start (so a
+progress bar shows its last state), a backspace removes the character before it, and
+other control characters are dropped. ``--raw`` gives the bytes instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SEQUENCE = re.compile(
+    r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC ... BEL or ST (a title, a hyperlink)
+    r"|\x1b[P^_X][^\x1b]*(?:\x1b\\)?"  # DCS, PM, APC, SOS ... ST
+    r"|\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor, modes
+    r"|\x1b[ -/]*[0-~]"  # two-character escapes, charset selection
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+)
+_CONTROL = re.compile(r"[\x00-\x07\x0b-\x1f\x7f]")
+
+
+def render_text(data: bytes) -> str:
+    text = _SEQUENCE.sub("", data.decode("utf-8", "replace"))
+    return "\n".join(_render_line(line) for line in text.replace("\r\n", "\n").split("\n"))
+
+
+def _render_line(line: str) -> str:
+    if "\r" in line:
+        parts = [part for part in line.split("\r") if part]
+        line = _overlay(parts)
+    if "\b" in line:
+        kept: list[str] = []
+        for char in line:
+            if char == "\b":
+                if kept:
+                    kept.pop()
+            else:
+                kept.append(char)
+        line = "".join(kept)
+    return _CONTROL.sub("", line)
+
+
+def _overlay(parts: list[str]) -> str:
+    """Each part written from the start of the line over the ones before it."""
+    line = ""
+    for part in parts:
+        line = part + line[len(part):]
+    return line
+
+
+def tail_lines(text: str, count: int) -> str:
+    if count <= 0:
+        return ""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        return "\n".join(lines[:-1][-count:]) + "\n"
+    return "\n".join(lines[-count:])

@@ -1,0 +1,127 @@
+"""The per-user runtime directory holding the control sockets of background runs.
+
+A Unix socket's path is limited to about 100 bytes (108 on Linux, 104 on macOS), so
+sockets never live under a repository's path. The directory is
+``$XDG_RUNTIME_DIR/gz-ia`` when that variable names a directory of this user, else
+``/tmp/gz-ia-<uid>``. It is created with mode 0700 and used only when it belongs to this
+user and nobody else may enter it; sockets are created with mode 0600.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import socket
+import stat
+from collections.abc import Mapping
+from pathlib import Path
+
+from gzia.contract import IOFailure, SafetyBlockError
+
+MAX_SOCKET_PATH = 100
+"""Bytes: below every system's ``sun_path`` limit (104 on macOS, 108 on Linux)."""
+
+
+def runtime_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The directory, created if needed and checked to be this user's alone."""
+    env = os.environ if environ is None else environ
+    for candidate in _candidates(env):
+        if len(os.fsencode(str(candidate))) + 32 < MAX_SOCKET_PATH:
+            return _ensure_private(candidate)
+    return _ensure_private(_tmp_dir())
+
+
+def _candidates(env: Mapping[str, str]) -> list[Path]:
+    xdg = env.get("XDG_RUNTIME_DIR", "")
+    found: list[Path] = []
+    if xdg and Path(xdg).is_absolute() and _owned_dir(Path(xdg)):
+        found.append(Path(xdg) / "gz-ia")
+    found.append(_tmp_dir())
+    return found
+
+
+def _tmp_dir() -> Path:
+    return Path(f"/tmp/gz-ia-{os.getuid()}")  # noqa: S108 - private (0700, owner checked)
+
+
+def _owned_dir(path: Path) -> bool:
+    try:
+        info = path.stat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
+
+
+def _ensure_private(path: Path) -> Path:
+    with contextlib.suppress(FileExistsError):
+        path.mkdir(mode=0o700)
+    try:
+        info = path.lstat()
+    except OSError as exc:
+        raise IOFailure("run.runtime_dir_unusable", path=str(path),
+                        detail=exc.strerror or str(exc)) from exc
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise SafetyBlockError("run.runtime_dir_unsafe", path=str(path),
+                               details={"path": str(path)})
+    return path
+
+
+def new_socket_path(session_id: str, environ: Mapping[str, str] | None = None) -> Path:
+    """A fresh socket path for a session (two projects may hold the same session id)."""
+    return runtime_dir(environ) / f"{session_id}-{secrets.token_hex(3)}.sock"
+
+
+def bind_private_socket(path: Path) -> socket.socket:
+    """A listening Unix socket at ``path`` with mode 0600 from the start."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old_umask = os.umask(0o177)
+    try:
+        server.bind(str(path))
+    finally:
+        os.umask(old_umask)
+    path.chmod(0o600)
+    server.listen(16)
+    server.setblocking(False)
+    return server
+
+
+def is_trusted_socket(path: Path) -> bool:
+    """A socket of this user in a directory only this user may enter: the only kind gz-ia
+    talks to (a record naming the socket is a file anyone able to edit it may have
+    pointed elsewhere). Either runtime directory qualifies: the command asking may see
+    another ``XDG_RUNTIME_DIR`` than the holder did (cron, sudo)."""
+    try:
+        directory, sock = path.parent.lstat(), path.lstat()
+    except OSError:
+        return False
+    uid = os.getuid()
+    return (stat.S_ISDIR(directory.st_mode) and directory.st_uid == uid
+            and not directory.st_mode & 0o077
+            and stat.S_ISSOCK(sock.st_mode) and sock.st_uid == uid)
+
+
+def clean_stale_sockets(directory: Path) -> list[Path]:
+    """Remove sockets nobody listens on any more (their holder died); return them."""
+    removed: list[Path] = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory):
+            if entry.name.endswith(".sock") and _is_stale(Path(entry.path)):
+                with contextlib.suppress(OSError):
+                    Path(entry.path).unlink()
+                    removed.append(Path(entry.path))
+    return removed
+
+
+def _is_stale(path: Path) -> bool:
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(0.5)
+    try:
+        probe.connect(str(path))
+    except (ConnectionRefusedError, FileNotFoundError):
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return False

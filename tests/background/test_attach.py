@@ -1,0 +1,94 @@
+"""session attach driven through real PTYs: relay, window size, detach, two attachers."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from gzia.supervisor.terminal import set_window_size
+from tests.background.conftest import start_background, stored, wait_final
+from tests.conftest import Result
+from tests.supervisor.terminal_session import TerminalSession
+
+ECHO_OR_SIZE = ["sh", "-c", 'while IFS= read -r line; do if [ "$line" = size ]; then '
+                            'stty size; else printf "got:%s\\n" "$line"; fi; done']
+
+
+@pytest.fixture
+def terminals(run_env: dict[str, str], repo: Path) -> Iterator[Callable[..., TerminalSession]]:
+    opened: list[TerminalSession] = []
+
+    def open_terminal(*args: str) -> TerminalSession:
+        session = TerminalSession([sys.executable, "-m", "gzia", *args], env=run_env,
+                                  cwd=str(repo))
+        opened.append(session)
+        return session
+
+    yield open_terminal
+    for session in opened:
+        session.close()
+
+
+def test_attach_relays_follows_the_window_and_detaches(
+    gz: Callable[..., Result], repo: Path, terminals: Callable[..., TerminalSession],
+) -> None:
+    data = start_background(gz, repo, *ECHO_OR_SIZE)
+    session = data["id"]
+    terminal = terminals("session", "attach", session)
+    set_window_size(terminal.master, 30, 100)
+    terminal.read_until(f"[attached to session {session}: C-] detaches]".encode())
+    terminal.type(b"size\r")
+    terminal.read_until(b"30 100")
+    set_window_size(terminal.master, 40, 120)  # SIGWINCH to the attacher
+    terminal.type(b"size\r")
+    terminal.read_until(b"40 120")
+    terminal.type(b"hello\r")
+    terminal.read_until(b"got:hello")
+    terminal.type(b"\x1d")  # Ctrl-]
+    terminal.read_until(f"[detached from session {session}: it keeps running]".encode())
+    assert terminal.finish() == 0
+    assert stored(repo, session)["status"] == "running"
+    gz("session", "send-keys", session, "C-d", cwd=repo)
+    assert wait_final(repo, session)["status"] == "completed"
+
+
+def test_two_attachers_see_the_same_output_and_the_end(
+    gz: Callable[..., Result], repo: Path, terminals: Callable[..., TerminalSession],
+) -> None:
+    data = start_background(gz, repo, *ECHO_OR_SIZE)
+    session = data["id"]
+    first, second = terminals("session", "attach", session), terminals("session", "attach",
+                                                                         session)
+    for terminal in (first, second):
+        terminal.read_until(b"detaches]")
+    gz("session", "submit", session, "from outside", cwd=repo)
+    first.type(b"from first\r")
+    for terminal in (first, second):
+        terminal.read_until(b"got:from outside")
+        terminal.read_until(b"got:from first")
+    second.type(b"\x04")  # Ctrl-D: end of input, the agent's loop ends
+    for terminal in (first, second):
+        terminal.read_until(f"[session {session} ended: completed]".encode())
+        assert terminal.finish() == 0
+
+
+@pytest.mark.parametrize(("env", "message", "hint"), [
+    ({}, "session '{id}' has finished (completed): there is nothing to attach to",
+     "its output: gz-ia session output {id}"),
+    ({"GZ_LANG": "es"}, "la sesión '{id}' ya terminó (completed): no hay nada a lo que "
+                        "conectarse", "su salida: gz-ia session output {id}"),
+])
+def test_attaching_to_a_finished_session_says_so(
+    gz: Callable[..., Result], repo: Path, env: dict[str, str], message: str, hint: str,
+) -> None:
+    data = start_background(gz, repo, "true")
+    wait_final(repo, data["id"])
+    result = gz("--json", "session", "attach", data["id"], cwd=repo, env=env)
+    assert result.exit_code == 1
+    error = result.json["errors"][0]
+    assert (error["code"], error["message"], error["hint"]) == (
+        "CONFLICT", message.format(id=data["id"]), hint.format(id=data["id"]))
+    assert result.json["data"]["status"] == "completed"

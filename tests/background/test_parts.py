@@ -1,0 +1,121 @@
+"""The holder's parts on their own: key names, rendering, the rotating log, the runtime dir."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import stat
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gzia.contract import InvalidInputError, SafetyBlockError
+from gzia.supervisor.keys import bracketed_paste, keys_bytes
+from gzia.supervisor.logfile import LogFollower, RotatingLog, log_size, read_log, rotated_path
+from gzia.supervisor.render import render_text
+from gzia.supervisor.runtime_dir import (
+    bind_private_socket,
+    clean_stale_sockets,
+    new_socket_path,
+    runtime_dir,
+)
+
+
+@pytest.mark.parametrize(("keys", "expected"), [
+    (["ls -l", "Enter"], b"ls -l\r"),
+    (["Escape", "Tab", "BSpace", "Space"], b"\x1b\t\x7f "),
+    (["C-c", "C-d", "c-a", "C-[", "C-Space", "C-?"], b"\x03\x04\x01\x1b\x00\x7f"),
+    (["M-x", "M-Enter", "M-C-a"], b"\x1bx\x1b\r\x1b\x01"),
+    (["Up", "Down", "Right", "Left", "Home", "End"],
+     b"\x1b[A\x1b[B\x1b[C\x1b[D\x1b[H\x1b[F"),
+    (["PageUp", "NPage", "DC", "F1", "F12", "BTab"],
+     b"\x1b[5~\x1b[6~\x1b[3~\x1bOP\x1b[24~\x1b[Z"),
+    (["Enterprise", "C-", "ñ"], "EnterpriseC-ñ".encode()),
+])
+def test_key_names_become_terminal_bytes(keys: list[str], expected: bytes) -> None:
+    assert keys_bytes(keys) == expected
+
+
+def test_a_control_key_without_a_control_character_is_invalid() -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        keys_bytes(["C-é"])
+    assert caught.value.message == "unknown key: C-é"
+
+
+def test_bracketed_paste_cannot_be_ended_from_inside() -> None:
+    assert bracketed_paste(b"a\x1b[201~b") == b"\x1b[200~ab\x1b[201~"
+
+
+def test_rendering_strips_sequences_and_applies_returns() -> None:
+    raw = (b"\x1b[1;31mred\x1b[0m\r\n\x1b]0;title\x07plain\r\n10%\r50%\r100%\r\n"
+           b"ab\x08c\r\n\x1b[?2004h\x1b(Bdone\x07\r\n")
+    assert render_text(raw) == "red\nplain\n100%\nac\ndone\n"
+
+
+def test_log_rotates_at_its_cap_and_reads_back_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "logs" / "s.log"
+    log = RotatingLog(path, max_bytes=10)
+    follower = LogFollower(path)
+    seen = b""
+    for index in range(7):
+        log.write(f"line{index}\n".encode())  # 6 bytes each
+        seen += follower.read_available()
+    log.close()
+    seen += follower.read_available()
+    written = b"".join(f"line{i}\n".encode() for i in range(7))
+    assert seen == written  # every byte once, across rotations
+    assert path.stat().st_size <= 10 and rotated_path(path).stat().st_size == 10
+    assert read_log(path) == written[-log_size(path):]
+    assert log_size(path) == path.stat().st_size + 10
+    assert read_log(path, tail_bytes=4) == written[-4:]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+@pytest.fixture
+def short_runtime() -> Iterator[Path]:
+    base = Path(tempfile.mkdtemp(prefix="rt", dir="/tmp"))
+    yield base
+    shutil.rmtree(base)
+
+
+def test_runtime_dir_is_private_and_sockets_short(short_runtime: Path) -> None:
+    env = {"XDG_RUNTIME_DIR": str(short_runtime)}
+    directory = runtime_dir(env)
+    assert directory == short_runtime / "gz-ia"
+    assert stat.S_IMODE(directory.stat().st_mode) == 0o700
+    path = new_socket_path("ab12cd34", env)
+    assert path.parent == directory and len(os.fsencode(str(path))) < 100
+    server = bind_private_socket(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert clean_stale_sockets(directory) == []  # someone listens: kept
+    server.close()
+    assert clean_stale_sockets(directory) == [path]  # nobody does: removed
+    assert not path.exists()
+
+
+def test_a_deep_runtime_dir_falls_back_to_tmp(tmp_path: Path) -> None:
+    deep = tmp_path / ("d" * 90)
+    deep.mkdir()
+    directory = runtime_dir({"XDG_RUNTIME_DIR": str(deep)})
+    assert directory == Path(f"/tmp/gz-ia-{os.getuid()}")
+
+
+def test_a_runtime_dir_others_may_enter_is_refused(short_runtime: Path) -> None:
+    (short_runtime / "gz-ia").mkdir(mode=0o755)
+    (short_runtime / "gz-ia").chmod(0o755)
+    with pytest.raises(SafetyBlockError) as caught:
+        runtime_dir({"XDG_RUNTIME_DIR": str(short_runtime)})
+    assert caught.value.message == (
+        f"the runtime directory {short_runtime}/gz-ia is not private to this user "
+        "(it must be your own directory with mode 0700)")
+
+
+def test_stale_socket_file_is_not_a_listener(short_runtime: Path) -> None:
+    path = short_runtime / "x.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.bind(str(path))
+    sock.close()
+    assert clean_stale_sockets(short_runtime) == [path]
