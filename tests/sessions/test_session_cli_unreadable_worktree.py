@@ -133,6 +133,13 @@ def test_prune_keeps_a_plain_directory_holding_files_unless_forced(
     assert (kept["removed_dirs"], kept["discarded_files"]) == (["0000000d"], [])
     assert (path / "notes" / "precious.txt").is_file()
     assert _prune(cli, project, "--force", "--dry-run")["removed_dirs"] == [ORPHAN]
+    dry = cli("session", "prune", "--force", "--dry-run", cwd=project.root)
+    assert dry.stdout == (
+        "✧ Orphan cleanup:\n"
+        "(dry run: what prune would do; nothing is removed)\n"
+        f"  - Would remove orphaned worktree directory: {ORPHAN}\n"
+        "    ! Uncommitted work it would discard (1 file):\n"
+        "      • notes/precious.txt\n")
     human = cli("session", "prune", "--force", cwd=project.root, env=ES)
     assert human.stdout == (
         "✧ Reconciliación de Basura Huérfana:\n"
