@@ -18,6 +18,7 @@ from gzia.cli.run_options import (
 )
 from gzia.cli.run_report import (
     ALLOW_PUSH_HELP,
+    PROFILE_HELP,
     configured_watchdog,
     push_allowed,
     report_run,
@@ -48,6 +49,8 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
+    profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
+                                                       help=PROFILE_HELP)] = None,
 ) -> None:
     from gzia.config import load_config
     from gzia.drivers.registry import (
@@ -67,7 +70,8 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
                              mode="chat", output_to_stderr=output.is_json(),
                              allow_push=push_allowed(allow_push),
                              pty=background or no_output_timeout is not None,
-                             background=background_options(background))
+                             background=background_options(background),
+                             profiles=tuple(profiles or ()))
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_if_unguarded(workspace)

@@ -18,6 +18,7 @@ from gzia.cli.run_options import (
 )
 from gzia.cli.run_report import (
     ALLOW_PUSH_HELP,
+    PROFILE_HELP,
     configured_watchdog,
     push_allowed,
     report_run,
@@ -51,6 +52,8 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
+    profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
+                                                       help=PROFILE_HELP)] = None,
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
@@ -64,6 +67,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
         pty=background or no_output_timeout is not None or os.isatty(0),
         output_to_stderr=output.is_json(), allow_push=push_allowed(allow_push),
         background=background_options(background),
+        profiles=tuple(profiles or ()),
     )
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:

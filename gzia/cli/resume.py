@@ -14,7 +14,13 @@ from gzia.cli.run_options import (
     background_options,
     report_started,
 )
-from gzia.cli.run_report import configured_watchdog, push_allowed, report_run, warn_if_unguarded
+from gzia.cli.run_report import (
+    PROFILE_HELP,
+    configured_watchdog,
+    push_allowed,
+    report_run,
+    warn_if_unguarded,
+)
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
@@ -24,7 +30,7 @@ app = typer.Typer(add_completion=False)
 
 
 @app.command(help="Resume a finished session in its own workspace and conversation.")
-def resume(
+def resume(  # noqa: PLR0917 - typer maps each flag to a parameter
     session_id: Annotated[str, typer.Argument(metavar="ID",
                                               help="Session id (or unique prefix).")],
     directory: Annotated[str | None, typer.Option("-d", "--dir",
@@ -32,9 +38,12 @@ def resume(
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
+    profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
+                                                       help=PROFILE_HELP)] = None,
 ) -> None:
     resume_in_foreground(session_id, directory, background=background,
-                         watchdog=configured_watchdog(timeout, no_output_timeout))
+                         watchdog=configured_watchdog(timeout, no_output_timeout),
+                         profiles=tuple(profiles or ()))
 
 
 def resume_in_foreground(
@@ -43,6 +52,7 @@ def resume_in_foreground(
     *,
     background: bool = False,
     watchdog: Watchdog | None = None,
+    profiles: tuple[str, ...] = (),
 ) -> None:
     from gzia.drivers.registry import get_driver
     from gzia.sessions.runner import resume_session
@@ -57,7 +67,7 @@ def resume_in_foreground(
         directory, session_id, driver_for=lambda provider: get_driver(provider or "agy"),
         watchdog=watchdog or configured_watchdog(), on_launch=launched,
         output_to_stderr=output.is_json(), background=background_options(background),
-        allow_push=push_allowed(False),
+        allow_push=push_allowed(False), profiles=profiles,
     )
     if background:
         report_started(run)

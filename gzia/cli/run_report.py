@@ -27,6 +27,7 @@ LISTED_FILES = 20
 """How many of the base's uncommitted files a warning lists in ``details.files``."""
 
 
+PROFILE_HELP = "Project this profile into the session's worktree (repeatable)."
 ALLOW_PUSH_HELP = "Let the agent run git push (refused in sessions otherwise)."
 
 

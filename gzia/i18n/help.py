@@ -176,6 +176,22 @@ TEXTS = {
         "Lista los plugins que se cargaron y los que fallaron.",
     "Print the version, commit and build date.":
         "Muestra la versión, el commit y la fecha de compilación.",
+    # profile (alias toolkit)
+    "Project this profile into the session's worktree (repeatable).":
+        "Proyecta este perfil en el worktree de la sesión (se puede repetir).",
+    "Manage agent profiles and the skills catalogue (list, show, path, create, skills).":
+        "Gestiona perfiles agénticos y catálogo de skills (list, show, path, create, skills).",
+    "The user's config directory instead of the project.":
+        "El directorio de configuración del usuario en lugar del proyecto.",
+    "List the profiles, with their scope.": "Lista los perfiles, con su ámbito.",
+    "Show one profile.": "Muestra un perfil.",
+    "Profile name.": "Nombre del perfil.",
+    "Print where profiles are created, or one profile's directory.":
+        "Muestra dónde se crean los perfiles, o el directorio de un perfil.",
+    "Create a profile with an agents file to fill in.":
+        "Crea un perfil con un archivo de instrucciones para completar.",
+    "Description.": "Descripción.",
+    "List the skills catalogue.": "Lista el catálogo de skills.",
     # completion
     "Print the shell completion script (bash, zsh or fish).":
         "Muestra el script de autocompletado para la shell (bash, zsh o fish).",

@@ -125,6 +125,10 @@ def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -
     record = reconcile(store, wait_for_owner(store, record))
     if record.is_running:
         record, result.kill_target, result.killed = _stop(store, record, force=force)
+    if record.is_isolated and store.project.is_git:  # a projection a killed gz-ia left
+        from gzia.sessions.projection import unproject
+
+        unproject(store.project, record.id, worktree_for(store.project, record.id))
     result.discarded = unmerged_work(store.project, record)
     if result.discarded and not force:
         raise _unmerged_refusal(store.project, record.id, result.discarded)

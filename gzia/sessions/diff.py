@@ -46,7 +46,10 @@ def session_diff(project: Project, record: SessionRecord, *, stat: bool = False)
     has_branch = project.is_git and branch_exists(project.root, branch)
     if project.is_git and (worktree / ".git").is_file():
         base = _base_ref(project, record, branch if has_branch else "HEAD")
-        files, text = _worktree_diff(worktree, base, stat)
+        from gzia.sessions.projection import projected_paths
+
+        hidden = [f":(exclude,top,literal){p}" for p in projected_paths(project, record.id)]
+        files, text = _worktree_diff(worktree, base, stat, hidden)
     elif has_branch:
         base = _base_ref(project, record, branch)
         files, text = _branch_diff(project.root, base, branch, stat)
@@ -65,7 +68,10 @@ def _base_ref(project: Project, record: SessionRecord, branch: str) -> str:
     return record.base_commit or rev_parse(project.root, "HEAD") or "HEAD"
 
 
-def _worktree_diff(worktree: Path, base: str, stat: bool) -> tuple[list[str], str]:
+def _worktree_diff(worktree: Path, base: str, stat: bool,
+                   hidden: list[str]) -> tuple[list[str], str]:
+    """``hidden``: pathspecs of what profiles projected into a running session's worktree
+    (a tracked file they appended to is ``skip-worktree``: git reads it unchanged)."""
     with tempfile.TemporaryDirectory(prefix="gzia-diff-") as scratch:
         env = private_index(worktree, Path(scratch))
         untracked = git_ok(["ls-files", "-z", "--others", "--exclude-standard"], worktree, env=env)
@@ -75,8 +81,9 @@ def _worktree_diff(worktree: Path, base: str, stat: bool) -> tuple[list[str], st
                            env={**env, "GIT_LITERAL_PATHSPECS": "1"}, input_text=untracked)
             if not done.ok:
                 raise git_failure(done)
-        names = git_ok(["diff", "--name-only", "-z", base, *_NOT_OURS], worktree, env=env)
-        text = git_ok([*_DIFF, *(["--stat"] if stat else []), base, *_NOT_OURS],
+        paths = [*_NOT_OURS, *hidden]
+        names = git_ok(["diff", "--name-only", "-z", base, *paths], worktree, env=env)
+        text = git_ok([*_DIFF, *(["--stat"] if stat else []), base, *paths],
                       worktree, env=env)
     return [n for n in names.split("\0") if n], text
 

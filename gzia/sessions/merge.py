@@ -70,10 +70,11 @@ from gzia.sessions.merge_checks import (
 from gzia.sessions.merge_commit import COMMIT_HOOKS, commit_refused, merge_branch, squash_branch
 from gzia.sessions.merge_rollback import MergeRollback
 from gzia.sessions.project import Project
+from gzia.sessions.projection import unproject
 from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
-from gzia.sessions.workspace import ensure_excluded
+from gzia.sessions.workspace import ensure_excluded, worktree_for
 
 
 @dataclass
@@ -144,6 +145,7 @@ def _merge_session(
     branch, into = check_mergeable(project, record)
     result = MergeResult(record.id, branch, into, squash, no_commit)
     ensure_excluded(project)  # injected files stay out of every "git add -A" below
+    unproject(project, record.id, worktree_for(project, record.id))  # left by a killed gz-ia
     refuse_unsettled_worktree(project, record.id, branch)
     worktree = dirty_worktree(project, record.id)
     # Check a snapshot of the worktree first, so a refusal leaves even its HEAD alone.

@@ -28,12 +28,14 @@ import signal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzia.config import without_secrets
 from gzia.contract import (
     ConflictError,
     GzError,
     InterruptError,
+    InvalidInputError,
     IOFailure,
     SafetyBlockError,
     TerminatedError,
@@ -61,6 +63,9 @@ from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import RunOutcome, Started, run_supervised
 from gzia.supervisor.signals import SignalInbox, signal_inbox
 from gzia.supervisor.watchdog import Watchdog
+
+if TYPE_CHECKING:
+    from gzia.profiles.bundle import Bundle
 
 COMMAND_EXTRA = "command"
 """Record field (kept by the store as an extra) holding an ``exec`` session's argv."""
@@ -90,6 +95,8 @@ class SessionRequest:
     """Run under a detached holder and return once the agent runs (``-b``)."""
     allow_push: bool = False
     """Lift the guardrail's refusal of ``git push`` (:mod:`gzia.sessions.guard`)."""
+    profiles: tuple[str, ...] = ()
+    """Profiles projected into the worktree for this run (:mod:`gzia.sessions.projection`)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +117,7 @@ def start_session(
     project = find_project(request.directory)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
+    bundle = _profile_bundle(project, request.profiles, environ)
     session_id = _unused_id(store)
     workspace = prepare_workspace(project, session_id)
     try:
@@ -117,7 +125,8 @@ def start_session(
     except BaseException:
         discard_new_workspace(project, workspace)
         raise
-    return _Launch(store, request, workspace, env, watchdog, on_launch).run(record, resume=False)
+    return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
+        record, resume=False)
 
 
 def resume_session(
@@ -131,10 +140,12 @@ def resume_session(
     output_to_stderr: bool = False,
     background: BackgroundOptions | None = None,
     allow_push: bool = False,
+    profiles: Sequence[str] = (),
 ) -> SessionRun:
     """Continue a finished session: same record, same workspace, same conversation.
 
     Pushes are allowed when ``allow_push`` says so or the session was started allowing them.
+    The session's profiles are projected again; ``profiles`` adds more (kept in the record).
     """
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(directory)
@@ -150,12 +161,30 @@ def resume_session(
         mode=record.mode or "chat", output_to_stderr=output_to_stderr,
         pty=background is not None, background=background,
         allow_push=allow_push or record.extras.get(ALLOW_PUSH_EXTRA) is True,
+        profiles=tuple(dict.fromkeys([*(record.profiles or ()), *profiles])),
     )
+    bundle = _profile_bundle(project, request.profiles, environ)
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
-    record = store.update(record.id, _mark_resumed)
-    return _Launch(store, request, workspace, env, watchdog, on_launch).run(record, resume=True)
+    record = store.update(record.id, lambda r: _mark_resumed(r, request.profiles))
+    return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
+        record, resume=True)
+
+
+def _profile_bundle(project: Project, names: Sequence[str],
+                    environ: Mapping[str, str] | None) -> Bundle | None:
+    """The profiles, resolved before anything is created (an error leaves nothing behind)."""
+    if not names:
+        return None
+    from gzia.profiles.bundle import resolve_bundle
+    from gzia.profiles.catalog import load_catalog, locations
+
+    if not project.is_git:
+        raise InvalidInputError("profiles.direct_mode", dir=str(project.root),
+                                details={"dir": str(project.root)})
+    catalog = load_catalog(locations(project.root, project.base))
+    return resolve_bundle(catalog, names, os.environ if environ is None else environ)
 
 
 def _recorded_permission(record: SessionRecord) -> Permission:
@@ -172,8 +201,10 @@ def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
     return workspace_of(project, record)
 
 
-def _mark_resumed(record: SessionRecord) -> None:
+def _mark_resumed(record: SessionRecord, profiles: Sequence[str] = ()) -> None:
     record.status = Status.RUNNING
+    if profiles:
+        record.profiles = list(profiles)
     _stamp_owner(record)
     record.started_at = now_rfc3339()
     record.pid, record.pgid, record.pid_start_time = 0, None, None
@@ -211,6 +242,8 @@ def _new_record(
         record.extras[COMMAND_EXTRA] = list(request.command)
     if request.allow_push:
         record.extras[ALLOW_PUSH_EXTRA] = True
+    if request.profiles:
+        record.profiles = list(request.profiles)
     return record
 
 
@@ -222,10 +255,11 @@ def _launch_spec(
     *,
     resume: bool,
     prompt: str | None = None,
+    mcp_config: Path | None = None,
 ) -> Command:
     spec = request.driver.launch(LaunchRequest(
         workdir=workdir, permission=request.permission, prompt=prompt,
-        conversation_id=conversation_id, resume=resume, env=env,
+        conversation_id=conversation_id, resume=resume, env=env, mcp_config=mcp_config,
         command=list(request.command) if request.command is not None else None,
     ))
     return Command(tuple(spec.argv), workdir, spec.env, request.pty,
@@ -240,6 +274,7 @@ class _Launch:
     env: Mapping[str, str]
     watchdog: Watchdog
     on_launch: LaunchCallback | None
+    bundle: Bundle | None = None
 
     def run(self, record: SessionRecord, *, resume: bool) -> SessionRun:
         try:
@@ -258,17 +293,23 @@ class _Launch:
         action = t(f"run.event_{'resumed' if resume else 'started'}", mode=record.mode or "chat")
         log_lifecycle_event(store, record.id, action, "PENDING")
         with signal_inbox() as inbox:
-            command = self._command(record, resume)
-            _raise_if_stopped_before_start(inbox)
-            if self.request.background is not None:
-                from gzia.sessions.background import start_in_background
+            try:
+                command = self._command(record, resume)
+                _raise_if_stopped_before_start(inbox)
+                if self.request.background is not None:  # the projection stays with the agent
+                    from gzia.sessions.background import start_in_background
 
-                return SessionRun(start_in_background(store, record, command, self.watchdog,
-                                                      self.request.background), 0)
-            outcome = run_supervised(
-                command, watchdog=self.watchdog, inbox=inbox,
-                on_started=lambda started: _record_started(store, record.id, started),
-            )
+                    return SessionRun(start_in_background(store, record, command,
+                                                          self.watchdog,
+                                                          self.request.background), 0)
+                outcome = run_supervised(
+                    command, watchdog=self.watchdog, inbox=inbox,
+                    on_started=lambda started: _record_started(store, record.id, started),
+                )
+            except BaseException:
+                self._unproject(record)
+                raise
+            self._unproject(record)
             found = conversation_after_exit(self.request.driver, record,
                                             Path(self.workspace.target_dir), self.env)
             final = finalize_run(store, record.id, outcome, found)
@@ -277,13 +318,40 @@ class _Launch:
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
         prompt = None if resume else self.request.prompt
-        command = _launch_spec(self.request, self.workspace.target_dir, self._agent_env(record),
-                               record.conversation_id, resume=resume, prompt=prompt)
+        env, mcp_config = self._projected(record, self._agent_env(record))
+        command = _launch_spec(self.request, self.workspace.target_dir, env,
+                               record.conversation_id, resume=resume, prompt=prompt,
+                               mcp_config=mcp_config)
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id))
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command
+
+
+    def _projected(self, record: SessionRecord,
+                   env: Mapping[str, str]) -> tuple[Mapping[str, str], Path | None]:
+        """Project the profiles into the worktree; the agent's environment and MCP file."""
+        if self.bundle is None:
+            return env, None
+        from gzia.sessions import projection
+
+        project, driver = self.store.project, self.request.driver
+        projection.unproject(project, record.id, self.workspace.target_dir)  # a left-over one
+        projection.project_bundle(project, record.id, self.workspace.target_dir, driver.id,
+                                  self.bundle)
+        env = {**projection.excluding_environment(project, record.id, env), **self.bundle.env}
+        if not self.bundle.servers or driver.mcp_support == "none":
+            return env, None
+        return env, projection.write_mcp_config(project, record.id, self.bundle.servers)
+
+    def _unproject(self, record: SessionRecord) -> None:
+        if self.bundle is None:
+            return
+        from gzia.sessions.projection import unproject
+
+        with contextlib.suppress(OSError, GzError):  # merge and delete try again
+            unproject(self.store.project, record.id, self.workspace.target_dir)
 
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
         """The environment, with the git guardrails when the agent works in a worktree

@@ -35,6 +35,12 @@ from gzia.sessions.symlinks import refuse_symlink, refuse_symlinked_layout, syml
 LOCK_TIMEOUT = 10.0
 Mutation = Callable[[SessionRecord], SessionRecord | None]
 
+MANIFEST_SUFFIX = ".manifest.json"
+"""``<id>.manifest.json``: what profiles projected into the session's worktree
+(:mod:`gzia.sessions.projection`); not a record."""
+EXCLUDES_SUFFIX = ".exclude"
+"""``<id>.exclude``: the excludes file the session's agent's git reads."""
+
 
 @dataclass(frozen=True)
 class UnreadableRecord:
@@ -124,7 +130,7 @@ class SessionStore:
             return result
         try:
             for name in os.listdir(dir_fd):  # noqa: PTH208 - names of an open directory
-                if name.endswith(".json"):
+                if name.endswith(".json") and not name.endswith(MANIFEST_SUFFIX):
                     self._read_into(result, dir_fd, name)
         finally:
             os.close(dir_fd)
@@ -168,8 +174,11 @@ class SessionStore:
         return record
 
     def files_of(self, session_id: str) -> tuple[Path, ...]:
-        """The session's files in the store: events, log, record, lock (in that order)."""
+        """The session's files in the store: events, log, projection manifest and excludes,
+        record, lock (in that order)."""
         return (self.events_path(session_id), self.log_path(session_id),
+                self.dir / f"{session_id}{MANIFEST_SUFFIX}",
+                self.dir / f"{session_id}{EXCLUDES_SUFFIX}",
                 self.record_path(session_id), self.lock_path(session_id))
 
     def delete(self, session_id: str) -> None:

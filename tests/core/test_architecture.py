@@ -30,6 +30,7 @@ def package_files(package: str) -> list[Path]:
     ("drivers", ("gzia.cli", "gzia.sessions", "gzia.supervisor", "gzia.update", "gzia.metrics")),
     ("supervisor", ("gzia.cli", "gzia.update", "gzia.drivers", "gzia.sessions")),
     ("update", ("gzia.cli", "gzia.sessions", "gzia.supervisor", "gzia.drivers")),
+    ("profiles", ("gzia.cli", "gzia.sessions", "gzia.supervisor", "gzia.update")),
 ])
 def test_package_does_not_import_upwards(package: str, forbidden: tuple[str, ...]) -> None:
     offenders = {

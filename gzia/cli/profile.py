@@ -1,0 +1,166 @@
+"""``gz-ia profile`` (alias ``toolkit``): list, show, path, create, skills.
+
+Every subcommand takes ``-d/--dir`` (the project; default: the current directory). The
+search order and the file format are in docs/profiles.md.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gzia.cli import output
+from gzia.i18n import t
+
+if TYPE_CHECKING:
+    from gzia.profiles.catalog import Catalog, Locations
+    from gzia.profiles.model import Notice, Profile, Skill
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Manage agent profiles and the skills catalogue (list, show, path, create, skills).",
+)
+
+Dir = Annotated[str | None, typer.Option(
+    "-d", "--dir", help="Project directory (default: the current directory).")]
+Global = Annotated[bool, typer.Option(
+    "--global", help="The user's config directory instead of the project.")]
+
+
+@app.callback()
+def profile_group() -> None:
+    """A group, so ``profile`` alone shows its subcommands."""
+
+
+def where(directory: str | None) -> Locations:
+    from gzia.profiles.catalog import locations
+    from gzia.sessions.project import find_project
+
+    project = find_project(directory)
+    return locations(project.root, project.base)
+
+
+def catalog_of(directory: str | None) -> Catalog:
+    from gzia.profiles.catalog import load_catalog
+
+    catalog = load_catalog(where(directory))
+    report_notices(catalog.notices)
+    return catalog
+
+
+def report_notices(notices: list[Notice]) -> None:
+    for notice in notices:
+        if notice.code == "PROFILE_SHADOWED":
+            output.warn("PROFILE_SHADOWED", notice.key, details=dict(notice.params),
+                        **notice.params)
+        elif notice.code == "SKILL_INVALID":
+            output.warn("SKILL_INVALID", notice.key, details=dict(notice.params),
+                        **notice.params)
+        else:
+            output.warn("PROFILE_INVALID", notice.key, details=dict(notice.params),
+                        **notice.params)
+
+
+@app.command("list", help="List the profiles, with their scope.")
+def list_command(directory: Dir = None) -> None:
+    catalog = catalog_of(directory)
+    profiles = list(catalog.profiles.values())
+    places = ", ".join(str(p) for p, _ in where(directory).profile_dirs)
+    output.emit({"profiles": [p.to_json() for p in profiles]},
+                lambda: render_list(profiles, places))
+
+
+@app.command("show", help="Show one profile.")
+def show_command(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Profile name.")],
+    directory: Dir = None,
+) -> None:
+    profile = catalog_of(directory).profile(name)
+    output.emit(profile.to_json(), lambda: render_show(profile))
+
+
+@app.command("path", help="Print where profiles are created, or one profile's directory.")
+def path_command(
+    name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="Profile name.")] = None,
+    directory: Dir = None,
+    global_scope: Global = False,
+) -> None:
+    if name is None:
+        path = str(where(directory).create_dir(global_scope=global_scope))
+    else:
+        path = str(catalog_of(directory).profile(name).path)
+    output.emit({"name": name, "path": path}, lambda: output.line(path))
+
+
+@app.command("create", help="Create a profile with an agents file to fill in.")
+def create_command(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Profile name.")],
+    description: Annotated[str, typer.Option("--desc", help="Description.")] = "",
+    directory: Dir = None,
+    global_scope: Global = False,
+) -> None:
+    from gzia.profiles.catalog import create_profile
+
+    profile = create_profile(where(directory), name, description, global_scope=global_scope)
+    output.emit(profile.to_json(), lambda: render_created(profile))
+
+
+@app.command("skills", help="List the skills catalogue.")
+def skills_command(directory: Dir = None) -> None:
+    catalog = catalog_of(directory)
+    skills = list(catalog.skills.values())
+    places = ", ".join(str(p) for p, _ in where(directory).skill_dirs)
+    output.emit({"skills": [s.to_json() for s in skills]}, lambda: render_skills(skills, places))
+
+
+def table(header: list[str], rows: list[list[str]]) -> None:
+    widths = [max(len(cell) for cell in column) + 2 for column in zip(header, *rows, strict=True)]
+    for row in [header, *rows]:
+        cells = [cell.ljust(width) for cell, width in zip(row[:-1], widths, strict=False)]
+        output.line(("".join(cells) + row[-1]).rstrip())
+
+
+def scope_label(scope: str) -> str:
+    return t(f"profiles.scope_{scope}")
+
+
+def render_list(profiles: list[Profile], places: str) -> None:
+    if not profiles:
+        output.line(t("profiles.empty", places=places))
+        return
+    header = [t(f"profiles.column_{c}") for c in
+              ("name", "description", "skills", "agents_file", "scope")]
+    table(header, [[p.name, p.description or "-", str(len(p.skills)),
+                    p.agents_file.name if p.agents_file else "-", scope_label(p.scope)]
+                   for p in profiles])
+
+
+def render_show(profile: Profile) -> None:
+    output.line(t("profiles.show_title", name=profile.name))
+    output.line(t("profiles.show_description", value=profile.description or "-"))
+    output.line(t("profiles.show_scope", value=scope_label(profile.scope)))
+    output.line(t("profiles.show_path", value=str(profile.path)))
+    output.line(t("profiles.show_agents_file", value=str(profile.agents_file or "-")))
+    output.line(t("profiles.show_skills", count=len(profile.skills),
+                  value=", ".join(profile.skills) or "-"))
+    output.line(t("profiles.show_env", value=", ".join(sorted(profile.env)) or "-"))
+    output.line(t("profiles.show_mcp"))
+    for text in json.dumps(profile.mcp_servers, indent=2, ensure_ascii=False).splitlines():
+        output.line("    " + text)
+
+
+def render_created(profile: Profile) -> None:
+    output.line(t("profiles.created", name=profile.name))
+    output.line(t("profiles.created_dir", dir=str(profile.path)))
+    output.line(t("profiles.created_file", file=str(profile.agents_file)))
+
+
+def render_skills(skills: list[Skill], places: str) -> None:
+    if not skills:
+        output.line(t("profiles.skills_empty", places=places))
+        return
+    header = [t(f"profiles.column_{c}") for c in ("skill", "category", "scope", "description")]
+    table(header, [[s.name, s.category, scope_label(s.scope), s.description] for s in skills])

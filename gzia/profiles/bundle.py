@@ -1,0 +1,97 @@
+"""What a session's profiles add up to: instructions, skills, MCP servers and env.
+
+Everything is resolved before anything starts: an unknown profile or skill, two profiles
+giving one server or variable different values, or a ``${NAME}`` that gz-ia's environment
+does not have, is an error while nothing has been created yet.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gzia.contract import ConflictError, InvalidInputError, NotFoundError
+from gzia.profiles.catalog import Catalog
+from gzia.profiles.mcp import RESERVED_SERVER
+from gzia.profiles.model import Profile
+
+REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@dataclass(frozen=True)
+class Bundle:
+    names: tuple[str, ...]
+    instructions: str = ""
+    """The profiles' agents files, in the order the profiles were given."""
+    skills: dict[str, Path] = field(default_factory=dict)
+    servers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    """Values with every ``${NAME}`` replaced from gz-ia's environment."""
+
+
+def resolve_bundle(catalog: Catalog, names: Sequence[str],
+                   environ: Mapping[str, str]) -> Bundle:
+    profiles = [catalog.profile(name) for name in dict.fromkeys(names)]
+    _merged(profiles, lambda p: p.env, "variable")  # two different values: an error
+    env = {name: _expand(profile, name, value, environ)
+           for profile in profiles for name, value in profile.env.items()}
+    return Bundle(
+        names=tuple(p.name for p in profiles),
+        instructions="".join(_instructions(p) for p in profiles),
+        skills=_skills(catalog, profiles),
+        servers=_merged(profiles, lambda p: p.mcp_servers, "server"),
+        env=env,
+    )
+
+
+def _instructions(profile: Profile) -> str:
+    if profile.agents_file is None:
+        return ""
+    text = profile.agents_file.read_text(encoding="utf-8").strip()
+    return f"\n<!-- gz-ia profile: {profile.name} -->\n{text}\n" if text else ""
+
+
+def _skills(catalog: Catalog, profiles: list[Profile]) -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for profile in profiles:
+        for name in profile.skills:
+            skill = catalog.skills.get(name)
+            if skill is None:
+                raise NotFoundError("profiles.skill_missing", profile=profile.name, skill=name,
+                                    hint_key="profiles.skill_missing_hint",
+                                    details={"profile": profile.name, "skill": name})
+            found[name] = skill.path
+    return found
+
+
+def _merged(profiles: list[Profile], part: Callable[[Profile], Mapping[str, Any]],
+            what: str) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    owner: dict[str, str] = {}
+    for profile in profiles:
+        for name, value in part(profile).items():
+            if what == "server" and name == RESERVED_SERVER:
+                raise InvalidInputError("profiles.reserved_server", profile=profile.name,
+                                        server=name, details={"profile": profile.name})
+            if name in merged and merged[name] != value:
+                raise ConflictError(f"profiles.{what}_collision", item=name,
+                                    first=owner[name], second=profile.name,
+                                    details={what: name, "profiles": [owner[name], profile.name]})
+            merged[name], owner[name] = value, profile.name
+    return merged
+
+
+def _expand(profile: Profile, name: str, value: str, environ: Mapping[str, str]) -> str:
+    def replace(match: re.Match[str]) -> str:
+        variable = match.group(1)
+        if variable not in environ:
+            raise InvalidInputError(
+                "profiles.env_missing", profile=profile.name, variable=variable, name=name,
+                hint_key="profiles.env_missing_hint",
+                details={"profile": profile.name, "variable": variable, "env": name})
+        return environ[variable]
+
+    return REFERENCE.sub(replace, value)
