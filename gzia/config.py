@@ -20,6 +20,7 @@ from typing import Any
 
 from gzia.atomic import write_atomic
 from gzia.contract import InvalidInputError, IOFailure
+from gzia.credentials import MASK, carries_credential, mask_credentials, names_a_secret
 
 APP_NAME = "gz-ia"
 
@@ -137,13 +138,6 @@ class Value:
         return masked(self.setting, self.value)
 
 
-MASK = "****"
-_USERINFO = r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^/?#@\s:]*)(?::[^/?#@\s]*)?@"
-_CREDENTIAL_NAME = (r"[A-Za-z0-9_.-]*(?:token|secret|pass|pwd|key|auth|sig|cred|session|sid"
-                    r"|jwt|bearer)[A-Za-z0-9_.-]*")
-_QUERY_CREDENTIAL = rf"(?i)(?P<name>[?&;#]{_CREDENTIAL_NAME}=)[^&;#\s'\"]*"
-
-
 def masked(setting: Setting, value: Any) -> Any:
     """``value`` as it may be printed: a secret setting's value is ``****`` whatever its type;
     in text, a URL's user info and query parameters named like credentials are masked."""
@@ -152,20 +146,27 @@ def masked(setting: Setting, value: Any) -> Any:
     return mask_credentials(value) if isinstance(value, str) else value
 
 
-def mask_credentials(text: str) -> str:
-    """``text`` with credentials in URLs masked: ``https://user:****@host``, a bare
-    ``https://****@host`` (a token as user name), and ``?token=****`` for any query or
-    fragment parameter whose name holds token, secret, pass, pwd, key, auth, sig, cred,
-    session, sid, jwt or bearer."""
-    import re
+GZ_PREFIX = "GZ_"
 
-    def userinfo(found: re.Match[str]) -> str:
-        has_password = ":" in found.group()[len(found["scheme"]):]
-        user = found["user"] if has_password else ""
-        return f"{found['scheme']}{user}{':' if has_password else ''}{MASK}@"
 
-    text = re.sub(_USERINFO, userinfo, text)
-    return re.sub(_QUERY_CREDENTIAL, lambda found: found["name"] + MASK, text)
+def without_secrets(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` without gz-ia's own secrets (:func:`secret_variables`): the environment
+    of every program gz-ia starts, agents, git and the hooks git runs alike."""
+    withheld = set(secret_variables(environ))
+    return {name: value for name, value in environ.items() if name not in withheld}
+
+
+def secret_variables(environ: Mapping[str, str]) -> list[str]:
+    """The ``GZ_*`` variables of ``environ`` that hold a credential, in ``environ``'s order:
+    those of a credential setting (``secret`` or ``credential``), those whose name says
+    so (token, password, secret, credential, API key) and those whose value carries one
+    (:func:`gzia.credentials.carries_credential`: ``https://user:pass@host``, ``?token=``)."""
+    credentials = {s.env for s in SETTINGS if s.secret or s.credential}
+    return [
+        name for name, value in environ.items()
+        if name.startswith(GZ_PREFIX)
+        and (name in credentials or names_a_secret(name) or carries_credential(value))
+    ]
 
 
 class Config:
@@ -193,9 +194,10 @@ class Config:
         return self.value(key).value
 
     def origin(self, value: Value) -> str | None:
-        """Where ``value`` came from, as messages name it: the file, the variable, or
-        ``None`` for a default."""
-        return {SOURCE_FILE: str(self.file), SOURCE_ENV: value.setting.env}.get(value.source)
+        """Where ``value`` came from, as messages name it: the file, the variable,
+        ``built-in`` (:func:`bad_value` names the embedded file), or ``None`` for a default."""
+        return {SOURCE_FILE: str(self.file), SOURCE_ENV: value.setting.env,
+                SOURCE_BUILTIN: SOURCE_BUILTIN}.get(value.source)
 
     def values(self) -> list[Value]:
         return [self.value(s.key) for s in SETTINGS]
@@ -228,11 +230,19 @@ def coerce(setting: Setting, raw: Any, *, origin: str | None) -> Any:
 def bad_value(setting: Setting, raw: Any, *, origin: str | None,
               expected: str) -> InvalidInputError:
     """The error for a value ``setting`` cannot take, naming the key and where the value
-    came from (``None``: the command line); the value is masked as output is."""
+    came from (a file, a variable, ``built-in``; ``None``: the command line); the value is
+    masked as output is."""
+    details: dict[str, Any] = {"key": setting.key, "origin": origin}
+    named = origin
+    if origin == SOURCE_BUILTIN:
+        from gzia.i18n import t
+
+        details["file"] = str(BUILTIN_DEFAULTS)
+        named = t("config.origin_builtin", file=BUILTIN_DEFAULTS)
     return InvalidInputError(
         "config.bad_type" if origin else "config.bad_value", key=setting.key,
-        origin=origin, expected=expected, value=str(masked(setting, str(raw))),
-        details={"key": setting.key, "origin": origin},
+        origin=named, expected=expected, value=str(masked(setting, str(raw))),
+        details=details,
     )
 
 
@@ -283,10 +293,11 @@ def load_config(environ: Mapping[str, str] | None = None) -> Config:
 
 def builtin_defaults() -> dict[str, Any]:
     """The defaults embedded in this build (none in a development install)."""
-    return read_config_file(BUILTIN_DEFAULTS)
+    return read_config_file(BUILTIN_DEFAULTS, origin=SOURCE_BUILTIN)
 
 
-def read_config_file(file: Path) -> dict[str, Any]:
+def read_config_file(file: Path, *, origin: str | None = None) -> dict[str, Any]:
+    """The settings in ``file``; a bad value names ``origin`` (by default the file)."""
     import tomllib
 
     try:
@@ -312,7 +323,7 @@ def read_config_file(file: Path) -> dict[str, Any]:
                 "config.unknown_key_in_file", key=key, file=str(file),
                 details={"file": str(file), "key": key},
             )
-        values[key] = coerce(setting, raw, origin=str(file))
+        values[key] = coerce(setting, raw, origin=origin or str(file))
     return values
 
 

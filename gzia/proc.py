@@ -1,8 +1,10 @@
 """The one place that runs short-lived helper programs (git, version probes, a new pyz).
 
-Always an argv list, never a shell; explicit cwd and environment; a deadline on every
-wait. A program that outlives its deadline is killed with its whole process group, so a
-hanging binary never hangs gz-ia. Long-lived agent processes belong to
+Always an argv list, never a shell; explicit cwd and environment, never with gz-ia's own
+secrets in it (:func:`gzia.config.without_secrets`: git and the project's hooks it runs get
+no update credentials, as agents get none); a deadline on every wait. A program that
+outlives its deadline is killed with its whole process group, so a hanging binary never
+hangs gz-ia. Long-lived agent processes belong to
 ``gzia.supervisor``, not here.
 """
 
@@ -17,6 +19,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzia.config import without_secrets
 from gzia.contract import NotFoundError, TimeoutFailure
 
 DEFAULT_TIMEOUT = 30.0
@@ -107,7 +110,7 @@ def _spawn(argv: Sequence[str], *, cwd: str | Path | None, env: Mapping[str, str
         return subprocess.Popen(
             list(argv),
             cwd=cwd,
-            env=dict(env) if env is not None else None,
+            env=without_secrets(os.environ if env is None else env),
             stdin=subprocess.PIPE if input_text is not None else subprocess.DEVNULL,
             stdout=out,
             stderr=err,

@@ -23,6 +23,16 @@ def _entry(value: Value, reveal: bool) -> dict[str, Any]:
             "secret": value.setting.secret}
 
 
+def human_text(value: Any, *, none: str) -> str:
+    """A setting's value as people read it: ``true``/``false`` as in the TOML file (JSON
+    keeps its booleans), ``none`` for no value."""
+    if value is None:
+        return none
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 @app.command("list", help="List every setting with its value and source.")
 def list_settings(reveal: Reveal = False) -> None:
     entries = [_entry(v, reveal) for v in load_config().values()]
@@ -30,7 +40,7 @@ def list_settings(reveal: Reveal = False) -> None:
     def human() -> None:
         output.line(t("config.header"))
         for e in entries:
-            shown = "-" if e["value"] is None else str(e["value"])
+            shown = human_text(e["value"], none="-")
             output.line(f"{e['key']:<21} {shown:<25} {e['source']}")
 
     output.emit({"settings": entries}, human)
@@ -39,7 +49,7 @@ def list_settings(reveal: Reveal = False) -> None:
 @app.command("get", help="Print one setting's value.")
 def get_setting(key: Key, reveal: Reveal = False) -> None:
     entry = _entry(load_config().value(key), reveal)
-    output.emit(entry, lambda: output.line("" if entry["value"] is None else str(entry["value"])))
+    output.emit(entry, lambda: output.line(human_text(entry["value"], none="")))
 
 
 @app.command("set", help="Store a setting in the configuration file.",
@@ -54,7 +64,7 @@ def set_setting(key: Key, value: NewValue) -> None:
     entry = _entry(load_config().value(key), reveal=False)
     entry["file"] = str(file)
     output.emit(entry, lambda: output.line(
-        t("config.set_done", key=key, value=entry["value"], file=file)))
+        t("config.set_done", key=key, value=human_text(entry["value"], none=""), file=file)))
 
 
 @app.command("unset", help="Remove a setting from the configuration file.")

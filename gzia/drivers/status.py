@@ -7,8 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from gzia.config import without_secrets
 from gzia.drivers.base import Driver
-from gzia.drivers.secrets import agent_environment
 
 PROBE_TIMEOUT = 3.0
 
@@ -48,7 +48,7 @@ def describe(
     The version probe runs the agent: it gets the environment a session would, without
     gz-ia's own secrets.
     """
-    env = agent_environment(env)
+    env = without_secrets(env)
     path = driver.resolve(env)
     version = driver.probe_version(env, timeout) if path is not None else None
     return DriverStatus(

@@ -130,9 +130,10 @@ TEXTS = {
         "La tecla que desconecta (nombre al estilo de tmux).",
     # session
     "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, logs, "
-    "kill, resume).":
+    "wait, kill, resume, poll, output, send-keys, paste, submit, attach, metrics).":
         "Gestiona sesiones agénticas locales (list, show, path, delete, diff, merge, prune, "
-        "log, logs, kill, resume).",
+        "log, logs, wait, kill, resume, poll, output, send-keys, paste, submit, attach, "
+        "metrics).",
     "Project directory (default: the current directory).":
         "Directorio del proyecto (por defecto: el directorio actual).",
     "List the project's sessions, newest first.":

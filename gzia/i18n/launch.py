@@ -11,9 +11,12 @@ EN = {
     "provider_runs_no_command_hint": "start {provider} with 'gz-ia chat -p {provider}', or "
                                      "leave out --provider to run the command with the shell",
     "prompt_ignored": "{name} takes no prompt: -i/--prompt is ignored",
-    "uncommitted_base": "{count} uncommitted change(s) in {base} are not in the session: it "
+    "uncommitted_base": "{count} uncommitted changes in {base} are not in the session: it "
                         "starts from the last commit ({commit}); commit them first to include "
                         "them",
+    "uncommitted_base_one": "{count} uncommitted change in {base} is not in the session: it "
+                            "starts from the last commit ({commit}); commit it first to "
+                            "include it",
     "hooks_symlink": "{path} is a symbolic link: gz-ia writes no session hooks through it",
     "guardrails_off": "git {version} is older than {minimum}: the session runs without its "
                       "guardrails (pushes and ref updates outside its branch are not refused)",
@@ -33,8 +36,11 @@ ES = {
     "provider_runs_no_command_hint": "inicia {provider} con 'gz-ia chat -p {provider}', u "
                                      "omite --provider para ejecutar el comando con la shell",
     "prompt_ignored": "{name} no admite prompt: se ignora -i/--prompt",
-    "uncommitted_base": "{count} cambio(s) sin confirmar en {base} no están en la sesión: "
+    "uncommitted_base": "{count} cambios sin confirmar en {base} no están en la sesión: "
                         "parte del último commit ({commit}); confírmalos antes para incluirlos",
+    "uncommitted_base_one": "{count} cambio sin confirmar en {base} no está en la sesión: "
+                            "parte del último commit ({commit}); confírmalo antes para "
+                            "incluirlo",
     "hooks_symlink": "{path} es un enlace simbólico: gz-ia no escribe hooks de sesión a "
                      "través de él",
     "guardrails_off": "git {version} es anterior a {minimum}: la sesión se ejecuta sin sus "

@@ -80,8 +80,12 @@ EN = {
         "merge it with 'gz-ia session merge {id}' or delete with --force"
     ),
     "delete_unreadable": (
-        "session '{id}' has a worktree git cannot read ({worktree}): its {count} file(s) "
+        "session '{id}' has a worktree git cannot read ({worktree}): its {count} files "
         "cannot be checked for unmerged work; look at them, or delete with --force"
+    ),
+    "delete_unreadable_one": (
+        "session '{id}' has a worktree git cannot read ({worktree}): its {count} file "
+        "cannot be checked for unmerged work; look at it, or delete with --force"
     ),
     "symlink_refused": (
         "refusing to use {path}: it is a symbolic link (to {target}); gz-ia never writes "
@@ -90,8 +94,10 @@ EN = {
     "symlink_refused_hint": (
         "remove the link (rm {path}; its target stays as it is), then run the command again"
     ),
-    "delete_what_commits": "{count} unmerged commit(s)",
-    "delete_what_files": "{count} uncommitted file(s)",
+    "delete_what_commits": "{count} unmerged commits",
+    "delete_what_commits_one": "{count} unmerged commit",
+    "delete_what_files": "{count} uncommitted files",
+    "delete_what_files_one": "{count} uncommitted file",
     "force_hint": "gz-ia session delete {id} --force",
     # diff
     "diff_direct": "The session ran in direct mode and has no isolated diff.",
@@ -118,7 +124,11 @@ EN = {
         "with 'gz-ia session kill {id}'"
     ),
     "merge_conflict": (
-        "merging session '{id}' would conflict in {count} file(s): {files}. Nothing was "
+        "merging session '{id}' would conflict in {count} files: {files}. Nothing was "
+        "changed: the base and the worktree are intact (inspect with 'gz-ia session path {id}')"
+    ),
+    "merge_conflict_one": (
+        "merging session '{id}' would conflict in {count} file: {files}. Nothing was "
         "changed: the base and the worktree are intact (inspect with 'gz-ia session path {id}')"
     ),
     "merge_conflict_hint": (
@@ -223,7 +233,8 @@ EN = {
         "    ! {commit} is on no other branch: keep this SHA to get its commits back"
     ),
     "prune_worktree": "  ✓ Orphaned worktree pruned: {name}",
-    "prune_discarded": "    ! Uncommitted work discarded ({count} file(s)):",
+    "prune_discarded": "    ! Uncommitted work discarded ({count} files):",
+    "prune_discarded_one": "    ! Uncommitted work discarded ({count} file):",
     "prune_kept_locked": (
         "  ! Orphaned worktree kept, it is locked: {name}; "
         "unlock it with: git worktree unlock .harness/worktrees/{name}"
@@ -259,7 +270,8 @@ EN = {
     "prune_missing": "  ! Session {name} lost its worktree (record kept)",
     "prune_dry_run": "(dry run: what prune would do; nothing is removed)",
     "prune_worktree_dry": "  - Would remove orphaned worktree: {name}",
-    "prune_discarded_dry": "    ! Uncommitted work it would discard ({count} file(s)):",
+    "prune_discarded_dry": "    ! Uncommitted work it would discard ({count} files):",
+    "prune_discarded_dry_one": "    ! Uncommitted work it would discard ({count} file):",
     "prune_branch_dry": (
         "  - Would delete orphaned branch: {name} (at {commit}); "
         "it could be recovered with: git branch {name} {commit}"
@@ -270,6 +282,11 @@ EN = {
     "prune_session": "  ✓ Finished session removed: {name} ({status})",
     "prune_session_branch": "    {branch} was {commit}; recover it with: git branch {branch} {commit}",
     "prune_discarded_commits": "    ! Unmerged commits discarded: {count}",
+    "prune_session_dry": "  - Would remove finished session: {name} ({status})",
+    "prune_session_branch_dry": (
+        "    {branch} is at {commit}; it could be recovered with: git branch {branch} {commit}"
+    ),
+    "prune_discarded_commits_dry": "    ! Unmerged commits it would discard: {count}",
     "prune_session_kept_unmerged": (
         "  ! Session kept, it has unmerged work ({what}): {name}; merge it with "
         "gz-ia session merge {name}, or remove it anyway with: gz-ia session prune --finished "
@@ -408,7 +425,12 @@ ES = {
     ),
     "delete_unreadable": (
         "la sesión '{id}' tiene un worktree que git no puede leer ({worktree}): no se puede "
-        "comprobar si sus {count} archivo(s) tienen trabajo sin fusionar; revísalos o "
+        "comprobar si sus {count} archivos tienen trabajo sin fusionar; revísalos o "
+        "elimínala con --force"
+    ),
+    "delete_unreadable_one": (
+        "la sesión '{id}' tiene un worktree que git no puede leer ({worktree}): no se puede "
+        "comprobar si su {count} archivo tiene trabajo sin fusionar; revísalo o "
         "elimínala con --force"
     ),
     "symlink_refused": (
@@ -418,8 +440,10 @@ ES = {
     "symlink_refused_hint": (
         "elimina el enlace (rm {path}; su destino queda intacto) y vuelve a ejecutar el comando"
     ),
-    "delete_what_commits": "{count} commit(s) sin fusionar",
-    "delete_what_files": "{count} archivo(s) sin comitear",
+    "delete_what_commits": "{count} commits sin fusionar",
+    "delete_what_commits_one": "{count} commit sin fusionar",
+    "delete_what_files": "{count} archivos sin comitear",
+    "delete_what_files_one": "{count} archivo sin comitear",
     "force_hint": "gz-ia session delete {id} --force",
     "diff_direct": "La sesión se ejecutó en modo directo y no cuenta con diff aislado.",
     "diff_empty": "✧ No hay cambios registrados en la sesión.",
@@ -446,7 +470,12 @@ ES = {
         "con 'gz-ia session kill {id}'"
     ),
     "merge_conflict": (
-        "conflicto al fusionar cambios de la sesión '{id}' en {count} archivo(s): {files}. "
+        "conflicto al fusionar cambios de la sesión '{id}' en {count} archivos: {files}. "
+        "No se modificó nada: la base y el worktree permanecen intactos (inspecciona con "
+        "'gz-ia session path {id}')"
+    ),
+    "merge_conflict_one": (
+        "conflicto al fusionar cambios de la sesión '{id}' en {count} archivo: {files}. "
         "No se modificó nada: la base y el worktree permanecen intactos (inspecciona con "
         "'gz-ia session path {id}')"
     ),
@@ -563,7 +592,8 @@ ES = {
         "    ! {commit} no está en ninguna otra rama: guarda este SHA para recuperar sus commits"
     ),
     "prune_worktree": "  ✓ Worktree huérfano podado: {name}",
-    "prune_discarded": "    ! Trabajo sin comitear descartado ({count} archivo(s)):",
+    "prune_discarded": "    ! Trabajo sin comitear descartado ({count} archivos):",
+    "prune_discarded_one": "    ! Trabajo sin comitear descartado ({count} archivo):",
     "prune_kept_locked": (
         "  ! Worktree huérfano conservado, está bloqueado: {name}; "
         "desbloquéalo con: git worktree unlock .harness/worktrees/{name}"
@@ -599,7 +629,8 @@ ES = {
     "prune_missing": "  ! La sesión {name} perdió su worktree (registro conservado)",
     "prune_dry_run": "(simulación: lo que haría prune; no se elimina nada)",
     "prune_worktree_dry": "  - Se eliminaría el worktree huérfano: {name}",
-    "prune_discarded_dry": "    ! Trabajo sin comitear que se descartaría ({count} archivo(s)):",
+    "prune_discarded_dry": "    ! Trabajo sin comitear que se descartaría ({count} archivos):",
+    "prune_discarded_dry_one": "    ! Trabajo sin comitear que se descartaría ({count} archivo):",
     "prune_branch_dry": (
         "  - Se eliminaría la rama huérfana: {name} (en {commit}); "
         "podría recuperarse con: git branch {name} {commit}"
@@ -610,6 +641,11 @@ ES = {
     "prune_session": "  ✓ Sesión terminada eliminada: {name} ({status})",
     "prune_session_branch": "    {branch} era {commit}; recupérala con: git branch {branch} {commit}",
     "prune_discarded_commits": "    ! Commits sin fusionar descartados: {count}",
+    "prune_session_dry": "  - Se eliminaría la sesión terminada: {name} ({status})",
+    "prune_session_branch_dry": (
+        "    {branch} está en {commit}; podría recuperarse con: git branch {branch} {commit}"
+    ),
+    "prune_discarded_commits_dry": "    ! Commits sin fusionar que se descartarían: {count}",
     "prune_session_kept_unmerged": (
         "  ! Sesión conservada, tiene trabajo sin fusionar ({what}): {name}; fusiónala con "
         "gz-ia session merge {name}, o elimínala de todos modos con: gz-ia session prune "

@@ -50,7 +50,7 @@ class UnmergedWork:
         return bool(self.commits or self.files)
 
     def describe(self) -> str:
-        """``1 unmerged commit(s), 2 uncommitted file(s)``, in the user's language."""
+        """``1 unmerged commit, 2 uncommitted files``, in the user's language."""
         from gzia.i18n import t
 
         parts = []

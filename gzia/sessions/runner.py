@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gzia.config import without_secrets
 from gzia.contract import (
     ConflictError,
     GzError,
@@ -41,7 +42,6 @@ from gzia.contract import (
     stopped_by_signal,
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
-from gzia.drivers.secrets import agent_environment
 from gzia.i18n import t
 from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.ids import new_session_id
@@ -122,7 +122,7 @@ def start_session(
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> SessionRun:
-    env = agent_environment(os.environ if environ is None else environ)
+    env = without_secrets(os.environ if environ is None else environ)
     project = find_project(request.directory)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
@@ -176,7 +176,7 @@ def resume_session(
     Pushes are allowed when ``allow_push`` says so or the session was started allowing them.
     The session's profiles are projected again; ``profiles`` adds more (kept in the record).
     """
-    env = agent_environment(os.environ if environ is None else environ)
+    env = without_secrets(os.environ if environ is None else environ)
     project = find_project(directory)
     store = SessionStore(project)
     record = get_session(store, ref)

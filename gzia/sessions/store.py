@@ -173,12 +173,17 @@ class SessionStore:
             self._write(record)
         return record
 
+    def mcp_config_path(self, session_id: str) -> Path:
+        """The agent's ``mcpServers`` file: outside the worktree, under ``.harness/mcp``."""
+        return self.project.harness_dir / "mcp" / f"{validate_session_id(session_id)}.json"
+
     def files_of(self, session_id: str) -> tuple[Path, ...]:
         """The session's files in the store: events, log, projection manifest and excludes,
-        record, lock (in that order)."""
+        MCP configuration, record, lock (in that order)."""
         return (self.events_path(session_id), self.log_path(session_id),
                 self.dir / f"{session_id}{MANIFEST_SUFFIX}",
                 self.dir / f"{session_id}{EXCLUDES_SUFFIX}",
+                self.mcp_config_path(session_id),
                 self.record_path(session_id), self.lock_path(session_id))
 
     def delete(self, session_id: str) -> None:

@@ -57,6 +57,22 @@ def test_set_get_unset_round_trip(cli: Cli, isolated_env: Path) -> None:
     assert cli("config", "get", "kill_grace_ms", "--json").json["data"]["source"] == "default"
 
 
+def test_booleans_read_true_and_false_in_human_output(cli: Cli, isolated_env: Path) -> None:
+    path = config_file(isolated_env)
+    assert cli("config", "set", "allow_push", "yes") == \
+        Result(0, f"✓ allow_push = true (in {path})\n", "")
+    assert cli("config", "get", "allow_push") == Result(0, "true\n", "")
+    assert cli("config", "get", "allow_push", env={"GZ_ALLOW_PUSH": "off"}) == \
+        Result(0, "false\n", "")
+    listed = cli("config", "list", env={"GZ_LANG": "es"}).stdout.splitlines()
+    assert [line for line in listed if line.startswith("allow_push")] == [
+        "allow_push            true                      file"]
+    document = cli("config", "get", "allow_push", "--json").json["data"]
+    assert (document["value"], document["source"]) == (True, "file")
+    listed = cli("config", "list", "--json").json["data"]["settings"]
+    assert [e["value"] for e in listed if e["key"] == "allow_push"] == [True]
+
+
 @pytest.mark.parametrize(("env", "message"), [
     ({}, "Error: configuration file {file} is not valid TOML: "
          "Expected '=' after a key in a key/value pair (at line 2, column 8)\n"),

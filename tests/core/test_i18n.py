@@ -145,6 +145,12 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
         "sessions.prune_missing"},
     "f'sessions.prune_worktree{would}'": {
         "sessions.prune_worktree", "sessions.prune_worktree_dry"},
+    "f'sessions.prune_session{would}'": {
+        "sessions.prune_session", "sessions.prune_session_dry"},
+    "f'sessions.prune_session_branch{would}'": {
+        "sessions.prune_session_branch", "sessions.prune_session_branch_dry"},
+    "f'sessions.prune_discarded_commits{would}'": {
+        "sessions.prune_discarded_commits", "sessions.prune_discarded_commits_dry"},
     "f'sessions.prune_branch{would}'": {"sessions.prune_branch", "sessions.prune_branch_dry"},
     "f'sessions.prune_kept_{kept.reason}'": {
         f"sessions.prune_kept_{r}" for r in ("locked", "symlink", "uncommitted",

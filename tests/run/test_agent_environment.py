@@ -29,6 +29,7 @@ SECRETS = {
     "GZ_NEXUS_SEARCH_URL": "https://nexus-user-value:nexus-password-value@nexus.example/search",
     "GZ_FORGEJO_API_URL": "https://forgejo.example/api/v1/tags?access_token=url-token-value",
     "GZ_PLUGIN_API_KEY": "plugin-key-value",
+    "GZ_PLUGIN_INDEX_URL": "https://plugins.example/index#jwt=jwt-value",  # masked, so withheld
 }
 KEPT = {
     "GZ_LANG": "en",
@@ -36,7 +37,7 @@ KEPT = {
     "GZ_UPDATE_TIMEOUT": "12",
 }
 SECRET_TEXTS = ("forgejo-token-value", "nexus-password-value", "nexus-user-value",
-                "url-token-value", "plugin-key-value")
+                "url-token-value", "plugin-key-value", "jwt-value")
 
 # provider, the binary on PATH, how gz-ia is asked to run it
 CASES = {

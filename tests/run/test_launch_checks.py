@@ -102,9 +102,9 @@ def dirty(repo: Path) -> None:
 
 
 @pytest.mark.parametrize(("lang", "text"), [
-    ("en", "2 uncommitted change(s) in {base} are not in the session: it starts from the last "
+    ("en", "2 uncommitted changes in {base} are not in the session: it starts from the last "
            "commit ({commit}); commit them first to include them"),
-    ("es", "2 cambio(s) sin confirmar en {base} no están en la sesión: parte del último "
+    ("es", "2 cambios sin confirmar en {base} no están en la sesión: parte del último "
            "commit ({commit}); confírmalos antes para incluirlos"),
 ])
 def test_exec_on_a_dirty_base_warns_that_the_changes_are_not_in_the_session(
@@ -130,6 +130,28 @@ def test_exec_on_a_dirty_base_warns_that_the_changes_are_not_in_the_session(
     prefix = {"en": "Warning", "es": "Aviso"}[lang]
     assert human.exit_code == 0, human.stderr
     assert human.stderr.splitlines()[0] == f"{prefix}: {message}"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "1 uncommitted change in {base} is not in the session: it starts from the last "
+           "commit ({commit}); commit it first to include it"),
+    ("es", "1 cambio sin confirmar en {base} no está en la sesión: parte del último "
+           "commit ({commit}); confírmalo antes para incluirlo"),
+])
+def test_one_uncommitted_change_is_named_in_the_singular(
+    gz: Gz, agent: Any, repo: Path, lang: str, text: str
+) -> None:
+    from tests.run.conftest import git
+
+    agent("look", "pass\n")
+    (repo / "README").write_text("edited, not committed\n")
+    commit = git(repo, "rev-parse", "HEAD")
+
+    document = gz("--json", "exec", "--", "look", cwd=repo, env={"GZ_LANG": lang})
+
+    assert document.exit_code == 0, document.stderr
+    assert [w["message"] for w in document.json["warnings"]] == [
+        text.format(base=repo, commit=commit[:12])]
 
 
 def test_chat_on_a_dirty_base_warns_too_and_a_clean_base_does_not(

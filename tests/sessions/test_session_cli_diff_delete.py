@@ -104,8 +104,8 @@ def test_delete_refuses_unmerged_work_then_force(cli: Cli, project: Project,
                                 "uncommitted_files": ["README.md", "untracked.txt"]}
     human = cli("session", "rm", SID, "-d", root, env=ES)
     assert human.stderr == (
-        "Error: la sesión 'abcdef01' tiene trabajo que nunca se fusionó (1 commit(s) sin "
-        "fusionar, 2 archivo(s) sin comitear); fusiónalo con 'gz-ia session merge abcdef01' o "
+        "Error: la sesión 'abcdef01' tiene trabajo que nunca se fusionó (1 commit sin "
+        "fusionar, 2 archivos sin comitear); fusiónalo con 'gz-ia session merge abcdef01' o "
         "elimínala con --force\ngz-ia session delete abcdef01 --force\n")
     assert worktree.is_dir()
     forced = cli("session", "delete", SID, "--force", "--json", "-d", root)

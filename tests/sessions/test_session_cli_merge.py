@@ -113,11 +113,35 @@ def test_conflict_is_reported_before_touching_anything(
     assert _snapshot(session) == wt_before  # not even the safety commit was made
     human = cli("session", "merge", SID, "-d", str(root), env=ES)
     assert human.stderr == (
-        "Error: conflicto al fusionar cambios de la sesión 'abcdef01' en 1 archivo(s): "
+        "Error: conflicto al fusionar cambios de la sesión 'abcdef01' en 1 archivo: "
         "README.md. No se modificó nada: la base y el worktree permanecen intactos "
         "(inspecciona con 'gz-ia session path abcdef01')\n"
         "resuelve en el worktree (git merge main allí) y reintenta gz-ia session merge abcdef01\n")
     assert _snapshot(root) == base_before
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ({}, "Error: merging session 'abcdef01' would conflict in 2 files: README.md, b.txt. "
+         "Nothing was changed: the base and the worktree are intact (inspect with 'gz-ia "
+         "session path abcdef01')\n"),
+    ({"GZ_LANG": "es"}, "Error: conflicto al fusionar cambios de la sesión 'abcdef01' en 2 "
+                        "archivos: README.md, b.txt. No se modificó nada: la base y el "
+                        "worktree permanecen intactos (inspecciona con 'gz-ia session path "
+                        "abcdef01')\n"),
+], ids=["en", "es"])
+def test_a_conflict_in_several_files_counts_them_in_the_plural(
+    cli: Cli, project: Project, session: Path, env: dict[str, str], expected: str
+) -> None:
+    root = project.root
+    commit_file(root, "b.txt", "base\n", "user: add b")
+    run_git(session, "merge", "-q", "main")
+    commit_file(session, "README.md", "session edit\n", "agent: edit")
+    commit_file(session, "b.txt", "session b\n", "agent: edit b")
+    commit_file(root, "README.md", "base edit\n", "user: edit")
+    commit_file(root, "b.txt", "base b\n", "user: edit b")
+    human = cli("session", "merge", SID, "-d", str(root), env=env)
+    assert human.exit_code == 1
+    assert human.stderr.splitlines(keepends=True)[0] == expected
 
 
 def test_conflict_with_uncommitted_worktree_work(cli: Cli, project: Project,

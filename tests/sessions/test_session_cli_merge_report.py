@@ -114,7 +114,7 @@ def test_a_file_directory_conflict_names_the_path_itself(
     assert (error["code"], error["details"]["files"]) == ("CONFLICT", ["d"])
     human = cli("session", "merge", SID, "-d", str(root), env=ES)
     assert human.stderr.splitlines()[0] == (
-        "Error: conflicto al fusionar cambios de la sesión 'abcdef01' en 1 archivo(s): d. "
+        "Error: conflicto al fusionar cambios de la sesión 'abcdef01' en 1 archivo: d. "
         "No se modificó nada: la base y el worktree permanecen intactos "
         "(inspecciona con 'gz-ia session path abcdef01')")
 

@@ -93,7 +93,7 @@ def test_dry_run_then_prune_removes_only_what_loses_nothing(
          "    harness/0000000b was {b}; recover it with: git branch harness/0000000b {b}\n"
          "  ✓ Finished session removed: 0000000e (completed)\n"
          "    harness/0000000e was {e}; recover it with: git branch harness/0000000e {e}\n"
-         "  ! Session kept, it has unmerged work (1 unmerged commit(s)): 0000000c; merge it "
+         "  ! Session kept, it has unmerged work (1 unmerged commit): 0000000c; merge it "
          "with gz-ia session merge 0000000c, or remove it anyway with: gz-ia session prune "
          "--finished --force\n"
          "  ! Session kept, it is still running: 0000000d\n"),
@@ -104,7 +104,7 @@ def test_dry_run_then_prune_removes_only_what_loses_nothing(
          "    harness/0000000b era {b}; recupérala con: git branch harness/0000000b {b}\n"
          "  ✓ Sesión terminada eliminada: 0000000e (completed)\n"
          "    harness/0000000e era {e}; recupérala con: git branch harness/0000000e {e}\n"
-         "  ! Sesión conservada, tiene trabajo sin fusionar (1 commit(s) sin fusionar): "
+         "  ! Sesión conservada, tiene trabajo sin fusionar (1 commit sin fusionar): "
          "0000000c; fusiónala con gz-ia session merge 0000000c, o elimínala de todos modos "
          "con: gz-ia session prune --finished --force\n"
          "  ! Sesión conservada, sigue en ejecución: 0000000d\n"),
@@ -154,3 +154,54 @@ def test_a_project_with_only_merged_sessions_ends_empty(cli: Cli, project: Proje
         "✓ No orphaned Git branches or worktrees found. Everything is in sync.\n")
     assert list(project.sessions_dir.iterdir()) == []
     assert run_git(project.root, "worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ({}, "✧ Orphan cleanup:\n"
+         "(dry run: what prune would do; nothing is removed)\n"
+         "  - Would remove finished session: 0000000a (completed)\n"
+         "    harness/0000000a is at {a}; it could be recovered with: "
+         "git branch harness/0000000a {a}\n"
+         "  - Would remove finished session: 0000000b (failed)\n"
+         "    harness/0000000b is at {b}; it could be recovered with: "
+         "git branch harness/0000000b {b}\n"
+         "  - Would remove finished session: 0000000c (completed)\n"
+         "    harness/0000000c is at {c}; it could be recovered with: "
+         "git branch harness/0000000c {c}\n"
+         "    ! Uncommitted work it would discard (1 file):\n"
+         "      • draft.txt\n"
+         "    ! Unmerged commits it would discard: 1\n"
+         "  - Would remove finished session: 0000000e (completed)\n"
+         "    harness/0000000e is at {e}; it could be recovered with: "
+         "git branch harness/0000000e {e}\n"
+         "  ! Session kept, it is still running: 0000000d\n"),
+    (ES, "✧ Reconciliación de Basura Huérfana:\n"
+         "(simulación: lo que haría prune; no se elimina nada)\n"
+         "  - Se eliminaría la sesión terminada: 0000000a (completed)\n"
+         "    harness/0000000a está en {a}; podría recuperarse con: "
+         "git branch harness/0000000a {a}\n"
+         "  - Se eliminaría la sesión terminada: 0000000b (failed)\n"
+         "    harness/0000000b está en {b}; podría recuperarse con: "
+         "git branch harness/0000000b {b}\n"
+         "  - Se eliminaría la sesión terminada: 0000000c (completed)\n"
+         "    harness/0000000c está en {c}; podría recuperarse con: "
+         "git branch harness/0000000c {c}\n"
+         "    ! Trabajo sin comitear que se descartaría (1 archivo):\n"
+         "      • draft.txt\n"
+         "    ! Commits sin fusionar que se descartarían: 1\n"
+         "  - Se eliminaría la sesión terminada: 0000000e (completed)\n"
+         "    harness/0000000e está en {e}; podría recuperarse con: "
+         "git branch harness/0000000e {e}\n"
+         "  ! Sesión conservada, sigue en ejecución: 0000000d\n"),
+], ids=["en", "es"])
+def test_dry_run_lines_say_what_prune_finished_would_do(
+    cli: Cli, project: Project, sessions: dict[str, str], env: dict[str, str], expected: str
+) -> None:
+    (project.worktrees_dir / UNMERGED / "draft.txt").write_text("not committed\n")
+    before = sorted(p.name for p in project.sessions_dir.iterdir())
+    result = cli("session", "prune", "--finished", "--force", "--dry-run",
+                 "-d", str(project.root), env=env)
+    short = {name: sessions[sid][:12] for name, sid in (
+        ("a", MERGED), ("b", UNCHANGED), ("c", UNMERGED), ("e", SQUASHED))}
+    assert result == Result(0, expected.format(**short), "")
+    assert sorted(p.name for p in project.sessions_dir.iterdir()) == before

@@ -32,8 +32,9 @@ def _exec_session(cli: Cli, project: Project) -> str:
 def _refusal(worktree: Path, session_id: str, files: list[str]) -> dict[str, Any]:
     return {"code": "SAFETY_BLOCK", "retryable": False,
             "message": f"session '{session_id}' has a worktree git cannot read ({worktree}): "
-                       f"its {len(files)} file(s) cannot be checked for unmerged work; look "
-                       "at them, or delete with --force",
+                       + {1: "its 1 file cannot be checked for unmerged work; look at it",
+                          2: "its 2 files cannot be checked for unmerged work; look at them",
+                          }[len(files)] + ", or delete with --force",
             "hint": f"gz-ia session delete {session_id} --force",
             "details": {"id": session_id, "worktree": str(worktree), "files": files,
                         "unmerged_commits": 0}}
@@ -72,7 +73,7 @@ def test_delete_refusal_in_spanish(cli: Cli, project: Project) -> None:
     assert (refused.exit_code, refused.stdout) == (1, "")
     assert refused.stderr == (
         f"Error: la sesión '{session_id}' tiene un worktree que git no puede leer "
-        f"({worktree}): no se puede comprobar si sus 2 archivo(s) tienen trabajo sin "
+        f"({worktree}): no se puede comprobar si sus 2 archivos tienen trabajo sin "
         f"fusionar; revísalos o elimínala con --force\n"
         f"gz-ia session delete {session_id} --force\n")
 
@@ -132,11 +133,18 @@ def test_prune_keeps_a_plain_directory_holding_files_unless_forced(
     assert (kept["removed_dirs"], kept["discarded_files"]) == (["0000000d"], [])
     assert (path / "notes" / "precious.txt").is_file()
     assert _prune(cli, project, "--force", "--dry-run")["removed_dirs"] == [ORPHAN]
+    dry = cli("session", "prune", "--force", "--dry-run", cwd=project.root)
+    assert dry.stdout == (
+        "✧ Orphan cleanup:\n"
+        "(dry run: what prune would do; nothing is removed)\n"
+        f"  - Would remove orphaned worktree directory: {ORPHAN}\n"
+        "    ! Uncommitted work it would discard (1 file):\n"
+        "      • notes/precious.txt\n")
     human = cli("session", "prune", "--force", cwd=project.root, env=ES)
     assert human.stdout == (
         "✧ Reconciliación de Basura Huérfana:\n"
         f"  ✓ Directorio de worktree huérfano eliminado: {ORPHAN}\n"
-        "    ! Trabajo sin comitear descartado (1 archivo(s)):\n"
+        "    ! Trabajo sin comitear descartado (1 archivo):\n"
         "      • notes/precious.txt\n")
     assert not path.exists()
 

@@ -59,8 +59,32 @@ def test_a_bad_embedded_file_is_named(cli: Cli, builtin: Path) -> None:
     builtin.write_text("update_timeout = 'soon'\n")
     result = cli("config", "list", "--json")
     assert result.exit_code == 2
-    assert result.json["errors"][0]["code"] == "INVALID_INPUT"
-    assert str(builtin) in result.json["errors"][0]["message"]
+    [error] = result.json["errors"]
+    assert error["code"] == "INVALID_INPUT"
+    assert error["message"] == (
+        f"setting 'update_timeout' from the built-in defaults ({builtin}) must be a number "
+        "greater than 0, got 'soon'")
+    assert error["details"] == {"key": "update_timeout", "origin": "built-in",
+                                "file": str(builtin)}
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({}, "setting 'default_provider' from the built-in defaults ({file}) must be one of agy, "
+         "claude, opencode, pi-agent, shell, got 'nosuch'"),
+    ({"GZ_LANG": "es"}, "el ajuste 'default_provider' de los valores predeterminados "
+                        "integrados ({file}) debe ser uno de agy, claude, opencode, pi-agent, "
+                        "shell, se recibió 'nosuch'"),
+], ids=["en", "es"])
+def test_a_built_in_unknown_provider_names_the_built_in_defaults(
+    cli: Cli, builtin: Path, tmp_path: Path, env: dict[str, str], message: str
+) -> None:
+    builtin.write_text('default_provider = "nosuch"\n')
+    result = cli("chat", "-d", str(tmp_path), "--json", env=env)
+    assert result.exit_code == 2
+    [error] = result.json["errors"]
+    assert error["message"] == message.format(file=builtin)
+    assert error["details"] == {"key": "default_provider", "origin": "built-in",
+                                "file": str(builtin)}
 
 
 def test_update_uses_the_built_in_nexus_with_nothing_set(

@@ -28,7 +28,7 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, "
-         "logs, kill, resume).",
+         "logs, wait, kill, resume, poll, output, send-keys, paste, submit, attach, metrics).",
 )
 app.callback()(session_group)  # side-effect free: see session_group (quick `session list`)
 

@@ -140,7 +140,7 @@ def render_prune(report: PruneReport, finished: FinishedReport | None = None) ->
         output.line(t("sessions.prune_dry_run"))
     would = "_dry" if report.dry_run else ""  # "would remove" instead of "removed"
     if finished is not None:
-        _render_finished(finished)
+        _render_finished(finished, would)
     discarded = {work.session_id: work.files for work in report.discarded_files}
     for name in report.removed_worktrees:
         output.line(t(f"sessions.prune_worktree{would}", name=name))
@@ -162,19 +162,21 @@ def render_prune(report: PruneReport, finished: FinishedReport | None = None) ->
     for key, names in groups:
         for name in names:
             output.line(t(f"sessions.{key}", name=name))
-            if key == "prune_dir":
-                _prune_files("prune_discarded", discarded.get(name, []))
+            if key.startswith("prune_dir"):
+                _prune_files(f"prune_discarded{would}", discarded.get(name, []))
 
 
-def _render_finished(report: FinishedReport) -> None:
+def _render_finished(report: FinishedReport, would: str) -> None:
     for removed in report.removed:
-        output.line(t("sessions.prune_session", name=removed.session_id, status=removed.status))
+        output.line(t(f"sessions.prune_session{would}", name=removed.session_id,
+                      status=removed.status))
         if removed.branch and removed.commit:
-            output.line(t("sessions.prune_session_branch", branch=removed.branch,
+            output.line(t(f"sessions.prune_session_branch{would}", branch=removed.branch,
                           commit=removed.commit[:12]))
-        _prune_files("prune_discarded", removed.discarded.files)
+        _prune_files(f"prune_discarded{would}", removed.discarded.files)
         if removed.discarded.commits:
-            output.line(t("sessions.prune_discarded_commits", count=removed.discarded.commits))
+            output.line(t(f"sessions.prune_discarded_commits{would}",
+                          count=removed.discarded.commits))
     for kept in report.kept:
         output.line(t(f"sessions.prune_session_kept_{kept.reason}", name=kept.session_id,
                       what=kept.work.describe()))
