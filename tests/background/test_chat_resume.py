@@ -32,9 +32,10 @@ def test_chat_then_resume_in_the_background(
     assert through_session.json["data"]["status"] == "running"
     wait_final(repo, record["id"])
     conversation = record["conversation_id"]
+    mcp = ["--mcp-config", str(repo / ".harness" / "mcp" / f"{record['id']}.json")]  # Orchy
     assert [call["argv"] for call in calls(notes)] == [
-        ["--permission-mode", "default", "--session-id", conversation, "--", "fix the bug"],
-        ["--permission-mode", "default", "--resume", conversation],
-        ["--permission-mode", "default", "--resume", conversation],
+        ["--permission-mode", "default", *mcp, "--session-id", conversation, "--", "fix the bug"],
+        ["--permission-mode", "default", *mcp, "--resume", conversation],
+        ["--permission-mode", "default", *mcp, "--resume", conversation],
     ]
     assert {call["cwd"] for call in calls(notes)} == {record["worktree_dir"]}
