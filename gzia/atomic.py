@@ -27,8 +27,6 @@ def write_atomic(path: Path, content: bytes, mode: int = 0o644) -> None:
 
 def fsync_dir(folder: Path) -> None:
     """Make a rename in ``folder`` durable."""
-    if os.name == "nt":  # directories cannot be opened there; renames are journaled
-        return
     fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(fd)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.session_common import Dir, SessionRef, open_session
+from gzia.cli.session.common import Dir, SessionRef, open_session
 
 if TYPE_CHECKING:
     from gzia.metrics.model import Notice

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gzia.cli import output
-from gzia.cli.session_views import format_duration
+from gzia.cli.session.views import format_duration
 from gzia.i18n import t
 from gzia.metrics.model import AgentMetrics, SubAgent, Tokens, Usage
 from gzia.metrics.project import Figures, ProjectMetrics

@@ -93,7 +93,7 @@ def run_session_list(flags_by_level: list[list[str]], directory: str | None) -> 
                 return None  # nothing printed yet: an install without its own commands
             reported(found)
             _apply(flags_by_level[1] + flags_by_level[2])
-            from gzia.cli.session_list import show_sessions
+            from gzia.cli.session.listing import show_sessions
 
             show_sessions(directory)
         except BrokenPipeError:

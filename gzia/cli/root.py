@@ -48,22 +48,23 @@ def context_being_parsed() -> click.Context | None:
     return _parsing[-1] if _parsing else None
 
 
-def remember_args(command: click.Command) -> None:
-    """Keep the raw arguments a command parses, to find --json after a usage error.
+class GzCommand(click.Command):
+    """What every gz-ia command does beyond click: keep its raw arguments, answer
+    ``--help`` itself, and report leftover arguments as INVALID_INPUT."""
 
-    Arguments left over by a command that takes none are our INVALID_INPUT (click would
-    fail with its own English sentence).
-    """
-    original = command.parse_args
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Keep the raw arguments, to find --json after a usage error.
 
-    def parse_args(ctx: click.Context, args: list[str]) -> list[str]:
+        Arguments left over by a command that takes none are our INVALID_INPUT (click
+        would fail with its own English sentence).
+        """
         ctx.meta[ARGS_META_KEY] = list(args)
         _parsing[:] = [ctx]
-        if isinstance(command, click.Group) or ctx.allow_extra_args:
-            return original(ctx, args)
+        if isinstance(self, click.Group) or ctx.allow_extra_args:
+            return super().parse_args(ctx, args)
         ctx.allow_extra_args = True
         try:
-            rest = original(ctx, args)
+            rest = super().parse_args(ctx, args)
         finally:
             ctx.allow_extra_args = False
         if ctx.args and not ctx.resilient_parsing:
@@ -71,26 +72,26 @@ def remember_args(command: click.Command) -> None:
                                     details={"arguments": list(ctx.args)})
         return rest
 
-    command.parse_args = parse_args  # type: ignore[method-assign]
-
-
-def answer_help(command: click.Command) -> None:
-    """``--help`` prints plain text, or one envelope with ``data.help`` in JSON mode.
-
-    Typer's rich help would print boxes straight to stdout, even in JSON mode and even
-    while a usage error is being built; click's plain formatter returns text instead.
-    """
-    if hasattr(command, "rich_markup_mode"):
-        command.rich_markup_mode = None
-    original = command.get_help_option
-
-    def get_help_option(ctx: click.Context) -> click.Option | None:
-        option = original(ctx)
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        """``--help`` prints plain text, or one envelope with ``data.help`` in JSON mode."""
+        option = super().get_help_option(ctx)
         if option is not None:
             option.callback = _show_help
         return option
 
-    command.get_help_option = get_help_option  # type: ignore[method-assign]
+
+class GzGroup(GzCommand, click.Group):
+    """A gz-ia command group: its commands behave as :class:`GzCommand` does, and an
+    unknown subcommand is an UNKNOWN_COMMAND like ``gz-ia bogus``."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None \
+                and not ctx.resilient_parsing:  # completing: an unknown word completes nothing
+            raise_unknown_command(name, self.list_commands(ctx), args[1:])
+        return super().resolve_command(ctx, args)
 
 
 def _show_help(ctx: click.Context, param: click.Parameter, value: Any) -> None:
@@ -108,42 +109,49 @@ def _show_help(ctx: click.Context, param: click.Parameter, value: Any) -> None:
     raise click.exceptions.Exit(0)
 
 
+_gz_classes: dict[type[click.Command], type[click.Command]] = {}
+
+
+def gz_class(cls: type[click.Command]) -> type[click.Command]:
+    """``cls`` with :class:`GzCommand` or :class:`GzGroup` mixed in ahead of it (cached).
+
+    Commands reach the root the same way whether built in or from a plugin: an entry
+    point yields a typer app or a click command of any class, built by code gz-ia does
+    not control. Declaring ``cls=`` on each built-in app would be a second path that
+    every new command must remember, and cannot reach plugins. So every loaded command
+    is given, once, a subclass of its own class with gz-ia's behaviour first in the
+    method order: typer's or the plugin's overrides still run, through ``super()``.
+    """
+    if issubclass(cls, GzCommand):
+        return cls
+    if cls not in _gz_classes:
+        mixin: type[GzCommand] = GzGroup if issubclass(cls, click.Group) else GzCommand
+        _gz_classes[cls] = type(f"Gz{cls.__name__}", (mixin, cls), {})
+    return _gz_classes[cls]
+
+
 def adopt(command: click.Command) -> click.Command:
-    """Give a loaded command (and its subcommands) the global options."""
+    """Make a loaded command (and its subcommands) a gz-ia command with the global options.
+
+    Typer's rich help would print boxes straight to stdout, even in JSON mode and even
+    while a usage error is being built; click's plain formatter returns text instead.
+    """
     names = {opt for p in command.params for opt in getattr(p, "opts", [])}
     command.params.extend(o for o in global_options() if not names & set(o.opts))
-    remember_args(command)
-    answer_help(command)
+    command.__class__ = gz_class(type(command))
+    if hasattr(command, "rich_markup_mode"):
+        command.rich_markup_mode = None
     if isinstance(command, click.Group):
-        report_unknown_subcommands(command)
         for sub in command.commands.values():
             adopt(sub)
     return command
 
 
-def report_unknown_subcommands(group: click.Group) -> None:
-    """Make ``gz-ia session bogus`` an UNKNOWN_COMMAND like ``gz-ia bogus``."""
-    original = group.resolve_command
-
-    def resolve_command(
-        ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        name = args[0] if args else ""
-        if name and not name.startswith("-") and group.get_command(ctx, name) is None \
-                and not ctx.resilient_parsing:  # completing: an unknown word completes nothing
-            raise_unknown_command(name, group.list_commands(ctx), args[1:])
-        return original(ctx, args)
-
-    group.resolve_command = resolve_command  # type: ignore[method-assign]
-
-
-class RootGroup(click.Group):
+class RootGroup(GzGroup):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._discovery: Discovery | None = None
         self._loaded: dict[str, click.Command] = {}
-        remember_args(self)
-        answer_help(self)
 
     @property
     def discovery(self) -> Discovery:

@@ -22,8 +22,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from gzia.contract import IdempotencyConflictError, InvalidInputError, LockedError
+from gzia.filelock import lock_fd
 from gzia.sessions.record import SessionRecord
-from gzia.sessions.store import SessionStore, flock_before, open_regular
+from gzia.sessions.store import SessionStore, open_regular
 
 KEY = re.compile(r"[A-Za-z0-9._:@/+=-]{1,200}")
 LOCK_TIMEOUT_S = 30.0
@@ -99,8 +100,8 @@ def key_lock(store: SessionStore, key: str) -> Iterator[None]:
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
     fd, _ = open_regular(directory / f"{digest}.lock", os.O_RDWR | os.O_CREAT)
     try:
-        flock_before(fd, time.monotonic() + LOCK_TIMEOUT_S, lambda: LockedError(
-            "sessions.idempotency_locked", key=key, details={"key": key}), poll_s=0.01)
+        if not lock_fd(fd, time.monotonic() + LOCK_TIMEOUT_S, poll=0.01):
+            raise LockedError("sessions.idempotency_locked", key=key, details={"key": key})
         yield
     finally:
         os.close(fd)

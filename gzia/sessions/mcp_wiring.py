@@ -24,7 +24,9 @@ SERVER_NAME = RESERVED_SERVER  # the one name a profile's server may not take
 
 
 def mcp_config_path(project: Project, session_id: str) -> Path:
-    return project.harness_dir / "mcp" / f"{session_id}.json"
+    from gzia.sessions.store import SessionStore
+
+    return SessionStore(project).mcp_config_path(session_id)
 
 
 def server_entry(project: Project, session_id: str,

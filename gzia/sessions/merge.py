@@ -49,6 +49,7 @@ from gzia.contract import (
     stop_request,
     stopped_by_signal,
 )
+from gzia.filelock import hold_lock
 from gzia.sessions.git import (
     commit_with_fallback_identity,
     git_failure,
@@ -71,7 +72,7 @@ from gzia.sessions.merge_rollback import MergeRollback
 from gzia.sessions.project import Project
 from gzia.sessions.projection import unproject
 from gzia.sessions.record import SessionRecord, now_rfc3339
-from gzia.sessions.store import SessionStore, flock_before
+from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import ensure_excluded, worktree_for
 
@@ -119,11 +120,10 @@ def _base_lock(project: Project) -> Iterator[int]:
     path = project.harness_dir / "merge.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
     refuse_symlink(path)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    root = str(project.root)
+    fd = hold_lock(path, time.monotonic() + MERGE_LOCK_TIMEOUT, poll=0.02, locked=lambda: (
+        LockedError("sessions.merge_locked", root=root, details={"root": root})))
     try:
-        root = str(project.root)
-        flock_before(fd, time.monotonic() + MERGE_LOCK_TIMEOUT, lambda: LockedError(
-            "sessions.merge_locked", root=root, details={"root": root}), poll_s=0.02)
         yield fd
     finally:
         os.close(fd)  # releases the lock (a git command given it keeps it until it ends)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import stat
 import time
@@ -19,14 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gzia.atomic import write_atomic
-from gzia.contract import (
-    ConflictError,
-    GzError,
-    InvalidInputError,
-    IOFailure,
-    LockedError,
-    NotFoundError,
-)
+from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
+from gzia.filelock import hold_lock, is_same_file, lock_fd
 from gzia.sessions.ids import is_session_id, validate_session_id, validate_session_ref
 from gzia.sessions.project import Project
 from gzia.sessions.record import (
@@ -180,12 +173,17 @@ class SessionStore:
             self._write(record)
         return record
 
+    def mcp_config_path(self, session_id: str) -> Path:
+        """The agent's ``mcpServers`` file: outside the worktree, under ``.harness/mcp``."""
+        return self.project.harness_dir / "mcp" / f"{validate_session_id(session_id)}.json"
+
     def files_of(self, session_id: str) -> tuple[Path, ...]:
         """The session's files in the store: events, log, projection manifest and excludes,
-        record, lock (in that order)."""
+        MCP configuration, record, lock (in that order)."""
         return (self.events_path(session_id), self.log_path(session_id),
                 self.dir / f"{session_id}{MANIFEST_SUFFIX}",
                 self.dir / f"{session_id}{EXCLUDES_SUFFIX}",
+                self.mcp_config_path(session_id),
                 self.record_path(session_id), self.lock_path(session_id))
 
     def delete(self, session_id: str) -> None:
@@ -201,10 +199,15 @@ class SessionStore:
 
     @contextlib.contextmanager
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
-        """Hold the record's exclusive lock (``LOCKED``, retryable, after ``timeout``)."""
+        """Hold the record's exclusive lock (``LOCKED``, retryable, after ``timeout``).
+
+        Lock files are removed under their lock (``delete``, ``prune``): a writer that
+        was waiting on one meanwhile removed opens the new one (:func:`hold_lock`).
+        """
         path = self.lock_path(session_id)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = _lock_file(path, session_id, time.monotonic() + timeout)
+        fd = hold_lock(path, time.monotonic() + timeout, opener=_open_lock_file, locked=lambda: (
+            LockedError("sessions.locked", id=session_id, details={"id": session_id})))
         try:
             yield
         finally:
@@ -223,9 +226,7 @@ class SessionStore:
         except OSError:
             return False  # gone already, or not a lock file of gz-ia's
         try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+            if not lock_fd(fd, deadline=0.0):
                 return False  # held: its session is being written right now
             if self.record_path(session_id).exists() or not is_same_file(fd, path):
                 return False
@@ -241,55 +242,11 @@ class SessionStore:
         write_atomic(self.record_path(record.id), json_bytes(record.to_text() + "\n"))
 
 
-def _lock_file(path: Path, session_id: str, deadline: float) -> int:
-    """A descriptor holding the lock of the file that is (still) at ``path``.
-
-    Lock files are removed under their lock (``delete``, ``prune``): a process that was
-    waiting on one meanwhile removed would hold a lock nobody else sees, so it opens the
-    file again until the one it locked is the one at ``path``.
-    """
-    while True:
-        try:
-            fd, _ = open_regular(path, os.O_RDWR | os.O_CREAT)
-        except SymlinkError:
-            raise symlink_refusal(path) from None
-        try:
-            _acquire(fd, session_id, deadline)
-            if is_same_file(fd, path):
-                return fd
-        except BaseException:
-            os.close(fd)
-            raise
-        os.close(fd)
-
-
-def is_same_file(fd: int, path: Path) -> bool:
-    """Whether ``path`` still names the file open as ``fd``."""
+def _open_lock_file(path: Path) -> int:
     try:
-        named = path.stat()
-    except FileNotFoundError:
-        return False
-    held = os.fstat(fd)
-    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
-
-
-def _acquire(fd: int, session_id: str, deadline: float) -> None:
-    flock_before(fd, deadline, lambda: LockedError(
-        "sessions.locked", id=session_id, details={"id": session_id}))
-
-
-def flock_before(fd: int, deadline: float, timed_out: Callable[[], GzError],
-                 poll_s: float = 0.005) -> None:
-    """Take ``fd``'s exclusive ``flock``, trying until ``deadline`` (``time.monotonic``);
-    then raise what ``timed_out`` builds (a ``LOCKED`` error naming the lock)."""
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                raise timed_out() from None
-            time.sleep(poll_s)
+        return open_regular(path, os.O_RDWR | os.O_CREAT)[0]
+    except SymlinkError:
+        raise symlink_refusal(path) from None
 
 
 def _list_names(directory: Path) -> list[str]:

@@ -25,7 +25,7 @@ from gzia.contract import SafetyBlockError
 if TYPE_CHECKING:
     from gzia.sessions.project import Project
 
-STORE_DIRS = ("sessions", "worktrees", "logs", "session-files")
+STORE_DIRS = ("sessions", "worktrees", "logs", "session-files", "mcp", "idempotency")
 """The directories gz-ia keeps under ``.harness/``."""
 
 

@@ -16,13 +16,14 @@ import os
 import re
 import shutil
 import sys
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
 
 from gzia.atomic import fsync_dir
 from gzia.contract import IntegrityError, LockedError, NotFoundError
+from gzia.filelock import hold_lock, open_lock_file
 
 SELF_TEST_TIMEOUT = 120.0
 LOCK_ATTEMPTS = 5
@@ -47,56 +48,35 @@ def previous_path(target: Path) -> Path:
     return target.with_name(target.name + ".previous")
 
 
-def _try_lock(fd: int) -> None:
-    """Take an exclusive lock on ``fd`` or raise ``OSError`` at once."""
-    if sys.platform == "win32":
-        import msvcrt
-
-        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-    else:
-        import fcntl
-
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-
 @contextlib.contextmanager
 def update_lock(target: Path) -> Iterator[Path]:
     """An exclusive, non-blocking lock; yields the (cleaned) staging directory.
 
     When the work ends, the directory goes too (lock file included), so nothing is left
-    beside the installed file; only what a failed rollback must finish stays.
+    beside the installed file; only what a failed rollback must finish stays. One try
+    (a second update is refused at once): a lock taken on a lock file its finished
+    holder has just unlinked would exclude no one, so that too is ``LOCKED``.
     """
     folder = staging_dir(target)
-    with _open_lock(folder) as handle:
-        _acquire(handle, folder / "lock", target)
-        try:
-            _finish_rollback(target, folder)
-            _tidy(folder, keep={"lock"})
-            yield folder
-        finally:
-            _clear(folder, keep={_displaced(target, folder).name})
+    fd = hold_lock(folder / "lock", time.monotonic(), opener=_open_lock, locked=lambda: (
+        LockedError("update.locked", path=str(target), hint_key="update.locked_hint",
+                    details={"path": str(target)})))
+    try:
+        _finish_rollback(target, folder)
+        _tidy(folder, keep={"lock"})
+        yield folder
+    finally:
+        _clear(folder, keep={_displaced(target, folder).name})
+        os.close(fd)
 
 
-def _open_lock(folder: Path) -> IO[str]:
+def _open_lock(lock: Path) -> int:
     """The lock file, created with its folder; a holder may remove both meanwhile."""
     for _ in range(LOCK_ATTEMPTS):
-        folder.mkdir(mode=0o700, exist_ok=True)
+        lock.parent.mkdir(mode=0o700, exist_ok=True)
         with contextlib.suppress(FileNotFoundError):
-            return (folder / "lock").open("a")
-    return (folder / "lock").open("a")
-
-
-def _acquire(handle: IO[str], lock: Path, target: Path) -> None:
-    """Lock ``handle``, which must still be the file at ``lock``: a holder that finished
-    unlinks it, and a lock on an unlinked file would exclude no one."""
-    try:
-        _try_lock(handle.fileno())
-        held = os.path.samestat(os.fstat(handle.fileno()), lock.stat())
-    except OSError:
-        held = False
-    if not held:
-        raise LockedError("update.locked", path=str(target), hint_key="update.locked_hint",
-                          details={"path": str(target)})
+            return open_lock_file(lock)
+    return open_lock_file(lock)
 
 
 def _clear(folder: Path, keep: set[str]) -> None:

@@ -54,7 +54,7 @@ def test_output_and_poll_of_a_silent_session_warn_no_output_yet(  # noqa: PLR091
 @pytest.mark.parametrize(("status", "warned"), [("running", True), ("killed", False)])
 def test_a_kill_whose_record_still_reads_running_warns_kill_async(status: str,
                                                                   warned: bool) -> None:
-    from gzia.cli.session_control import warn_if_still_stopping
+    from gzia.cli.session.control import warn_if_still_stopping
 
     output.reset()
     output.set_json(True)

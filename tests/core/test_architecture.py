@@ -47,9 +47,9 @@ def test_package_does_not_import_upwards(package: str, forbidden: tuple[str, ...
 
 def test_core_modules_import_nothing_above_them() -> None:
     core = ("contract.py", "config.py", "credentials.py", "plugins.py", "proc.py", "atomic.py",
-            "i18n/__init__.py")
+            "filelock.py", "i18n/__init__.py")
     allowed = ("gzia.contract", "gzia.config", "gzia.credentials", "gzia.i18n", "gzia.atomic",
-               "gzia._version")
+               "gzia.filelock", "gzia._version")
     for name in core:
         for module in imported_gzia_modules(GZIA / name):
             assert module.startswith(allowed), f"{name} imports {module}"

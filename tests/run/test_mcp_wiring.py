@@ -116,3 +116,14 @@ def test_resume_hands_the_server_again(gz: Gz, repo: Path, notes: Path) -> None:
     assert resumed.exit_code == 0, resumed.stderr
     server = seen(notes, "claude")["config"]["mcpServers"]["gz-ia"]
     assert server["args"][-4:-2] == ["--session", session_id]
+
+
+@pytest.mark.usefixtures("fakes")
+def test_delete_removes_the_sessions_mcp_configuration(gz: Gz, repo: Path) -> None:
+    result = gz("--json", "chat", "-p", "claude", "-i", "go", cwd=repo)
+    session_id = result.json["data"]["id"]
+    config_path = repo / ".harness" / "mcp" / f"{session_id}.json"
+    assert config_path.is_file()
+    deleted = gz("--json", "session", "delete", session_id, "--force", cwd=repo)
+    assert deleted.exit_code == 0, deleted.stderr
+    assert not config_path.exists()

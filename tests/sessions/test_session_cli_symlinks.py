@@ -75,7 +75,8 @@ def test_a_tracked_worktrees_link_is_refused_by_every_session_command(
 
 
 @pytest.mark.parametrize("name", [".harness", ".harness/sessions", ".harness/logs",
-                                  ".harness/session-files"])
+                                  ".harness/session-files", ".harness/mcp",
+                                  ".harness/idempotency"])
 def test_a_linked_store_directory_is_refused(cli: Cli, project: Project, elsewhere: Path,
                                              name: str) -> None:
     link = project.root / name

@@ -619,18 +619,22 @@ def test_update_and_rollback_leave_nothing_beside_the_installed_file(nexus: Nexu
     assert sorted(p.name for p in target.parent.iterdir()) == ["gz-ia.pyz", "gz-ia.pyz.previous"]
 
 
-def test_a_lock_file_unlinked_by_its_finished_holder_is_not_held(target):
+def test_a_lock_file_unlinked_by_its_finished_holder_is_not_held(target, monkeypatch):
     """Opened just before the holder removed it: locking it would exclude no one."""
+    import os
+
     from gzia.contract import LockedError
+    from gzia.update import apply
     from gzia.update.apply import staging_dir, update_lock
 
     folder = staging_dir(target)
     with update_lock(target):
-        stale = (folder / "lock").open("a")  # a second updater opens the file now...
-    with stale, pytest.raises(LockedError):  # ...and locks it after the first removed it
-        from gzia.update.apply import _acquire
-
-        _acquire(stale, folder / "lock", target)
+        stale = os.open(folder / "lock", os.O_RDWR)  # a second updater opens the file now...
+    with monkeypatch.context() as patch:  # ...and locks it after the first removed it
+        patch.setattr(apply, "_open_lock", lambda lock: stale)
+        with pytest.raises(LockedError) as refused, update_lock(target):
+            pass
+    assert refused.value.key == "update.locked"
     with update_lock(target) as again:
         assert again == folder and (folder / "lock").exists()
     assert not folder.exists()

@@ -12,7 +12,7 @@ import typer
 
 from gzia.cli import output
 from gzia.cli.run_options import Background
-from gzia.cli.session_common import Dir, SessionRef, open_store
+from gzia.cli.session.common import Dir, SessionRef, open_store
 from gzia.i18n import t
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.session_common import (
+from gzia.cli.session.common import (
     Dir,
     SessionRef,
     group_dir,
@@ -20,8 +20,8 @@ from gzia.cli.session_common import (
     open_store,
     session_group,
 )
-from gzia.cli.session_events import log_command, logs_command
-from gzia.cli.session_wait import wait_command
+from gzia.cli.session.events import log_command, logs_command
+from gzia.cli.session.wait import wait_command
 from gzia.i18n import t
 
 app = typer.Typer(
@@ -30,7 +30,7 @@ app = typer.Typer(
     help="Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, "
          "logs, wait, kill, resume, poll, output, send-keys, paste, submit, attach, metrics).",
 )
-app.callback()(session_group)
+app.callback()(session_group)  # side-effect free: see session_group (quick `session list`)
 
 StatusFilter = Annotated[list[str] | None, typer.Option(
     "--status", help="Only sessions in this status (repeatable).", show_default=False)]
@@ -51,7 +51,7 @@ def list_command(  # noqa: PLR0917 - typer maps one parameter to each flag
     provider: ProviderFilter = None, label: LabelFilter = None, since: Since = None,
     limit: Limit = None,
 ) -> None:
-    from gzia.cli.session_list import show_sessions
+    from gzia.cli.session.listing import show_sessions
     from gzia.sessions.list_filter import build_filter
 
     wanted = build_filter(statuses=status or (), providers=provider or (), labels=label or (),
@@ -61,7 +61,7 @@ def list_command(  # noqa: PLR0917 - typer maps one parameter to each flag
 
 @app.command("show", help="Show one session's record.")
 def show_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
-    from gzia.cli.session_views import render_show
+    from gzia.cli.session.views import render_show
 
     _, record = open_session(ctx, session, directory)
     output.emit(record.to_json(), lambda: render_show(record))
@@ -83,7 +83,7 @@ Force = Annotated[bool, typer.Option("--force", "-f", help="Delete even unmerged
 def delete_command(
     ctx: typer.Context, session: SessionRef, force: Force = False, directory: Dir = None
 ) -> None:
-    from gzia.cli.session_control import warn_if_process_only
+    from gzia.cli.session.control import warn_if_process_only
     from gzia.sessions.delete import delete_session
 
     store, record = open_session(ctx, session, directory)
@@ -127,7 +127,7 @@ NoCommit = Annotated[bool, typer.Option("--no-commit", help="Stage the merge, do
 
 def _merge(ctx: typer.Context, session: str, *, squash: bool, no_commit: bool,
            directory: str | None, done_key: str) -> None:
-    from gzia.cli.session_views import render_merge
+    from gzia.cli.session.views import render_merge
     from gzia.sessions.merge import merge_session
 
     store, record = open_session(ctx, session, directory)
@@ -161,7 +161,7 @@ def prune_command(
     ctx: typer.Context, dry_run: DryRun = False, force: PruneForce = False,
     finished: Finished = False, directory: Dir = None
 ) -> None:
-    from gzia.cli.session_views import render_prune
+    from gzia.cli.session.views import render_prune
     from gzia.sessions.prune import prune
 
     store = open_store(ctx, directory)
@@ -182,10 +182,10 @@ app.command("wait", help="Wait until sessions end; exit 0 only if all completed 
 
 
 def _register_run_control() -> None:
-    from gzia.cli import session_control, session_process
+    from gzia.cli.session import control, process
 
-    session_control.register(app)
-    session_process.register(app)
+    control.register(app)
+    process.register(app)
 
 
 _register_run_control()

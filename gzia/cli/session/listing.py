@@ -35,7 +35,7 @@ def show_sessions(directory: str | None, wanted: ListFilter | None = None) -> No
         return
 
     def human() -> None:
-        from gzia.cli.session_views import render_list
+        from gzia.cli.session.views import render_list
 
         render_list(records)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.session_common import Dir, SessionRef, open_session
+from gzia.cli.session.common import Dir, SessionRef, open_session
 from gzia.contract import NotFoundError
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord

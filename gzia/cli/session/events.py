@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from gzia.cli import output
-from gzia.cli.session_common import Dir, SessionRef, open_session
+from gzia.cli.session.common import Dir, SessionRef, open_session
 from gzia.contract import NotFoundError, stopped_by_signal
 from gzia.i18n import t
 from gzia.sessions.events import DEFAULT_AGENT, Event, append_event, new_event
@@ -38,7 +38,7 @@ def log_command(  # noqa: PLR0917 - typer maps one parameter to each flag
 def logs_command(
     ctx: typer.Context, session: SessionRef, follow: Follow = False, directory: Dir = None
 ) -> None:
-    from gzia.cli.session_views import event_line
+    from gzia.cli.session.views import event_line
     from gzia.sessions.events import follow_events, read_events
     from gzia.sessions.reconcile import get_session
 

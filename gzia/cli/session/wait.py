@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.session_common import Dir, open_store
+from gzia.cli.session.common import Dir, open_store
 from gzia.contract import InvalidInputError, TimeoutFailure
 from gzia.i18n import t
 from gzia.sessions.ids import validate_session_ref
