@@ -215,6 +215,14 @@ class TerminationRequested(KeyboardInterrupt):
     """
 
 
+def stop_request(signum: int) -> KeyboardInterrupt:
+    """A stop signal gz-ia held (to finish writing) as what it would have raised:
+    ``KeyboardInterrupt`` for SIGINT, :class:`TerminationRequested` for any other."""
+    import signal
+
+    return KeyboardInterrupt() if signum == signal.SIGINT else TerminationRequested()
+
+
 def stopped_by_signal(exc: KeyboardInterrupt, data: Any) -> GzError:
     """Ctrl+C (exit 130) or SIGTERM (143) as an error that still carries ``data``."""
     if isinstance(exc, TerminationRequested):

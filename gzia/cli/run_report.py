@@ -19,7 +19,7 @@ from gzia.contract import (
 )
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
-from gzia.sessions.runner import WATCHDOG_REASONS, SessionRun
+from gzia.sessions.runner import RunEnd, SessionRun
 from gzia.sessions.workspace import Workspace
 from gzia.supervisor.watchdog import Watchdog
 
@@ -86,7 +86,7 @@ def report_run(run: SessionRun) -> None:
     if run.reused is not None:
         _report_reused(run)
         return
-    if run.exit_code == 0:
+    if run.end is RunEnd.COMPLETED:
         output.emit(data, human=lambda: _finished(run.record))
         return
     raise run_error(run)
@@ -115,12 +115,12 @@ def run_error(run: SessionRun) -> GzError:
     data = record.to_json()
     details = {"id": record.id, "status": record.status, "exit_code": record.exit_code,
                "signal": record.signal}
-    if record.end_reason in WATCHDOG_REASONS:
+    if run.end is RunEnd.TIMED_OUT:
         return _timed_out(record, data, details)
-    if run.exit_code == 130:
+    if run.end is RunEnd.INTERRUPTED:
         return InterruptError("run.agent_interrupted", id=record.id, hint_key="run.show_hint",
                                  data=data, details=details)
-    if run.exit_code == 143:
+    if run.end is RunEnd.TERMINATED:
         return TerminatedError("run.agent_terminated", id=record.id, hint_key="run.show_hint",
                                data=data, details=details, signal=_signal_name(record.signal))
     return AgentFailedError("run.agent_failed", id=record.id, hint_key="run.show_hint",

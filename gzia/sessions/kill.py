@@ -25,9 +25,10 @@ from pathlib import Path
 from gzia.contract import ConflictError, IOFailure, LockedError, SafetyBlockError
 from gzia.i18n import t
 from gzia.sessions.reconcile import is_stale, owner_alive, reconcile, wait_for_owner
-from gzia.sessions.record import EndReason, SessionRecord, Status, elapsed_ms, now_rfc3339
+from gzia.sessions.record import SessionRecord, Status, elapsed_ms, now_rfc3339
 from gzia.sessions.runner import log_lifecycle_event
 from gzia.sessions.store import SessionStore
+from gzia.supervisor.endreason import EndReason
 from gzia.supervisor.killtarget import (
     KillTarget,
     describe_command,

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -47,6 +46,7 @@ from gzia.contract import (
     LockedError,
     TerminatedError,
     TerminationRequested,
+    stop_request,
     stopped_by_signal,
 )
 from gzia.filelock import hold_lock
@@ -159,8 +159,7 @@ def _merge_session(
             raise
         raise replacement from exc
     if late_stop is not None:  # the merge is recorded: done, but gz-ia was asked to stop
-        stop = KeyboardInterrupt() if late_stop == signal.SIGINT else TerminationRequested()
-        raise stopped_by_signal(stop, result.to_json())
+        raise stopped_by_signal(stop_request(late_stop), result.to_json())
     return result
 
 

@@ -30,13 +30,13 @@ from pathlib import Path
 
 from gzia.contract import LockedError, SafetyBlockError
 from gzia.sessions.record import (
-    EndReason,
     SessionRecord,
     Status,
     now_rfc3339,
     parse_rfc3339,
 )
 from gzia.sessions.store import ListResult, SessionStore
+from gzia.supervisor.endreason import EndReason
 
 RECONCILE_LOCK_TIMEOUT = 1.0
 LIST_WRITE_BUDGET_S = 0.05

@@ -29,17 +29,6 @@ class Status(StrEnum):
     LOST = "lost"  # the process vanished without a final write
 
 
-class EndReason(StrEnum):
-    PROCESS_EXIT = "process_exit"
-    SIGNAL = "signal"
-    TIMEOUT = "timeout"
-    NO_OUTPUT_TIMEOUT = "no_output_timeout"
-    SPAWN_FAILED = "spawn_failed"
-    KILLED = "killed"
-    CANCELED = "canceled"
-    LOST = "lost"
-
-
 _ENCODER = json.JSONEncoder(ensure_ascii=False)  # one encoder: thousands of records per listing
 
 

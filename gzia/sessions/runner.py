@@ -17,7 +17,7 @@ owner lives, nobody else decides the run's final status: reconcile never marks i
 and the owner's final write.
 
 Stop signals that reach gz-ia while it writes the final record are held until the
-record is written, then decide the exit code (130/143).
+record is written, then decide how the run ended (:class:`RunEnd`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import os
 import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,8 @@ from gzia.contract import (
     IOFailure,
     SafetyBlockError,
     TerminatedError,
+    TerminationRequested,
+    stop_request,
     stopped_by_signal,
 )
 from gzia.drivers.base import Driver, LaunchRequest, Permission
@@ -48,7 +51,6 @@ from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import (
-    EndReason,
     SessionRecord,
     Status,
     elapsed_ms,
@@ -59,6 +61,7 @@ from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
 from gzia.supervisor.command import Command
+from gzia.supervisor.endreason import WATCHDOG_REASONS, EndReason
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import RunOutcome, Started, run_supervised
 from gzia.supervisor.signals import SignalInbox, signal_inbox
@@ -75,8 +78,6 @@ ALLOW_PUSH_EXTRA = "allow_push"
 
 STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
 
-WATCHDOG_REASONS = frozenset({EndReason.TIMEOUT, EndReason.NO_OUTPUT_TIMEOUT})
-"""End reasons of a run the watchdog stopped: exit 1 with ``TIMEOUT``."""
 
 LaunchCallback = Callable[[SessionRecord, Workspace], None]
 
@@ -106,11 +107,33 @@ class SessionRequest:
     """Profiles projected into the worktree for this run (:mod:`gzia.sessions.projection`)."""
 
 
+class RunEnd(Enum):
+    """How a foreground run ended for gz-ia; the exit code for each is the contract's
+    (:func:`gzia.contract.classify` of the error :mod:`gzia.cli.run_report` raises)."""
+
+    COMPLETED = "completed"
+    """The agent completed (or a background start, or the idempotency key's session)."""
+    AGENT_FAILED = "agent_failed"
+    """The agent exited with a non-zero code, or died of a signal nobody asked for."""
+    TIMED_OUT = "timed_out"
+    """A watchdog stopped it; which one is the record's ``end_reason``."""
+    INTERRUPTED = "interrupted"
+    """SIGINT: Ctrl+C to gz-ia (during the run or while it recorded), or to the agent."""
+    TERMINATED = "terminated"
+    """SIGTERM/SIGHUP to gz-ia, SIGTERM to the agent, or ``gz-ia session kill``."""
+
+    @classmethod
+    def stopped_by(cls, signum: int) -> RunEnd:
+        """gz-ia's own stop signal: the same split as :func:`gzia.contract.stop_request`."""
+        stop = stop_request(signum)
+        return cls.TERMINATED if isinstance(stop, TerminationRequested) else cls.INTERRUPTED
+
+
 @dataclass(frozen=True)
 class SessionRun:
     record: SessionRecord
-    exit_code: int
-    """What gz-ia exits with: 0, 1, 130 or 143 (the agent's own code is in the record)."""
+    end: RunEnd
+    """How the run ended (the agent's own code is in the record)."""
     reused: Reused | None = None
     """Set when the idempotency key's existing session answered instead of a new run."""
 
@@ -129,7 +152,7 @@ def start_session(
     bundle = _profile_bundle(project, request.profiles, environ)
     with _claimed_key(store, request) as reused:
         if reused is not None:
-            return SessionRun(reused.record, 0, reused)
+            return SessionRun(reused.record, RunEnd.COMPLETED, reused)
         session_id = _unused_id(store)
         workspace = prepare_workspace(project, session_id)
         try:
@@ -332,7 +355,8 @@ class _Launch:
 
                     return SessionRun(start_in_background(store, record, command,
                                                           self.watchdog,
-                                                          self.request.background), 0)
+                                                          self.request.background),
+                                      RunEnd.COMPLETED)
                 outcome = run_supervised(
                     command, watchdog=self.watchdog, inbox=inbox,
                     on_started=lambda started: _record_started(store, record.id, started),
@@ -345,7 +369,7 @@ class _Launch:
                                             Path(self.workspace.target_dir), self.env)
             final = finalize_run(store, record.id, outcome, found)
             late = inbox.take_stop()
-        return SessionRun(final, exit_code_for(final, outcome, late))
+        return SessionRun(final, run_end(final, outcome, late))
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
         prompt = None if resume else self.request.prompt
@@ -473,10 +497,8 @@ def _record_started(store: SessionStore, session_id: str, started: Started) -> N
 
 def _raise_if_stopped_before_start(inbox: SignalInbox) -> None:
     received = inbox.take_stop()
-    if received == signal.SIGINT:
-        raise InterruptError("core.interrupted")
     if received is not None:
-        raise TerminatedError("core.terminated")
+        raise stopped_by_signal(stop_request(received), None)
 
 
 def finalize_unstarted(
@@ -536,28 +558,30 @@ def agent_exit_status(outcome: RunOutcome) -> int:
     return outcome.exit_code if outcome.exit_code is not None else 1
 
 
-def exit_code_for(record: SessionRecord, outcome: RunOutcome, late_signal: int | None) -> int:
-    """gz-ia's exit code: 0, 130/143 for SIGINT/SIGTERM (to gz-ia or the agent), else 1."""
+def run_end(record: SessionRecord, outcome: RunOutcome, late_signal: int | None) -> RunEnd:
+    """How the run ended: a watchdog first, then a stop sent to gz-ia (during the run or
+    while it recorded), ``session kill``, a SIGINT/SIGTERM to the agent, its own exit."""
+    if record.end_reason in WATCHDOG_REASONS:
+        return RunEnd.TIMED_OUT  # gz-ia stopped it, not a signal from outside
     received = outcome.received_signal or late_signal
     if received is not None:
-        return 130 if received == signal.SIGINT else 143
-    if record.end_reason in WATCHDOG_REASONS:
-        return 1  # TIMEOUT: gz-ia stopped it, not a signal from outside
+        return RunEnd.stopped_by(received)
     if record.status == Status.KILLED and record.end_reason == EndReason.KILLED:
-        return 143  # stopped with ``gz-ia session kill``
+        return RunEnd.TERMINATED  # stopped with ``gz-ia session kill``
     if outcome.signal == signal.SIGINT:
-        return 130
+        return RunEnd.INTERRUPTED
     if outcome.signal == signal.SIGTERM:
-        return 143
-    return 0 if record.status == Status.COMPLETED else 1
+        return RunEnd.TERMINATED
+    return RunEnd.COMPLETED if record.status == Status.COMPLETED else RunEnd.AGENT_FAILED
 
 
 __all__ = [
+    "RunEnd",
     "SessionRequest",
     "SessionRun",
     "SignalInbox",
     "agent_exit_status",
-    "exit_code_for",
     "resume_session",
+    "run_end",
     "start_session",
 ]

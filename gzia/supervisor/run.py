@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from gzia.supervisor.command import Command
+from gzia.supervisor.endreason import EndReason
 from gzia.supervisor.relay import PtyRelay
 from gzia.supervisor.signals import FORWARDED_AS, SignalInbox, signal_inbox
 from gzia.supervisor.spawn import Child, spawn_in_pty, spawn_plain
@@ -55,8 +56,8 @@ class RunOutcome:
     """The agent's exit status when it exited by itself; None when a signal ended it."""
     signal: int | None
     """The signal that ended the agent, if one did."""
-    end_reason: str
-    """``process_exit``, ``signal``, ``canceled``, ``timeout`` or ``no_output_timeout``."""
+    end_reason: EndReason
+    """``PROCESS_EXIT``, ``SIGNAL``, ``CANCELED``, ``TIMEOUT`` or ``NO_OUTPUT_TIMEOUT``."""
     received_signal: int | None
     """The stop signal gz-ia itself received during the run (already forwarded)."""
     duration_ms: int
@@ -73,7 +74,7 @@ class DetachedPty:
 
 @dataclass
 class _Stop:
-    reason: str
+    reason: EndReason
     deadline: float
     received: int | None = None
     escalated: bool = False
@@ -134,7 +135,7 @@ def _outcome(child: Child, stop: _Stop | None, began: float) -> RunOutcome:
     if stop is not None:
         reason = stop.reason
     else:
-        reason = "signal" if died_of is not None else "process_exit"
+        reason = EndReason.SIGNAL if died_of is not None else EndReason.PROCESS_EXIT
     return RunOutcome(
         pid=child.pid,
         pgid=child.pid,
@@ -233,11 +234,11 @@ class _Waiter:
     def _check_stop_conditions(self) -> None:
         received = self.inbox.take_stop()
         if received is not None and (self.stop is None or self.stop.received is None):
-            self._begin_stop("canceled", FORWARDED_AS[signal.Signals(received)], received)
+            self._begin_stop(EndReason.CANCELED, FORWARDED_AS[signal.Signals(received)], received)
         now = time.monotonic()
         timeout = self.watchdog.timeout_s
         if self.stop is None and timeout is not None and now - self.began >= timeout:
-            self._begin_stop("timeout", signal.SIGTERM, None)
+            self._begin_stop(EndReason.TIMEOUT, signal.SIGTERM, None)
         silence = self.watchdog.no_output_timeout_s
         if (
             self.stop is None
@@ -245,12 +246,12 @@ class _Waiter:
             and self.relay is not None
             and now - self.relay.last_output >= silence
         ):
-            self._begin_stop("no_output_timeout", signal.SIGTERM, None)
+            self._begin_stop(EndReason.NO_OUTPUT_TIMEOUT, signal.SIGTERM, None)
         if self.stop is not None and not self.stop.escalated and now >= self.stop.deadline:
             self.stop.escalated = True
             signal_group(self.child.pid, signal.SIGKILL)
 
-    def _begin_stop(self, reason: str, forward: int, received: int | None) -> None:
+    def _begin_stop(self, reason: EndReason, forward: int, received: int | None) -> None:
         self.stop = _Stop(reason, time.monotonic() + self.watchdog.kill_grace_s, received)
         if signal_group(self.child.pid, forward):
             signal_group(self.child.pid, signal.SIGCONT)  # a stopped agent must run to see it

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 import pytest
 
 from gzia.sessions.reconcile import get_session, list_sessions, reconcile
-from gzia.sessions.record import EndReason, SessionRecord, Status, now_rfc3339
+from gzia.sessions.record import SessionRecord, Status, now_rfc3339
 from gzia.sessions.store import SessionStore
+from gzia.supervisor.endreason import EndReason
 from gzia.supervisor.procinfo import is_process_alive, process_start_time
 
 
