@@ -293,6 +293,7 @@ def test_other_platforms_carry_their_own_compiled_modules(
         "cryptography/hazmat/bindings/_rust.abi3.so",
         *[f"pydantic_core/_pydantic_core.cpython-3{m}-{suffix}" for m in (11, 12, 13)],
         *[f"rpds/rpds.cpython-3{m}-{suffix}" for m in (11, 12, 13)],
+        *[f"yaml/_yaml.cpython-3{m}-{suffix}" for m in (11, 12, 13)],
     ]
     assert key == builds.key.public.read_text()
 
