@@ -26,17 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from _git import make_repo  # bench/, the script's own directory
+
 LINE = b"x" * 99 + b"\n"
-
-
-def make_repo(root: Path) -> Path:
-    repo = root / "repo"
-    repo.mkdir()
-    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@invalid",
-           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@invalid"}
-    for args in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "init"]):
-        subprocess.run(["git", *args], cwd=repo, env=env, check=True)
-    return repo
 
 
 def make_data(path: Path, megabytes: int) -> None:
