@@ -86,8 +86,9 @@ EN = {
         "may exist (`details.limit`)"
     ),
     "warning_DRIVER_NOT_ANSWERING": (
-        "`drivers`: an agent did not answer `--version` within the deadline; it was "
-        "stopped and its version is unknown (`details.id`, `seconds`)"
+        "`drivers`: an agent did not answer `--version` in time (a program past its "
+        "deadline is killed with its process group); its version is unknown (`details.id`, "
+        "`seconds`)"
     ),
     "warning_KILL_ASYNC": (
         "`session kill` signalled the session, but its owner has not yet written how it "
@@ -208,8 +209,9 @@ ES = {
         "coincidencias (`details.limit`)"
     ),
     "warning_DRIVER_NOT_ANSWERING": (
-        "`drivers`: un agente no respondió a `--version` dentro del plazo; se detuvo y su "
-        "versión es desconocida (`details.id`, `seconds`)"
+        "`drivers`: un agente no respondió a `--version` a tiempo (un programa que pasa "
+        "el plazo se mata con su grupo de procesos); su versión es desconocida "
+        "(`details.id`, `seconds`)"
     ),
     "warning_KILL_ASYNC": (
         "`session kill` envió la señal a la sesión, pero su dueño aún no ha escrito cómo "
