@@ -7,9 +7,9 @@ outlives its deadline is killed with its whole process group, so a hanging binar
 hangs gz-ia. Long-lived agent processes belong to
 ``gzia.supervisor``, not here.
 
-No ``preexec_fn``: without one CPython starts the program with ``vfork``, so no Python code
-runs between fork and ``exec`` and a program started from a thread (parallel version
-probes) cannot be left stuck on a lock another thread held.
+No ``preexec_fn``: without one no Python code runs between fork and ``exec`` (on Linux
+CPython uses ``vfork``), so a program started from a thread (parallel version probes)
+cannot be left stuck on a lock another thread held.
 """
 
 from __future__ import annotations
