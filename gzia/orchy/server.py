@@ -8,20 +8,44 @@ it is not JSON, ``-32600`` otherwise, ``id`` null) and the server reads on.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
+import sys
+import types as modules
 from typing import Any
 
-import anyio
-import mcp_types as types
-from mcp.server.lowlevel.server import Server
-from mcp.server.stdio import stdio_server
-from mcp.shared.exceptions import MCPError
-from mcp.shared.message import SessionMessage
 
-from gzia.contract import GzError
-from gzia.orchy.kernel import Kernel
-from gzia.orchy.proxy import CircuitOpen
+def _skip_package_inits(*names: str) -> None:
+    """Register ``names`` as bare packages so importing their submodules skips their
+    ``__init__``. Serves bench/orchy.py (start → ``initialize``): the SDK's ``mcp`` and
+    ``mcp.server`` inits import the client, the high-level server and their pydantic
+    models (~0.8 s) that the stdio low-level server never uses. Only when the SDK is
+    not imported yet (a process that already uses it keeps the real packages)."""
+    if names[0] in sys.modules:
+        return
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.submodule_search_locations is None:
+            return
+        package = modules.ModuleType(name)
+        package.__path__ = list(spec.submodule_search_locations)
+        package.__spec__ = spec
+        sys.modules[name] = package
+
+
+_skip_package_inits("mcp", "mcp.server")
+
+import anyio  # noqa: E402
+import mcp_types as types  # noqa: E402
+from mcp.server.lowlevel.server import Server  # noqa: E402
+from mcp.server.stdio import stdio_server  # noqa: E402
+from mcp.shared.exceptions import MCPError  # noqa: E402
+from mcp.shared.message import SessionMessage  # noqa: E402
+
+from gzia.contract import GzError  # noqa: E402
+from gzia.orchy.kernel import Kernel  # noqa: E402
+from gzia.orchy.proxy import CircuitOpen  # noqa: E402
 
 SERVER_NAME = "gz-ia"
 log = logging.getLogger("gzia.orchy")
