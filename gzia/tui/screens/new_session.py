@@ -1,0 +1,15 @@
+"""Placeholder for the new-session form, until its screen replaces this module."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import Footer, Static
+
+from gzia.i18n import t
+from gzia.tui.screens.base import GzScreen
+
+
+class NewSessionScreen(GzScreen):
+    def compose(self) -> ComposeResult:
+        yield Static(t("tui.placeholder_new_session"))
+        yield Footer()
