@@ -26,8 +26,6 @@ EN = {
     "col_labels": "LABELS",
     "col_branch": "BRANCH",
     "col_ahead_behind": "+/-BASE",
-    "placeholder_new_session": "The new-session form is not available yet.",
-    "placeholder_update": "The update screen is not available yet.",
 }
 
 ES = {
@@ -53,6 +51,4 @@ ES = {
     "col_labels": "ETIQUETAS",
     "col_branch": "RAMA",
     "col_ahead_behind": "+/-BASE",
-    "placeholder_new_session": "El formulario de nueva sesión aún no está disponible.",
-    "placeholder_update": "La pantalla de actualización aún no está disponible.",
 }

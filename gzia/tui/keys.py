@@ -17,7 +17,7 @@ from gzia.i18n import t
 
 def key(keys: str, action: str, message_key: str, *, show: bool = True,
         priority: bool = False) -> Binding:
-    """A binding described by ``message_key`` (``tui.<name>``)."""
+    """A binding described by ``message_key`` (``tui.<name>``, ``tui_forms.<name>``)."""
     return Binding(keys, action, message_key, show=show, priority=priority)
 
 
@@ -29,6 +29,6 @@ def translate_bindings(node: DOMNode) -> None:
 
 
 def _translated(binding: Binding) -> Binding:
-    if not binding.description.startswith("tui."):
+    if not binding.description.startswith(("tui.", "tui_forms.")):
         return binding
     return replace(binding, description=t(binding.description))
