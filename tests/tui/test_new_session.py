@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList, SelectionList, TextArea
+from textual.widgets import Checkbox, OptionList, TextArea
 
 from gzia.i18n import set_language
 from gzia.profiles.catalog import create_profile, locations
@@ -174,10 +174,10 @@ async def test_profiles_are_offered_when_they_exist_and_reach_the_session(
         create_profile(locations(project.root), name, f"{name} work", global_scope=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await open_form(pilot, app)
-        listing = app.screen.query_one("#profiles", SelectionList)
-        assert [str(listing.get_option_at_index(i).prompt)
-                for i in range(listing.option_count)] == ["backend", "docs"]
-        listing.select("docs")
+        ticks = list(app.screen.query("#profiles Checkbox").results(Checkbox))
+        assert [(str(tick.label), tick.value) for tick in ticks] == [
+            ("backend", False), ("docs", False)]
+        ticks[1].value = True
         await pilot.press("ctrl+s")
         await pilot.pause()
     [record] = records(app)

@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import (
+    Checkbox,
     Footer,
     Label,
     OptionList,
     RadioButton,
     RadioSet,
-    SelectionList,
     Static,
     TextArea,
 )
@@ -65,8 +65,10 @@ class NewSessionScreen(GzScreen):
     NewSessionScreen .row > Label { width: 11; }
     NewSessionScreen #prompt-label { padding-top: 1; }
     NewSessionScreen #permission-row { margin-top: 1; }
-    NewSessionScreen #agents, NewSessionScreen #profiles {
-        height: auto; max-height: 6; width: 1fr; border: none; padding: 0; }
+    NewSessionScreen #agents { height: auto; max-height: 6; width: 1fr; border: none;
+                               padding: 0; }
+    NewSessionScreen #profiles { height: auto; max-height: 4; width: 1fr; }
+    NewSessionScreen Checkbox { border: none; padding: 0; height: 1; }
     NewSessionScreen #agent-detail { padding-left: 11; color: $text-muted; }
     NewSessionScreen RadioSet { layout: horizontal; border: none; height: 1; width: 1fr;
                                 padding: 0; }
@@ -113,7 +115,8 @@ class NewSessionScreen(GzScreen):
         if names:
             with Horizontal(classes="row"):
                 yield Label(t("tui_forms.profiles_label"))
-                yield SelectionList[str](*((name, name) for name in names), id="profiles")
+                with Vertical(id="profiles"):
+                    yield from (Tick(name, name=name) for name in names)
 
     def on_mount(self) -> None:
         self.run_worker(starting.find_agents, name="agents", group=WORKERS, thread=True,
@@ -181,11 +184,11 @@ class NewSessionScreen(GzScreen):
         if agent is None:
             return None
         permission = self.query_one("#permission", RadioSet).pressed_button
-        profiles = self.query("#profiles").results(SelectionList)
+        ticked = self.query("#profiles Tick").results(Tick)
         return starting.Choice(
             provider=agent.status.id,
             permission=str(permission.name if permission else Permission.SUPERVISED),
-            profiles=tuple(str(n) for listing in profiles for n in listing.selected),
+            profiles=tuple(str(tick.name) for tick in ticked if tick.value),
             prompt=self.query_one("#prompt", TextArea).text,
             background=self.query_one("#background", RadioButton).value)
 
@@ -226,6 +229,14 @@ class Pick(RadioButton):
 
     def render(self) -> Content:
         self.BUTTON_INNER = "●" if self.value else "○"
+        return super().render()
+
+
+class Tick(Checkbox):
+    """A checkbox that reads the same without colour (``NO_COLOR``): X on, blank off."""
+
+    def render(self) -> Content:
+        self.BUTTON_INNER = "X" if self.value else " "
         return super().render()
 
 

@@ -27,7 +27,7 @@ class OutcomeScreen(ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     OutcomeScreen { align: center middle; }
-    OutcomeScreen #outcome { width: auto; max-width: 90%; height: auto; padding: 1 2;
+    OutcomeScreen #outcome { width: 90%; max-width: 100; height: auto; padding: 1 2;
                              border: thick $primary; background: $surface; }
     OutcomeScreen #outcome.-failed { border: thick $error; }
     """
