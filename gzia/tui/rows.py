@@ -6,8 +6,6 @@ frame is the same every time it is drawn for the same records and the same clock
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from gzia.cli.session.views import format_duration
 from gzia.sessions.record import SessionRecord, Status, parse_rfc3339
 
@@ -16,21 +14,12 @@ COLUMN_TITLES = ("tui.col_id", "tui.col_status", "tui.col_provider", "tui.col_ag
 """The table's columns, by their titles' message keys, in the order :func:`row_of` fills."""
 
 
-@dataclass(frozen=True)
-class AheadBehind:
-    """Commits on the session's branch not on its base (ahead) and the other way round."""
-
-    ahead: int
-    behind: int
-
-    def __str__(self) -> str:
-        return f"+{self.ahead}/-{self.behind}"
-
-
-def row_of(record: SessionRecord, now: float, counts: AheadBehind | None) -> tuple[str, ...]:
+def row_of(record: SessionRecord, now: float,
+           counts: tuple[int, int] | None) -> tuple[str, ...]:
+    """``counts``: commits on the session's branch its base lacks, and the other way round."""
     return (record.id, record.status, record.provider or "-", age_of(record, now),
             duration_at(record, now), labels_text(record), record.branch_name or "-",
-            str(counts) if counts else "-")
+            f"+{counts[0]}/-{counts[1]}" if counts else "-")
 
 
 def seconds_since(stamp: str, now: float) -> float | None:
