@@ -78,7 +78,7 @@ ES = {
     "key_open": "Abrir",
     "key_kill": "Finalizar",
     "key_merge": "Integrar",
-    "key_delete": "Eliminar",
+    "key_delete": "Borrar",
     "key_prune": "Limpiar",
     "key_attach": "Conectar",
     "key_input": "Enviar",

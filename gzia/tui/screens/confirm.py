@@ -46,7 +46,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with VerticalScroll(classes="dialog-body"):
                 yield Static("\n".join(self.details), markup=False)
             yield Static(t("tui.confirm_keys"))
-        yield Footer()
+        yield Footer(compact=True)
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
@@ -79,7 +79,7 @@ class NoticeScreen(ModalScreen[None]):
             with VerticalScroll(classes="dialog-body"):
                 yield Static("\n".join(self.lines), markup=False,
                              classes="error" if self.error else "")
-        yield Footer()
+        yield Footer(compact=True)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -105,7 +105,7 @@ class TextScreen(ModalScreen[tuple[str, str] | None]):
         with Vertical():
             yield Static(self.title_text, classes="dialog-title", markup=False)
             yield Input(placeholder=t("tui.input_placeholder"), id="text")
-        yield Footer()
+        yield Footer(compact=True)
 
     def action_send(self, how: str) -> None:
         self.dismiss((how, self.query_one("#text", Input).value))

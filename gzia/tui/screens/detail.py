@@ -47,11 +47,12 @@ def read_view(store: SessionStore, session_id: str) -> SessionView:
 class DetailScreen(SessionActions):
     DEFAULT_CSS = """
     DetailScreen #heading { height: 1; padding: 0 1; background: $panel; }
-    DetailScreen TabPane { padding: 0; }
-    DetailScreen VerticalScroll { padding: 0 1; }
+    DetailScreen #tabs { height: 1fr; }
+    DetailScreen TabPane { padding: 0; height: 1fr; }
+    DetailScreen VerticalScroll { padding: 0 1; height: 1fr; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("escape", "back", "tui.key_back"),
+        key("escape", "back", "tui.key_back", show=False),  # 80 columns: Esc goes without saying
         key("r", "resume", "tui.key_resume"),
         key("a", "attach", "tui.key_attach"),
         key("i", "send_input", "tui.key_input"),
@@ -75,7 +76,7 @@ class DetailScreen(SessionActions):
             for name, label in TABS:
                 with TabPane(t(label), id=f"tab-{name}"), VerticalScroll():
                     yield Static("", id=f"{name}-body", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.reload()

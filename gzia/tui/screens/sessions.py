@@ -13,13 +13,14 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
+from textual.events import Resize
 from textual.widgets import DataTable, Footer, Input, Static
 
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord, Status
 from gzia.tui import services
 from gzia.tui.keys import key
-from gzia.tui.rows import COLUMN_TITLES, matches, row_of
+from gzia.tui.rows import COLUMN_TITLES, columns_for, matches, row_of
 from gzia.tui.screens.actions import SessionActions
 
 STATUSES: tuple[str | None, ...] = (None, *(s.value for s in Status))
@@ -35,7 +36,8 @@ class SessionsScreen(SessionActions):
     SessionsScreen #preview { height: 8; border-top: solid $accent; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("enter", "open", "tui.key_open"),
+        key("escape", "back", "tui.key_back", show=False),  # home: nothing to go back to
+        key("enter", "open", "tui.key_open", show=False),
         key("slash", "filter", "tui.key_filter"),
         key("s", "cycle_status", "tui.key_status"),
         key("k", "kill", "tui.key_kill"),
@@ -54,22 +56,33 @@ class SessionsScreen(SessionActions):
         self.counts: Counts = {}
         self.status_filter: str | None = None
         self.ahead_behind: services.AheadBehind | None = None
+        self.columns: tuple[int, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title", markup=False)
         yield Input(placeholder=t("tui.filter_placeholder"), id="filter")
         yield DataTable(id="sessions", cursor_type="row")
         yield Static("", id="preview", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        table = self.query_one("#sessions", DataTable)
-        for title in COLUMN_TITLES:
-            table.add_column(t(title), key=title)
-        table.focus()
+        self._set_columns(self.app.size.width)
+        self.query_one("#sessions", DataTable).focus()
         self.ahead_behind = services.AheadBehind(self.context.store)
         self.reload()
         self.set_interval(self.context.refresh_s, self.reload)
+
+    def on_resize(self, event: Resize) -> None:
+        if columns_for(event.size.width) != self.columns:
+            self._set_columns(event.size.width)
+            self._fill()
+
+    def _set_columns(self, width: int) -> None:
+        table = self.query_one("#sessions", DataTable)
+        table.clear(columns=True)
+        self.columns = columns_for(width)
+        for index in self.columns:
+            table.add_column(t(COLUMN_TITLES[index]), key=COLUMN_TITLES[index])
 
     def action_reload(self) -> None:
         self.reload()
@@ -99,7 +112,8 @@ class SessionsScreen(SessionActions):
         table.clear()
         shown = [r for r in self.records if matches(r, text, self.status_filter)]
         for record in shown:
-            table.add_row(*row_of(record, now, self.counts.get(record.id)), key=record.id)
+            row = row_of(record, now, self.counts.get(record.id))
+            table.add_row(*(row[i] for i in self.columns), key=record.id)
         if selected is not None and selected in {r.id for r in shown}:
             table.move_cursor(row=table.get_row_index(selected))
         self._show_title(len(shown))
