@@ -28,10 +28,10 @@ class GzApp(App[None]):
     ENABLE_COMMAND_PALETTE = True
     COMMANDS: ClassVar = {ScreenActions}
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("ctrl+q", "quit", "tui.key_quit", priority=True),
-        key("ctrl+p", "command_palette", "tui.key_palette", priority=True),
+        key("ctrl+q", "quit", "tui.key_quit", show=False, priority=True),
+        key("ctrl+p", "command_palette", "tui.key_palette", show=False, priority=True),
         key("n", "new_session", "tui.key_new"),
-        key("u", "update", "tui.key_update"),
+        key("u", "update", "tui.key_update", show=False),  # 80 columns: in the palette
     ]
 
     def __init__(self, context: TuiContext) -> None:

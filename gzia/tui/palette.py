@@ -14,7 +14,8 @@ from textual.dom import DOMNode
 
 
 class ScreenActions(Provider):
-    """The shown bindings of the screen below the palette (and of the app)."""
+    """The described bindings of the screen below the palette (and of the app), those the
+    footer has no room for included: each is listed with its key."""
 
     async def discover(self) -> Hits:
         for title, key_name, node, action in self._actions():
@@ -32,7 +33,7 @@ class ScreenActions(Provider):
         seen: set[str] = set()
         for key_name, active in self.screen.active_bindings.items():
             binding = active.binding
-            if not binding.show or not active.enabled or binding.action in seen:
+            if not binding.description or not active.enabled or binding.action in seen:
                 continue
             if binding.action.endswith("command_palette"):
                 continue

@@ -6,8 +6,6 @@ frame is the same every time it is drawn for the same records and the same clock
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from gzia.cli.session.views import format_duration
 from gzia.sessions.record import SessionRecord, Status, parse_rfc3339
 
@@ -15,22 +13,24 @@ COLUMN_TITLES = ("tui.col_id", "tui.col_status", "tui.col_provider", "tui.col_ag
                  "tui.col_duration", "tui.col_labels", "tui.col_branch", "tui.col_ahead_behind")
 """The table's columns, by their titles' message keys, in the order :func:`row_of` fills."""
 
-
-@dataclass(frozen=True)
-class AheadBehind:
-    """Commits on the session's branch not on its base (ahead) and the other way round."""
-
-    ahead: int
-    behind: int
-
-    def __str__(self) -> str:
-        return f"+{self.ahead}/-{self.behind}"
+WIDE_ENOUGH_FOR_BRANCH = 100
+"""Narrower terminals (80 columns) leave out the branch: gz-ia names it ``harness/<id>``,
+so the id says it; the detail screen shows it."""
 
 
-def row_of(record: SessionRecord, now: float, counts: AheadBehind | None) -> tuple[str, ...]:
+def columns_for(width: int) -> tuple[int, ...]:
+    """Which of :data:`COLUMN_TITLES` a terminal ``width`` columns wide shows."""
+    branch = COLUMN_TITLES.index("tui.col_branch")
+    return tuple(i for i in range(len(COLUMN_TITLES))
+                 if width >= WIDE_ENOUGH_FOR_BRANCH or i != branch)
+
+
+def row_of(record: SessionRecord, now: float,
+           counts: tuple[int, int] | None) -> tuple[str, ...]:
+    """``counts``: commits on the session's branch its base lacks, and the other way round."""
     return (record.id, record.status, record.provider or "-", age_of(record, now),
-            duration_at(record, now), labels_text(record), record.branch_name or "-",
-            str(counts) if counts else "-")
+            duration_at(record, now), short_labels(record), record.branch_name or "-",
+            f"+{counts[0]}/-{counts[1]}" if counts else "-")
 
 
 def seconds_since(stamp: str, now: float) -> float | None:
@@ -61,8 +61,17 @@ def duration_at(record: SessionRecord, now: float) -> str:
     return format_duration(int(seconds * 1000)) if seconds is not None else "-"
 
 
+LABELS_SHOWN = 24
+"""The labels cell's widest; the filter still searches them whole."""
+
+
 def labels_text(record: SessionRecord) -> str:
     return ",".join(f"{k}={v}" for k, v in (record.labels or {}).items()) or "-"
+
+
+def short_labels(record: SessionRecord) -> str:
+    text = labels_text(record)
+    return text if len(text) <= LABELS_SHOWN else text[:LABELS_SHOWN - 1] + "…"
 
 
 def matches(record: SessionRecord, text: str, status: str | None) -> bool:

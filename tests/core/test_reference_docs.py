@@ -58,3 +58,12 @@ def test_every_warning_code_in_use_is_in_the_table() -> None:
     for source in (DOCS.parents[1] / "gzia").rglob("*.py"):
         used |= set(re.findall(r'output\.warn\(\s*"([A-Z_]+)"', source.read_text()))
     assert used <= {code.value for code in WarningCode}
+
+
+def test_messages_page_is_the_generated_reference() -> None:
+    """Every wording in both languages is pinned: change a message, regenerate the page."""
+    import runpy
+
+    generator = runpy.run_path(str(DOCS.parents[1] / "build" / "messages_doc.py"))
+    assert (DOCS / "messages.md").read_text() == generator["messages_markdown"](), (
+        "regenerate: python build/messages_doc.py > docs/reference/messages.md")

@@ -51,6 +51,12 @@ def shown(app: App[None], selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
 
 
+def notice(app: App[None]) -> tuple[str, str]:
+    """The title and the lines of the dialog on top (a report, or an error and its hint)."""
+    assert type(app.screen).__name__ == "NoticeScreen"
+    return (shown(app, ".dialog-title"), shown(app, ".dialog-body Static"))
+
+
 def option_texts(app: App[None], selector: str) -> list[str]:
     listing = app.screen.query_one(selector, OptionList)
     return [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]

@@ -42,13 +42,20 @@ def settled_after(*keys: str) -> Callable[[Pilot[None]], Any]:
 
 
 @pytest.fixture
-def form_app(tmp_path: Path, notes: Path, monkeypatch: pytest.MonkeyPatch) -> GzApp:
+def lang() -> str:
+    """The language of the app's texts, key labels included (fixed when it is built)."""
+    return "en"
+
+
+@pytest.fixture
+def form_app(tmp_path: Path, notes: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> GzApp:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     install_claude(bin_dir)
     monkeypatch.setenv("PATH", agents_path(bin_dir))
     monkeypatch.setenv("FAKE_NOTES", str(notes))
     monkeypatch.setenv("SHELL", "/bin/sh")
+    set_language(lang)
     app = project_app(tmp_path / "project")
     project = app.tui_context.store.project
     for name in ("backend", "docs"):
@@ -63,13 +70,19 @@ def published(nexus: NexusFake, releases: Callable[..., dict[str, bytes]]) -> Ne
 
 
 @pytest.fixture
-def update_app(tmp_path: Path, target: Path, keys_env: dict[str, str], published: NexusFake,
-               monkeypatch: pytest.MonkeyPatch) -> GzApp:
-    nexus = published
+def update_env(keys_env: dict[str, str], published: NexusFake) -> dict[str, str]:
+    """The trusted key and the fake Nexus as the update source."""
+    return {**keys_env, **nexus_env(published)}
+
+
+@pytest.fixture
+def update_app(tmp_path: Path, target: Path, update_env: dict[str, str],
+               monkeypatch: pytest.MonkeyPatch, lang: str) -> GzApp:
     monkeypatch.setattr(sys, "argv", [str(target)])
     monkeypatch.setattr(gzia._version, "__version__", INSTALLED)
-    for name, value in {**keys_env, **nexus_env(nexus)}.items():
+    for name, value in update_env.items():
         monkeypatch.setenv(name, value)
+    set_language(lang)
     return project_app(tmp_path / "project")
 
 
@@ -78,8 +91,8 @@ def test_new_session_form(snap_compare: Snap, form_app: GzApp, size: tuple[int, 
     assert snap_compare(form_app, terminal_size=size, run_before=settled_after("n", "down"))
 
 
+@pytest.mark.parametrize("lang", ["es"])
 def test_new_session_form_in_spanish(snap_compare: Snap, form_app: GzApp) -> None:
-    set_language("es")
     assert snap_compare(form_app, terminal_size=(80, 24),
                         run_before=settled_after("n", "down"))
 
@@ -90,7 +103,7 @@ def test_update_screen_after_the_check(snap_compare: Snap, update_app: GzApp,
     assert snap_compare(update_app, terminal_size=size, run_before=settled_after("u"))
 
 
+@pytest.mark.parametrize("lang", ["es"])
 def test_update_confirmation_in_spanish(snap_compare: Snap, update_app: GzApp) -> None:
-    set_language("es")
     assert snap_compare(update_app, terminal_size=(80, 24),
                         run_before=settled_after("u", "u"))

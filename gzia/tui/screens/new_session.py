@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.message import Message
 from textual.widgets import (
     Checkbox,
     Footer,
@@ -30,29 +29,18 @@ from textual.widgets import (
     TextArea,
 )
 from textual.widgets.option_list import Option
-from textual.worker import Worker, WorkerState
 
 from gzia.drivers.base import Permission
 from gzia.i18n import t
 from gzia.tui import starting
 from gzia.tui.keys import key
 from gzia.tui.screens.base import GzScreen
+from gzia.tui.screens.confirm import NoticeScreen
 from gzia.tui.screens.forms import problem_text
-from gzia.tui.screens.outcome import outcome_of
+from gzia.tui.services import problem_of
 
 if TYPE_CHECKING:
     from gzia.sessions.runner import SessionRun
-
-WORKERS = "new-session"
-
-
-class SessionStarted(Message):
-    """Posted to the screen below the form: the session the form started."""
-
-    def __init__(self, session_id: str) -> None:
-        super().__init__()
-        self.session_id = session_id
-
 
 class NewSessionScreen(GzScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -119,30 +107,17 @@ class NewSessionScreen(GzScreen):
                     yield from (Tick(name, name=name) for name in names)
 
     def on_mount(self) -> None:
-        self.run_worker(starting.find_agents, name="agents", group=WORKERS, thread=True,
-                        exit_on_error=False)
+        self.call(starting.find_agents, self._show_agents, group="agents",
+                  failed=self._failed)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
             return None if self.busy or self.agents is None else True
         return True
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if worker.group != WORKERS or event.state not in (WorkerState.SUCCESS,
-                                                          WorkerState.ERROR):
-            return
-        if event.state is WorkerState.ERROR and worker.error is not None:
-            self.busy = False
-            self._say(problem_text(worker.error))
-        elif worker.name == "agents":
-            self._show_agents(cast("starting.Agents", worker.result))
-        else:
-            self._started(cast("SessionRun", worker.result).record.id)
-        self.refresh_bindings()
-
     def _show_agents(self, agents: starting.Agents) -> None:
         self.agents = agents
+        self.refresh_bindings()
         listing = self.query_one("#agents", OptionList)
         listing.clear_options()
         listing.add_options(Option(_agent_row(a), id=a.status.id) for a in agents.all)
@@ -173,8 +148,9 @@ class NewSessionScreen(GzScreen):
             self._say(t("tui_forms.starting"))
             self.refresh_bindings()
             project_dir = self.context.store.project.base
-            self.run_worker(lambda: starting.start(project_dir, choice), name="start",
-                            group=WORKERS, thread=True, exit_on_error=False)
+            self.call(lambda: starting.start(project_dir, choice),
+                      lambda _run: self._started(), group="start",
+                      failed=self._failed)
         else:
             self._run_in_foreground(choice)
 
@@ -201,8 +177,7 @@ class NewSessionScreen(GzScreen):
         except Exception as exc:  # the CLI's error line and hint, on the form
             self._say(problem_text(exc))
             return
-        session_id = run.record.id
-        self.app.push_screen(outcome_of(run), lambda _: self._started(session_id))
+        self.app.push_screen(_outcome(run), lambda _: self._started())
 
     @contextlib.contextmanager
     def _terminal_handed_over(self) -> Iterator[None]:
@@ -212,13 +187,16 @@ class NewSessionScreen(GzScreen):
         with self.app.suspend():
             yield
 
-    def _started(self, session_id: str) -> None:
-        """Back to the list, reloaded at once so it shows the new session."""
+    def _started(self) -> None:
+        """Back to the list, read again at once so it shows the new session."""
         self.busy = False
         self.app.pop_screen()
-        home = self.app.screen
-        home.post_message(SessionStarted(session_id))
-        self.app.call_later(home.run_action, "reload")
+        self.app.call_later(self.app.screen.run_action, "reload")
+
+    def _failed(self, exc: BaseException) -> None:
+        self.busy = False
+        self._say(problem_text(exc))
+        self.refresh_bindings()
 
     def _say(self, text: str) -> None:
         self.query_one("#problem", Static).update(text)
@@ -238,6 +216,20 @@ class Tick(Checkbox):
     def render(self) -> Content:
         self.BUTTON_INNER = "X" if self.value else " "
         return super().render()
+
+
+def _outcome(run: SessionRun) -> NoticeScreen:
+    """How the run ended, in ``gz-ia chat``'s words: its lines, or its error and hint."""
+    from gzia.cli.run_report import run_error
+    from gzia.sessions.runner import RunEnd
+
+    record = run.record
+    if run.end is not RunEnd.COMPLETED:
+        return NoticeScreen.of_problem(problem_of(run_error(run)))
+    lines = [t("run.finished_ok", id=record.id)]
+    if record.is_isolated:
+        lines.append(t("run.next_steps", id=record.id).strip())
+    return NoticeScreen(t("tui_forms.outcome_title", id=record.id), lines)
 
 
 def _first_pick(agents: starting.Agents) -> int | None:

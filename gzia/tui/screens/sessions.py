@@ -1,76 +1,172 @@
-"""The home screen: the project's sessions, refreshed from the store in a worker thread.
+"""The home screen: the project's sessions, read again from the store on a timer.
 
-The table is filtered by text (``/``) and by status (``s`` cycles through them); the
-preview pane shows the selected session's last output or its diff stat.
+Reading (and reconciling) the store runs in a worker thread, so the table answers keys
+while it loads. The table is filtered by text (``/``) and by status (``s`` cycles through
+them); the preview pane shows the selected session's last output (runs that keep a log,
+read as ``session output`` reads it, again on every refresh) or its diff stat.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
+from textual.events import Resize
 from textual.widgets import DataTable, Footer, Input, Static
 
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord, Status
 from gzia.tui import services
 from gzia.tui.keys import key
-from gzia.tui.rows import COLUMN_TITLES, matches, row_of
-from gzia.tui.screens.base import GzScreen
+from gzia.tui.rows import COLUMN_TITLES, columns_for, matches, row_of
+from gzia.tui.screens.actions import SessionActions
 
 STATUSES: tuple[str | None, ...] = (None, *(s.value for s in Status))
 
+Counts = dict[str, tuple[int, int]]
 
-class SessionsScreen(GzScreen):
+
+class SessionsScreen(SessionActions):
+    DEFAULT_CSS = """
+    SessionsScreen #title { height: 1; padding: 0 1; background: $panel; }
+    SessionsScreen #filter { height: 1; border: none; padding: 0 1; }
+    SessionsScreen #sessions { height: 1fr; }
+    SessionsScreen #preview { height: 8; border-top: solid $accent; padding: 0 1; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("q", "app.quit", "tui.key_quit"),
+        key("escape", "back", "tui.key_back", show=False),  # home: nothing to go back to
+        key("enter", "open", "tui.key_open", show=False),
         key("slash", "filter", "tui.key_filter"),
         key("s", "cycle_status", "tui.key_status"),
-        key("r", "reload", "tui.key_reload"),
+        key("k", "kill", "tui.key_kill"),
+        key("m", "merge", "tui.key_merge"),
+        key("d", "delete", "tui.key_delete"),
+        key("a", "attach", "tui.key_attach", show=False),
+        key("i", "send_input", "tui.key_input", show=False),
+        key("p", "prune", "tui.key_prune", show=False),
+        key("f5", "reload", "tui.key_reload", show=False),
+        key("q", "app.quit", "tui.key_quit"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.records: list[SessionRecord] = []
+        self.counts: Counts = {}
         self.status_filter: str | None = None
+        self.ahead_behind: services.AheadBehind | None = None
+        self.columns: tuple[int, ...] = ()
 
     def compose(self) -> ComposeResult:
-        yield Static(t("tui.sessions_title"), id="title")
+        yield Static("", id="title", markup=False)
         yield Input(placeholder=t("tui.filter_placeholder"), id="filter")
-        yield DataTable(id="sessions", cursor_type="row", zebra_stripes=False)
-        yield Static("", id="preview")
-        yield Footer()
+        yield DataTable(id="sessions", cursor_type="row")
+        yield Static("", id="preview", markup=False)
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self._set_columns(self.app.size.width)
+        self.query_one("#sessions", DataTable).focus()
+        self.ahead_behind = services.AheadBehind(self.context.store)
+        self.reload()
+        self.set_interval(self.context.refresh_s, self.reload)
+
+    def on_resize(self, event: Resize) -> None:
+        if columns_for(event.size.width) != self.columns:
+            self._set_columns(event.size.width)
+            self._fill()
+
+    def _set_columns(self, width: int) -> None:
         table = self.query_one("#sessions", DataTable)
-        for title in COLUMN_TITLES:
-            table.add_column(t(title), key=title)
-        table.focus()
-        self.action_reload()
-        self.set_interval(self.context.refresh_s, self.action_reload)
+        table.clear(columns=True)
+        self.columns = columns_for(width)
+        for index in self.columns:
+            table.add_column(t(COLUMN_TITLES[index]), key=COLUMN_TITLES[index])
 
     def action_reload(self) -> None:
-        self._load()
+        self.reload()
 
-    @work(thread=True, exclusive=True, group="sessions")
-    def _load(self) -> None:
-        result = services.list_sessions(self.context.store)
-        self.app.call_from_thread(self._show, result.records)
+    def reload(self) -> None:
+        self.call(self._read, self._show, group="sessions", failed=self._refresh_failed)
 
-    def _show(self, records: list[SessionRecord]) -> None:
-        self.records = records
+    def _refresh_failed(self, exc: BaseException) -> None:
+        problem = services.problem_of(exc)
+        self.query_one("#title", Static).update(f"{t('core.error_prefix')}: {problem.message}")
+
+    def _read(self) -> tuple[list[SessionRecord], Counts]:
+        records = services.list_sessions(self.context.store).records
+        counts = self.ahead_behind.counts(records) if self.ahead_behind else {}
+        return records, counts
+
+    def _show(self, found: tuple[list[SessionRecord], Counts]) -> None:
+        self.records, self.counts = found
         self._fill()
+        self._load_preview()
 
     def _fill(self) -> None:
         table = self.query_one("#sessions", DataTable)
+        selected = self._selected_id()
         text = self.query_one("#filter", Input).value
         now = self.context.clock()
         table.clear()
-        for record in self.records:
-            if matches(record, text, self.status_filter):
-                table.add_row(*row_of(record, now, None), key=record.id)
+        shown = [r for r in self.records if matches(r, text, self.status_filter)]
+        for record in shown:
+            row = row_of(record, now, self.counts.get(record.id))
+            table.add_row(*(row[i] for i in self.columns), key=record.id)
+        if selected is not None and selected in {r.id for r in shown}:
+            table.move_cursor(row=table.get_row_index(selected))
+        self._show_title(len(shown))
+
+    def _show_title(self, shown: int) -> None:
+        status = self.status_filter or t("tui.status_all")
+        title = t("tui.sessions_heading", shown=shown, total=len(self.records), status=status)
+        self.query_one("#title", Static).update(title)
+
+    def _selected_id(self) -> str | None:
+        table = self.query_one("#sessions", DataTable)
+        if table.row_count == 0:
+            return None
+        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+        return row_key.value
+
+    def current(self) -> SessionRecord | None:
+        selected = self._selected_id()
+        return next((r for r in self.records if r.id == selected), None)
+
+    @on(DataTable.RowSelected, "#sessions")
+    def _selected(self) -> None:
+        self.action_open()
+
+    @on(DataTable.RowHighlighted, "#sessions")
+    def _highlighted(self) -> None:
+        self._load_preview()
+
+    def _load_preview(self) -> None:
+        record = self.current()
+        preview = self.query_one("#preview", Static)
+        if record is None:
+            preview.update(t("tui.no_sessions") if not self.records else "")
+            return
+        store = self.context.store
+        self.call(lambda: (record.id, services.preview_text(store, record)),
+                  self._show_preview, group="preview", failed=self._preview_failed)
+
+    def _preview_failed(self, exc: BaseException) -> None:
+        self.query_one("#preview", Static).update(services.problem_of(exc).message)
+
+    def _show_preview(self, found: tuple[str, str]) -> None:
+        session_id, text = found
+        self.query_one("#preview", Static).update("\n".join(text.splitlines()[-6:]))
+        if session_id != self._selected_id():  # the cursor moved while it was read
+            self._load_preview()
+
+    def action_open(self) -> None:
+        from gzia.tui.screens.detail import DetailScreen
+
+        record = self.current()
+        if record is not None:
+            self.app.push_screen(DetailScreen(record.id))
 
     def action_filter(self) -> None:
         self.query_one("#filter", Input).focus()
@@ -83,3 +179,7 @@ class SessionsScreen(GzScreen):
     @on(Input.Changed, "#filter")
     def _filter_changed(self) -> None:
         self._fill()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self) -> None:
+        self.query_one("#sessions", DataTable).focus()

@@ -5,21 +5,19 @@ a worker thread, so the screen stays responsive while a registry is slow.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, cast
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, ProgressBar, Static
-from textual.worker import Worker, WorkerState
 
 from gzia.i18n import t
 from gzia.tui import updating
 from gzia.tui.keys import key
 from gzia.tui.screens.base import GzScreen
 from gzia.tui.screens.forms import ask, problem_text
-
-WORKERS = "update"
 
 
 class UpdateScreen(GzScreen):
@@ -70,8 +68,8 @@ class UpdateScreen(GzScreen):
 
     def action_check(self) -> None:
         self.found = None
-        self._show(remote="", verdict="", warnings="", result="")
-        self._start("check", lambda: updating.check(self._warn_from_thread),
+        self._show(remote="", verdict="")
+        self._start(lambda: updating.check(self._warn_from_thread), self._checked,
                     t("tui_forms.checking"))
 
     def action_install(self) -> None:
@@ -80,54 +78,57 @@ class UpdateScreen(GzScreen):
             return
         question = t("tui_forms.update_confirm", current=found["current"],
                      version=found["latest"])
-        ask(self, question, lambda: self._start("install", self._install, ""))
+        ask(self, question, lambda: self._start(self._install, self._installed, ""))
 
     def action_rollback(self) -> None:
         path = updating.installed_path()
         if path is None:  # the service says why, as the CLI does
-            self._start("rollback", updating.rollback, "")
+            self._start(updating.rollback, self._rolled_back, "")
             return
         ask(self, t("tui_forms.rollback_confirm", path=str(path)),
-            lambda: self._start("rollback", updating.rollback, ""))
+            lambda: self._start(updating.rollback, self._rolled_back, ""))
 
     def _install(self) -> dict[str, Any]:
         return updating.install(self._warn_from_thread, self._progress_from_thread,
                                 self._installing_from_thread)
 
-    def _start(self, name: str, work: Any, status: str) -> None:
+    def _start(self, job: Callable[[], dict[str, Any]],
+               done: Callable[[dict[str, Any]], None], status: str) -> None:
+        """Run ``job`` in a worker thread; the keys wait, greyed out, until it ends."""
         self.busy = True
         self.warnings.clear()
         self._show(warnings="", result=status)
         self.refresh_bindings()
-        self.run_worker(work, name=name, group=WORKERS, thread=True, exclusive=True,
-                        exit_on_error=False)
+        self.call(job, lambda result: self._ended(done, result), group="update",
+                  failed=self._failed)
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if worker.group != WORKERS or event.state not in (WorkerState.SUCCESS,
-                                                          WorkerState.ERROR):
-            return
+    def _ended(self, done: Callable[[dict[str, Any]], None], result: dict[str, Any]) -> None:
+        self._idle()
+        done(result)
+
+    def _failed(self, exc: BaseException) -> None:
+        self._idle()
+        self._show(result=problem_text(exc))
+
+    def _idle(self) -> None:
         self.busy = False
         self.query_one("#progress").remove_class("-shown")
-        if event.state is WorkerState.ERROR and worker.error is not None:
-            self._show(result=problem_text(worker.error))
-        else:
-            self._done(worker.name, cast("dict[str, Any]", worker.result))
         self.refresh_bindings()
 
-    def _done(self, name: str, result: dict[str, Any]) -> None:
-        if name == "check":
-            self.found = result
-            self._show(remote=t("update.remote_version", version=result["latest"],
-                                source=result["source"]),
-                       verdict=_verdict(result), result="")
-        elif name == "install":
-            self.found = None
-            self._show(result=_installed(result))
-        else:
-            self._show(result="\n".join([
-                t("update.rolled_back", version=result["version"], path=result["path"]),
-                t("tui_forms.restart_hint")]))
+    def _checked(self, found: dict[str, Any]) -> None:
+        self.found = found
+        self._show(remote=t("update.remote_version", version=found["latest"],
+                            source=found["source"]),
+                   verdict=_verdict(found), result="")
+
+    def _installed(self, result: dict[str, Any]) -> None:
+        self.found = None
+        self._show(result=_installed(result))
+
+    def _rolled_back(self, result: dict[str, Any]) -> None:
+        self._show(result="\n".join([
+            t("update.rolled_back", version=result["version"], path=result["path"]),
+            t("tui_forms.restart_hint")]))
 
     def _show(self, **texts: str) -> None:
         for name, text in texts.items():
