@@ -46,7 +46,7 @@ KEY_GOAL_S = 0.1
 UNANSWERED_S = 5.0
 """A press whose frame has not come after this long counts as this long (and unanswered)."""
 DOWN, UP, CTRL_Q = b"\x1b[B", b"\x1b[A", b"\x11"
-ROW = re.compile(r"\s*([0-9a-f]{8})\s.*\sharness/")
+ROW = re.compile(r" ([0-9a-f]{8})  ")
 WRITER = "i=0; while :; do i=$((i+1)); echo \"output line $i\"; sleep 0.05; done"
 HELLO = ("from textual.app import App\nfrom textual.widgets import Static\n"
          "class Hello(App):\n    BINDINGS = [('ctrl+q', 'quit')]\n"

@@ -5,6 +5,7 @@ it shows the project's sessions, answers keys, hands the terminal to a foregroun
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,8 +47,11 @@ def not_showing(text: str) -> object:
     return lambda lines: not any(text in line for line in lines)
 
 
+SESSION_ROW = re.compile(r" [0-9a-f]{8}  ")
+
+
 def session_rows(lines: Lines) -> Lines:
-    return [line for line in lines if " harness/" in line]
+    return [line for line in lines if SESSION_ROW.match(line)]
 
 
 def row_background(lines_of: PtyScreen, text: str) -> str:
