@@ -28,6 +28,14 @@ def problem_of(exc: BaseException) -> Problem:
     return problem_from(exc)
 
 
+def problem_lines(problem: Problem) -> list[str]:
+    """An error as the CLI prints it: ``Error: <message>``, then the hint."""
+    lines = [f"{t('core.error_prefix')}: {problem.message}"]
+    if problem.hint:
+        lines.append(problem.hint)
+    return lines
+
+
 def report_lines(render: Callable[[], None]) -> list[str]:
     """The lines a CLI renderer writes, collected instead of printed."""
     from gzia.cli.output import captured_lines

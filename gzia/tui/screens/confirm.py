@@ -14,6 +14,7 @@ from textual.widgets import Footer, Input, Static
 from gzia.contract import Problem
 from gzia.i18n import t
 from gzia.tui.keys import key, translate_bindings
+from gzia.tui.services import problem_lines
 
 DIALOG_CSS = """
 ModalScreen { align: center middle; }
@@ -68,10 +69,7 @@ class NoticeScreen(ModalScreen[None]):
     @classmethod
     def of_problem(cls, problem: Problem) -> NoticeScreen:
         """An error as the CLI prints it: ``Error: <message>``, then the hint."""
-        lines = [f"{t('core.error_prefix')}: {problem.message}"]
-        if problem.hint:
-            lines.append(problem.hint)
-        return cls(t("tui.error_title", code=problem.code), lines, error=True)
+        return cls(t("tui.error_title", code=problem.code), problem_lines(problem), error=True)
 
     def compose(self) -> ComposeResult:
         with Vertical():

@@ -8,17 +8,12 @@ from typing import Any
 
 from textual.screen import Screen
 
-from gzia.i18n import t
-from gzia.tui.services import problem_of
+from gzia.tui.services import problem_lines, problem_of
 
 
 def problem_text(exc: BaseException) -> str:
     """The CLI's ``Error: <message>`` line, and its hint line when there is one."""
-    problem = problem_of(exc)
-    lines = [f"{t('core.error_prefix')}: {problem.message}"]
-    if problem.hint:
-        lines.append(problem.hint)
-    return "\n".join(lines)
+    return "\n".join(problem_lines(problem_of(exc)))
 
 
 def ask(screen: Screen[Any], question: str, on_yes: Callable[[], None]) -> None:

@@ -42,6 +42,7 @@ from gzia.tui.services import problem_of
 if TYPE_CHECKING:
     from gzia.sessions.runner import SessionRun
 
+
 class NewSessionScreen(GzScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         key("ctrl+s", "start", "tui_forms.key_start", priority=True),
