@@ -77,7 +77,7 @@ class HolderRelay(PtyRelay):
         self.total_bytes += len(data)
         self.log.write(data)
         self.server.broadcast(data)
-        self._recent += data
+        self._recent += data[-RECENT_BYTES:]  # a batch may be 1 MiB: copy only what is kept
         if len(self._recent) > 2 * RECENT_BYTES:
             del self._recent[:-RECENT_BYTES]
 
