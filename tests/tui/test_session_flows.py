@@ -128,3 +128,28 @@ async def test_merge_lists_conflicts_before_anything_changes(gz: Gz, repo: Path)
     assert (cli.exit_code, cli.stderr.splitlines()) == (1, shown)
     assert shown[0].startswith(f"Error: merging session '{session}' would conflict in 1 file: "
                                "README. Nothing was changed")
+
+
+async def test_filter_by_text_and_status(gz: Gz, repo: Path) -> None:
+    finished = background(gz, repo, "echo done")
+    wait_final(repo, finished)
+    running = background(gz, repo, "echo ready; sleep 60")
+    app = make_app(repo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: sorted(table_ids(app)) == sorted([finished, running]),
+                    "both sessions")
+        await pilot.press("slash", *running[:5])
+        assert table_ids(app) == [running]
+        assert text_of(app, "#title") == "Sessions: 1 of 2 · status: all"
+        await pilot.press("escape")  # back to the table; the filter is kept
+        assert table_ids(app) == [running]
+        await pilot.press("slash", "ctrl+u", "escape")
+        await until(pilot, lambda: len(table_ids(app)) == 2, "the filter cleared")
+        await pilot.press("s", "s")  # all -> running -> completed
+        assert table_ids(app) == [finished]
+        assert text_of(app, "#title") == "Sessions: 1 of 2 · status: completed"
+        await pilot.press("s")
+        assert table_ids(app) == []
+        await pilot.press("k", "y")  # no session selected: nothing to kill
+        assert isinstance(app.screen, SessionsScreen)
+    gz("session", "kill", running, cwd=repo)

@@ -36,7 +36,7 @@ class SessionsScreen(SessionActions):
     SessionsScreen #preview { height: 8; border-top: solid $accent; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("escape", "back", "tui.key_back", show=False),  # home: nothing to go back to
+        key("escape", "back", "tui.key_back", show=False),  # home: from the filter to the table
         key("enter", "open", "tui.key_open", show=False),
         key("slash", "filter", "tui.key_filter"),
         key("s", "cycle_status", "tui.key_status"),
@@ -167,6 +167,9 @@ class SessionsScreen(SessionActions):
         record = self.current()
         if record is not None:
             self.app.push_screen(DetailScreen(record.id))
+
+    def action_back(self) -> None:
+        self.query_one("#sessions", DataTable).focus()
 
     def action_filter(self) -> None:
         self.query_one("#filter", Input).focus()
