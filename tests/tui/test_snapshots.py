@@ -66,7 +66,7 @@ async def loaded(pilot: Pilot[None]) -> None:
         table = app.screen.query_one("#sessions", DataTable)
         return [table.get_row_at(index) for index in range(table.row_count)]
 
-    await until(pilot, lambda: [row[-1] for row in rows()] == ["+0/-1", "+1/-1", "+0/-1"],
+    await until(pilot, lambda: [str(row[-1]) for row in rows()] == ["+0/-1", "+1/-1", "+0/-1"],
                 "the sessions and their counts")
     await until(pilot, lambda: "notes.md" in str(app.screen.query_one("#preview").render()),
                 "the preview")
