@@ -211,3 +211,17 @@ def screen_of(received: bytes, size: tuple[int, int] = (100, 30)) -> str:
     screen = pyte.Screen(*size)
     pyte.ByteStream(screen).feed(received)
     return "\n".join(line.rstrip() for line in screen.display)
+
+
+@pytest.mark.anyio
+async def test_record_fields_are_shown_as_written_not_as_markup(
+    tmp_path: Path, english: None
+) -> None:
+    repo = make_repo(tmp_path / "repo")
+    make_session(find_project(repo), "b0b0b0b0", labels={"x": "[bold]y[/bold]"})
+    app = make_app(repo)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: rows(app) == 1, "the session in the list")
+        table = app.screen.query_one("#sessions", DataTable)
+        assert str(table.get_row("b0b0b0b0")[5]) == "x=[bold]y[/bold]"
+        assert table.get_row("b0b0b0b0")[5].spans == []
