@@ -1,7 +1,8 @@
 """The command palette lists the actions of the screen it was opened from.
 
-Every action has a visible key binding; the palette offers the same bindings by name
-(in the user's language), so each action is reachable both ways from one declaration.
+Every action is a key binding; the palette offers the same bindings by name (in the
+user's language) with their keys, those the footer has no room for included, so each
+action is reachable both ways from one declaration.
 """
 
 from __future__ import annotations

@@ -105,12 +105,16 @@ def show_lines(record: SessionRecord) -> list[str]:
 
 
 def kill(store: SessionStore, record: SessionRecord) -> str:
-    """``gz-ia session kill``: the line it prints."""
+    """``gz-ia session kill``: the line it prints (and its warning while the session is
+    still stopping)."""
     from gzia.cli.session.control import stop_session
 
     result = stop_session(store, record.id)
     key = "run.kill_lost" if result.was_lost else "run.kill_done"
-    return t(key, id=result.record.id, pid=result.record.pid)
+    done = t(key, id=result.record.id, pid=result.record.pid)
+    if result.record.is_running:  # its owner has not recorded the end yet (the CLI warns)
+        return f"{done}\n{t('run.kill_async', id=result.record.id)}"
+    return done
 
 
 def preview_merge(store: SessionStore, record: SessionRecord) -> MergePreview:

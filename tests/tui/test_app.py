@@ -3,12 +3,14 @@ language, NO_COLOR, and errors worded as the command line words them."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import select
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -113,19 +115,36 @@ def test_bare_gz_ia_off_a_terminal_prints_the_help(gz: Gz, repo: Path) -> None:
     assert result.stdout.startswith("Usage: gz-ia [OPTIONS] COMMAND [ARGS]...")
 
 
-def test_bare_gz_ia_on_a_terminal_opens_the_ui_and_quits_cleanly(repo: Path) -> None:
+@contextlib.contextmanager
+def ui_on_a_terminal(repo: Path, *args: str) -> Iterator[int]:
+    """``gz-ia ARGS`` on a real 100x30 terminal; yields the terminal's other side. On the
+    way out it must have quit by itself with exit 0 (after Ctrl+Q, say)."""
     primary, secondary = pty.openpty()
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"}
-    with subprocess.Popen([sys.executable, "-m", "gzia"], cwd=repo, env=env, stdin=secondary,
-                          stdout=secondary, stderr=secondary, start_new_session=True) as gz_ia:
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "30"}
+    gz_ia = subprocess.Popen([sys.executable, "-m", "gzia", *args], cwd=repo, env=env,
+                             stdin=secondary, stdout=secondary, stderr=secondary,
+                             start_new_session=True)
+    try:
         os.close(secondary)
-        seen = read_until(primary, b"Sessions: 0 of 0")
-        assert b"\x1b[?1049h" in seen  # the alternate screen: the UI took the terminal
-        os.write(primary, b"\x11")  # Ctrl+Q
-        rest = read_until(primary, None)
+        yield primary
         assert gz_ia.wait(timeout=30) == 0
-    os.close(primary)
-    assert b"\x1b[?1049l" in rest  # and gave it back
+    finally:
+        gz_ia.kill()
+        gz_ia.wait()
+        os.close(primary)
+
+
+def quit_ui(terminal: int) -> bytes:
+    """Ctrl+Q, then what the terminal received until the program closed it."""
+    os.write(terminal, b"\x11")
+    return read_until(terminal, None)
+
+
+def test_bare_gz_ia_on_a_terminal_opens_the_ui_and_quits_cleanly(repo: Path) -> None:
+    with ui_on_a_terminal(repo) as terminal:
+        seen = read_until(terminal, b"Sessions: 0 of 0")
+        assert b"\x1b[?1049h" in seen  # the alternate screen: the UI took the terminal
+        assert b"\x1b[?1049l" in quit_ui(terminal)  # and gave it back
 
 
 def read_until(fd: int, needle: bytes | None, timeout: float = 30.0) -> bytes:
@@ -154,31 +173,35 @@ ECHO_LINES = 'echo ready; while IFS= read -r line; do printf "got:%s\\n" "$line"
 
 def test_attach_hands_the_terminal_over_and_comes_back(gz: Gz, repo: Path) -> None:
     session = background(gz, repo, ECHO_LINES)
-    primary, secondary = pty.openpty()
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "30"}
-    gz_ia = subprocess.Popen([sys.executable, "-m", "gzia", "start"], cwd=repo, env=env,
-                             stdin=secondary, stdout=secondary, stderr=secondary,
-                             start_new_session=True)
-    try:
-        os.close(secondary)
-        read_until(primary, b"Sessions: 1 of 1")
-        os.write(primary, b"a")
-        read_until(primary, f"[attached to session {session}: C-] detaches]".encode())
-        os.write(primary, b"hello\r")
-        read_until(primary, b"got:hello")  # typed into the session, answered by it
-        os.write(primary, b"\x1d")  # Ctrl-]: detach
-        back = read_until(primary, b"\x1b[?1049h")  # the UI takes the terminal back
-        back += read_until(primary, b"running]")  # and says so (in a toast: wrapped)
+    with ui_on_a_terminal(repo, "start") as terminal:
+        read_until(terminal, b"Sessions: 1 of 1")
+        os.write(terminal, b"a")
+        read_until(terminal, f"[attached to session {session}: C-] detaches]".encode())
+        os.write(terminal, b"hello\r")
+        read_until(terminal, b"got:hello")  # typed into the session, answered by it
+        os.write(terminal, b"\x1d")  # Ctrl-]: detach
+        back = read_until(terminal, b"\x1b[?1049h")  # the UI takes the terminal back
+        back += read_until(terminal, b"running]")  # and says so (in a toast: wrapped)
         assert f"[detached from session {session}: it keeps" in screen_of(back)
-        os.write(primary, b"\x11")
-        read_until(primary, None)
-        assert gz_ia.wait(timeout=30) == 0
-    finally:
-        gz_ia.kill()
-        gz_ia.wait()
-        os.close(primary)
+        quit_ui(terminal)
     assert stored(repo, session)["status"] == "running"
     gz("session", "kill", session, cwd=repo)
+
+
+def test_resume_gives_the_agent_the_terminal_and_comes_back(gz: Gz, repo: Path) -> None:
+    first = gz("--json", "exec", "--", "sh", "-c", "echo run-$$", cwd=repo)
+    session = first.json["data"]["id"]
+    with ui_on_a_terminal(repo, "start") as terminal:
+        read_until(terminal, b"Sessions: 1 of 1")
+        os.write(terminal, b"\r")
+        read_until(terminal, b"End reason")  # the detail screen, its record read
+        os.write(terminal, b"r")
+        ran = read_until(terminal, b"run-")  # the session's command, on this terminal
+        assert b"\x1b[?1049l" in ran  # after the UI gave the terminal up
+        back = read_until(terminal, b"back in gz-ia.")
+        assert f"Session '{session}' ended; back in gz-ia." in screen_of(back)
+        quit_ui(terminal)
+    assert stored(repo, session)["pid"] != first.json["data"]["pid"]  # it ran again
 
 
 def screen_of(received: bytes, size: tuple[int, int] = (100, 30)) -> str:
@@ -188,3 +211,17 @@ def screen_of(received: bytes, size: tuple[int, int] = (100, 30)) -> str:
     screen = pyte.Screen(*size)
     pyte.ByteStream(screen).feed(received)
     return "\n".join(line.rstrip() for line in screen.display)
+
+
+@pytest.mark.anyio
+async def test_record_fields_are_shown_as_written_not_as_markup(
+    tmp_path: Path, english: None
+) -> None:
+    repo = make_repo(tmp_path / "repo")
+    make_session(find_project(repo), "b0b0b0b0", labels={"x": "[bold]y[/bold]"})
+    app = make_app(repo)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: rows(app) == 1, "the session in the list")
+        table = app.screen.query_one("#sessions", DataTable)
+        assert str(table.get_row("b0b0b0b0")[5]) == "x=[bold]y[/bold]"
+        assert table.get_row("b0b0b0b0")[5].spans == []

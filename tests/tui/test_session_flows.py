@@ -4,7 +4,9 @@ delete one. Each action goes through the same service as its ``gz-ia session`` c
 
 from __future__ import annotations
 
+import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -128,3 +130,52 @@ async def test_merge_lists_conflicts_before_anything_changes(gz: Gz, repo: Path)
     assert (cli.exit_code, cli.stderr.splitlines()) == (1, shown)
     assert shown[0].startswith(f"Error: merging session '{session}' would conflict in 1 file: "
                                "README. Nothing was changed")
+
+
+async def test_filter_by_text_and_status(gz: Gz, repo: Path) -> None:
+    finished = background(gz, repo, "echo done")
+    wait_final(repo, finished)
+    running = background(gz, repo, "echo ready; sleep 60")
+    app = make_app(repo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: sorted(table_ids(app)) == sorted([finished, running]),
+                    "both sessions")
+        await pilot.press("slash", *running[:5])
+        assert table_ids(app) == [running]
+        assert text_of(app, "#title") == "Sessions: 1 of 2 · status: all"
+        await pilot.press("escape")  # back to the table; the filter is kept
+        assert table_ids(app) == [running]
+        await pilot.press("slash", "ctrl+u", "escape")
+        await until(pilot, lambda: len(table_ids(app)) == 2, "the filter cleared")
+        await pilot.press("s", "s")  # all -> running -> completed
+        assert table_ids(app) == [finished]
+        assert text_of(app, "#title") == "Sessions: 1 of 2 · status: completed"
+        await pilot.press("s")
+        assert table_ids(app) == []
+        await pilot.press("k", "y")  # no session selected: nothing to kill
+        assert isinstance(app.screen, SessionsScreen)
+    gz("session", "kill", running, cwd=repo)
+
+
+async def test_prune_asks_first_then_reports_as_the_cli_does(gz: Gz, repo: Path) -> None:
+    session = background(gz, repo, "echo done")
+    wait_final(repo, session)
+    (repo / ".harness" / "sessions" / f"{session}.json").unlink()  # its worktree: an orphan
+    an_hour_ago = time.time() - 3600  # not one a session is being started in
+    os.utime(repo / ".harness" / "worktrees" / session, (an_hour_ago, an_hour_ago))
+    app = make_app(repo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "0 of 0" in text_of(app, "#title"), "the empty list")
+        await pilot.press("ctrl+p", *"Prune", "down", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        assert app.screen.question == (
+            "Remove worktrees and harness/* branches that have no record?")
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, NoticeScreen), "the report")
+        assert app.screen.title_text == "Prune"
+        lines = app.screen.lines
+    assert lines[:2] == ["✧ Orphan cleanup:", f"  ✓ Orphaned worktree pruned: {session}"]
+    assert not (repo / ".harness" / "worktrees" / session).exists()
+    assert f"harness/{session}" not in git(repo, "branch", "--list")
+    again = gz("session", "prune", cwd=repo)
+    assert again.stdout == "✓ No orphaned Git branches or worktrees found. Everything is in sync.\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -36,7 +37,7 @@ class SessionsScreen(SessionActions):
     SessionsScreen #preview { height: 8; border-top: solid $accent; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("escape", "back", "tui.key_back", show=False),  # home: nothing to go back to
+        key("escape", "back", "tui.key_back", show=False),  # home: from the filter to the table
         key("enter", "open", "tui.key_open", show=False),
         key("slash", "filter", "tui.key_filter"),
         key("s", "cycle_status", "tui.key_status"),
@@ -57,6 +58,8 @@ class SessionsScreen(SessionActions):
         self.status_filter: str | None = None
         self.ahead_behind: services.AheadBehind | None = None
         self.columns: tuple[int, ...] = ()
+        self.shown: dict[str, tuple[str, ...]] = {}
+        """The table's rows as drawn, by session id."""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title", markup=False)
@@ -80,6 +83,7 @@ class SessionsScreen(SessionActions):
     def _set_columns(self, width: int) -> None:
         table = self.query_one("#sessions", DataTable)
         table.clear(columns=True)
+        self.shown = {}
         self.columns = columns_for(width)
         for index in self.columns:
             table.add_column(t(COLUMN_TITLES[index]), key=COLUMN_TITLES[index])
@@ -88,35 +92,62 @@ class SessionsScreen(SessionActions):
         self.reload()
 
     def reload(self) -> None:
-        self.call(self._read, self._show, group="sessions", failed=self._refresh_failed)
+        store = self.context.store
+        self.call(lambda: services.list_sessions(store).records, self._show, group="sessions",
+                  failed=self._refresh_failed)
 
     def _refresh_failed(self, exc: BaseException) -> None:
         problem = services.problem_of(exc)
         self.query_one("#title", Static).update(f"{t('core.error_prefix')}: {problem.message}")
 
-    def _read(self) -> tuple[list[SessionRecord], Counts]:
-        records = services.list_sessions(self.context.store).records
-        counts = self.ahead_behind.counts(records) if self.ahead_behind else {}
-        return records, counts
-
-    def _show(self, found: tuple[list[SessionRecord], Counts]) -> None:
-        self.records, self.counts = found
+    def _show(self, records: list[SessionRecord]) -> None:
+        """The records first, then the ahead/behind counts (git calls) as they come."""
+        self.records = records
         self._fill()
         self._load_preview()
+        counter = self.ahead_behind
+        if counter is not None:
+            self.call(lambda: counter.counts(records), self._show_counts, group="counts",
+                      failed=self._refresh_failed)
+
+    def _show_counts(self, counts: Counts) -> None:
+        if counts != self.counts:
+            self.counts = counts
+            self._fill()
 
     def _fill(self) -> None:
-        table = self.query_one("#sessions", DataTable)
-        selected = self._selected_id()
+        """Show the filtered records: only the cells that changed when the same sessions
+        are listed in the same order (a refresh), else the whole table again."""
         text = self.query_one("#filter", Input).value
         now = self.context.clock()
-        table.clear()
-        shown = [r for r in self.records if matches(r, text, self.status_filter)]
-        for record in shown:
-            row = row_of(record, now, self.counts.get(record.id))
-            table.add_row(*(row[i] for i in self.columns), key=record.id)
-        if selected is not None and selected in {r.id for r in shown}:
-            table.move_cursor(row=table.get_row_index(selected))
+        shown = {r.id: self._cells(row_of(r, now, self.counts.get(r.id)))
+                 for r in self.records if matches(r, text, self.status_filter)}
+        if list(shown) == list(self.shown):
+            self._update_cells(shown)
+        else:
+            self._rebuild(shown)
+        self.shown = shown
         self._show_title(len(shown))
+
+    def _cells(self, row: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(row[i] for i in self.columns)
+
+    def _update_cells(self, shown: dict[str, tuple[str, ...]]) -> None:
+        table = self.query_one("#sessions", DataTable)
+        for session_id, cells in shown.items():
+            for index, (old, new) in enumerate(zip(self.shown[session_id], cells, strict=True)):
+                if old != new:
+                    column = COLUMN_TITLES[self.columns[index]]
+                    table.update_cell(session_id, column, Text(new), update_width=True)
+
+    def _rebuild(self, shown: dict[str, tuple[str, ...]]) -> None:
+        table = self.query_one("#sessions", DataTable)
+        selected = self._selected_id()
+        table.clear()
+        for session_id, cells in shown.items():  # Text: a record's fields are not markup
+            table.add_row(*(Text(cell) for cell in cells), key=session_id)
+        if selected in shown:
+            table.move_cursor(row=table.get_row_index(selected))
 
     def _show_title(self, shown: int) -> None:
         status = self.status_filter or t("tui.status_all")
@@ -167,6 +198,9 @@ class SessionsScreen(SessionActions):
         record = self.current()
         if record is not None:
             self.app.push_screen(DetailScreen(record.id))
+
+    def action_back(self) -> None:
+        self.query_one("#sessions", DataTable).focus()
 
     def action_filter(self) -> None:
         self.query_one("#filter", Input).focus()
