@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -28,10 +28,13 @@ from gzia.cli.run_report import (
     workspace_label,
 )
 from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
-from gzia.drivers.base import Driver
+from gzia.drivers.base import Driver, Permission
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
+
+if TYPE_CHECKING:
+    from gzia.sessions.runner import LaunchCallback
 
 app = typer.Typer(add_completion=False)
 
@@ -81,6 +84,19 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
                              background=background_options(background),
                              profiles=tuple(profiles or ()))
 
+    run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
+                        on_launch=launch_report(driver, permission, background=background))
+    if background:
+        report_started(run)
+    else:
+        report_run(run)
+
+
+def launch_report(driver: Driver, permission: Permission, *,
+                  background: bool) -> LaunchCallback:
+    """What chat says as the agent starts: the launch warnings and, in the foreground,
+    which agent runs where (the TUI says the same on the terminal it hands over)."""
+
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_if_unguarded(workspace)
         warn_if_base_has_changes(workspace)
@@ -89,12 +105,7 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
         output.progress(t("run.chat_launch", name=driver.display_name,
                           permission=permission.value, workspace=workspace_label(workspace)))
 
-    run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
-                        on_launch=launched)
-    if background:
-        report_started(run)
-    else:
-        report_run(run)
+    return launched
 
 
 def task_for(driver: Driver, prompt: str | None) -> str | None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -119,8 +121,27 @@ def exit_with(code: int) -> None:
     state.outcome_exit = code
 
 
+_captured: ContextVar[list[str] | None] = ContextVar("gzia_captured_lines", default=None)
+
+
+@contextmanager
+def captured_lines() -> Iterator[list[str]]:
+    """Collect the lines :func:`line` would write to stdout (in this thread or task)
+    instead of writing them: the terminal UI shows a command's report as the CLI words it."""
+    lines: list[str] = []
+    token = _captured.set(lines)
+    try:
+        yield lines
+    finally:
+        _captured.reset(token)
+
+
 def line(text: str = "", *, err: bool = False) -> None:
     """Write one line of human output (nothing in JSON mode)."""
+    sink = _captured.get()
+    if sink is not None and not err:
+        sink.append(text)
+        return
     if state.json:
         return
     write_for_people(sys.stderr if err else sys.stdout, text + "\n")

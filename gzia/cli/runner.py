@@ -61,6 +61,8 @@ def _run(args: list[str]) -> int:
     early = _answer_before_parsing(root, args)
     if early is not None:
         return early
+    if not args:  # bare gz-ia on a terminal: the terminal UI
+        args = ["start"]
     if _only_global_flags(args):  # 'gz-ia --json' asks for the help as 'gz-ia' does
         args = [*args, "--help"]
     try:
@@ -83,11 +85,12 @@ def _run(args: list[str]) -> int:
 
 
 def _answer_before_parsing(root: RootGroup, args: list[str]) -> int | None:
-    """A completion script calling back, or bare ``gz-ia`` (the help page)."""
+    """A completion script calling back, or bare ``gz-ia`` off a terminal (the help page)."""
     from gzia.cli.completion import complete_if_asked
+    from gzia.cli.start import on_a_terminal
 
     completed = complete_if_asked(root)
-    if completed is not None or args:
+    if completed is not None or args or on_a_terminal():
         return completed
     from gzia.cli.help_text import help_text
 

@@ -16,9 +16,9 @@ app = typer.Typer(add_completion=False, invoke_without_command=True,
 
 
 def _on_failure(source: Any, failure: Any) -> None:
-    following = "Forgejo" if source.name == "nexus" else "Nexus"
-    output.warn("NETWORK", "update.source_failed", source=source.name.capitalize(),
-                reason=failure.message, next=following,
+    from gzia.update.errors import source_failed_params
+
+    output.warn("NETWORK", "update.source_failed", **source_failed_params(source.name, failure),
                 details={"source": source.name, "reason": failure.key})
 
 

@@ -205,6 +205,9 @@ TEXTS = {
         "Lista los drivers de agentes: ruta, versión, instalación y soporte de MCP.",
     "List plugins that loaded and those that failed.":
         "Lista los plugins que se cargaron y los que fallaron.",
+    # start
+    "Open the terminal UI: watch and steer the project's sessions.":
+        "Abre la interfaz de terminal: observa y dirige las sesiones del proyecto.",
     "Print the version, commit and build date.":
         "Muestra la versión, el commit y la fecha de compilación.",
     # profile (alias toolkit)

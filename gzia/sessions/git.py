@@ -242,3 +242,21 @@ def hooks_present(directory: str | Path, names: Sequence[str]) -> list[str]:
     hooks = Path(done.stdout.strip())
     return [name for name in names
             if (hooks / name).is_file() and os.access(hooks / name, os.X_OK)]
+
+
+def branch_tips(directory: str | Path) -> dict[str, str]:
+    """Every local branch's short name and commit, read in one git call."""
+    done = run_git(["for-each-ref", "--format=%(objectname) %(refname:short)", "refs/heads/"],
+                   directory)
+    if not done.ok:
+        raise git_failure(done)
+    pairs = (entry.split(" ", 1) for entry in done.stdout.splitlines() if " " in entry)
+    return {name: commit for commit, name in pairs}
+
+
+def ahead_behind(directory: str | Path, base: str, tip: str) -> tuple[int, int] | None:
+    """Commits ``tip`` has that ``base`` lacks, and the other way round (None: git cannot
+    tell, an unknown commit say)."""
+    done = run_git(["rev-list", "--left-right", "--count", f"{tip}...{base}"], directory)
+    counts = done.stdout.split() if done.ok else []
+    return (int(counts[0]), int(counts[1])) if len(counts) == 2 else None

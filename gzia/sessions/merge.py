@@ -137,13 +137,7 @@ def _merge_session(
     result = MergeResult(record.id, branch, into, squash, no_commit)
     ensure_excluded(project)  # injected files stay out of every "git add -A" below
     unproject(project, record.id, worktree_for(project, record.id))  # left by a killed gz-ia
-    refuse_unsettled_worktree(project, record.id, branch)
-    worktree = dirty_worktree(project, record.id)
-    # Check a snapshot of the worktree first, so a refusal leaves even its HEAD alone.
-    tip = snapshot(worktree) if worktree else branch
-    refuse_conflicts(project, record.id, branch, tip, worktree=worktree)
-    refuse_injected_files(project, record.id, branch, tip, squash=squash)
-    refuse_overwriting_ignored(project, record.id, tip)
+    worktree, _ = checked_tip(project, record.id, branch, squash=squash)
     rollback = MergeRollback(record.id, project.base, into,
                              rev_parse(project.base, "HEAD") or "HEAD", branch, squash,
                              orig_head=rev_parse(project.base, "ORIG_HEAD"))
@@ -161,6 +155,44 @@ def _merge_session(
     if late_stop is not None:  # the merge is recorded: done, but gz-ia was asked to stop
         raise stopped_by_signal(stop_request(late_stop), result.to_json())
     return result
+
+
+def checked_tip(project: Project, session_id: str, branch: str, *,
+                squash: bool) -> tuple[Path | None, str]:
+    """Step 2: the worktree with uncommitted work (if any) and the commit to merge (a
+    snapshot of that worktree, else the branch), once nothing would refuse it."""
+    refuse_unsettled_worktree(project, session_id, branch)
+    worktree = dirty_worktree(project, session_id)
+    # Check a snapshot of the worktree first, so a refusal leaves even its HEAD alone.
+    tip = snapshot(worktree) if worktree else branch
+    refuse_conflicts(project, session_id, branch, tip, worktree=worktree)
+    refuse_injected_files(project, session_id, branch, tip, squash=squash)
+    refuse_overwriting_ignored(project, session_id, tip)
+    return worktree, tip
+
+
+@dataclass
+class MergePreview:
+    """What ``merge`` would do, found by its own checks: the files it would bring in."""
+
+    session_id: str
+    branch: str
+    into: str | None
+    files: list[str]
+    already_up_to_date: bool
+
+
+def preview_merge(store: SessionStore, record: SessionRecord, *,
+                  squash: bool = False) -> MergePreview:
+    """Steps 1 and 2 alone: raise what ``merge`` would refuse (a conflict names its files),
+    else say which files it would bring in. Nothing in the base or the worktree changes
+    (the snapshot is a commit no ref points to)."""
+    project = store.project
+    branch, into = check_mergeable(project, record)
+    _, tip = checked_tip(project, record.id, branch, squash=squash)
+    if _changes_nothing(project.base, tip):
+        return MergePreview(record.id, branch, into, [], already_up_to_date=True)
+    return MergePreview(record.id, branch, into, _files_to_integrate(project.base, tip), False)
 
 
 def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,

@@ -19,3 +19,10 @@ class SourceFailure(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+def source_failed_params(source_name: str, failure: SourceFailure) -> dict[str, str]:
+    """What ``update.source_failed`` says of a source that failed: which one, why, and
+    which source is tried next (the CLI's warning and the TUI's line say the same)."""
+    following = "Forgejo" if source_name == "nexus" else "Nexus"
+    return {"source": source_name.capitalize(), "reason": failure.message, "next": following}

@@ -55,16 +55,21 @@ def test_core_modules_import_nothing_above_them() -> None:
             assert module.startswith(allowed), f"{name} imports {module}"
 
 
-def test_only_the_mcp_server_module_imports_the_sdk() -> None:
-    """The MCP SDK costs most of a second to import: only ``gz-ia mcp`` may pay for it."""
+def files_importing(packages: set[str]) -> set[Path]:
+    """The gzia files that import any of these top-level packages, lazily or not."""
     importers = set()
     for path in GZIA.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
                      else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
-            if any(n.split(".")[0] in {"mcp", "mcp_types"} for n in names):
-                importers.add(str(path.relative_to(GZIA)))
-    assert importers == {"orchy/server.py"}
+            if any(n.split(".")[0] in packages for n in names):
+                importers.add(path.relative_to(GZIA))
+    return importers
+
+
+def test_only_the_mcp_server_module_imports_the_sdk() -> None:
+    """The MCP SDK costs most of a second to import: only ``gz-ia mcp`` may pay for it."""
+    assert {str(p) for p in files_importing({"mcp", "mcp_types"})} == {"orchy/server.py"}
 
 
 def module_name(path: Path) -> str:
@@ -126,3 +131,38 @@ def test_the_import_graph_has_no_cycle() -> None:
 
 def test_a_cycle_is_found() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+
+
+def test_only_the_terminal_ui_imports_textual() -> None:
+    """Textual costs most of a second to import: only ``gz-ia start`` (gzia/tui/) pays."""
+    assert {p.parts[0] for p in files_importing({"textual"})} == {"tui"}
+
+
+TEXTUAL_FREE = """
+import sys
+from gzia.cli import main
+if sys.argv[1] == "full":
+    import gzia.cli.quick
+    gzia.cli.quick.answer = lambda args: None
+code = main(sys.argv[2:])
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in {"textual", "gzia"}
+                and (m.startswith("textual") or m.startswith("gzia.tui")))
+assert loaded == [], loaded
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("path", ["quick", "full"])
+@pytest.mark.parametrize("args", [["--version"], ["session", "list"], []], ids=repr)
+def test_version_session_list_and_help_do_not_import_textual(
+    path: str, args: list[str], tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    done = subprocess.run([sys.executable, "-c", TEXTUAL_FREE, path, *args], cwd=tmp_path,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr  # bare gz-ia off a terminal: the help
+    assert done.stdout

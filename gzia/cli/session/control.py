@@ -16,7 +16,9 @@ from gzia.cli.session.common import Dir, SessionRef, open_store
 from gzia.i18n import t
 
 if TYPE_CHECKING:
+    from gzia.sessions.kill import KillResult
     from gzia.sessions.record import SessionRecord
+    from gzia.sessions.store import SessionStore
     from gzia.supervisor.killtarget import KillTarget
 
 
@@ -35,22 +37,28 @@ KillForce = Annotated[bool, typer.Option(
 
 def kill(ctx: typer.Context, session: SessionRef, force: KillForce = False,
          directory: Dir = None) -> None:
-    from gzia.cli.run_report import configured_watchdog
-    from gzia.sessions.holder_client import kill_through_holder
     from gzia.sessions.ids import validate_session_ref
-    from gzia.sessions.kill import kill_session
 
     validate_session_ref(session)
-    store = open_store(ctx, directory)
-    grace_s = configured_watchdog().kill_grace_s
-    record = store.load(store.resolve(session))  # as stored: kill_session reconciles it
-    result = (kill_through_holder(store, record, grace_s)
-              or kill_session(store, session, grace_s, force=force))
+    result = stop_session(open_store(ctx, directory), session, force=force)
     record = result.record
     warn_if_process_only(record.id, result.target)
     warn_if_still_stopping(record)
     key = "run.kill_lost" if result.was_lost else "run.kill_done"
     output.emit(record.to_json(), human=lambda: output.line(t(key, id=record.id, pid=record.pid)))
+
+
+def stop_session(store: SessionStore, ref: str, *, force: bool = False) -> KillResult:
+    """Kill a session through its holder when it has one, else by its recorded process
+    group, after the configured grace (``session kill``; the terminal UI's kill too)."""
+    from gzia.cli.run_report import configured_watchdog
+    from gzia.sessions.holder_client import kill_through_holder
+    from gzia.sessions.kill import kill_session
+
+    grace_s = configured_watchdog().kill_grace_s
+    record = store.load(store.resolve(ref))  # as stored: kill_session reconciles it
+    return (kill_through_holder(store, record, grace_s)
+            or kill_session(store, ref, grace_s, force=force))
 
 
 def warn_if_still_stopping(record: SessionRecord) -> None:

@@ -63,12 +63,9 @@ Raw = Annotated[bool, typer.Option("--raw", help="The bytes as written, escape s
 
 def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = False,  # noqa: PLR0917 - typer maps each flag to one parameter
                    tail: Tail = None, raw: Raw = False, directory: Dir = None) -> None:
-    from gzia.supervisor.logfile import read_log
-
     store, record = open_session(ctx, session, directory)
-    log = _log_of(record)
-    start = _current_size(log)
-    data = _tail(read_log(log), tail)
+    start = _current_size(_log_of(record))
+    data = read_output(record, tail)
     if follow and not output.is_json():
         _write(data, raw)
         _follow(store, record.id, start, raw)
@@ -81,6 +78,14 @@ def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = Fal
     if not data:
         warn_no_output_yet(record.id)
     output.emit(_output_json(record.id, data, raw), lambda: _write(data, raw))
+
+
+def read_output(record: SessionRecord, tail: int | None = None) -> bytes:
+    """What ``session output`` prints of a session: its log's bytes, the last ``tail``
+    lines only when given (the terminal UI's preview reads it the same way)."""
+    from gzia.supervisor.logfile import read_log
+
+    return _tail(read_log(_log_of(record)), tail)
 
 
 def warn_no_output_yet(session_id: str) -> None:

@@ -1,0 +1,34 @@
+"""Key bindings whose descriptions are message keys, drawn in the user's language.
+
+Textual reads ``BINDINGS`` once per class; the footer and the command palette show each
+binding's description. Declaring the description as a message key (``tui.key_quit``) and
+translating it per instance keeps every label in the catalogue, in either language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.binding import Binding
+from textual.dom import DOMNode
+
+from gzia.i18n import t
+
+
+def key(keys: str, action: str, message_key: str, *, show: bool = True,
+        priority: bool = False) -> Binding:
+    """A binding described by ``message_key`` (``tui.<name>``, ``tui_forms.<name>``)."""
+    return Binding(keys, action, message_key, show=show, priority=priority)
+
+
+def translate_bindings(node: DOMNode) -> None:
+    """Replace each message-key description of ``node``'s bindings with its text."""
+    table = node._bindings.key_to_bindings  # Textual's per-instance copy
+    for name, bindings in table.items():
+        table[name] = [_translated(binding) for binding in bindings]
+
+
+def _translated(binding: Binding) -> Binding:
+    if not binding.description.startswith(("tui.", "tui_forms.")):
+        return binding
+    return replace(binding, description=t(binding.description))

@@ -1,0 +1,86 @@
+"""What the sessions table shows of a record: one tuple of short texts per session.
+
+Times are measured against the app's clock (``now``, seconds since the epoch), so a
+frame is the same every time it is drawn for the same records and the same clock.
+"""
+
+from __future__ import annotations
+
+from gzia.cli.session.views import format_duration
+from gzia.sessions.record import SessionRecord, Status, parse_rfc3339
+
+COLUMN_TITLES = ("tui.col_id", "tui.col_status", "tui.col_provider", "tui.col_age",
+                 "tui.col_duration", "tui.col_labels", "tui.col_branch", "tui.col_ahead_behind")
+"""The table's columns, by their titles' message keys, in the order :func:`row_of` fills."""
+
+WIDE_ENOUGH_FOR_BRANCH = 100
+"""Narrower terminals (80 columns) leave out the branch: gz-ia names it ``harness/<id>``,
+so the id says it; the detail screen shows it."""
+
+
+def columns_for(width: int) -> tuple[int, ...]:
+    """Which of :data:`COLUMN_TITLES` a terminal ``width`` columns wide shows."""
+    branch = COLUMN_TITLES.index("tui.col_branch")
+    return tuple(i for i in range(len(COLUMN_TITLES))
+                 if width >= WIDE_ENOUGH_FOR_BRANCH or i != branch)
+
+
+def row_of(record: SessionRecord, now: float,
+           counts: tuple[int, int] | None) -> tuple[str, ...]:
+    """``counts``: commits on the session's branch its base lacks, and the other way round."""
+    return (record.id, record.status, record.provider or "-", age_of(record, now),
+            duration_at(record, now), short_labels(record), record.branch_name or "-",
+            f"+{counts[0]}/-{counts[1]}" if counts else "-")
+
+
+def seconds_since(stamp: str, now: float) -> float | None:
+    try:
+        return max(0.0, now - parse_rfc3339(stamp).timestamp())
+    except ValueError:
+        return None
+
+
+def age_of(record: SessionRecord, now: float) -> str:
+    """How long ago it started: ``45s``, ``12m``, ``3h``, ``2d``."""
+    seconds = seconds_since(record.started_at, now)
+    if seconds is None:
+        return "-"
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit}"
+    return f"{int(seconds)}s"
+
+
+def duration_at(record: SessionRecord, now: float) -> str:
+    """As ``session list`` shows it, a running session's measured up to ``now``."""
+    if record.status == Status.LOST:
+        return "-"
+    if record.duration_ms is not None:
+        return format_duration(record.duration_ms)
+    seconds = seconds_since(record.started_at, now) if record.is_running else None
+    return format_duration(int(seconds * 1000)) if seconds is not None else "-"
+
+
+LABELS_SHOWN = 24
+"""The labels cell's widest; the filter still searches them whole."""
+
+
+def labels_text(record: SessionRecord) -> str:
+    return ",".join(f"{k}={v}" for k, v in (record.labels or {}).items()) or "-"
+
+
+def short_labels(record: SessionRecord) -> str:
+    text = labels_text(record)
+    return text if len(text) <= LABELS_SHOWN else text[:LABELS_SHOWN - 1] + "…"
+
+
+def matches(record: SessionRecord, text: str, status: str | None) -> bool:
+    """The filter: ``status`` exactly (when given) and ``text`` in any shown field."""
+    if status and record.status != status:
+        return False
+    if not text:
+        return True
+    needle = text.lower()
+    fields = (record.id, record.provider, record.branch_name or "", labels_text(record),
+              record.initial_prompt or "")
+    return any(needle in value.lower() for value in fields)

@@ -1,0 +1,149 @@
+"""The actions on one session, shared by the sessions screen and the detail screen.
+
+Each calls the service its ``gz-ia session`` command calls (:mod:`gzia.tui.services`).
+Kill, merge, delete and prune ask first (:class:`ConfirmScreen`); merge shows its
+pre-check (the files it would bring in, or the conflicts that stop it) before that
+question. Attach and resume give the terminal to the session: the TUI is suspended until
+the session detaches or ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from textual.app import SuspendNotSupported
+
+from gzia.i18n import t
+from gzia.sessions.merge import MergePreview
+from gzia.sessions.record import SessionRecord
+from gzia.tui import services
+from gzia.tui.screens.base import GzScreen
+from gzia.tui.screens.confirm import ConfirmScreen, NoticeScreen, TextScreen
+
+if TYPE_CHECKING:
+    from gzia.sessions.store import SessionStore
+
+
+class SessionActions(GzScreen):
+    """A screen with a current session (:meth:`current`) and the actions on it."""
+
+    def current(self) -> SessionRecord | None:
+        raise NotImplementedError
+
+    def reload(self) -> None:
+        """Read the store again after an action changed something."""
+
+    def after_removal(self) -> None:
+        """The current session no longer exists (deleted)."""
+        self.reload()
+
+    def _with_current(self, act: Callable[[SessionRecord], None]) -> None:
+        record = self.current()
+        if record is not None:
+            act(record)
+
+    def _confirmed(self, question: str, details: list[str], then: Callable[[], None]) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.app.push_screen(ConfirmScreen(question, details), answered)
+
+    def _done(self, message: str) -> None:
+        self.notify(message, markup=False)
+        self.reload()
+
+    def _report(self, title: str, lines: list[str]) -> None:
+        self.app.push_screen(NoticeScreen(title, lines))
+        self.reload()
+
+    def action_kill(self) -> None:
+        self._with_current(self._kill)
+
+    def _kill(self, record: SessionRecord) -> None:
+        store = self.context.store
+        self._confirmed(t("tui.confirm_kill", id=record.id), [], lambda: self.call(
+            lambda: services.kill(store, record), self._done))
+
+    def action_delete(self) -> None:
+        self._with_current(self._delete)
+
+    def _delete(self, record: SessionRecord) -> None:
+        store = self.context.store
+
+        def deleted(message: str) -> None:
+            self.notify(message, markup=False)
+            self.after_removal()
+
+        self._confirmed(t("tui.confirm_delete", id=record.id), [], lambda: self.call(
+            lambda: services.delete(store, record), deleted))
+
+    def action_merge(self) -> None:
+        self._with_current(self._merge)
+
+    def _merge(self, record: SessionRecord) -> None:
+        store = self.context.store
+
+        def checked(preview: MergePreview) -> None:
+            question = t("tui.confirm_merge", id=record.id, into=preview.into or "HEAD")
+            self._confirmed(question, merge_details(preview), lambda: self.call(
+                lambda: services.merge(store, record),
+                lambda lines: self._report(t("tui.merge_title", id=record.id), lines)))
+
+        self.call(lambda: services.preview_merge(store, record), checked)
+
+    def action_prune(self) -> None:
+        store = self.context.store
+        self._confirmed(t("tui.confirm_prune"), [], lambda: self.call(
+            lambda: services.prune(store),
+            lambda lines: self._report(t("tui.prune_title"), lines)))
+
+    def action_send_input(self) -> None:
+        self._with_current(self._send_input)
+
+    def _send_input(self, record: SessionRecord) -> None:
+        def entered(answer: tuple[str, str] | None) -> None:
+            if answer is None:
+                return
+            how, text = answer
+            send = services.submit if how == "submit" else services.send_keys
+            self.call(lambda: send(record, text), self._done)
+
+        self.app.push_screen(TextScreen(t("tui.input_title", id=record.id)), entered)
+
+    def action_attach(self) -> None:
+        store = self.context.store
+        self._with_current(lambda record: self._on_the_terminal(
+            lambda: services.attach(store, record)))
+
+    def action_resume(self) -> None:
+        store = self.context.store
+        self._with_current(lambda record: self._on_the_terminal(
+            lambda: _resumed(store, record)))
+
+    def _on_the_terminal(self, job: Callable[[], str]) -> None:
+        """Give the terminal to ``job`` (attach, resume), the TUI suspended meanwhile."""
+        try:
+            with self.app.suspend():
+                message = job()
+        except SuspendNotSupported:
+            self.notify(t("tui.no_suspend"), severity="error")
+            return
+        except Exception as exc:  # shown as the CLI words it
+            self.show_problem(exc)
+            self.reload()
+            return
+        self._done(message)
+
+
+def _resumed(store: SessionStore, record: SessionRecord) -> str:
+    services.resume(store, record)
+    return t("tui.resume_ended", id=record.id)
+
+
+def merge_details(preview: MergePreview) -> list[str]:
+    """What the merge would bring in, as ``session merge`` lists it."""
+    if preview.already_up_to_date:
+        return [t("sessions.merge_up_to_date")]
+    return [t("sessions.merge_files"), *(f"  • {name}" for name in preview.files)]

@@ -1,0 +1,112 @@
+"""Modal dialogs: a yes/no question before anything destructive, a notice (a report or
+an error with its hint, as the CLI words them), a line of text to send to a session."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Static
+
+from gzia.contract import Problem
+from gzia.i18n import t
+from gzia.tui.keys import key, translate_bindings
+from gzia.tui.services import problem_lines
+
+DIALOG_CSS = """
+ModalScreen { align: center middle; }
+ModalScreen > Vertical { width: 90%; max-width: 100; height: auto; max-height: 90%;
+                         border: round $accent; padding: 0 1; background: $surface; }
+ModalScreen .dialog-title { text-style: bold; }
+ModalScreen .dialog-body { height: auto; max-height: 16; }
+ModalScreen .error { color: $error; }
+"""
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """``question`` and what it would do (``details``); ``y`` answers yes, ``n``/Esc no."""
+
+    DEFAULT_CSS = DIALOG_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        key("y", "answer(True)", "tui.key_yes"),
+        key("n,escape", "answer(False)", "tui.key_no"),
+    ]
+
+    def __init__(self, question: str, details: list[str] | None = None) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.question = question
+        self.details = details or []
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, classes="dialog-title", markup=False)
+            with VerticalScroll(classes="dialog-body"):
+                yield Static("\n".join(self.details), markup=False)
+            yield Static(t("tui.confirm_keys"))
+        yield Footer(compact=True)
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class NoticeScreen(ModalScreen[None]):
+    """Lines to read (a report, or an error and its hint); Enter or Esc closes it."""
+
+    DEFAULT_CSS = DIALOG_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [key("enter,escape", "close", "tui.key_close")]
+
+    def __init__(self, title: str, lines: list[str], *, error: bool = False) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.title_text = title
+        self.lines = lines
+        self.error = error
+
+    @classmethod
+    def of_problem(cls, problem: Problem) -> NoticeScreen:
+        """An error as the CLI prints it: ``Error: <message>``, then the hint."""
+        return cls(t("tui.error_title", code=problem.code), problem_lines(problem), error=True)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="dialog-title", markup=False)
+            with VerticalScroll(classes="dialog-body"):
+                yield Static("\n".join(self.lines), markup=False,
+                             classes="error" if self.error else "")
+        yield Footer(compact=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class TextScreen(ModalScreen[tuple[str, str] | None]):
+    """A line to send to a session: Enter submits it (text, then Enter); Ctrl+K sends it
+    as key names (``C-c``, ``Escape``, ``Up``...). Dismissed with ``(how, text)``."""
+
+    DEFAULT_CSS = DIALOG_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        key("enter", "send('submit')", "tui.key_submit", priority=True),
+        key("ctrl+k", "send('keys')", "tui.key_send_keys", priority=True),
+        key("escape", "cancel", "tui.key_cancel"),
+    ]
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="dialog-title", markup=False)
+            yield Input(placeholder=t("tui.input_placeholder"), id="text")
+        yield Footer(compact=True)
+
+    def action_send(self, how: str) -> None:
+        self.dismiss((how, self.query_one("#text", Input).value))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

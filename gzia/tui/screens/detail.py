@@ -1,0 +1,121 @@
+"""One session: its record, its diff (highlighted), its events and its output, in tabs,
+read again while it runs; and every action on it (:class:`SessionActions`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.syntax import Syntax
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static, TabbedContent, TabPane
+
+from gzia.i18n import t
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.store import SessionStore
+from gzia.tui import services
+from gzia.tui.keys import key
+from gzia.tui.screens.actions import SessionActions
+
+TABS = (("record", "tui.tab_record"), ("diff", "tui.tab_diff"), ("events", "tui.tab_events"),
+        ("output", "tui.tab_output"))
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """Everything the detail screen shows, read in one go in a worker thread."""
+
+    record: SessionRecord
+    show: list[str]
+    diff: str
+    events: list[str]
+    output: str
+
+
+def read_view(store: SessionStore, session_id: str) -> SessionView:
+    record = services.load_session(store, session_id)
+    output = (services.output_text(record) if record.log_path
+              else t("run.no_output", id=record.id))
+    return SessionView(record, services.show_lines(record),
+                       services.diff_text(services.diff_of(store, record)),
+                       services.event_lines(store, session_id) or [t("tui.no_events")],
+                       output.rstrip("\n") or t("tui.no_output_yet"))
+
+
+class DetailScreen(SessionActions):
+    DEFAULT_CSS = """
+    DetailScreen #heading { height: 1; padding: 0 1; background: $panel; }
+    DetailScreen #tabs { height: 1fr; }
+    DetailScreen TabPane { padding: 0; height: 1fr; }
+    DetailScreen VerticalScroll { padding: 0 1; height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        key("escape", "back", "tui.key_back", show=False),  # 80 columns: Esc goes without saying
+        key("r", "resume", "tui.key_resume"),
+        key("a", "attach", "tui.key_attach"),
+        key("i", "send_input", "tui.key_input"),
+        key("k", "kill", "tui.key_kill"),
+        key("m", "merge", "tui.key_merge"),
+        key("d", "delete", "tui.key_delete"),
+        key("p", "prune", "tui.key_prune", show=False),
+        key("f5", "reload", "tui.key_reload", show=False),
+        *(key(str(n), f"tab('{name}')", label, show=False)
+          for n, (name, label) in enumerate(TABS, 1)),
+    ]
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.view: SessionView | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.session_id, id="heading", markup=False)
+        with TabbedContent(id="tabs"):
+            for name, label in TABS:
+                with TabPane(t(label), id=f"tab-{name}"), VerticalScroll():
+                    yield Static("", id=f"{name}-body", markup=False)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.set_interval(self.context.refresh_s, self._refresh_running)
+
+    def current(self) -> SessionRecord | None:
+        return self.view.record if self.view else None
+
+    def reload(self) -> None:
+        store, session_id = self.context.store, self.session_id
+        self.call(lambda: read_view(store, session_id), self._show, group="detail")
+
+    def _refresh_running(self) -> None:
+        if self.view is not None and self.view.record.is_running:
+            self.reload()
+
+    def after_removal(self) -> None:
+        self.app.pop_screen()
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    def action_tab(self, name: str) -> None:
+        self.query_one("#tabs", TabbedContent).active = f"tab-{name}"
+
+    def _show(self, view: SessionView) -> None:
+        self.view = view
+        record = view.record
+        self.query_one("#heading", Static).update(
+            t("tui.detail_heading", id=record.id, status=record.status,
+              provider=record.provider or "-"))
+        self.query_one("#record-body", Static).update("\n".join(view.show))
+        self.query_one("#diff-body", Static).update(highlighted_diff(view.diff))
+        self.query_one("#events-body", Static).update("\n".join(view.events))
+        self.query_one("#output-body", Static).update(view.output)
+        if record.is_running:
+            self.query_one("#tab-output VerticalScroll", VerticalScroll).scroll_end(
+                animate=False)
+
+
+def highlighted_diff(text: str) -> Syntax:
+    return Syntax(text, "diff", theme="ansi_dark", word_wrap=False, background_color="default")

@@ -1,0 +1,27 @@
+"""What the new-session and update screens share: errors shown as the CLI shows them, and
+a yes/no question before anything changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.screen import Screen
+
+from gzia.tui.services import problem_lines, problem_of
+
+
+def problem_text(exc: BaseException) -> str:
+    """The CLI's ``Error: <message>`` line, and its hint line when there is one."""
+    return "\n".join(problem_lines(problem_of(exc)))
+
+
+def ask(screen: Screen[Any], question: str, on_yes: Callable[[], None]) -> None:
+    """Ask ``question`` (the confirm dialog); ``on_yes`` runs only on a yes."""
+    from gzia.tui.screens.confirm import ConfirmScreen
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            on_yes()
+
+    screen.app.push_screen(ConfirmScreen(question), answered)

@@ -1,0 +1,264 @@
+"""The new-session form: agent (installed or not, as ``gz-ia drivers`` sees them),
+permission, profiles, prompt, foreground or background; then the start ``gz-ia chat`` makes.
+
+In the foreground the TUI is suspended and the agent gets the terminal through the
+supervisor's hand-off (Ctrl+C reaches the agent); when it ends, the outcome is shown
+in the CLI's words. In the background the start returns at once and the session list
+shows the new session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import (
+    Checkbox,
+    Footer,
+    Label,
+    OptionList,
+    RadioButton,
+    RadioSet,
+    Static,
+    TextArea,
+)
+from textual.widgets.option_list import Option
+
+from gzia.drivers.base import Permission
+from gzia.i18n import t
+from gzia.tui import starting
+from gzia.tui.keys import key
+from gzia.tui.screens.base import GzScreen
+from gzia.tui.screens.confirm import NoticeScreen
+from gzia.tui.screens.forms import problem_text
+from gzia.tui.services import problem_of
+
+if TYPE_CHECKING:
+    from gzia.sessions.runner import SessionRun
+
+
+class NewSessionScreen(GzScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        key("ctrl+s", "start", "tui_forms.key_start", priority=True),
+    ]
+    DEFAULT_CSS = """
+    NewSessionScreen #new-form { padding: 0 1; }
+    NewSessionScreen .title { text-style: bold; margin-bottom: 1; }
+    NewSessionScreen .row { height: auto; }
+    NewSessionScreen .row > Label { width: 11; }
+    NewSessionScreen #prompt-label { padding-top: 1; }
+    NewSessionScreen #permission-row { margin-top: 1; }
+    NewSessionScreen #agents { height: auto; max-height: 6; width: 1fr; border: none;
+                               padding: 0; }
+    NewSessionScreen #profiles { height: auto; max-height: 4; width: 1fr; }
+    NewSessionScreen Checkbox { border: none; padding: 0; height: 1; }
+    NewSessionScreen #agent-detail { padding-left: 11; color: $text-muted; }
+    NewSessionScreen RadioSet { layout: horizontal; border: none; height: 1; width: 1fr;
+                                padding: 0; }
+    NewSessionScreen RadioSet > RadioButton { width: auto; margin-right: 2; }
+    NewSessionScreen #prompt { height: 5; width: 1fr; }
+    NewSessionScreen #problem { margin-top: 1; color: $error; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.agents: starting.Agents | None = None
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="new-form"):
+            yield Static(t("tui_forms.new_title"), classes="title")
+            with Horizontal(classes="row"):
+                yield Label(t("tui_forms.agent_label"))
+                yield OptionList(Option(t("tui_forms.agents_checking"), disabled=True),
+                                 id="agents")
+            yield Static("", id="agent-detail", markup=False)
+            with Horizontal(classes="row", id="permission-row"):
+                yield Label(t("tui_forms.permission_label"))
+                yield _permission_set(starting.default_permission())
+            yield from self._profiles()
+            with Horizontal(classes="row"):
+                yield Label(t("tui_forms.prompt_label"), id="prompt-label")
+                yield TextArea(id="prompt", soft_wrap=True, show_line_numbers=False)
+            with Horizontal(classes="row"):
+                yield Label(t("tui_forms.where_label"))
+                with RadioSet(id="where"):
+                    yield Pick(t("tui_forms.foreground"), value=True, id="foreground")
+                    yield Pick(t("tui_forms.background"), id="background")
+            yield Static("", id="problem", markup=False)
+        yield Footer()
+
+    def _profiles(self) -> ComposeResult:
+        """The profiles' multi-select, only when the project or the user has profiles."""
+        try:
+            names = starting.profile_names(self.context.store.project)
+        except Exception as exc:  # a broken catalogue: said, and the form still works
+            yield Static(problem_text(exc), id="profiles-problem", markup=False)
+            return
+        if names:
+            with Horizontal(classes="row"):
+                yield Label(t("tui_forms.profiles_label"))
+                with Vertical(id="profiles"):
+                    yield from (Tick(name, name=name) for name in names)
+
+    def on_mount(self) -> None:
+        self.call(starting.find_agents, self._show_agents, group="agents",
+                  failed=self._failed)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            return None if self.busy or self.agents is None else True
+        return True
+
+    def _show_agents(self, agents: starting.Agents) -> None:
+        self.agents = agents
+        self.refresh_bindings()
+        listing = self.query_one("#agents", OptionList)
+        listing.clear_options()
+        listing.add_options(Option(_agent_row(a), id=a.status.id) for a in agents.all)
+        listing.highlighted = _first_pick(agents)
+        listing.focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        agent = self._agent(event.option.id)
+        if agent is None:
+            return
+        self.query_one("#agent-detail", Static).update(_agent_detail(agent))
+        prompt = self.query_one("#prompt", TextArea)
+        prompt.disabled = not agent.takes_prompt
+        prompt.placeholder = (t("tui_forms.prompt_placeholder") if agent.takes_prompt
+                              else t("tui_forms.prompt_unused", name=agent.status.name))
+
+    def _agent(self, provider: str | None) -> starting.Agent | None:
+        found = [a for a in self.agents.all if a.status.id == provider] if self.agents else []
+        return found[0] if found else None
+
+    def action_start(self) -> None:
+        choice = self._choice()
+        if self.busy or choice is None:
+            return
+        self._say("")
+        if choice.background:
+            self.busy = True
+            self._say(t("tui_forms.starting"))
+            self.refresh_bindings()
+            project_dir = self.context.store.project.base
+            self.call(lambda: starting.start(project_dir, choice),
+                      lambda _run: self._started(), group="start",
+                      failed=self._failed)
+        else:
+            self._run_in_foreground(choice)
+
+    def _choice(self) -> starting.Choice | None:
+        option = self.query_one("#agents", OptionList).highlighted_option
+        agent = self._agent(option.id if option is not None else None)
+        if agent is None:
+            return None
+        permission = self.query_one("#permission", RadioSet).pressed_button
+        ticked = self.query("#profiles Tick").results(Tick)
+        return starting.Choice(
+            provider=agent.status.id,
+            permission=str(permission.name if permission else Permission.SUPERVISED),
+            profiles=tuple(str(tick.name) for tick in ticked if tick.value),
+            prompt=self.query_one("#prompt", TextArea).text,
+            background=self.query_one("#background", RadioButton).value)
+
+    def _run_in_foreground(self, choice: starting.Choice) -> None:
+        """The agent gets this terminal (the TUI is suspended) until it ends."""
+        try:
+            with self._terminal_handed_over():
+                run = starting.start(self.context.store.project.base, choice,
+                                     on_launch=starting.launch_report(choice))
+        except Exception as exc:  # the CLI's error line and hint, on the form
+            self._say(problem_text(exc))
+            return
+        self.app.push_screen(_outcome(run), lambda _: self._started())
+
+    @contextlib.contextmanager
+    def _terminal_handed_over(self) -> Iterator[None]:
+        if self.app.is_headless:  # no terminal to give (the pilot's tests)
+            yield
+            return
+        with self.app.suspend():
+            yield
+
+    def _started(self) -> None:
+        """Back to the list, read again at once so it shows the new session."""
+        self.busy = False
+        self.app.pop_screen()
+        self.app.call_later(self.app.screen.run_action, "reload")
+
+    def _failed(self, exc: BaseException) -> None:
+        self.busy = False
+        self._say(problem_text(exc))
+        self.refresh_bindings()
+
+    def _say(self, text: str) -> None:
+        self.query_one("#problem", Static).update(text)
+
+
+class Pick(RadioButton):
+    """A radio button that reads the same without colour (``NO_COLOR``): ● on, ○ off."""
+
+    def render(self) -> Content:
+        self.BUTTON_INNER = "●" if self.value else "○"
+        return super().render()
+
+
+class Tick(Checkbox):
+    """A checkbox that reads the same without colour (``NO_COLOR``): X on, blank off."""
+
+    def render(self) -> Content:
+        self.BUTTON_INNER = "X" if self.value else " "
+        return super().render()
+
+
+def _outcome(run: SessionRun) -> NoticeScreen:
+    """How the run ended, in ``gz-ia chat``'s words: its lines, or its error and hint."""
+    from gzia.cli.run_report import run_error
+    from gzia.sessions.runner import RunEnd
+
+    record = run.record
+    if run.end is not RunEnd.COMPLETED:
+        return NoticeScreen.of_problem(problem_of(run_error(run)))
+    lines = [t("run.finished_ok", id=record.id)]
+    if record.is_isolated:
+        lines.append(t("run.next_steps", id=record.id).strip())
+    return NoticeScreen(t("tui_forms.outcome_title", id=record.id), lines)
+
+
+def _first_pick(agents: starting.Agents) -> int | None:
+    """The row highlighted first: ``gz-ia chat``'s default agent, else the first installed."""
+    ids = [a.status.id for a in agents.all]
+    installed = [a.status.id for a in agents.all if a.status.available]
+    first = agents.preselected or next(iter(installed), None)
+    return ids.index(first) if first in ids else None
+
+
+def _permission_set(default: str) -> RadioSet:
+    return RadioSet(*(Pick(p.value, value=p.value == default, name=p.value,
+                           id=f"permission-{p.value}")
+                      for p in Permission), id="permission")
+
+
+def _agent_row(agent: starting.Agent) -> Text:
+    status = agent.status
+    if status.available:
+        state = t("tui_forms.agent_ready", name=status.name)
+        return Text(f"[✓] {state}" + (f" ({status.version})" if status.version else ""))
+    return Text(f"[✗] {t('tui_forms.agent_missing', name=status.name)}", style="dim")
+
+
+def _agent_detail(agent: starting.Agent) -> str:
+    status = agent.status
+    if status.available:
+        return t("tui_forms.agent_path", path=status.path or "")
+    if status.install_hint:
+        return t("drivers.install_line", hint=status.install_hint)
+    return ""

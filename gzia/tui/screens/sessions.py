@@ -1,0 +1,219 @@
+"""The home screen: the project's sessions, read again from the store on a timer.
+
+Reading (and reconciling) the store runs in a worker thread, so the table answers keys
+while it loads. The table is filtered by text (``/``) and by status (``s`` cycles through
+them); the preview pane shows the selected session's last output (runs that keep a log,
+read as ``session output`` reads it, again on every refresh) or its diff stat.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.events import Resize
+from textual.widgets import DataTable, Footer, Input, Static
+
+from gzia.i18n import t
+from gzia.sessions.record import SessionRecord, Status
+from gzia.tui import services
+from gzia.tui.keys import key
+from gzia.tui.rows import COLUMN_TITLES, columns_for, matches, row_of
+from gzia.tui.screens.actions import SessionActions
+
+STATUSES: tuple[str | None, ...] = (None, *(s.value for s in Status))
+
+Counts = dict[str, tuple[int, int]]
+
+
+class SessionsScreen(SessionActions):
+    DEFAULT_CSS = """
+    SessionsScreen #title { height: 1; padding: 0 1; background: $panel; }
+    SessionsScreen #filter { height: 1; border: none; padding: 0 1; }
+    SessionsScreen #sessions { height: 1fr; }
+    SessionsScreen #preview { height: 8; border-top: solid $accent; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        key("escape", "back", "tui.key_back", show=False),  # home: from the filter to the table
+        key("enter", "open", "tui.key_open", show=False),
+        key("slash", "filter", "tui.key_filter"),
+        key("s", "cycle_status", "tui.key_status"),
+        key("k", "kill", "tui.key_kill"),
+        key("m", "merge", "tui.key_merge"),
+        key("d", "delete", "tui.key_delete"),
+        key("a", "attach", "tui.key_attach", show=False),
+        key("i", "send_input", "tui.key_input", show=False),
+        key("p", "prune", "tui.key_prune", show=False),
+        key("f5", "reload", "tui.key_reload", show=False),
+        key("q", "app.quit", "tui.key_quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[SessionRecord] = []
+        self.counts: Counts = {}
+        self.status_filter: str | None = None
+        self.ahead_behind: services.AheadBehind | None = None
+        self.columns: tuple[int, ...] = ()
+        self.shown: dict[str, tuple[str, ...]] = {}
+        """The table's rows as drawn, by session id."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="title", markup=False)
+        yield Input(placeholder=t("tui.filter_placeholder"), id="filter")
+        yield DataTable(id="sessions", cursor_type="row")
+        yield Static("", id="preview", markup=False)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._set_columns(self.app.size.width)
+        self.query_one("#sessions", DataTable).focus()
+        self.ahead_behind = services.AheadBehind(self.context.store)
+        self.reload()
+        self.set_interval(self.context.refresh_s, self.reload)
+
+    def on_resize(self, event: Resize) -> None:
+        if columns_for(event.size.width) != self.columns:
+            self._set_columns(event.size.width)
+            self._fill()
+
+    def _set_columns(self, width: int) -> None:
+        table = self.query_one("#sessions", DataTable)
+        table.clear(columns=True)
+        self.shown = {}
+        self.columns = columns_for(width)
+        for index in self.columns:
+            table.add_column(t(COLUMN_TITLES[index]), key=COLUMN_TITLES[index])
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        store = self.context.store
+        self.call(lambda: services.list_sessions(store).records, self._show, group="sessions",
+                  failed=self._refresh_failed)
+
+    def _refresh_failed(self, exc: BaseException) -> None:
+        problem = services.problem_of(exc)
+        self.query_one("#title", Static).update(f"{t('core.error_prefix')}: {problem.message}")
+
+    def _show(self, records: list[SessionRecord]) -> None:
+        """The records first, then the ahead/behind counts (git calls) as they come."""
+        self.records = records
+        self._fill()
+        self._load_preview()
+        counter = self.ahead_behind
+        if counter is not None:
+            self.call(lambda: counter.counts(records), self._show_counts, group="counts",
+                      failed=self._refresh_failed)
+
+    def _show_counts(self, counts: Counts) -> None:
+        if counts != self.counts:
+            self.counts = counts
+            self._fill()
+
+    def _fill(self) -> None:
+        """Show the filtered records: only the cells that changed when the same sessions
+        are listed in the same order (a refresh), else the whole table again."""
+        text = self.query_one("#filter", Input).value
+        now = self.context.clock()
+        shown = {r.id: self._cells(row_of(r, now, self.counts.get(r.id)))
+                 for r in self.records if matches(r, text, self.status_filter)}
+        if list(shown) == list(self.shown):
+            self._update_cells(shown)
+        else:
+            self._rebuild(shown)
+        self.shown = shown
+        self._show_title(len(shown))
+
+    def _cells(self, row: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(row[i] for i in self.columns)
+
+    def _update_cells(self, shown: dict[str, tuple[str, ...]]) -> None:
+        table = self.query_one("#sessions", DataTable)
+        for session_id, cells in shown.items():
+            for index, (old, new) in enumerate(zip(self.shown[session_id], cells, strict=True)):
+                if old != new:
+                    column = COLUMN_TITLES[self.columns[index]]
+                    table.update_cell(session_id, column, Text(new), update_width=True)
+
+    def _rebuild(self, shown: dict[str, tuple[str, ...]]) -> None:
+        table = self.query_one("#sessions", DataTable)
+        selected = self._selected_id()
+        table.clear()
+        for session_id, cells in shown.items():  # Text: a record's fields are not markup
+            table.add_row(*(Text(cell) for cell in cells), key=session_id)
+        if selected in shown:
+            table.move_cursor(row=table.get_row_index(selected))
+
+    def _show_title(self, shown: int) -> None:
+        status = self.status_filter or t("tui.status_all")
+        title = t("tui.sessions_heading", shown=shown, total=len(self.records), status=status)
+        self.query_one("#title", Static).update(title)
+
+    def _selected_id(self) -> str | None:
+        table = self.query_one("#sessions", DataTable)
+        if table.row_count == 0:
+            return None
+        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+        return row_key.value
+
+    def current(self) -> SessionRecord | None:
+        selected = self._selected_id()
+        return next((r for r in self.records if r.id == selected), None)
+
+    @on(DataTable.RowSelected, "#sessions")
+    def _selected(self) -> None:
+        self.action_open()
+
+    @on(DataTable.RowHighlighted, "#sessions")
+    def _highlighted(self) -> None:
+        self._load_preview()
+
+    def _load_preview(self) -> None:
+        record = self.current()
+        preview = self.query_one("#preview", Static)
+        if record is None:
+            preview.update(t("tui.no_sessions") if not self.records else "")
+            return
+        store = self.context.store
+        self.call(lambda: (record.id, services.preview_text(store, record)),
+                  self._show_preview, group="preview", failed=self._preview_failed)
+
+    def _preview_failed(self, exc: BaseException) -> None:
+        self.query_one("#preview", Static).update(services.problem_of(exc).message)
+
+    def _show_preview(self, found: tuple[str, str]) -> None:
+        session_id, text = found
+        self.query_one("#preview", Static).update("\n".join(text.splitlines()[-6:]))
+        if session_id != self._selected_id():  # the cursor moved while it was read
+            self._load_preview()
+
+    def action_open(self) -> None:
+        from gzia.tui.screens.detail import DetailScreen
+
+        record = self.current()
+        if record is not None:
+            self.app.push_screen(DetailScreen(record.id))
+
+    def action_back(self) -> None:
+        self.query_one("#sessions", DataTable).focus()
+
+    def action_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_cycle_status(self) -> None:
+        index = STATUSES.index(self.status_filter)
+        self.status_filter = STATUSES[(index + 1) % len(STATUSES)]
+        self._fill()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self) -> None:
+        self._fill()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self) -> None:
+        self.query_one("#sessions", DataTable).focus()

@@ -1,0 +1,171 @@
+"""The update screen: check, then current -> new version and its source, confirm, progress,
+result; and rollback. The calls are ``gz-ia update``'s own (:mod:`gzia.tui.updating`), each in
+a worker thread, so the screen stays responsive while a registry is slow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, ProgressBar, Static
+
+from gzia.i18n import t
+from gzia.tui import updating
+from gzia.tui.keys import key
+from gzia.tui.screens.base import GzScreen
+from gzia.tui.screens.forms import ask, problem_text
+
+
+class UpdateScreen(GzScreen):
+    """Checks on arrival; ``u`` installs what the check found, ``r`` rolls back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        key("c", "check", "tui_forms.key_check"),
+        key("u", "install", "tui_forms.key_install"),
+        key("r", "rollback", "tui_forms.key_rollback"),
+    ]
+    DEFAULT_CSS = """
+    UpdateScreen #update-body { padding: 0 1; }
+    UpdateScreen .title { text-style: bold; margin-bottom: 1; }
+    UpdateScreen #progress { display: none; margin: 1 0; }
+    UpdateScreen #progress.-shown { display: block; }
+    UpdateScreen #result { margin-top: 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: dict[str, Any] | None = None
+        """The last check's answer (``gz-ia update --check --json``'s data)."""
+        self.busy = False
+        self.warnings: list[str] = []
+        """What the running call said of sources that failed (the CLI's warnings)."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="update-body"):
+            yield Static(t("tui_forms.update_title"), classes="title")
+            yield Static(t("update.current_version", version=updating.running_version()),
+                         id="current", markup=False)
+            yield Static("", id="remote", markup=False)
+            yield Static("", id="verdict", markup=False)
+            yield Static("", id="warnings", markup=False)
+            yield ProgressBar(id="progress", show_eta=False)
+            yield Static("", id="result", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.action_check()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("check", "install", "rollback") and self.busy:
+            return None  # shown, greyed out, while a call runs
+        if action == "install":
+            return True if self.found is not None and self.found["newer"] else None
+        return True
+
+    def action_check(self) -> None:
+        self.found = None
+        self._show(remote="", verdict="")
+        self._start(lambda: updating.check(self._warn_from_thread), self._checked,
+                    t("tui_forms.checking"))
+
+    def action_install(self) -> None:
+        found = self.found
+        if found is None or not found["newer"]:
+            return
+        question = t("tui_forms.update_confirm", current=found["current"],
+                     version=found["latest"])
+        ask(self, question, lambda: self._start(self._install, self._installed, ""))
+
+    def action_rollback(self) -> None:
+        path = updating.installed_path()
+        if path is None:  # the service says why, as the CLI does
+            self._start(updating.rollback, self._rolled_back, "")
+            return
+        ask(self, t("tui_forms.rollback_confirm", path=str(path)),
+            lambda: self._start(updating.rollback, self._rolled_back, ""))
+
+    def _install(self) -> dict[str, Any]:
+        return updating.install(self._warn_from_thread, self._progress_from_thread,
+                                self._installing_from_thread)
+
+    def _start(self, job: Callable[[], dict[str, Any]],
+               done: Callable[[dict[str, Any]], None], status: str) -> None:
+        """Run ``job`` in a worker thread; the keys wait, greyed out, until it ends."""
+        self.busy = True
+        self.warnings.clear()
+        self._show(warnings="", result=status)
+        self.refresh_bindings()
+        self.call(job, lambda result: self._ended(done, result), group="update",
+                  failed=self._failed)
+
+    def _ended(self, done: Callable[[dict[str, Any]], None], result: dict[str, Any]) -> None:
+        self._idle()
+        done(result)
+
+    def _failed(self, exc: BaseException) -> None:
+        self._idle()
+        self._show(result=problem_text(exc))
+
+    def _idle(self) -> None:
+        self.busy = False
+        self.query_one("#progress").remove_class("-shown")
+        self.refresh_bindings()
+
+    def _checked(self, found: dict[str, Any]) -> None:
+        self.found = found
+        self._show(remote=t("update.remote_version", version=found["latest"],
+                            source=found["source"]),
+                   verdict=_verdict(found), result="")
+
+    def _installed(self, result: dict[str, Any]) -> None:
+        self.found = None
+        self._show(result=_installed(result))
+
+    def _rolled_back(self, result: dict[str, Any]) -> None:
+        self._show(result="\n".join([
+            t("update.rolled_back", version=result["version"], path=result["path"]),
+            t("tui_forms.restart_hint")]))
+
+    def _show(self, **texts: str) -> None:
+        for name, text in texts.items():
+            shown = self.query_one(f"#{name}", Static)
+            shown.update(text)
+            shown.display = bool(text)
+
+    def _warn_from_thread(self, text: str) -> None:
+        self.app.call_from_thread(self._add_warning, text)
+
+    def _add_warning(self, text: str) -> None:
+        self.warnings.append(f"{t('core.warning_prefix')}: {text}")
+        self._show(warnings="\n".join(self.warnings))
+
+    def _installing_from_thread(self, version: str) -> None:
+        self.app.call_from_thread(self._installing, version)
+
+    def _installing(self, version: str) -> None:
+        self._show(result=t("update.downloading", version=version))
+        bar = self.query_one("#progress", ProgressBar)
+        bar.update(total=None, progress=0)
+        bar.add_class("-shown")
+
+    def _progress_from_thread(self, done: int, total: int | None) -> None:
+        self.app.call_from_thread(self.query_one("#progress", ProgressBar).update,
+                                  total=total, progress=done)
+
+
+def _verdict(found: dict[str, Any]) -> str:
+    if found["newer"]:
+        return t("tui_forms.update_available", current=found["current"],
+                 version=found["latest"], source=found["source"].capitalize())
+    return t("update.up_to_date", version=found["current"])
+
+
+def _installed(result: dict[str, Any]) -> str:
+    if result["updated"]:
+        return "\n".join([t("update.updated", version=result["version"], path=result["path"]),
+                          t("tui_forms.restart_hint")])
+    return t("update.up_to_date", version=result["current"])

@@ -1,0 +1,232 @@
+"""The TUI's calls into the services the CLI commands use, and nothing more.
+
+Each function is what a ``gz-ia session ...`` command calls, without the rendering (or
+with the CLI's own renderer, its lines collected: :func:`report_lines`). The screens run
+them in worker threads and show the result, or the error's message and hint as the CLI
+prints them (:func:`problem_of`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from gzia.contract import Problem, problem_from
+from gzia.i18n import t
+
+if TYPE_CHECKING:
+    from gzia.sessions.diff import DiffResult
+    from gzia.sessions.merge import MergePreview
+    from gzia.sessions.record import SessionRecord
+    from gzia.sessions.store import ListResult, SessionStore
+
+PREVIEW_LINES = 200
+
+
+def problem_of(exc: BaseException) -> Problem:
+    """The message and hint the CLI prints for ``exc`` (its ``Error:`` line and hint)."""
+    return problem_from(exc)
+
+
+def problem_lines(problem: Problem) -> list[str]:
+    """An error as the CLI prints it: ``Error: <message>``, then the hint."""
+    lines = [f"{t('core.error_prefix')}: {problem.message}"]
+    if problem.hint:
+        lines.append(problem.hint)
+    return lines
+
+
+def report_lines(render: Callable[[], None]) -> list[str]:
+    """The lines a CLI renderer writes, collected instead of printed."""
+    from gzia.cli.output import captured_lines
+
+    with captured_lines() as lines:
+        render()
+    return lines
+
+
+def list_sessions(store: SessionStore) -> ListResult:
+    """The project's sessions, newest first, reconciled: ``gz-ia session list``."""
+    from gzia.sessions.reconcile import list_sessions as listed
+
+    return listed(store)
+
+
+def load_session(store: SessionStore, session_id: str) -> SessionRecord:
+    """One record, reconciled: ``gz-ia session show``."""
+    from gzia.sessions.reconcile import get_session
+
+    return get_session(store, session_id)
+
+
+def diff_of(store: SessionStore, record: SessionRecord, *, stat: bool = False) -> DiffResult:
+    """``gz-ia session diff [--stat]``."""
+    from gzia.sessions.diff import session_diff
+
+    return session_diff(store.project, record, stat=stat)
+
+
+def diff_text(result: DiffResult) -> str:
+    """The diff as ``session diff`` prints it, its notes for direct and empty sessions too."""
+    if not result.is_isolated:
+        return t("sessions.diff_direct")
+    return result.text.rstrip("\n") or t("sessions.diff_empty")
+
+
+def event_lines(store: SessionStore, session_id: str) -> list[str]:
+    """``gz-ia session logs``: one line per event, as the CLI prints them."""
+    from gzia.cli.session.views import event_line
+    from gzia.sessions.events import read_events
+
+    return [event_line(event) for event in read_events(store, session_id).events]
+
+
+def output_text(record: SessionRecord, lines: int | None = PREVIEW_LINES) -> str:
+    """``gz-ia session output --tail N``: the log rendered as text."""
+    from gzia.cli.session.process import read_output
+    from gzia.supervisor.render import render_text
+
+    return render_text(read_output(record, lines))
+
+
+def preview_text(store: SessionStore, record: SessionRecord) -> str:
+    """The home screen's preview: the last output of a run that keeps a log, else the
+    diff stat."""
+    if record.log_path:
+        return output_text(record).rstrip("\n") or t("tui.no_output_yet")
+    return diff_text(diff_of(store, record, stat=True))
+
+
+def show_lines(record: SessionRecord) -> list[str]:
+    """``gz-ia session show``."""
+    from gzia.cli.session.views import render_show
+
+    return report_lines(lambda: render_show(record))
+
+
+def kill(store: SessionStore, record: SessionRecord) -> str:
+    """``gz-ia session kill``: the line it prints (and its warning while the session is
+    still stopping)."""
+    from gzia.cli.session.control import stop_session
+
+    result = stop_session(store, record.id)
+    key = "run.kill_lost" if result.was_lost else "run.kill_done"
+    done = t(key, id=result.record.id, pid=result.record.pid)
+    if result.record.is_running:  # its owner has not recorded the end yet (the CLI warns)
+        return f"{done}\n{t('run.kill_async', id=result.record.id)}"
+    return done
+
+
+def preview_merge(store: SessionStore, record: SessionRecord) -> MergePreview:
+    """The checks ``gz-ia session merge`` makes first; nothing changes."""
+    from gzia.sessions.merge import preview_merge as previewed
+
+    return previewed(store, record)
+
+
+def merge(store: SessionStore, record: SessionRecord) -> list[str]:
+    """``gz-ia session merge``: its report."""
+    from gzia.cli.session.views import render_merge
+    from gzia.sessions.merge import merge_session
+
+    result = merge_session(store, record)
+    return report_lines(lambda: render_merge(result, "sessions.merge_done"))
+
+
+def delete(store: SessionStore, record: SessionRecord) -> str:
+    """``gz-ia session delete`` (without ``--force``): the line it prints."""
+    from gzia.sessions.delete import delete_session
+
+    delete_session(store, record, force=False)
+    return t("sessions.deleted", id=record.id)
+
+
+def prune(store: SessionStore) -> list[str]:
+    """``gz-ia session prune``: its report."""
+    from gzia.cli.session.views import render_prune
+    from gzia.sessions.prune import prune as pruned
+
+    report = pruned(store)
+    return report_lines(lambda: render_prune(report))
+
+
+def submit(record: SessionRecord, text: str) -> str:
+    """``gz-ia session submit ID TEXT``: the text, then Enter."""
+    return _send(record, text.encode("utf-8", "surrogateescape") + b"\r")
+
+
+def send_keys(record: SessionRecord, keys: str) -> str:
+    """``gz-ia session send-keys ID KEYS...``, the keys separated by spaces."""
+    from gzia.supervisor.keys import keys_bytes
+
+    return _send(record, keys_bytes(keys.split()))
+
+
+def _send(record: SessionRecord, data: bytes) -> str:
+    from gzia.sessions.holder_client import send_input
+
+    sent = send_input(record, data)
+    return t("run.input_sent", id=record.id, count=sent)
+
+
+def attach(store: SessionStore, record: SessionRecord) -> str:
+    """``gz-ia session attach`` on this terminal (the caller has given it up): Ctrl-]
+    detaches. The line the CLI prints after it."""
+    from gzia.sessions.holder_client import attach_session
+    from gzia.supervisor.attach import DETACHED, AttachStreams
+
+    _say(t("run.attach_start", id=record.id, key="C-]"))
+    how, after = attach_session(store, record, AttachStreams(0, 1, DETACH_BYTE))
+    key = "run.attach_detached" if how == DETACHED else "run.attach_ended"
+    return t(key, id=after.id, status=after.status)
+
+
+DETACH_BYTE = 0x1D  # Ctrl-], the CLI's default --detach-key
+
+
+def resume(store: SessionStore, record: SessionRecord) -> None:
+    """``gz-ia session resume`` in the foreground, on this terminal (given up by the caller)."""
+    from gzia.cli.resume import resume_in_foreground
+
+    resume_in_foreground(record.id, str(store.project.root))
+
+
+def _say(text: str) -> None:
+    import os
+
+    os.write(2, (text + "\r\n").encode("utf-8", "backslashreplace"))
+
+
+class AheadBehind:
+    """Ahead/behind counts of session branches against their base, cached by the two
+    commits: a refresh asks git again only about branches that moved."""
+
+    def __init__(self, store: SessionStore) -> None:
+        self.store = store
+        self._known: dict[tuple[str, str], tuple[int, int] | None] = {}
+
+    def counts(self, records: list[SessionRecord], budget: int = 100
+               ) -> dict[str, tuple[int, int]]:
+        """By session id; at most ``budget`` new git calls (the rest come next time)."""
+        from gzia.sessions.git import ahead_behind
+
+        root = self.store.project.root
+        found: dict[str, tuple[int, int]] = {}
+        for session_id, pair in self._pairs(records):
+            if pair not in self._known and budget > 0:
+                budget -= 1
+                self._known[pair] = ahead_behind(root, pair[1], pair[0])
+            counts = self._known.get(pair)
+            if counts is not None:
+                found[session_id] = counts
+        return found
+
+    def _pairs(self, records: list[SessionRecord]) -> Iterator[tuple[str, tuple[str, str]]]:
+        from gzia.sessions.git import branch_tips
+
+        tips = branch_tips(self.store.project.root)
+        for record in records:
+            tip = tips.get(record.branch_name or "")
+            base = tips.get(record.base_branch or "") or record.base_commit
+            if tip and base:
+                yield record.id, (tip, base)

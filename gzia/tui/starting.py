@@ -1,0 +1,116 @@
+"""The new-session form's calls: which agents are installed (``gz-ia drivers``), which
+profiles exist (``gz-ia profile list``), the configured defaults, and the start itself,
+built as ``gz-ia chat`` builds it (same request, watchdog, MCP wiring and push setting).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gzia.contract import GzError
+
+if TYPE_CHECKING:
+    from gzia.drivers.base import Driver
+    from gzia.drivers.status import DriverStatus
+    from gzia.sessions.project import Project
+    from gzia.sessions.runner import LaunchCallback, SessionRun
+
+@dataclass(frozen=True)
+class Choice:
+    """What the form asks: the agent, its permission, profiles, the task, where it runs."""
+
+    provider: str
+    permission: str
+    profiles: tuple[str, ...] = ()
+    prompt: str = ""
+    background: bool = False
+
+
+@dataclass(frozen=True)
+class Agent:
+    status: DriverStatus
+    """Where the agent is, its version, or how to install it (``gz-ia drivers``)."""
+    takes_prompt: bool
+
+
+@dataclass(frozen=True)
+class Agents:
+    all: list[Agent]
+    preselected: str | None
+    """The agent ``gz-ia chat`` runs without ``-p``, when it is installed."""
+
+
+def find_agents() -> Agents:
+    """Every driver as ``gz-ia drivers`` reports it (versions probed in parallel)."""
+    from gzia.drivers import load_catalog
+    from gzia.drivers.base import takes_prompt
+    from gzia.drivers.status import describe_all
+
+    drivers = load_catalog().drivers
+    statuses = describe_all(drivers, os.environ)
+    agents = [Agent(status, takes_prompt(drivers[status.id])) for status in statuses]
+    installed = {status.id for status in statuses if status.available}
+    preselected = _chat_default(drivers)
+    return Agents(agents, preselected if preselected in installed else None)
+
+
+def _chat_default(drivers: Mapping[str, Driver]) -> str | None:
+    from gzia.config import load_config
+    from gzia.drivers.registry import default_provider
+
+    configured = load_config().value("default_provider").value
+    try:
+        return default_provider(configured or None, drivers=drivers)
+    except GzError:  # a bad setting, or no agent on PATH: the operator picks one
+        return None
+
+
+def default_permission() -> str:
+    from gzia.config import load_config
+
+    return str(load_config().get("default_permission"))
+
+
+def profile_names(project: Project) -> list[str]:
+    """The profiles a session of ``project`` may use (``gz-ia profile list``), by name."""
+    from gzia.profiles.catalog import load_catalog, locations
+
+    return sorted(load_catalog(locations(project.root, project.base)).profiles)
+
+
+def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = None,
+          ) -> SessionRun:
+    """Start the session as ``gz-ia chat [-b] -p P -m M --profile ... -i PROMPT`` does.
+
+    In the foreground this returns when the agent has ended (the caller has handed it the
+    terminal); in the background, once the holder reports the agent running.
+    """
+    from gzia.cli.mcp import server_command
+    from gzia.cli.run_options import background_options
+    from gzia.cli.run_report import configured_watchdog, push_allowed
+    from gzia.drivers.base import takes_prompt as driver_takes_prompt
+    from gzia.drivers.registry import get_driver, parse_permission
+    from gzia.sessions.runner import SessionRequest, start_session
+
+    driver = get_driver(choice.provider)
+    prompt = choice.prompt.strip() if driver_takes_prompt(driver) else ""
+    request = SessionRequest(project_dir, driver, parse_permission(choice.permission),
+                             prompt=prompt or None, mode="chat",
+                             allow_push=push_allowed(False), mcp_server=server_command(),
+                             pty=choice.background,
+                             background=background_options(choice.background),
+                             profiles=choice.profiles)
+    return start_session(request, watchdog=configured_watchdog(), on_launch=on_launch)
+
+
+def launch_report(choice: Choice) -> LaunchCallback:
+    """What ``gz-ia chat`` says on the terminal as the agent starts (the same words)."""
+    from gzia.cli.chat import launch_report as chat_launch_report
+    from gzia.drivers.registry import get_driver, parse_permission
+
+    return chat_launch_report(get_driver(choice.provider), parse_permission(choice.permission),
+                              background=choice.background)

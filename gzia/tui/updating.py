@@ -1,0 +1,75 @@
+"""The update screen's calls: the service functions ``gz-ia update`` makes, unrendered.
+
+Each runs in a worker thread of the screen; a source that fails is reported through
+``warn`` with the words of the CLI's warning, and errors propagate as the CLI's
+:class:`gzia.contract.GzError` (the screen shows their message and hint).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gzia.i18n import t
+
+if TYPE_CHECKING:
+    from gzia.update.download import Progress
+    from gzia.update.errors import SourceFailure
+    from gzia.update.service import OnFailure
+    from gzia.update.sources import Source
+
+Say = Callable[[str], None]
+
+
+def running_version() -> str:
+    from gzia.update.service import current_version
+
+    return current_version()
+
+
+def installed_path() -> Path | None:
+    """The zipapp an update replaces (and a rollback restores): the one running."""
+    from gzia.update.apply import running_pyz
+
+    return running_pyz()
+
+
+def check(warn: Say) -> dict[str, Any]:
+    """``gz-ia update --check``: current, latest, source, newer."""
+    from gzia.update import service
+    from gzia.update.client import make_client
+    from gzia.update.settings import UpdateSettings
+
+    settings = UpdateSettings.load()
+    with make_client(settings.timeout) as client:
+        return service.check(client, settings, service.Options(), _reporter(warn))
+
+
+def install(warn: Say, progress: Progress, on_install: Say) -> dict[str, Any]:
+    """``gz-ia update``: the newest release, verified, in place of the running zipapp."""
+    from gzia.update import service
+    from gzia.update.client import make_client
+    from gzia.update.settings import UpdateSettings
+
+    settings = UpdateSettings.load()
+    with make_client(settings.timeout) as client:
+        return service.update(client, settings, service.Options(), installed_path(),
+                              on_failure=_reporter(warn), progress=progress,
+                              on_install=on_install)
+
+
+def rollback() -> dict[str, Any]:
+    """``gz-ia update rollback``: the previous zipapp back in place."""
+    from gzia.update import service
+
+    return service.rollback(installed_path())
+
+
+def _reporter(warn: Say) -> OnFailure:
+    from gzia.update.errors import source_failed_params
+
+    def on_failure(source: Source, failure: SourceFailure) -> None:
+        warn(t("update.source_failed", **source_failed_params(source.name, failure)))
+
+    return on_failure

@@ -1,0 +1,105 @@
+"""A program on a real PTY, its output drawn by a terminal emulator (pyte) as it arrives.
+
+Waits are for what the screen shows, never for a fixed time: :meth:`PtyScreen.wait_for`
+reads and draws until a predicate over the screen's lines holds. The parent keeps the
+terminal's slave side open, so the terminal's settings can be read after the program
+has left (:meth:`PtyScreen.attrs`). Also used by bench/tui.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import select
+import struct
+import subprocess
+import termios
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import pyte
+
+Lines = list[str]
+
+
+class PtyScreen:
+    def __init__(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
+                 size: tuple[int, int] = (80, 24)) -> None:
+        columns, rows = size
+        self.master, self.slave = os.openpty()
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.attrs_before = self.attrs()
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = b""
+        self.process = subprocess.Popen(
+            list(argv), stdin=self.slave, stdout=self.slave, stderr=self.slave,
+            start_new_session=True, preexec_fn=_take_controlling_terminal,  # noqa: PLW1509
+            env=dict(env), cwd=cwd)
+
+    def attrs(self) -> list[Any]:
+        """The terminal's settings as the program sees them (termios attributes)."""
+        return termios.tcgetattr(self.slave)
+
+    @property
+    def lines(self) -> Lines:
+        return list(self.screen.display)
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.lines)
+
+    def type(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def wait_for(self, shown: Callable[[Lines], bool], what: str,
+                 timeout: float = 30.0) -> float:
+        """Read and draw until ``shown(lines)``; the monotonic time the deciding bytes
+        arrived. Fails naming ``what``, with the screen, after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        arrived = time.monotonic()
+        while not shown(self.lines):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or (self.process.poll() is not None and not self._pending()):
+                raise AssertionError(f"timed out waiting for {what}; screen:\n{self.text()}")
+            arrived = self.read(remaining) or arrived
+        return arrived
+
+    def wait_exit(self, timeout: float = 30.0) -> int:
+        """The program's exit code, once it has ended; everything it wrote is drawn."""
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None:  # drawing all along: a full terminal would block it
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the program did not end; screen:\n{self.text()}")
+            self.read(0.05)
+        while self._pending():
+            self.read(0)
+        return self.process.returncode
+
+    def read(self, timeout: float) -> float | None:
+        """Draw what arrives within ``timeout`` seconds; when it arrived, or None."""
+        ready, _, _ = select.select([self.master], [], [], max(0.0, timeout))
+        if not ready:
+            return None
+        arrived = time.monotonic()
+        data = os.read(self.master, 65536)
+        self.raw += data
+        self.stream.feed(data)
+        return arrived
+
+    def _pending(self) -> bool:
+        ready, _, _ = select.select([self.master], [], [], 0)
+        return bool(ready)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        for fd in (self.master, self.slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _take_controlling_terminal() -> None:
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)

@@ -1,0 +1,109 @@
+"""The new-session form and the update screen pinned as pictures at 80x24 and 120x40.
+
+Nothing in them depends on the machine or the clock: the agents are fake scripts whose
+paths are not shown (a missing agent is highlighted, so the line below the list is its
+install hint), the profiles are the test's own, and the running version is 1.0.0.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+import gzia._version
+from gzia.i18n import set_language
+from gzia.profiles.catalog import create_profile, locations
+from gzia.tui.app import GzApp
+from tests.fakes.fixtures import *  # noqa: F403
+from tests.fakes.nexus import NexusFake
+from tests.supervisor.conftest import notes
+from tests.tui.forms_kit import agents_path, install_claude, project_app
+from tests.update.conftest import INSTALLED, keys_env, nexus_env, releases, target
+
+__all__ = ["keys_env", "notes", "releases", "target"]
+
+SIZES = [(80, 24), (120, 40)]
+Snap = Callable[..., bool]
+
+
+def settled_after(*keys: str) -> Callable[[Pilot[None]], Any]:
+    async def run_before(pilot: Pilot[None]) -> None:
+        await pilot.app.workers.wait_for_complete()
+        for name in keys:
+            await pilot.press(name)
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+    return run_before
+
+
+@pytest.fixture
+def lang() -> str:
+    """The language of the app's texts, key labels included (fixed when it is built)."""
+    return "en"
+
+
+@pytest.fixture
+def form_app(tmp_path: Path, notes: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> GzApp:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    install_claude(bin_dir)
+    monkeypatch.setenv("PATH", agents_path(bin_dir))
+    monkeypatch.setenv("FAKE_NOTES", str(notes))
+    monkeypatch.setenv("SHELL", "/bin/sh")
+    set_language(lang)
+    app = project_app(tmp_path / "project")
+    project = app.tui_context.store.project
+    for name in ("backend", "docs"):
+        create_profile(locations(project.root), name, f"{name} work", global_scope=False)
+    return app
+
+
+@pytest.fixture
+def published(nexus: NexusFake, releases: Callable[..., dict[str, bytes]]) -> NexusFake:
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    return nexus
+
+
+@pytest.fixture
+def update_env(keys_env: dict[str, str], published: NexusFake) -> dict[str, str]:
+    """The trusted key and the fake Nexus as the update source."""
+    return {**keys_env, **nexus_env(published)}
+
+
+@pytest.fixture
+def update_app(tmp_path: Path, target: Path, update_env: dict[str, str],
+               monkeypatch: pytest.MonkeyPatch, lang: str) -> GzApp:
+    monkeypatch.setattr(sys, "argv", [str(target)])
+    monkeypatch.setattr(gzia._version, "__version__", INSTALLED)
+    for name, value in update_env.items():
+        monkeypatch.setenv(name, value)
+    set_language(lang)
+    return project_app(tmp_path / "project")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_new_session_form(snap_compare: Snap, form_app: GzApp, size: tuple[int, int]) -> None:
+    assert snap_compare(form_app, terminal_size=size, run_before=settled_after("n", "down"))
+
+
+@pytest.mark.parametrize("lang", ["es"])
+def test_new_session_form_in_spanish(snap_compare: Snap, form_app: GzApp) -> None:
+    assert snap_compare(form_app, terminal_size=(80, 24),
+                        run_before=settled_after("n", "down"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_update_screen_after_the_check(snap_compare: Snap, update_app: GzApp,
+                                       size: tuple[int, int]) -> None:
+    assert snap_compare(update_app, terminal_size=size, run_before=settled_after("u"))
+
+
+@pytest.mark.parametrize("lang", ["es"])
+def test_update_confirmation_in_spanish(snap_compare: Snap, update_app: GzApp) -> None:
+    assert snap_compare(update_app, terminal_size=(80, 24),
+                        run_before=settled_after("u", "u"))

@@ -1,0 +1,205 @@
+"""The new-session form, driven by Textual's pilot against a real git repository: agents as
+``gz-ia drivers`` sees them, profiles, and real starts in the foreground and background."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.widgets import Checkbox, OptionList, TextArea
+
+from gzia.i18n import set_language
+from gzia.profiles.catalog import create_profile, locations
+from gzia.tui.app import GzApp
+from tests.background.conftest import wait_final
+from tests.supervisor.conftest import notes
+from tests.tui.forms_kit import (
+    agents_path,
+    install_claude,
+    notice,
+    option_texts,
+    project_app,
+    shown,
+)
+
+__all__ = ["notes"]
+
+ROWS = {
+    "en": ["[✗] Google Antigravity (agy) — not installed (not found on PATH)",
+           "[✓] Claude Code (claude) — ready to use (2.1.0)",
+           "[✗] OpenCode (opencode) — not installed (not found on PATH)",
+           "[✗] Pi Agent (pi-agent) — not installed (not found on PATH)",
+           "[✓] Shell (shell) — ready to use"],
+    "es": ["[✗] Google Antigravity (agy) — No instalado (no encontrado en PATH)",
+           "[✓] Claude Code (claude) — Listo para usar (2.1.0)",
+           "[✗] OpenCode (opencode) — No instalado (no encontrado en PATH)",
+           "[✗] Pi Agent (pi-agent) — No instalado (no encontrado en PATH)",
+           "[✓] Shell (shell) — Listo para usar"],
+}
+
+
+@pytest.fixture
+def bin_dir(tmp_path: Path, notes: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "bin"
+    directory.mkdir()
+    monkeypatch.setenv("PATH", agents_path(directory))
+    monkeypatch.setenv("FAKE_NOTES", str(notes))
+    monkeypatch.setenv("SHELL", "/bin/sh")
+    return directory
+
+
+@pytest.fixture
+def app(tmp_path: Path, bin_dir: Path) -> GzApp:
+    install_claude(bin_dir)
+    return project_app(tmp_path / "project")
+
+
+async def open_form(pilot: object, app: GzApp) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.press("n")  # type: ignore[attr-defined]
+    await app.workers.wait_for_complete()
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def records(app: GzApp) -> list[dict[str, object]]:
+    folder = app.tui_context.store.project.root / ".harness" / "sessions"
+    return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_agents_are_listed_as_gz_ia_drivers_sees_them(app: GzApp, bin_dir: Path,
+                                                            lang: str) -> None:
+    set_language(lang)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_form(pilot, app)
+        assert type(app.screen).__name__ == "NewSessionScreen"
+        assert option_texts(app, "#agents") == ROWS[lang]
+        found = {"en": "Found at", "es": "Encontrado en"}[lang]
+        assert shown(app, "#agent-detail") == f"{found} {bin_dir / 'claude'}"
+        await pilot.press("down")  # OpenCode: missing, with the driver's install hint
+        install = {"en": "Install", "es": "Instalación"}[lang]
+        assert shown(app, "#agent-detail") == (
+            f"{install}: curl -fsSL https://opencode.ai/install | bash")
+        assert not app.screen.query("#profiles")  # no profile exists: no profile list
+
+
+@pytest.mark.anyio
+async def test_a_foreground_start_runs_the_agent_and_shows_the_outcome(
+        app: GzApp, notes: Path) -> None:
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_form(pilot, app)
+        app.screen.query_one("#prompt", TextArea).insert("fix the tests\nthen lint")
+        app.screen.query_one("#permission-autonomous").value = True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        [record] = records(app)
+        session_id = record["id"]
+        assert notice(app) == (
+            f"Session {session_id}",
+            f"✓ Session '{session_id}' finished successfully.\n"
+            f"Review: gz-ia session diff {session_id}   Merge: gz-ia session merge {session_id}")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SessionsScreen"
+        table = app.screen.query_one("#sessions")
+        assert [key.value for key in table.rows] == [session_id]  # type: ignore[attr-defined]
+    assert (record["provider"], record["status"], record["permission_level"],
+            record["initial_prompt"], record["mode"]) == (
+        "claude", "completed", "autonomous", "fix the tests\nthen lint", "chat")
+    argv = json.loads((notes / "argv").read_text())
+    assert argv[0] == "--dangerously-skip-permissions"
+    assert argv[-2:] == ["--", "fix the tests\nthen lint"]
+    assert (notes / "cwd").read_text() == record["worktree_dir"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "Error: the agent of session '{id}' exited with code 3\n"
+           "details: gz-ia session show {id}"),
+    ("es", "Error: el agente de la sesión '{id}' terminó con código 3\n"
+           "detalle: gz-ia session show {id}"),
+])
+async def test_an_agent_that_fails_shows_the_clis_error_and_hint(
+        app: GzApp, monkeypatch: pytest.MonkeyPatch, lang: str, expected: str) -> None:
+    monkeypatch.setenv("FAKE_EXIT", "3")
+    set_language(lang)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_form(pilot, app)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        [record] = records(app)
+        assert record["status"] == "failed"
+        assert notice(app) == ("Error (AGENT_FAILED)", expected.format(id=record["id"]))
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "Error: agent 'OpenCode (opencode)' (opencode) is not available on PATH.\n"
+           "Install: curl -fsSL https://opencode.ai/install | bash"),
+    ("es", "Error: el agente 'OpenCode (opencode)' (opencode) no está disponible en el PATH.\n"
+           "Instalación: curl -fsSL https://opencode.ai/install | bash"),
+])
+async def test_starting_a_missing_agent_says_how_to_install_it(app: GzApp, lang: str,
+                                                               expected: str) -> None:
+    set_language(lang)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_form(pilot, app)
+        app.screen.query_one("#agents", OptionList).highlighted = 2
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "NewSessionScreen"
+        assert shown(app, "#problem") == expected
+    assert records(app) == []
+
+
+@pytest.mark.anyio
+async def test_the_shell_takes_no_prompt(app: GzApp) -> None:
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_form(pilot, app)
+        prompt = app.screen.query_one("#prompt", TextArea)
+        assert not prompt.disabled
+        app.screen.query_one("#agents", OptionList).highlighted = 4
+        await pilot.pause()
+        assert prompt.disabled
+        assert prompt.placeholder == "Shell (shell) takes no prompt"
+
+
+@pytest.mark.anyio
+async def test_profiles_are_offered_when_they_exist_and_reach_the_session(
+        app: GzApp) -> None:
+    project = app.tui_context.store.project
+    for name in ("backend", "docs"):
+        create_profile(locations(project.root), name, f"{name} work", global_scope=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_form(pilot, app)
+        ticks = list(app.screen.query("#profiles Checkbox").results(Checkbox))
+        assert [(str(tick.label), tick.value) for tick in ticks] == [
+            ("backend", False), ("docs", False)]
+        ticks[1].value = True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    [record] = records(app)
+    assert record["profiles"] == ["docs"]
+
+
+@pytest.mark.anyio
+async def test_a_background_start_returns_at_once_and_lists_the_session(
+        app: GzApp) -> None:
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_form(pilot, app)
+        app.screen.query_one("#background").value = True
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SessionsScreen"
+        [record] = records(app)
+        table = app.screen.query_one("#sessions")
+        assert [key.value for key in table.rows] == [record["id"]]  # type: ignore[attr-defined]
+    assert record["holder"]
+    final = wait_final(app.tui_context.store.project.root, str(record["id"]))
+    assert final["status"] == "completed"

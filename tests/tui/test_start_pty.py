@@ -1,0 +1,133 @@
+"""``gz-ia start`` from the built zipapp on a real PTY, drawn by a terminal emulator (pyte):
+it shows the project's sessions, answers keys, hands the terminal to a foreground agent
+(Ctrl+C reaches the agent, not gz-ia) and leaves the terminal as it found it."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gzia.sessions.project import find_project
+from tests.sessions.session_testkit import make_repo, make_session
+from tests.supervisor.conftest import notes
+from tests.supervisor.fakes import write_agent
+from tests.tui.pty_screen import Lines, PtyScreen
+
+__all__ = ["notes"]
+
+CTRL_Q, DOWN, ESCAPE, ENTER, CTRL_C, CTRL_S = b"\x11", b"\x1b[B", b"\x1b", b"\r", b"\x03", b"\x13"
+ALT_SCREEN_ON, ALT_SCREEN_OFF = b"\x1b[?1049h", b"\x1b[?1049l"
+CURSOR_HIDDEN, CURSOR_SHOWN = b"\x1b[?25l", b"\x1b[?25h"
+
+AGENT = """
+def interrupted(signum, frame):
+    print("agent got SIGINT", flush=True)
+    note("sigint", 1)
+    sys.exit(0)
+
+signal.signal(signal.SIGINT, interrupted)
+note("tty", os.ttyname(0))
+print("agent has the terminal", flush=True)
+line = sys.stdin.readline()
+print("agent read " + line.strip(), flush=True)
+"""
+"""A fake interactive shell: says it has the terminal, then ends on a line or on Ctrl+C."""
+
+
+def showing(*texts: str) -> object:
+    return lambda lines: all(any(text in line for line in lines) for text in texts)
+
+
+def not_showing(text: str) -> object:
+    return lambda lines: not any(text in line for line in lines)
+
+
+SESSION_ROW = re.compile(r" [0-9a-f]{8}  ")
+
+
+def session_rows(lines: Lines) -> Lines:
+    return [line for line in lines if SESSION_ROW.match(line)]
+
+
+def row_background(lines_of: PtyScreen, text: str) -> str:
+    """The background colour pyte drew under the row holding ``text``."""
+    row = next(y for y, line in enumerate(lines_of.lines) if text in line)
+    column = lines_of.lines[row].index(text)
+    return str(lines_of.screen.buffer[row][column].bg)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = make_repo(tmp_path / "project")
+    found = find_project(root)
+    make_session(found, "aaaa1111", started_at="2026-03-01T10:00:00Z")
+    make_session(found, "bbbb2222", status="failed", started_at="2026-03-01T11:00:00Z")
+    return root
+
+
+@pytest.fixture
+def terminal(pyz: Path, project: Path, tmp_path: Path, notes: Path) -> Iterator[PtyScreen]:
+    shell = write_agent(tmp_path / "fake-shell", AGENT)
+    env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
+    env.update(TERM="xterm-256color", SHELL=str(shell), FAKE_NOTES=str(notes))
+    screen = PtyScreen([sys.executable, str(pyz), "start", "-d", str(project)], env=env)
+    yield screen
+    screen.close()
+
+
+def assert_terminal_restored(screen: PtyScreen) -> None:
+    raw = screen.raw
+    assert raw.rfind(ALT_SCREEN_OFF) > raw.rfind(ALT_SCREEN_ON) > -1
+    assert raw.rfind(CURSOR_SHOWN) > raw.rfind(CURSOR_HIDDEN) > -1
+    assert not screen.screen.cursor.hidden
+    assert screen.attrs() == screen.attrs_before  # echo, canonical mode... as they were
+
+
+@pytest.mark.pyz
+def test_start_lists_sessions_answers_keys_and_restores_the_terminal(
+        terminal: PtyScreen) -> None:
+    terminal.wait_for(showing("aaaa1111", "bbbb2222"), "the session list", timeout=60)
+    terminal.wait_for(lambda _: row_background(terminal, "aaaa1111")
+                      != row_background(terminal, "bbbb2222"), "the cursor drawn")
+    first = row_background(terminal, "bbbb2222")  # newest first: the cursor is on it
+    terminal.type(DOWN)
+    terminal.wait_for(lambda _: row_background(terminal, "aaaa1111") == first,
+                      "the cursor on the second session")
+    terminal.type(b"n")
+    terminal.wait_for(showing("New session", "Shell (shell) — ready to use"), "the form")
+    terminal.type(ESCAPE)
+    terminal.wait_for(showing("aaaa1111", "bbbb2222"), "the list again")
+    terminal.type(CTRL_Q)
+    assert terminal.wait_exit() == 0
+    assert_terminal_restored(terminal)
+
+
+@pytest.mark.pyz
+@pytest.mark.parametrize(("keys", "said"), [(b"done\r", "agent read done"),
+                                            (CTRL_C, "agent got SIGINT")])
+def test_a_foreground_agent_gets_the_terminal_then_the_tui_comes_back(
+        terminal: PtyScreen, notes: Path, keys: bytes, said: str) -> None:
+    terminal.wait_for(showing("aaaa1111"), "the session list", timeout=60)
+    terminal.type(b"n")
+    terminal.wait_for(showing("Shell (shell) — ready to use"), "the agents")
+    terminal.type(b"\x1b[A" * 4 + DOWN * 4)  # the shell: the last agent
+    terminal.wait_for(showing("Shell (shell) takes no prompt"), "the shell highlighted")
+    terminal.type(CTRL_S)
+    terminal.wait_for(showing("agent has the terminal"), "the agent on the terminal")
+    assert (notes / "tty").read_text() == os.ttyname(terminal.slave)
+    terminal.type(keys)
+    terminal.wait_for(showing("finished successfully"), "the outcome")
+    assert said.encode() in terminal.raw
+    terminal.type(ENTER)
+    terminal.wait_for(lambda lines: len(session_rows(lines)) == 3, "the new session listed")
+    [new_row] = [row for row in session_rows(terminal.lines)
+                 if "aaaa1111" not in row and "bbbb2222" not in row]
+    assert " completed " in new_row
+    terminal.type(CTRL_Q)
+    assert terminal.wait_exit() == 0  # Ctrl+C reached the agent, not gz-ia
+    assert_terminal_restored(terminal)
