@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _git import make_repo  # bench/, the script's own directory
 
 SLACK_S = 0.050
 AGENTS = {
@@ -28,16 +29,6 @@ AGENTS = {
         "os.fork()\nwhile True:\n    time.sleep(1)\n"
     ),
 }
-
-
-def make_repo(root: Path) -> Path:
-    repo = root / "repo"
-    repo.mkdir()
-    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@invalid",
-           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@invalid"}
-    for args in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "init"]):
-        subprocess.run(["git", *args], cwd=repo, env=env, check=True)
-    return repo
 
 
 def write_agent(root: Path, name: str) -> Path:

@@ -6,6 +6,10 @@ no update credentials, as agents get none); a deadline on every wait. A program 
 outlives its deadline is killed with its whole process group, so a hanging binary never
 hangs gz-ia. Long-lived agent processes belong to
 ``gzia.supervisor``, not here.
+
+No ``preexec_fn``: without one no Python code runs between fork and ``exec`` (on Linux
+CPython uses ``vfork``), so a program started from a thread (parallel version probes)
+cannot be left stuck on a lock another thread held.
 """
 
 from __future__ import annotations

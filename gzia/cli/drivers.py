@@ -17,12 +17,16 @@ app = typer.Typer(add_completion=False)
 def drivers() -> None:
     from gzia.cli.plugin_warnings import report_plugin_failure
     from gzia.drivers import load_catalog
-    from gzia.drivers.status import describe_all
+    from gzia.drivers.status import PROBE_TIMEOUT, describe_all
 
     catalog = load_catalog()
     for failure in catalog.failures:
         report_plugin_failure(failure)
-    statuses = describe_all(catalog.drivers, os.environ)
+    statuses = describe_all(catalog.drivers, os.environ, timeout=PROBE_TIMEOUT)
+    for status in statuses:
+        if not status.answered:
+            output.warn("DRIVER_NOT_ANSWERING", "drivers.not_answering", name=status.name,
+                        seconds=PROBE_TIMEOUT, details={"id": status.id, "seconds": PROBE_TIMEOUT})
     output.emit({"drivers": [s.to_json() for s in statuses]}, lambda: render(statuses))
 
 

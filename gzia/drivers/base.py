@@ -18,7 +18,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
-from gzia.contract import DriverNotFoundError, GzError
+from gzia.contract import DriverNotFoundError, GzError, TimeoutFailure
 
 VERSION_PATTERN = re.compile(r"\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.-]+)?")
 VERSION_LINE_LIMIT = 80
@@ -75,7 +75,9 @@ class Driver(Protocol):
 
     def resolve(self, env: Mapping[str, str]) -> str | None: ...
 
-    def probe_version(self, env: Mapping[str, str], timeout: float = 3.0) -> str | None: ...
+    def probe_version(self, env: Mapping[str, str], timeout: float = 3.0) -> str | None:
+        """The version the agent reports, or None; raises
+        :class:`~gzia.contract.TimeoutFailure` when it does not answer within ``timeout``."""
 
     def new_conversation_id(self) -> str | None: ...
 
@@ -90,11 +92,17 @@ def which(binary: str, env: Mapping[str, str]) -> str | None:
 
 
 def probe_version(path: str, env: Mapping[str, str], timeout: float) -> str | None:
-    """Run ``<path> --version`` with a deadline; the version it reports, or None."""
+    """Run ``<path> --version`` with a deadline; the version it reports, or None.
+
+    An agent that outlives ``timeout`` is killed with its process group, and
+    :class:`~gzia.contract.TimeoutFailure` raised.
+    """
     from gzia import proc
 
     try:
         completed = proc.run([path, "--version"], env=env, timeout=timeout)
+    except TimeoutFailure:
+        raise
     except (GzError, OSError):
         return None
     if not completed.ok:

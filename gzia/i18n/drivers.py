@@ -27,6 +27,9 @@ EN = {
     "status_missing": "missing",
     "install_header": "To install the missing agents:",
     "listed_hint": "  {id}: {hint}",
+    "not_answering": (
+        "agent '{name}' did not answer '--version' within {seconds:g} s: its version is unknown"
+    ),
 }
 
 ES = {
@@ -56,4 +59,8 @@ ES = {
     "status_missing": "no encontrado",
     "install_header": "Para instalar los agentes que faltan:",
     "listed_hint": "  {id}: {hint}",
+    "not_answering": (
+        "el agente '{name}' no respondió a '--version' en {seconds:g} s: su versión es "
+        "desconocida"
+    ),
 }

@@ -85,6 +85,11 @@ EN = {
         "`session list` with a filter and `--limit` stopped at the limit: later matches "
         "may exist (`details.limit`)"
     ),
+    "warning_DRIVER_NOT_ANSWERING": (
+        "`drivers`: an agent did not answer `--version` in time (a program past its "
+        "deadline is killed with its process group); its version is unknown (`details.id`, "
+        "`seconds`)"
+    ),
     "warning_KILL_ASYNC": (
         "`session kill` signalled the session, but its owner has not yet written how it "
         "ended: the record is still `running` and changes shortly (`details.id`)"
@@ -202,6 +207,11 @@ ES = {
     "warning_TAG_FILTER_SCAN_CAPPED": (
         "`session list` con un filtro y `--limit` se detuvo en el límite: puede haber más "
         "coincidencias (`details.limit`)"
+    ),
+    "warning_DRIVER_NOT_ANSWERING": (
+        "`drivers`: un agente no respondió a `--version` a tiempo (un programa que pasa "
+        "el plazo se mata con su grupo de procesos); su versión es desconocida "
+        "(`details.id`, `seconds`)"
     ),
     "warning_KILL_ASYNC": (
         "`session kill` envió la señal a la sesión, pero su dueño aún no ha escrito cómo "

@@ -39,23 +39,32 @@ def read_agent_metrics(record: SessionRecord, env: Env) -> ReadResult:
 
 
 def _claude(record: SessionRecord, env: Env) -> ReadResult:
-    projects = where.claude_projects_dir(env)
-    paths = _own_files(projects / where.claude_slug(record.workspace_path), record)
-    if record.conversation_id:
-        named = f"{record.conversation_id}.jsonl"
-        paths += [p for p in _first_glob(projects, where.claude_slug(record.workspace_path),
-                                         named) if p not in paths]
-    return _read_files(record, paths, claude.read_transcripts, projects)
+    return _jsonl_per_conversation(record, where.claude_projects_dir(env),
+                                   where.claude_slug(record.workspace_path), "{}.jsonl",
+                                   claude.read_transcripts)
 
 
 def _pi(record: SessionRecord, env: Env) -> ReadResult:
-    sessions = where.pi_sessions_dir(env)
-    paths = _own_files(sessions / where.pi_slug(record.workspace_path), record)
+    return _jsonl_per_conversation(record, where.pi_sessions_dir(env),
+                                   where.pi_slug(record.workspace_path), "*_{}.jsonl",
+                                   pi.read_transcripts)
+
+
+def _jsonl_per_conversation(
+    record: SessionRecord, root: Path, slug: str, named: str,
+    read: Callable[[list[Path]], tuple[AgentMetrics, list[Notice]]],
+) -> ReadResult:
+    """An agent that keeps one JSONL file per conversation in a folder per workspace
+    (``root/slug``): the worktree's own files, and the file of the record's conversation
+    (``named`` with the id in place of ``{}``)."""
+    paths = _own_files(root / slug, record)
     if record.conversation_id:
-        named = f"*_{record.conversation_id}.jsonl"
-        paths += [p for p in _first_glob(sessions, where.pi_slug(record.workspace_path),
-                                         named) if p not in paths]
-    return _read_files(record, paths, pi.read_transcripts, sessions)
+        paths += [p for p in _first_glob(root, slug, named.format(record.conversation_id))
+                  if p not in paths]
+    if not paths:
+        return ReadResult(None, [_not_found(record, root)])
+    metrics, notices = read(paths)
+    return ReadResult(metrics, notices)
 
 
 def _own_files(folder: Path, record: SessionRecord) -> list[Path]:
@@ -69,15 +78,6 @@ def _first_glob(root: Path, slug: str, pattern: str) -> list[Path]:
     """``pattern`` in the workspace's own folder, else in any folder under ``root`` (a
     conversation id is unique, so where it lies does not matter)."""
     return sorted((root / slug).glob(pattern)) or sorted(root.glob(f"*/{pattern}"))
-
-
-def _read_files(record: SessionRecord, paths: list[Path],
-                read: Callable[[list[Path]], tuple[AgentMetrics, list[Notice]]],
-                root: Path) -> ReadResult:
-    if not paths:
-        return ReadResult(None, [_not_found(record, root)])
-    metrics, notices = read(paths)
-    return ReadResult(metrics, notices)
 
 
 def _not_found(record: SessionRecord, place: Path) -> Notice:

@@ -8,20 +8,71 @@ it is not JSON, ``-32600`` otherwise, ``id`` null) and the server reads on.
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import json
 import logging
+import sys
+import types as modules
+from collections.abc import Iterator
 from typing import Any
 
-import anyio
-import mcp_types as types
-from mcp.server.lowlevel.server import Server
-from mcp.server.stdio import stdio_server
-from mcp.shared.exceptions import MCPError
-from mcp.shared.message import SessionMessage
+# The two shortcuts below serve bench/orchy.py (process start → ``initialize`` < 1.0 s):
+# importing the SDK is nearly all of a server's start. Both are pinned against
+# mcp==2.3.0 and pydantic==2.14.4 by tests/orchy/test_sdk_shortcuts.py, which fails when
+# either package's layout changes; without them the server works the same, only slower.
+SDK_PACKAGES = ("mcp", "mcp.server")
 
-from gzia.contract import GzError
-from gzia.orchy.kernel import Kernel
-from gzia.orchy.proxy import CircuitOpen
+
+def _skip_package_inits(*names: str) -> None:
+    """Register ``names`` as bare packages so importing their submodules skips their
+    ``__init__``: the SDK's ``mcp`` and ``mcp.server`` inits import the client, the
+    high-level server and their models, which the stdio low-level server never uses.
+    Only when the SDK is not imported yet (a process that uses it keeps the real ones)."""
+    if names[0] in sys.modules:
+        return
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.submodule_search_locations is None:
+            return
+        package = modules.ModuleType(name)
+        package.__path__ = list(spec.submodule_search_locations)
+        package.__spec__ = spec
+        sys.modules[name] = package
+
+
+@contextlib.contextmanager
+def _deferred_model_builds() -> Iterator[None]:
+    """Pydantic models defined meanwhile build their validators when first used, not
+    when defined (pydantic's ``defer_build``): the SDK defines about a thousand protocol
+    models for two protocol generations, and a session serves a few dozen. Set through
+    pydantic's table of config defaults, restored on the way out."""
+    try:
+        from pydantic._internal._config import config_defaults
+    except ImportError:
+        config_defaults = {}
+    if config_defaults.get("defer_build") is not False:
+        yield
+        return
+    config_defaults["defer_build"] = True
+    try:
+        yield
+    finally:
+        config_defaults["defer_build"] = False
+
+
+_skip_package_inits(*SDK_PACKAGES)
+with _deferred_model_builds():
+    import anyio
+    import mcp_types as types
+    from mcp.server.lowlevel.server import Server
+    from mcp.server.stdio import stdio_server
+    from mcp.shared.exceptions import MCPError
+    from mcp.shared.message import SessionMessage
+
+from gzia.contract import GzError  # noqa: E402
+from gzia.orchy.kernel import Kernel  # noqa: E402
+from gzia.orchy.proxy import CircuitOpen  # noqa: E402
 
 SERVER_NAME = "gz-ia"
 log = logging.getLogger("gzia.orchy")

@@ -41,7 +41,7 @@ from gzia.supervisor.logfile import RotatingLog
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import DetachedPty, Started, run_supervised
 from gzia.supervisor.runtime_dir import bind_private_socket, clean_stale_sockets
-from gzia.supervisor.signals import signal_inbox
+from gzia.supervisor.signals import stop_signals_held
 from gzia.supervisor.watchdog import Watchdog
 
 MAX_SPEC_BYTES = 16 << 20
@@ -88,12 +88,12 @@ class _Holder:
     def run(self) -> int:
         from gzia.sessions.runner import finalize_run, finalize_unstarted
 
-        with signal_inbox() as inbox:
+        with stop_signals_held() as held:  # a late stop changes nothing: the record is final
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
             server = self._serve()
             try:
                 outcome = run_supervised(
-                    self._command(), watchdog=self.watchdog, inbox=inbox,
+                    self._command(), watchdog=self.watchdog, inbox=held.inbox,
                     on_started=self._started, detached=self._detached(server),
                 )
             except BaseException as exc:

@@ -216,12 +216,12 @@ def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
         result.head = rev_parse(root, "HEAD")
         if result.no_commit:
             return None
-    from gzia.supervisor.signals import signal_inbox
+    from gzia.supervisor.signals import stop_signals_held
 
-    with signal_inbox() as held:
+    with stop_signals_held() as held:
         result.record = _record_merge(store, record.id, branch)
         rollback.recorded = True
-    return held.take_stop()  # read after the handlers are back: none arrives unseen
+    return held.late_stop
 
 
 def _after_undo(exc: BaseException, rollback: MergeRollback) -> BaseException | None:

@@ -92,9 +92,9 @@ class MergeRollback:
     def undo(self) -> bool:
         """Put back what the merge changed; True when the base and the worktree are as
         they were (``problems`` says what is not)."""
-        from gzia.supervisor.signals import signal_inbox
+        from gzia.supervisor.signals import stop_signals_held
 
-        with signal_inbox():
+        with stop_signals_held():  # a stop meanwhile is dropped: the undo is the way out
             for step in (self._undo_base, self._undo_worktree):
                 try:
                     step()

@@ -64,7 +64,7 @@ from gzia.supervisor.command import Command
 from gzia.supervisor.endreason import WATCHDOG_REASONS, EndReason
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import RunOutcome, Started, run_supervised
-from gzia.supervisor.signals import SignalInbox, signal_inbox
+from gzia.supervisor.signals import SignalInbox, stop_signals_held
 from gzia.supervisor.watchdog import Watchdog
 
 if TYPE_CHECKING:
@@ -346,10 +346,10 @@ class _Launch:
         store = self.store
         action = t(f"run.event_{'resumed' if resume else 'started'}", mode=record.mode or "chat")
         log_lifecycle_event(store, record.id, action, "PENDING")
-        with signal_inbox() as inbox:
+        with stop_signals_held() as held:
             try:
                 command = self._command(record, resume)
-                _raise_if_stopped_before_start(inbox)
+                _raise_if_stopped_before_start(held.inbox)
                 if self.request.background is not None:  # the projection stays with the agent
                     from gzia.sessions.background import start_in_background
 
@@ -358,7 +358,7 @@ class _Launch:
                                                           self.request.background),
                                       RunEnd.COMPLETED)
                 outcome = run_supervised(
-                    command, watchdog=self.watchdog, inbox=inbox,
+                    command, watchdog=self.watchdog, inbox=held.inbox,
                     on_started=lambda started: _record_started(store, record.id, started),
                 )
             except BaseException:
@@ -368,8 +368,7 @@ class _Launch:
             found = conversation_after_exit(self.request.driver, record,
                                             Path(self.workspace.target_dir), self.env)
             final = finalize_run(store, record.id, outcome, found)
-            late = inbox.take_stop()
-        return SessionRun(final, run_end(final, outcome, late))
+        return SessionRun(final, run_end(final, outcome, held.late_stop))
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
         prompt = None if resume else self.request.prompt

@@ -227,9 +227,9 @@ def _undo_worktree_add(project: Project, worktree: Path | None, branch: str | No
     """Best effort, with stop signals held so that a second Ctrl+C cannot cut it short."""
     import shutil
 
-    from gzia.supervisor.signals import signal_inbox
+    from gzia.supervisor.signals import stop_signals_held
 
-    with signal_inbox():
+    with stop_signals_held():
         if worktree is not None:
             run_git(["worktree", "remove", "--force", "--force", str(worktree)], project.root)
             shutil.rmtree(worktree, ignore_errors=True)

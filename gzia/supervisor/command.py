@@ -7,7 +7,7 @@ is exactly what the caller decided.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -39,13 +39,3 @@ class Command:
     def with_log(self, log_path: Path) -> Command:
         return replace(self, log_path=log_path)
 
-
-def make_command(
-    argv: Sequence[str],
-    cwd: str | Path,
-    env: Mapping[str, str],
-    *,
-    pty: bool = False,
-    log_path: Path | None = None,
-) -> Command:
-    return Command(tuple(argv), Path(cwd), dict(env), pty, log_path)

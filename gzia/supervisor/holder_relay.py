@@ -10,14 +10,13 @@ only the last :data:`RECENT_BYTES` are kept, to redraw the screen of a new attac
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping
 
 from gzia.supervisor.control import ControlServer, Handler, Reply, Request, decode_bytes
 from gzia.supervisor.control import encode_bytes as encode
 from gzia.supervisor.logfile import RotatingLog
-from gzia.supervisor.relay import CHUNK, MAX_PENDING_INPUT, PtyRelay
+from gzia.supervisor.relay import MAX_PENDING_INPUT, PtyRelay
 from gzia.supervisor.terminal import set_window_size
 
 RECENT_BYTES = 64 * 1024
@@ -59,14 +58,8 @@ class HolderRelay(PtyRelay):
         to the log and the attachers at once: one pass of the wait loop per batch."""
         batch = bytearray()
         while len(batch) < BATCH_BYTES:
-            try:
-                data = os.read(self.master, CHUNK)
-            except BlockingIOError:
-                break
-            except OSError:  # EIO: every holder of the PTY's other side has gone
-                data = b""
+            data = self._read_master()
             if not data:
-                self.master_open = False
                 break
             batch += data
         if batch:
@@ -77,7 +70,7 @@ class HolderRelay(PtyRelay):
         self.total_bytes += len(data)
         self.log.write(data)
         self.server.broadcast(data)
-        self._recent += data
+        self._recent += data[-RECENT_BYTES:]  # a batch may be 1 MiB: copy only what is kept
         if len(self._recent) > 2 * RECENT_BYTES:
             del self._recent[:-RECENT_BYTES]
 

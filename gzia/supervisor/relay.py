@@ -70,17 +70,23 @@ class PtyRelay:
             self._log.close()
 
     def _pump_output(self) -> None:
+        data = self._read_master()
+        if data:
+            self.last_output = time.monotonic()
+            self._write_out(data)
+
+    def _read_master(self) -> bytes:
+        """One read of what the agent wrote; empty when nothing is waiting, or when the
+        PTY has closed (``master_open`` is then False)."""
         try:
             data = os.read(self.master, CHUNK)
         except BlockingIOError:
-            return
+            return b""
         except OSError:  # EIO: every holder of the PTY's other side has gone
             data = b""
         if not data:
             self.master_open = False
-            return
-        self.last_output = time.monotonic()
-        self._write_out(data)
+        return data
 
     def _write_out(self, data: bytes) -> None:
         if self._log is not None:

@@ -48,11 +48,3 @@ def _overlay(parts: list[str]) -> str:
         line = part + line[len(part):]
     return line
 
-
-def tail_lines(text: str, count: int) -> str:
-    if count <= 0:
-        return ""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        return "\n".join(lines[:-1][-count:]) + "\n"
-    return "\n".join(lines[-count:])

@@ -17,6 +17,7 @@ import os
 import signal
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from types import FrameType
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
@@ -86,3 +87,26 @@ def signal_inbox() -> Iterator[SignalInbox]:
             yield inbox
     finally:
         inbox.close()
+
+
+@dataclass
+class HeldStops:
+    """What :func:`stop_signals_held` yields: the inbox noting the signals while they are
+    held and, once the handlers are back, the stop that nobody took."""
+
+    inbox: SignalInbox
+    late_stop: int | None = None
+    """Set when the block ends normally: the first stop signal left in the inbox."""
+
+
+@contextlib.contextmanager
+def stop_signals_held() -> Iterator[HeldStops]:
+    """Hold stop signals while the block writes what must not be cut short.
+
+    A stop that arrives meanwhile is noted, not acted on; ``late_stop`` reads it after the
+    previous handlers are restored, so no signal arrives unseen between the two.
+    """
+    with signal_inbox() as inbox:
+        held = HeldStops(inbox)
+        yield held
+    held.late_stop = inbox.take_stop()

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import socket
 import stat
+import subprocess
 import tempfile
+import tty
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,3 +122,29 @@ def test_stale_socket_file_is_not_a_listener(short_runtime: Path) -> None:
     sock.bind(str(path))
     sock.close()
     assert clean_stale_sockets(short_runtime) == [path]
+
+
+def test_a_new_attacher_gets_the_last_output_however_big_the_batches(tmp_path: Path) -> None:
+    """The holder keeps only the newest RECENT_BYTES (to redraw a new attacher's screen),
+    whether the agent's output came in small reads or in batches bigger than that."""
+    from gzia.supervisor.control import ControlServer, decode_bytes
+    from gzia.supervisor.holder_relay import RECENT_BYTES, HolderRelay
+
+    output = tmp_path / "output"
+    output.write_bytes(bytes(range(256)) * (5 * RECENT_BYTES // 256 + 7))
+    master, slave = os.openpty()
+    tty.setraw(slave)  # the bytes as written: no newline translation
+    listener = socket.socket(socket.AF_UNIX)
+    server = ControlServer(listener, tmp_path / "unused.sock", {})
+    relay = HolderRelay(master, RotatingLog(tmp_path / "log", 1 << 30), server)
+    writer = subprocess.Popen(["cat", str(output)], stdout=slave)
+    os.close(slave)
+    while relay.master_open:
+        select.select([master], [], [], 5)
+        relay.handle([master], [])
+    writer.wait()
+    relay.close()
+    listener.close()
+    assert (tmp_path / "log").read_bytes() == output.read_bytes()
+    recent = decode_bytes(server.handlers["attach"]({})["recent"])
+    assert recent == output.read_bytes()[-RECENT_BYTES:]

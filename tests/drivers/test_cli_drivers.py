@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from gzia.drivers.status import PROBE_GRACE
 from tests.conftest import Result
 from tests.drivers.driver_fakes import DRIVER_CODE, FakeAgents, pid_alive, write_plugin
 
@@ -113,14 +116,83 @@ def test_human_listing(agent_path: FakeAgents, lang: str,
     }[lang]
 
 
+NOT_ANSWERING = {
+    "en": "agent '{name}' did not answer '--version' within {seconds} s: its version is unknown",
+    "es": "el agente '{name}' no respondió a '--version' en {seconds} s: su versión es "
+          "desconocida",
+}
+
+
+def not_answering(lang: str, name: str, id_: str, seconds: float) -> dict[str, Any]:
+    return {"code": "DRIVER_NOT_ANSWERING", "retryable": False, "hint": None,
+            "message": NOT_ANSWERING[lang].format(name=name, seconds=f"{seconds:g}"),
+            "details": {"id": id_, "seconds": seconds}}
+
+
 def test_a_hanging_agent_does_not_hang_the_listing(
-    agent_path: FakeAgents, cli: Cli
+    agent_path: FakeAgents, lang: str, cli: Cli
 ) -> None:
-    agent_path.install("agy", version_mode="hang")
+    """An agent that never answers ``--version`` is killed with its group at the 3 s
+    deadline and named in a warning."""
+    agy = agent_path.install("agy", version_mode="hang")
+    started = time.monotonic()
     code, out, _ = run_drivers(cli, "--json")
-    agy = json.loads(out)["data"]["drivers"][0]
-    assert (code, agy["available"], agy["version"]) == (0, True, None)
+    elapsed = time.monotonic() - started
+    document = json.loads(out)
+    assert code == 0 and 3 <= elapsed < 3 + PROBE_GRACE
+    assert document["data"]["drivers"][0] == entry(
+        "agy", "Google Antigravity (agy)", "agy", "none", HINTS[lang]["agy"], path=str(agy))
+    assert document["warnings"] == [not_answering(lang, "Google Antigravity (agy)", "agy", 3)]
     assert not pid_alive(int(agent_path.pid_file.read_text()))
+
+
+def test_the_listing_ends_even_when_a_probe_ignores_its_deadline(
+    agent_path: FakeAgents, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str,
+    cli: Cli,
+) -> None:
+    """A third-party driver whose probe never returns (as a program stuck before ``exec``
+    would leave it) is given up once the deadline and its grace are over."""
+    from gzia.drivers import status
+
+    monkeypatch.setattr(status, "PROBE_TIMEOUT", 0.5)
+    monkeypatch.setattr(status, "PROBE_GRACE", 0.5)
+    site = tmp_path / "site"
+    site.mkdir()
+    write_plugin(site, "gzia-test-stubborn", {"stubborn": "gzia_test_stubborn:Stubborn"},
+                 "gzia_test_stubborn", STUBBORN_DRIVER)
+    monkeypatch.syspath_prepend(str(site))
+    binary = agent_path.install("stubborn-agent")
+    try:
+        started = time.monotonic()
+        code, out, err = run_drivers(cli, "--json")
+        elapsed = time.monotonic() - started
+    finally:
+        sys.modules.pop("gzia_test_stubborn").RELEASE.set()  # the probe's thread ends
+    document = json.loads(out)
+    assert (code, err) == (0, "") and elapsed < 1.0 + 1.0
+    assert document["data"]["drivers"][-1] == entry(
+        "stubborn", "Stubborn Agent (stubborn)", "stubborn-agent", "none", None,
+        path=str(binary))
+    assert document["warnings"] == [
+        not_answering(lang, "Stubborn Agent (stubborn)", "stubborn", 0.5)]
+
+
+STUBBORN_DRIVER = """
+    import threading
+
+    from gzia.drivers import ExecutableDriver
+
+    RELEASE = threading.Event()
+
+    class Stubborn(ExecutableDriver):
+        id = "stubborn"
+        display_name = "Stubborn Agent (stubborn)"
+        binary = "stubborn-agent"
+
+        def probe_version(self, env, timeout=3.0):
+            RELEASE.wait(60)
+            return "never seen"
+"""
 
 
 def test_broken_driver_plugins_are_warnings(

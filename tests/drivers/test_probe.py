@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from gzia.contract import TimeoutFailure
 from gzia.drivers import get_driver
 from gzia.drivers.base import parse_version
 from tests.drivers.driver_fakes import FakeAgents, pid_alive
@@ -35,7 +36,8 @@ def test_probe_of_a_failing_binary_is_none(fake_agents: FakeAgents) -> None:
 def test_a_hanging_binary_is_stopped_at_the_deadline(fake_agents: FakeAgents) -> None:
     fake_agents.install("opencode", version_mode="hang")
     started = time.monotonic()
-    assert get_driver("opencode").probe_version(fake_agents.env(), timeout=0.5) is None
+    with pytest.raises(TimeoutFailure):
+        get_driver("opencode").probe_version(fake_agents.env(), timeout=0.5)
     elapsed = time.monotonic() - started
     assert 0.5 <= elapsed < 5
     pid = int(fake_agents.pid_file.read_text())

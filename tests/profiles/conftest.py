@@ -3,30 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gzia.i18n import set_language
+from tests.shared_fixtures import git, lang, repo
 
-
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True,
-                          timeout=30).stdout
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    git(root, "init", "-q")
-    (root / "README").write_text("project\n")
-    git(root, "add", "README")
-    git(root, "commit", "-qm", "initial")
-    return root
+__all__ = ["git", "lang", "repo"]
 
 
 @pytest.fixture
@@ -35,14 +19,6 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     directory = tmp_path / "config"
     monkeypatch.setenv("GZ_CONFIG_DIR", str(directory))
     return directory
-
-
-@pytest.fixture(params=["en", "es"])
-def lang(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv("GZ_LANG", request.param)
-    set_language(None)
-    yield request.param
-    set_language(None)
 
 
 def write_profile(directory: Path, document: dict[str, Any] | str, *,

@@ -12,29 +12,20 @@ from typing import Any
 
 import pytest
 
+from tests import shared_fixtures
 from tests.conftest import Result
+from tests.shared_fixtures import repo
 from tests.supervisor.conftest import notes
 from tests.supervisor.fakes import write_agent
 
-__all__ = ["notes"]
+__all__ = ["notes", "repo"]
 
 GzProcess = Callable[..., subprocess.Popen[str]]
 
 
 def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    git(root, "init", "-q")
-    (root / "README").write_text("project\n")
-    git(root, "add", "README")
-    git(root, "commit", "-qm", "initial")
-    return root
+    """Run git in ``cwd``; its output without the surrounding blank space."""
+    return shared_fixtures.git(cwd, *args).strip()
 
 
 @pytest.fixture

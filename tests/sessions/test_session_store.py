@@ -121,7 +121,7 @@ def test_text_after_the_record_makes_it_unreadable(store: SessionStore, tail: st
 @pytest.mark.parametrize(("extra", "error"), [
     ('"zzz": NaN', "NaN is not JSON"), ('"zzz": -Infinity', "-Infinity is not JSON"),
     ('"zzz": ' + "[" * 100_000 + "]" * 100_000, "JSON nested too deeply"),
-])
+], ids=["nan", "-infinity", "nested"])  # the test's id reaches every child's environment
 def test_records_json_cannot_print_are_unreadable(store: SessionStore, extra: str,
                                                   error: str) -> None:
     """Python's parser takes NaN and Infinity; --json output must stay valid JSON."""

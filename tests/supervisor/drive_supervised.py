@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gzia.contract import GzError
-from gzia.supervisor.command import make_command
+from gzia.supervisor.command import Command
 from gzia.supervisor.run import Started, run_supervised
 from gzia.supervisor.watchdog import Watchdog
 
@@ -30,8 +30,8 @@ def main() -> int:
     spec = json.loads(Path(sys.argv[1]).read_text())
     report_path = Path(sys.argv[2])
     report: dict[str, Any] = {"terminal_before": terminal_state(), "gz_pid": os.getpid()}
-    command = make_command(
-        spec["argv"], spec["cwd"], spec["env"], pty=spec.get("pty", False),
+    command = Command(
+        tuple(spec["argv"]), Path(spec["cwd"]), dict(spec["env"]), pty=spec.get("pty", False),
         log_path=Path(spec["log_path"]) if spec.get("log_path") else None,
     )
     watchdog = Watchdog(kill_grace_ms=spec.get("grace_ms", 100), timeout_s=spec.get("timeout_s"))
