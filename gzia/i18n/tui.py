@@ -32,6 +32,8 @@ EN = {
     "tab_events": "Events",
     "tab_output": "Output",
     "sessions_heading": "Sessions: {shown} of {total} · status: {status}",
+    "sessions_heading_capped": ("Sessions: showing {shown} of {matching}: filter to narrow"
+                                " · status: {status}"),
     "status_all": "all",
     "no_sessions": "No sessions in this project yet: n starts one.",
     "no_output_yet": "(no output yet)",
@@ -92,6 +94,8 @@ ES = {
     "tab_events": "Eventos",
     "tab_output": "Salida",
     "sessions_heading": "Sesiones: {shown} de {total} · estado: {status}",
+    "sessions_heading_capped": ("Sesiones: se muestran {shown} de {matching}: filtre para"
+                                " acotar · estado: {status}"),
     "status_all": "todos",
     "no_sessions": "Aún no hay sesiones en este proyecto: n inicia una.",
     "no_output_yet": "(aún sin salida)",

@@ -35,6 +35,9 @@ from gzia.sessions.symlinks import refuse_symlink, refuse_symlinked_layout, syml
 LOCK_TIMEOUT = 10.0
 Mutation = Callable[[SessionRecord], SessionRecord | None]
 
+STAMP_SETTLE_NS = 1_000_000_000
+"""How old a directory's modification time must be before :meth:`SessionStore.listing_stamp`
+trusts it to change with the next write."""
 MANIFEST_SUFFIX = ".manifest.json"
 """``<id>.manifest.json``: what profiles projected into the session's worktree
 (:mod:`gzia.sessions.projection`); not a record."""
@@ -115,6 +118,18 @@ class SessionStore:
                 hint_key="sessions.record_unreadable_hint",
                 details={"path": str(path), "error": str(exc)},
             ) from exc
+
+    def listing_stamp(self) -> int | None:
+        """What changes whenever a record is created, written or removed: the directory's
+        modification time (every write renames a file into it, :meth:`_write`). None when
+        it proves nothing: no directory yet, or a change less than :data:`STAMP_SETTLE_NS`
+        ago (a later write within the file system's clock tick would keep the same time).
+        Events and logs are appended in place and do not change it."""
+        try:
+            changed_ns = self.dir.stat().st_mtime_ns
+        except OSError:
+            return None
+        return None if time.time_ns() - changed_ns < STAMP_SETTLE_NS else changed_ns
 
     def list(self) -> ListResult:
         """Every record, newest first; files that do not parse are reported, not dropped.

@@ -13,6 +13,10 @@ COLUMN_TITLES = ("tui.col_id", "tui.col_status", "tui.col_provider", "tui.col_ag
                  "tui.col_duration", "tui.col_labels", "tui.col_branch", "tui.col_ahead_behind")
 """The table's columns, by their titles' message keys, in the order :func:`row_of` fills."""
 
+ROWS_SHOWN = 200
+"""The table's most rows: the newest sessions the filter matches (the title says how many
+more there are). Drawing thousands of rows would make every frame and key press wait."""
+
 WIDE_ENOUGH_FOR_BRANCH = 100
 """Narrower terminals (80 columns) leave out the branch: gz-ia names it ``harness/<id>``,
 so the id says it; the detail screen shows it."""

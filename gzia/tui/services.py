@@ -52,6 +52,35 @@ def list_sessions(store: SessionStore) -> ListResult:
     return listed(store)
 
 
+class SessionListing:
+    """:func:`list_sessions`, read again only when the store changed
+    (:meth:`SessionStore.listing_stamp`); otherwise the last records, the running ones
+    reconciled again (a process may end without a write: it is then shown ``lost``)."""
+
+    def __init__(self, store: SessionStore) -> None:
+        self.store = store
+        self._stamp: int | None = None
+        self._records: list[SessionRecord] = []
+        self._forced = False
+
+    def forget(self) -> None:
+        """Read every record again next time (F5: a record edited in place by hand)."""
+        self._forced = True
+
+    def records(self) -> list[SessionRecord]:
+        from gzia.sessions.reconcile import reconcile
+
+        forced, self._forced = self._forced, False
+        stamp = self.store.listing_stamp()  # before reading: a write meanwhile changes it
+        if forced or stamp is None or stamp != self._stamp:
+            self._records = list_sessions(self.store).records
+        else:
+            self._records = [reconcile(self.store, record) if record.is_running else record
+                             for record in self._records]
+        self._stamp = stamp
+        return list(self._records)
+
+
 def load_session(store: SessionStore, session_id: str) -> SessionRecord:
     """One record, reconciled: ``gz-ia session show``."""
     from gzia.sessions.reconcile import get_session

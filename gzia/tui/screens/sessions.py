@@ -1,9 +1,12 @@
 """The home screen: the project's sessions, read again from the store on a timer.
 
 Reading (and reconciling) the store runs in a worker thread, so the table answers keys
-while it loads. The table is filtered by text (``/``) and by status (``s`` cycles through
-them); the preview pane shows the selected session's last output (runs that keep a log,
-read as ``session output`` reads it, again on every refresh) or its diff stat.
+while it loads; a refresh reads the records again only when the store changed
+(:class:`services.SessionListing`). The table shows at most :data:`ROWS_SHOWN` rows, the
+newest the filter matches; ahead/behind counts are asked of git for those rows only.
+The table is filtered by text (``/``) and by status (``s`` cycles through them); the
+preview pane shows the selected session's last output (runs that keep a log, read as
+``session output`` reads it, again on every refresh) or its diff stat.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from gzia.i18n import t
 from gzia.sessions.record import SessionRecord, Status
 from gzia.tui import services
 from gzia.tui.keys import key
-from gzia.tui.rows import COLUMN_TITLES, columns_for, matches, row_of
+from gzia.tui.rows import COLUMN_TITLES, ROWS_SHOWN, columns_for, matches, row_of
 from gzia.tui.screens.actions import SessionActions
 
 STATUSES: tuple[str | None, ...] = (None, *(s.value for s in Status))
@@ -72,6 +75,7 @@ class SessionsScreen(SessionActions):
         self._set_columns(self.app.size.width)
         self.query_one("#sessions", DataTable).focus()
         self.ahead_behind = services.AheadBehind(self.context.store)
+        self.listing = services.SessionListing(self.context.store)
         self.reload()
         self.set_interval(self.context.refresh_s, self.reload)
 
@@ -89,11 +93,11 @@ class SessionsScreen(SessionActions):
             table.add_column(t(COLUMN_TITLES[index]), key=COLUMN_TITLES[index])
 
     def action_reload(self) -> None:
+        self.listing.forget()
         self.reload()
 
     def reload(self) -> None:
-        store = self.context.store
-        self.call(lambda: services.list_sessions(store).records, self._show, group="sessions",
+        self.call(self.listing.records, self._show, group="sessions",
                   failed=self._refresh_failed)
 
     def _refresh_failed(self, exc: BaseException) -> None:
@@ -107,7 +111,8 @@ class SessionsScreen(SessionActions):
         self._load_preview()
         counter = self.ahead_behind
         if counter is not None:
-            self.call(lambda: counter.counts(records), self._show_counts, group="counts",
+            shown = [r for r in records if r.id in self.shown]
+            self.call(lambda: counter.counts(shown), self._show_counts, group="counts",
                       failed=self._refresh_failed)
 
     def _show_counts(self, counts: Counts) -> None:
@@ -116,18 +121,19 @@ class SessionsScreen(SessionActions):
             self._fill()
 
     def _fill(self) -> None:
-        """Show the filtered records: only the cells that changed when the same sessions
-        are listed in the same order (a refresh), else the whole table again."""
+        """Show the newest filtered records: only the cells that changed when the same
+        sessions are listed in the same order (a refresh), else the whole table again."""
         text = self.query_one("#filter", Input).value
         now = self.context.clock()
+        matching = [r for r in self.records if matches(r, text, self.status_filter)]
         shown = {r.id: self._cells(row_of(r, now, self.counts.get(r.id)))
-                 for r in self.records if matches(r, text, self.status_filter)}
+                 for r in matching[:ROWS_SHOWN]}
         if list(shown) == list(self.shown):
             self._update_cells(shown)
         else:
             self._rebuild(shown)
         self.shown = shown
-        self._show_title(len(shown))
+        self._show_title(len(shown), len(matching))
 
     def _cells(self, row: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(row[i] for i in self.columns)
@@ -149,9 +155,11 @@ class SessionsScreen(SessionActions):
         if selected in shown:
             table.move_cursor(row=table.get_row_index(selected))
 
-    def _show_title(self, shown: int) -> None:
+    def _show_title(self, shown: int, matching: int) -> None:
         status = self.status_filter or t("tui.status_all")
-        title = t("tui.sessions_heading", shown=shown, total=len(self.records), status=status)
+        key = "tui.sessions_heading" if shown == matching else "tui.sessions_heading_capped"
+        title = t(key, shown=shown, matching=matching, total=len(self.records),
+                  status=status)
         self.query_one("#title", Static).update(title)
 
     def _selected_id(self) -> str | None:
