@@ -8,17 +8,30 @@ gz-ia's (:func:`gzia.i18n.language`), as for every other command.
 
 from __future__ import annotations
 
+import os
+import select
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
 from typing import ClassVar
 
 from textual.app import App
 from textual.binding import BindingType
 from textual.command import CommandPalette
 
+from gzia.contract import TerminatedError
 from gzia.i18n import t
 from gzia.sessions.store import SessionStore
 from gzia.tui.context import TuiContext
 from gzia.tui.keys import key, translate_bindings
 from gzia.tui.palette import ScreenActions
+
+HANGUP_CHECK_S = 1.0
+"""How often the UI checks that its terminal is still there."""
+HOME_ONLY_ACTIONS = frozenset({"new_session", "update"})
+TUI_SIGNALS = (signal.SIGHUP, signal.SIGTSTP, signal.SIGCONT)
 
 
 class GzApp(App[None]):
@@ -34,15 +47,39 @@ class GzApp(App[None]):
         key("u", "update", "tui.key_update", show=False),  # 80 columns: in the palette
     ]
 
-    def __init__(self, context: TuiContext) -> None:
+    def __init__(self, context: TuiContext, terminal_fd: int | None = None) -> None:
         super().__init__()
         translate_bindings(self)
         self.tui_context = context
+        self.terminal_fd = terminal_fd
+        """The terminal to watch for a hang-up (None: headless, nothing to watch)."""
+        self.terminal_lost = False
 
     def on_mount(self) -> None:
         from gzia.tui.screens.sessions import SessionsScreen
 
         self.push_screen(SessionsScreen())
+        if self.terminal_fd is not None:
+            self.set_interval(HANGUP_CHECK_S, self._quit_if_the_terminal_hung_up)
+
+    def _quit_if_the_terminal_hung_up(self) -> None:
+        """The terminal closed under gz-ia (an SSH link dropped, a window closed): quit.
+
+        A SIGHUP only notes it (see :func:`run_app`); without a SIGHUP, when the terminal
+        is not gz-ia's controlling terminal, every read fails at once and poll says so.
+        """
+        if self.terminal_fd is not None and (self.terminal_lost or hung_up(self.terminal_fd)):
+            self.terminal_lost = True
+            self.exit()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``n`` and ``u`` open their screens from the home screen only: never a second
+        form over the first, nor a form over a session's detail."""
+        if action in HOME_ONLY_ACTIONS:
+            from gzia.tui.screens.sessions import SessionsScreen
+
+            return isinstance(self.screen, SessionsScreen)
+        return True
 
     def action_new_session(self) -> None:
         from gzia.tui.screens.new_session import NewSessionScreen
@@ -60,6 +97,46 @@ class GzApp(App[None]):
                                             id="--command-palette"))
 
 
+def hung_up(fd: int) -> bool:
+    """Whether the terminal on ``fd`` has lost its other side (poll says POLLHUP)."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return any(events & (select.POLLHUP | select.POLLERR | select.POLLNVAL)
+               for _, events in poller.poll(0))
+
+
 def run_app(store: SessionStore) -> None:
-    """Run the TUI on this terminal until the user quits."""
-    GzApp(TuiContext(store)).run()
+    """Run the TUI on this terminal until the user quits, or until the terminal is gone
+    (then :class:`TerminatedError`: exit 143, as for SIGHUP in every other command)."""
+    app = GzApp(TuiContext(store), terminal_fd=sys.stdin.fileno())
+    with signals_for(app):
+        app.run()
+    if app.terminal_lost:
+        silence_standard_output()  # nobody is left to read it, and writing it would fail
+        raise TerminatedError("core.terminated")
+
+
+@contextmanager
+def signals_for(app: GzApp) -> Iterator[None]:
+    """SIGHUP ends the UI through its own exit, and Textual's Ctrl+Z handlers (SIGTSTP,
+    SIGCONT) do not outlive it: a SIGCONT after the app ended (the kernel sends one with
+    the SIGHUP of a closed terminal) would otherwise restart a UI that is gone."""
+
+    def note_hang_up(_signum: int, _frame: FrameType | None) -> None:
+        app.terminal_lost = True
+        signal.signal(signal.SIGCONT, signal.SIG_DFL)  # the SIGCONT that follows: no resume
+
+    before = {signum: signal.getsignal(signum) for signum in TUI_SIGNALS}
+    signal.signal(signal.SIGHUP, note_hang_up)
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
+def silence_standard_output() -> None:
+    null = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        os.dup2(null, stream.fileno())
+    os.close(null)

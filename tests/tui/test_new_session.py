@@ -203,3 +203,16 @@ async def test_a_background_start_returns_at_once_and_lists_the_session(
     assert record["holder"]
     final = wait_final(app.tui_context.store.project.root, str(record["id"]))
     assert final["status"] == "completed"
+
+
+@pytest.mark.anyio
+async def test_n_and_u_open_their_screens_from_the_home_screen_only(app: GzApp) -> None:
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_form(pilot, app)
+        form = app.screen
+        app.screen.query_one("#agents", OptionList).focus()
+        await pilot.press("n", "u")  # the agent list has the focus: no second form, no update
+        await pilot.pause()
+        assert app.screen is form
+        stack = [type(screen).__name__ for screen in app.screen_stack]
+        assert stack[-2:] == ["SessionsScreen", "NewSessionScreen"]
