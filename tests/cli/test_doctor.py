@@ -72,7 +72,8 @@ def test_an_mcp_sdk_that_cannot_load_is_reported(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    shadow = tmp_path / "shadow" / "mcp"
+    # The SDK's compiled part built for another platform: pydantic-core will not load.
+    shadow = tmp_path / "shadow" / "pydantic_core"
     shadow.mkdir(parents=True)
     (shadow / "__init__.py").write_text("raise ImportError('pydantic_core for another platform')\n")
     for lang, detail, fix in [
