@@ -65,10 +65,19 @@ def log_size(path: Path) -> int:
 
 def read_log(path: Path, tail_bytes: int | None = None) -> bytes:
     """What the log holds, oldest first (the rotated part, then the current file)."""
-    data = b"".join(_read_part(part) for part in (rotated_path(path), path))
+    data, _ = read_log_to_end(path)
     if tail_bytes is not None and len(data) > tail_bytes:
         return data[-tail_bytes:]
     return data
+
+
+def read_log_to_end(path: Path) -> tuple[bytes, int]:
+    """What the log holds, and how far into the current file that read went: a
+    :class:`LogFollower` started there gives every later byte once and none twice (a size
+    taken before or after the read would repeat or lose what was written in between)."""
+    rotated = _read_part(rotated_path(path))
+    current = _read_part(path)
+    return rotated + current, len(current)
 
 
 def _read_part(path: Path) -> bytes:

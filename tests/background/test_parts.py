@@ -17,7 +17,14 @@ import pytest
 
 from gzia.contract import InvalidInputError, SafetyBlockError
 from gzia.supervisor.keys import bracketed_paste, keys_bytes
-from gzia.supervisor.logfile import LogFollower, RotatingLog, log_size, read_log, rotated_path
+from gzia.supervisor.logfile import (
+    LogFollower,
+    RotatingLog,
+    log_size,
+    read_log,
+    read_log_to_end,
+    rotated_path,
+)
 from gzia.supervisor.render import render_text
 from gzia.supervisor.runtime_dir import (
     bind_private_socket,
@@ -75,6 +82,20 @@ def test_log_rotates_at_its_cap_and_reads_back_in_order(tmp_path: Path) -> None:
     assert log_size(path) == path.stat().st_size + 10
     assert read_log(path, tail_bytes=4) == written[-4:]
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_follower_started_where_a_read_ended_repeats_and_loses_nothing(tmp_path: Path) -> None:
+    """``session output -f``: what was read, then every later byte once (the follower of
+    a run that writes between the read and the follow used to print those bytes twice)."""
+    path = tmp_path / "s.log"
+    log = RotatingLog(path, max_bytes=12)
+    log.write(b"one\ntwo\nthree\n")  # 14 bytes: the first 12 rotated out, 2 in the current file
+    read, end = read_log_to_end(path)
+    log.write(b"four\n")  # written after the read, before the follow starts
+    follower = LogFollower(path, end)
+    assert (read, end) == (b"one\ntwo\nthree\n", 2)
+    assert read + follower.read_available() == b"one\ntwo\nthree\nfour\n"
+    log.close()
 
 
 @pytest.fixture

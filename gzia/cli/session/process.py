@@ -63,9 +63,11 @@ Raw = Annotated[bool, typer.Option("--raw", help="The bytes as written, escape s
 
 def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = False,  # noqa: PLR0917 - typer maps each flag to one parameter
                    tail: Tail = None, raw: Raw = False, directory: Dir = None) -> None:
+    from gzia.supervisor.logfile import read_log_to_end
+
     store, record = open_session(ctx, session, directory)
-    start = _current_size(_log_of(record))
-    data = read_output(record, tail)
+    logged, start = read_log_to_end(_log_of(record))
+    data = _tail(logged, tail)
     if follow and not output.is_json():
         _write(data, raw)
         _follow(store, record.id, start, raw)
@@ -98,13 +100,6 @@ def _log_of(record: SessionRecord) -> Path:
     if not record.log_path:
         raise NotFoundError("run.no_output", id=record.id, details={"id": record.id})
     return Path(record.log_path)
-
-
-def _current_size(log: Path) -> int:
-    try:
-        return log.stat().st_size
-    except OSError:
-        return 0
 
 
 def _tail(data: bytes, lines: int | None) -> bytes:
