@@ -12,6 +12,7 @@ EN = {
     "ambiguous_id": "session id prefix '{id}' is ambiguous: {matches}",
     "id_taken": "session '{id}' already exists",
     "locked": "session '{id}' is locked by another gz-ia process",
+    "worktrees_locked": "another gz-ia process has been creating a worktree in {root} for a minute: try again",
     "record_unreadable": "session record {path} is unreadable: {detail}",
     "record_unreadable_hint": (
         "fix that file, or remove it and run gz-ia session prune to remove the session's "
@@ -354,6 +355,7 @@ ES = {
     "ambiguous_id": "el prefijo de id de sesión '{id}' es ambiguo: {matches}",
     "id_taken": "la sesión '{id}' ya existe",
     "locked": "la sesión '{id}' está bloqueada por otro proceso de gz-ia",
+    "worktrees_locked": "otro proceso de gz-ia lleva un minuto creando un worktree en {root}: vuelve a intentarlo",
     "record_unreadable": "el registro de sesión {path} no se puede leer: {detail}",
     "record_unreadable_hint": (
         "corrige ese archivo, o elimínalo y ejecuta gz-ia session prune para eliminar el "

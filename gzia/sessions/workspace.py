@@ -19,11 +19,16 @@ In direct mode they live under ``.harness/session-files/<id>/``.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from gzia.atomic import write_atomic
-from gzia.contract import InvalidInputError, NotFoundError
+from gzia.contract import InvalidInputError, LockedError, NotFoundError
+from gzia.filelock import hold_lock
 from gzia.sessions.git import git_ok, run_git
 from gzia.sessions.ids import validate_session_id
 from gzia.sessions.project import HARNESS_DIR, Project
@@ -191,19 +196,44 @@ def _add_worktree(project: Project, worktree: Path, branch: str, base_commit: st
     """``git worktree add``; if it fails or gz-ia is stopped meanwhile, what it created
     (the directory, and the branch unless it existed before) is removed again."""
     project.worktrees_dir.mkdir(parents=True, exist_ok=True)
-    forget_missing_worktree(project, worktree)
-    new_branch = not branch_exists(project.root, branch)
-    if new_branch:
-        args = ["worktree", "add", "-b", branch, str(worktree), base_commit]
-    else:
-        args = ["worktree", "add", str(worktree), branch]
-    new_dir = not worktree.exists()
+    with worktree_adds_in_turn(project):
+        forget_missing_worktree(project, worktree)
+        new_branch = not branch_exists(project.root, branch)
+        if new_branch:
+            args = ["worktree", "add", "-b", branch, str(worktree), base_commit]
+        else:
+            args = ["worktree", "add", str(worktree), branch]
+        new_dir = not worktree.exists()
+        try:
+            git_ok(args, project.root)
+        except BaseException:
+            _undo_worktree_add(project, worktree if new_dir else None,
+                               branch if new_branch else None)
+            raise
+
+
+WORKTREE_ADD_LOCK_TIMEOUT = 60.0
+
+
+@contextlib.contextmanager
+def worktree_adds_in_turn(project: Project) -> Iterator[None]:
+    """One ``git worktree add`` of gz-ia's at a time in a project.
+
+    git does not serialize them itself: an add that reads the list of worktrees while
+    another is being created can find its ``.git/worktrees/<name>/commondir`` not yet
+    written and fail ("failed to read ... commondir"), e.g. with 20 ``exec -b`` started
+    at once. The lock is ``.harness/worktrees.lock`` (``LOCKED``, retryable, after a
+    minute).
+    """
+    root = str(project.root)
+    fd = hold_lock(project.worktrees_dir.parent / "worktrees.lock",
+                   time.monotonic() + WORKTREE_ADD_LOCK_TIMEOUT, poll=0.02,
+                   locked=lambda: LockedError("sessions.worktrees_locked", root=root,
+                                              details={"root": root}))
     try:
-        git_ok(args, project.root)
-    except BaseException:
-        _undo_worktree_add(project, worktree if new_dir else None,
-                           branch if new_branch else None)
-        raise
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def forget_missing_worktree(project: Project, worktree: Path) -> None:

@@ -184,3 +184,39 @@ def test_a_users_worktree_that_is_away_is_not_forgotten(project: Project, repo: 
     parked.rename(away.parent)  # mounted again
     assert run_git(away, "status", "--porcelain") == "?? wip.txt\n"
     assert f"worktree {away}\n" in run_git(repo, "worktree", "list", "--porcelain")
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("en", "another gz-ia process has been creating a worktree in {root} for a minute: "
+           "try again"),
+    ("es", "otro proceso de gz-ia lleva un minuto creando un worktree en {root}: "
+           "vuelve a intentarlo"),
+])
+def test_worktree_adds_take_turns_and_a_held_turn_is_locked_not_a_git_failure(
+        project: Project, repo: Path, monkeypatch: pytest.MonkeyPatch, lang: str,
+        message: str) -> None:
+    """git does not serialize ``worktree add`` itself (20 at once failed reading another's
+    half-written ``commondir``): gz-ia's adds take turns on ``.harness/worktrees.lock``."""
+    import fcntl
+    import os
+
+    from gzia.contract import LockedError
+    from gzia.i18n import set_language
+    from gzia.sessions import workspace
+
+    monkeypatch.setattr(workspace, "WORKTREE_ADD_LOCK_TIMEOUT", 0.2)
+    (repo / ".harness").mkdir(exist_ok=True)
+    fd = os.open(repo / ".harness" / "worktrees.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another gz-ia's add, in progress
+    set_language(lang)
+    try:
+        with pytest.raises(LockedError) as raised:
+            prepare_workspace(project, SID)
+        assert str(raised.value) == message.format(root=repo)
+        assert not (repo / ".harness" / "worktrees" / SID).exists()
+        assert f"harness/{SID}" not in run_git(repo, "branch", "--list")
+        fcntl.flock(fd, fcntl.LOCK_UN)  # its turn ends: the next add goes ahead
+        assert prepare_workspace(project, SID).is_isolated
+    finally:
+        set_language(None)
+        os.close(fd)
