@@ -94,6 +94,9 @@ def test_start_lists_sessions_answers_keys_and_restores_the_terminal(
     terminal.wait_for(showing("aaaa1111", "bbbb2222"), "the session list", timeout=60)
     terminal.wait_for(lambda _: row_background(terminal, "aaaa1111")
                       != row_background(terminal, "bbbb2222"), "the cursor drawn")
+    # the ahead/behind counts arrive after the rows: the list is complete once both have them
+    terminal.wait_for(lambda lines: sum(line.count("+0/-0") for line in lines) == 2,
+                      "the rows' ahead/behind counts")
     first = row_background(terminal, "bbbb2222")  # newest first: the cursor is on it
     terminal.type(DOWN)
     terminal.wait_for(lambda _: row_background(terminal, "aaaa1111") == first,
