@@ -37,7 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]  # tests/tui/pty_screen.py: the PTY and pyte driver
 
-from session_list import write_records  # noqa: E402 - bench/ is the script's directory
+from _git import make_repo  # noqa: E402 - bench/ is the script's directory
+from session_list import write_records  # noqa: E402
 
 from tests.tui.pty_screen import Lines, PtyScreen  # noqa: E402
 
@@ -52,16 +53,6 @@ HELLO = ("from textual.app import App\nfrom textual.widgets import Static\n"
          "class Hello(App):\n    BINDINGS = [('ctrl+q', 'quit')]\n"
          "    def compose(self):\n        yield Static('hello from textual')\n"
          "Hello().run()\n")
-
-
-def make_repo(root: Path) -> Path:
-    repo = root / "repo"
-    repo.mkdir()
-    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@invalid",
-           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@invalid"}
-    for args in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "init"]):
-        subprocess.run(["git", *args], cwd=repo, env=env, check=True)
-    return repo
 
 
 def terminal_env() -> dict[str, str]:
