@@ -146,28 +146,30 @@ def kill(store: SessionStore, record: SessionRecord) -> str:
     return done
 
 
-def preview_merge(store: SessionStore, record: SessionRecord) -> MergePreview:
-    """The checks ``gz-ia session merge`` makes first; nothing changes."""
+def preview_merge(store: SessionStore, session_id: str) -> MergePreview:
+    """The checks ``gz-ia session merge`` makes first; nothing changes. Like every action
+    here, it reads the record from the store first, as the command does: the screen's copy
+    may be older than the session's end."""
     from gzia.sessions.merge import preview_merge as previewed
 
-    return previewed(store, record)
+    return previewed(store, load_session(store, session_id))
 
 
-def merge(store: SessionStore, record: SessionRecord) -> list[str]:
+def merge(store: SessionStore, session_id: str) -> list[str]:
     """``gz-ia session merge``: its report."""
     from gzia.cli.session.views import render_merge
     from gzia.sessions.merge import merge_session
 
-    result = merge_session(store, record)
+    result = merge_session(store, load_session(store, session_id))
     return report_lines(lambda: render_merge(result, "sessions.merge_done"))
 
 
-def delete(store: SessionStore, record: SessionRecord) -> str:
+def delete(store: SessionStore, session_id: str) -> str:
     """``gz-ia session delete`` (without ``--force``): the line it prints."""
     from gzia.sessions.delete import delete_session
 
-    delete_session(store, record, force=False)
-    return t("sessions.deleted", id=record.id)
+    delete_session(store, load_session(store, session_id), force=False)
+    return t("sessions.deleted", id=session_id)
 
 
 def prune(store: SessionStore) -> list[str]:

@@ -72,6 +72,23 @@ async def test_watch_read_send_input_and_merge(gz: Gz, repo: Path) -> None:
     assert stored(repo, session)["merged_at"]
 
 
+async def test_merge_reads_the_store_not_the_screens_older_copy(gz: Gz, repo: Path) -> None:
+    """The detail screen still shows the session running (it is not refreshed here) when
+    the session ends; merge must check the record the store holds, as the command does."""
+    session = background(gz, repo, WRITE_THEN_WAIT)
+    app = make_app(repo, refresh_s=3600)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: table_ids(app) == [session], "the session in the list")
+        await pilot.press("enter")
+        await until(pilot, lambda: "running" in text_of(app, "#heading"), "the detail")
+        gz("session", "submit", session, "yes", cwd=repo)
+        assert wait_final(repo, session)["status"] == "completed"
+        assert "running" in text_of(app, "#heading")
+        await pilot.press("m")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the merge question")
+        assert app.screen.details == ["Integrated files:", "  • new.txt"]
+
+
 async def test_kill_asks_first_then_stops_the_session(gz: Gz, repo: Path) -> None:
     session = background(gz, repo, "echo ready; sleep 60")
     app = make_app(repo)

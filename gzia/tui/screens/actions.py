@@ -77,7 +77,7 @@ class SessionActions(GzScreen):
             self.after_removal()
 
         self._confirmed(t("tui.confirm_delete", id=record.id), [], lambda: self.call(
-            lambda: services.delete(store, record), deleted))
+            lambda: services.delete(store, record.id), deleted))
 
     def action_merge(self) -> None:
         self._with_current(self._merge)
@@ -88,10 +88,10 @@ class SessionActions(GzScreen):
         def checked(preview: MergePreview) -> None:
             question = t("tui.confirm_merge", id=record.id, into=preview.into or "HEAD")
             self._confirmed(question, merge_details(preview), lambda: self.call(
-                lambda: services.merge(store, record),
+                lambda: services.merge(store, record.id),
                 lambda lines: self._report(t("tui.merge_title", id=record.id), lines)))
 
-        self.call(lambda: services.preview_merge(store, record), checked)
+        self.call(lambda: services.preview_merge(store, record.id), checked)
 
     def action_prune(self) -> None:
         store = self.context.store
