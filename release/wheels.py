@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -163,16 +164,27 @@ def fill_site_packages(
     wheel_tags: tuple[str, ...],
     work_dir: Path,
 ) -> list[str]:
-    """Download and unpack the wheels of every environment; returns the wheels' names."""
-    owners: dict[str, tuple[str, str]] = {}
-    wheel_names: set[str] = set()
+    """Download and unpack the wheels of every environment; returns the wheels' names.
+
+    The downloads run at once (each is a pip process that mostly waits on the index);
+    the unpacking follows in the order of ``environments``, so the result does not depend
+    on which download finished first.
+    """
+    wheel_dirs = []
     for environment in environments:
         wheels_dir = work_dir / f"wheels-{environment.python_version}"
         wheels_dir.mkdir()
         requirements = wheels_dir / "requirements.txt"
         requirements.write_text(requirements_for(lock_text, environment))
-        python_version = environment.python_version
-        download(pip_download_argv(requirements, wheels_dir, wheel_tags, python_version))
+        wheel_dirs.append((wheels_dir, pip_download_argv(
+            requirements, wheels_dir, wheel_tags, environment.python_version)))
+    with ThreadPoolExecutor(max_workers=len(wheel_dirs) or 1) as pool:
+        downloads = [pool.submit(download, argv) for _, argv in wheel_dirs]
+    for finished in downloads:
+        finished.result()  # the first failure, in the order of the environments
+    owners: dict[str, tuple[str, str]] = {}
+    wheel_names: set[str] = set()
+    for wheels_dir, _ in wheel_dirs:
         for wheel in sorted(wheels_dir.glob("*.whl")):
             unpack(wheel, site_packages, owners)
             wheel_names.add(wheel.name)

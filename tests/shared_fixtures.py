@@ -5,6 +5,7 @@ A ``conftest.py`` imports the fixtures it offers (and names them in ``__all__``)
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,12 @@ from pathlib import Path
 import pytest
 
 from gzia.i18n import set_language
+
+
+def trials(usual: int, thorough: int) -> int:
+    """How many random rounds a race test runs: ``usual`` in a normal run, ``thorough``
+    when ``GZ_TEST_THOROUGH=1`` (a longer hunt for rare interleavings, README)."""
+    return thorough if os.environ.get("GZ_TEST_THOROUGH") == "1" else usual
 
 
 def git(cwd: Path, *args: str) -> str:

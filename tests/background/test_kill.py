@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tests.background.conftest import holder_pid, start_background, stored, wait_final, wait_until
 from tests.conftest import Result
+from tests.shared_fixtures import trials
 from tests.supervisor.fakes import STUBBORN_WITH_GRANDCHILD, noted_pids, pid_running, wait_for_note
 
 IGNORES_HUP = """
@@ -89,9 +90,10 @@ def test_kill_and_exit_race_leaves_one_final_record(
     gz: Callable[..., Result], repo: Path,
 ) -> None:
     """Run many times (bounded): the agent exits on its own just as the kill arrives."""
-    deadline = time.monotonic() + 90
+    rounds = trials(12, 60)
+    deadline = time.monotonic() + 7.5 * rounds
     outcomes: set[str] = set()
-    for attempt in range(12):
+    for attempt in range(rounds):
         if time.monotonic() > deadline:
             break
         delay = 0.05 * (attempt % 6)

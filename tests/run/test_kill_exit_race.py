@@ -32,6 +32,7 @@ from gzia.supervisor.procinfo import process_start_time
 from tests.conftest import Result
 from tests.run.conftest import GzProcess, stored_record
 from tests.run.test_kill_and_signals import finish, only_session_id, wait_for_pid_recorded
+from tests.shared_fixtures import trials
 from tests.supervisor.fakes import wait_for_note
 
 Gz = Callable[..., Result]
@@ -41,7 +42,7 @@ while not os.path.exists(os.path.join(os.environ["FAKE_NOTES"], "go")):
     time.sleep(0.01)
 sys.exit(0)
 """
-RACE_TRIALS = 30
+RACE_TRIALS = trials(12, 60)
 
 
 def _is_zombie(pid: int) -> bool:

@@ -23,9 +23,10 @@ import pytest
 from gzia.sessions.project import Project
 from tests.conftest import Result
 from tests.sessions.session_testkit import commit_file, run_git
+from tests.shared_fixtures import trials
 
 Cli = Callable[..., Result]
-ROUNDS = 5
+ROUNDS = trials(2, 10)
 """Repetitions of each scenario (each takes about a second: it waits for a new one)."""
 SETUP_ATTEMPTS = 10
 EDIT = "printf 'v6 ok\\n' > README.md"

@@ -22,9 +22,10 @@ from gzia.sessions.project import Project
 from gzia.sessions.store import SessionStore
 from tests.conftest import Result
 from tests.sessions.session_testkit import commit_file, make_session, run_git
+from tests.shared_fixtures import trials
 
 Cli = Callable[..., Result]
-KILLS = 50
+KILLS = trials(20, 100)
 BUDGET_S = 600.0
 ORPHAN_WAIT_S = 30.0
 MERGE_STATE_FILES = ("MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "SQUASH_MSG", "AUTO_MERGE")
