@@ -152,7 +152,8 @@ def test_reconcile_when_the_record_cannot_be_written_still_reports_lost(
 @pytest.mark.parametrize(("pid", "started_at"), [
     (2**31, "2026-01-01T00:00:00Z"), (10**20, "2026-01-01T00:00:00Z"), (-1, now_rfc3339()),
     (0, "2999-06-01T00:00:00Z"), (0, "not a date"), (0, ""),
-])
+], ids=["pid-2^31", "pid-10^20", "pid-negative-started-now", "started-in-the-future",
+        "started-not-a-date", "started-empty"])  # stable ids: one test list for every run
 def test_running_records_no_process_could_match_become_lost(
     store: SessionStore, pid: int, started_at: str
 ) -> None:
