@@ -5,8 +5,9 @@ built as ``gz-ia chat`` builds it (same request, watchdog, MCP wiring and push s
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -114,3 +115,28 @@ def launch_report(choice: Choice) -> LaunchCallback:
 
     return chat_launch_report(get_driver(choice.provider), parse_permission(choice.permission),
                               background=choice.background)
+
+
+@contextlib.contextmanager
+def warnings_kept() -> Iterator[list[str]]:
+    """The warnings the CLI would print meanwhile (``launch_report``'s), kept for the
+    screen instead: printed, they would land on top of the UI. One start at a time."""
+    from gzia.cli import output
+
+    state = output.state
+    before, quiet = len(state.warnings), state.quiet
+    state.quiet = True
+    kept: list[str] = []
+    try:
+        yield kept
+    finally:
+        state.quiet = quiet
+        kept.extend(problem.message for problem in state.warnings[before:])
+        del state.warnings[before:]
+
+
+def start_in_background(project_dir: Path, choice: Choice) -> tuple[str, list[str]]:
+    """``gz-ia chat -b``: the new session's id, and the warnings chat would print."""
+    with warnings_kept() as warnings:
+        run = start(project_dir, choice, on_launch=launch_report(choice))
+    return run.record.id, warnings

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Checkbox, OptionList, TextArea
 
-from gzia.i18n import set_language
+from gzia.i18n import set_language, t
 from gzia.profiles.catalog import create_profile, locations
 from gzia.tui.app import GzApp
+from gzia.tui.screens.sessions import SessionsScreen
 from tests.background.conftest import wait_final
 from tests.supervisor.conftest import notes
 from tests.tui.forms_kit import (
@@ -203,6 +204,42 @@ async def test_a_background_start_returns_at_once_and_lists_the_session(
     assert record["holder"]
     final = wait_final(app.tui_context.store.project.root, str(record["id"]))
     assert final["status"] == "completed"
+
+
+async def start_in_background(pilot: object, app: GzApp) -> None:
+    await open_form(pilot, app)
+    app.screen.query_one("#background").value = True
+    await pilot.press("ctrl+s")  # type: ignore[attr-defined]
+    for _ in range(2):  # the start, then the list's reload
+        await app.workers.wait_for_complete()
+        await pilot.pause()  # type: ignore[attr-defined]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_a_background_start_puts_the_cursor_on_it_and_shows_chats_warnings(
+        app: GzApp, lang: str) -> None:
+    """chat -b prints its launch warnings; the TUI shows them, in the same words."""
+    set_language(lang)
+    root = app.tui_context.store.project.root
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start_in_background(pilot, app)
+        [first] = records(app)
+        assert not app._notifications
+        (root / "draft.txt").write_text("not committed\n")
+        await start_in_background(pilot, app)
+        second = next(r for r in records(app) if r["id"] != first["id"])
+        home = app.screen
+        assert isinstance(home, SessionsScreen)
+        assert [r.id for r in home.records] == [second["id"], first["id"]]
+        selected = home.current()
+        assert selected is not None and selected.id == second["id"]
+        [warning] = list(app._notifications)
+    commit = str(second["base_commit"])[:12]
+    assert (warning.severity, warning.message) == ("warning", t(
+        "launch.uncommitted_base", count=1, base=str(root), commit=commit))
+    for record in (first, second):
+        wait_final(root, str(record["id"]))
 
 
 @pytest.mark.anyio

@@ -37,10 +37,14 @@ from gzia.tui.keys import key
 from gzia.tui.screens.base import GzScreen
 from gzia.tui.screens.confirm import NoticeScreen
 from gzia.tui.screens.forms import problem_text
+from gzia.tui.screens.sessions import SessionsScreen
 from gzia.tui.services import problem_of
 
 if TYPE_CHECKING:
     from gzia.sessions.runner import SessionRun
+
+NOTICE_S = 10.0
+"""How long a start's warning stays on the screen."""
 
 
 class NewSessionScreen(GzScreen):
@@ -149,9 +153,8 @@ class NewSessionScreen(GzScreen):
             self._say(t("tui_forms.starting"))
             self.refresh_bindings()
             project_dir = self.context.store.project.base
-            self.call(lambda: starting.start(project_dir, choice),
-                      lambda _run: self._started(), group="start",
-                      failed=self._failed)
+            self.call(lambda: starting.start_in_background(project_dir, choice),
+                      self._started_in_background, group="start", failed=self._failed)
         else:
             self._run_in_foreground(choice)
 
@@ -178,7 +181,7 @@ class NewSessionScreen(GzScreen):
         except Exception as exc:  # the CLI's error line and hint, on the form
             self._say(problem_text(exc))
             return
-        self.app.push_screen(_outcome(run), lambda _: self._started())
+        self.app.push_screen(_outcome(run), lambda _: self._started(run.record.id))
 
     @contextlib.contextmanager
     def _terminal_handed_over(self) -> Iterator[None]:
@@ -188,11 +191,21 @@ class NewSessionScreen(GzScreen):
         with self.app.suspend():
             yield
 
-    def _started(self) -> None:
-        """Back to the list, read again at once so it shows the new session."""
+    def _started_in_background(self, started: tuple[str, list[str]]) -> None:
+        session_id, warnings = started
+        for warning in warnings:
+            self.app.notify(warning, title=t("core.warning_prefix"), severity="warning",
+                            markup=False, timeout=NOTICE_S)
+        self._started(session_id)
+
+    def _started(self, session_id: str) -> None:
+        """Back to the list, read again at once, its cursor on the new session."""
         self.busy = False
         self.app.pop_screen()
-        self.app.call_later(self.app.screen.run_action, "reload")
+        home = self.app.screen
+        if isinstance(home, SessionsScreen):
+            home.select_when_listed(session_id)
+        self.app.call_later(home.run_action, "reload")
 
     def _failed(self, exc: BaseException) -> None:
         self.busy = False

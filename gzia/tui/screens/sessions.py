@@ -63,6 +63,8 @@ class SessionsScreen(SessionActions):
         self.columns: tuple[int, ...] = ()
         self.shown: dict[str, tuple[str, ...]] = {}
         """The table's rows as drawn, by session id."""
+        self.to_select: str | None = None
+        """A session to put the cursor on once the table lists it (one just started)."""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title", markup=False)
@@ -120,6 +122,9 @@ class SessionsScreen(SessionActions):
             self.counts = counts
             self._fill()
 
+    def select_when_listed(self, session_id: str) -> None:
+        self.to_select = session_id
+
     def _fill(self) -> None:
         """Show the newest filtered records: only the cells that changed when the same
         sessions are listed in the same order (a refresh), else the whole table again."""
@@ -134,6 +139,10 @@ class SessionsScreen(SessionActions):
             self._rebuild(shown)
         self.shown = shown
         self._show_title(len(shown), len(matching))
+        if self.to_select in shown:
+            table = self.query_one("#sessions", DataTable)
+            table.move_cursor(row=table.get_row_index(self.to_select))
+            self.to_select = None
 
     def _cells(self, row: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(row[i] for i in self.columns)
