@@ -2,7 +2,12 @@
 # The whole test suite: lint, type check, build dist/gz-ia.pyz once, then every test
 # (including the ones that run the built zipapp). Extra arguments go to pytest.
 #
-# Environment: PYTHON (3.11+, default python3), GZ_TEST_VENV (default .venv).
+# The tests run in parallel, GZ_TEST_WORKERS of them (default: one per CPU, at most 4;
+# `-n 0` as an extra argument runs them one by one). Tests that share the release builds
+# are kept in one worker (xdist_group).
+#
+# Environment: PYTHON (3.11+, default python3), GZ_TEST_VENV (default .venv),
+# GZ_TEST_WORKERS.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,4 +26,7 @@ echo "== mypy"
 echo "== build dist/gz-ia.pyz"
 PYTHON="$venv/bin/python" bash build/shiv.sh
 echo "== pytest"
-GZ_TEST_PYZ="$root/dist/gz-ia.pyz" "$venv/bin/python" -m pytest "$@"
+cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+workers=${GZ_TEST_WORKERS:-$(( cpus < 4 ? cpus : 4 ))}
+GZ_TEST_PYZ="$root/dist/gz-ia.pyz" "$venv/bin/python" -m pytest -n "$workers" \
+  --dist loadgroup "$@"

@@ -38,7 +38,9 @@ from tests.release.conftest import (
 )
 
 # The first test also waits for both builds (pip downloads on a cold cache included).
-pytestmark = [pytest.mark.release_build, pytest.mark.timeout(900)]
+# One worker runs them all (build/test.sh runs the suite in parallel): the builds once.
+pytestmark = [pytest.mark.release_build, pytest.mark.timeout(900),
+              pytest.mark.xdist_group("release_builds")]
 OLD, NEW = "1.0.0", "1.1.0"
 HOST = build.host_platform()
 BUILD_TIMEOUT = 900
