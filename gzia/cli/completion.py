@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.quick import COMPLETE_VAR
 from gzia.contract import GzError, InvalidInputError
 
 if TYPE_CHECKING:
     import click
 
 PROGRAM = "gz-ia"
-COMPLETE_VAR = "_GZ_IA_COMPLETE"
 SHELLS = ("bash", "zsh", "fish")
 
 app = typer.Typer(add_completion=False)

@@ -1,10 +1,13 @@
 """Commands answered without the command-line framework, because they must start fast.
 
-``gz-ia --version``, ``gz-ia version`` and the plain forms of ``gz-ia session list``:
-importing click and typer and building the command tree costs more than listing a
-thousand sessions. The forms are parsed strictly::
+``gz-ia --version``, ``gz-ia version``, the plain forms of ``gz-ia session list``, and
+those of ``gz-ia start`` (bench/tui.py: the first frame in under a second): importing
+click and typer and building the command tree costs more than listing a thousand
+sessions. The forms are parsed strictly::
 
     gz-ia [G...] session [G | D]... list [G | D]...
+    gz-ia start [D]
+    gz-ia                      (on a terminal, not called back by a completion script)
     G: a global flag (--json, -q, --quiet, --debug: gzia.cli.output.GLOBAL_FLAGS)
     D: -d DIR  --dir DIR  --dir=DIR
 
@@ -15,10 +18,15 @@ same answer the slow way. Both paths are held to identical output by the tests.
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable
 
 DIR_OPTIONS = ("-d", "--dir")
 SESSION_LIST = ("session", "list")
+START = "start"
+COMPLETE_VAR = "_GZ_IA_COMPLETE"
+"""Set when a shell's completion script calls gz-ia back (gzia/cli/completion.py)."""
 
 
 def answer(args: list[str]) -> int | None:
@@ -26,10 +34,13 @@ def answer(args: list[str]) -> int | None:
     if args in (["--version"], ["version"]):
         return print_version()
     parsed = parse_session_list(args)
-    if parsed is None:
-        return None
-    flags_by_level, directory = parsed
-    return run_session_list(flags_by_level, directory)
+    if parsed is not None:
+        flags_by_level, directory = parsed
+        return run_session_list(flags_by_level, directory)
+    start_dir = parse_start(args)
+    if start_dir is not None:
+        return run_start(start_dir[0])
+    return None
 
 
 def version_line() -> str:
@@ -77,25 +88,62 @@ def _next(args: list[str], index: int) -> str | None:
     return args[index + 1] if index + 1 < len(args) else None
 
 
+def parse_start(args: list[str]) -> tuple[str | None] | None:
+    """``(directory,)`` for the forms of ``start`` in the module's grammar, else ``None``."""
+    from gzia.cli.terminal_ui import on_a_terminal
+
+    if not args:
+        return (None,) if on_a_terminal() and not os.environ.get(COMPLETE_VAR) else None
+    if args[0] != START:
+        return None
+    rest = args[1:]
+    if not rest:
+        return (None,)
+    if len(rest) == 1 and rest[0].startswith("--dir="):
+        value: str | None = rest[0].partition("=")[2]
+    elif len(rest) == 2 and rest[0] in DIR_OPTIONS:
+        value = rest[1]
+    else:
+        return None
+    return (value,) if value and not value.startswith("-") else None
+
+
 def run_session_list(flags_by_level: list[list[str]], directory: str | None) -> int | None:
     """Run ``session list`` as the full command line would, flags applied as click would
     apply them: the root's before plugin warnings are reported, the others after."""
+
+    def listing() -> None:
+        _apply(flags_by_level[1] + flags_by_level[2])
+        from gzia.cli.session.listing import show_sessions
+
+        show_sessions(directory)
+
+    return _run_builtin(SESSION_LIST[0], listing, root_flags=flags_by_level[0])
+
+
+def run_start(directory: str | None) -> int | None:
+    """Run ``start`` (or bare ``gz-ia`` on a terminal) as the full command line would."""
+    from gzia.cli.terminal_ui import open_tui
+
+    return _run_builtin(START, lambda: open_tui(directory), root_flags=[])
+
+
+def _run_builtin(command: str, run: Callable[[], None], *, root_flags: list[str]) -> int | None:
+    """Run ``run`` as gz-ia's own ``command``, reported as the full command line reports
+    it; ``None`` (nothing printed) when a plugin took the command's name."""
     from gzia.cli import outcome
     from gzia.cli.plugin_warnings import COMMANDS_GROUP, reported
     from gzia.plugins import ORIGIN_BUILTIN, discover
 
     with outcome.invocation():
-        _apply(flags_by_level[0])
+        _apply(root_flags)
         try:
             found = discover(COMMANDS_GROUP)
-            entry = found.available.get(SESSION_LIST[0])
+            entry = found.available.get(command)
             if entry is None or entry[0].origin != ORIGIN_BUILTIN:
                 return None  # nothing printed yet: an install without its own commands
             reported(found)
-            _apply(flags_by_level[1] + flags_by_level[2])
-            from gzia.cli.session.listing import show_sessions
-
-            show_sessions(directory)
+            run()
         except BrokenPipeError:
             raise
         except (Exception, KeyboardInterrupt) as exc:

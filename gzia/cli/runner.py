@@ -87,7 +87,7 @@ def _run(args: list[str]) -> int:
 def _answer_before_parsing(root: RootGroup, args: list[str]) -> int | None:
     """A completion script calling back, or bare ``gz-ia`` off a terminal (the help page)."""
     from gzia.cli.completion import complete_if_asked
-    from gzia.cli.start import on_a_terminal
+    from gzia.cli.terminal_ui import on_a_terminal
 
     completed = complete_if_asked(root)
     if completed is not None or args or on_a_terminal():

@@ -71,6 +71,33 @@ def read_log(path: Path, tail_bytes: int | None = None) -> bytes:
     return data
 
 
+TAIL_BLOCK = 64 * 1024
+
+
+def read_log_tail(path: Path, lines: int) -> bytes:
+    """The end of the log holding at least its last ``lines`` lines (or all of it): read
+    backwards from the end in blocks, so a preview of a long log does not read it all."""
+    blocks: list[bytes] = []
+    newlines = 0
+    for part in (path, rotated_path(path)):  # the newest output first
+        try:
+            log = part.open("rb")
+        except FileNotFoundError:
+            continue
+        with log:
+            position = log.seek(0, os.SEEK_END)
+            while position > 0 and newlines <= lines:
+                step = min(TAIL_BLOCK, position)
+                position -= step
+                log.seek(position)
+                block = log.read(step)
+                blocks.append(block)
+                newlines += block.count(b"\n")
+        if newlines > lines:
+            break
+    return b"".join(reversed(blocks))
+
+
 def read_log_to_end(path: Path) -> tuple[bytes, int]:
     """What the log holds, and how far into the current file that read went: a
     :class:`LogFollower` started there gives every later byte once and none twice (a size

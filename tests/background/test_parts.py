@@ -22,6 +22,7 @@ from gzia.supervisor.logfile import (
     RotatingLog,
     log_size,
     read_log,
+    read_log_tail,
     read_log_to_end,
     rotated_path,
 )
@@ -82,6 +83,26 @@ def test_log_rotates_at_its_cap_and_reads_back_in_order(tmp_path: Path) -> None:
     assert log_size(path) == path.stat().st_size + 10
     assert read_log(path, tail_bytes=4) == written[-4:]
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("block", [3, 7, 64 * 1024])
+def test_the_tail_of_a_log_is_read_from_its_end_and_shows_the_same_lines(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    """``session output --tail N`` and the TUI's preview: the same lines as cutting the
+    whole log, rotated part included, without reading more than they need."""
+    monkeypatch.setattr("gzia.supervisor.logfile.TAIL_BLOCK", block)
+    path = tmp_path / "s.log"
+    log = RotatingLog(path, max_bytes=40)
+    for index in range(13):
+        log.write(f"line {index}\n".encode() if index % 4 else b"partial ")
+    log.close()
+    whole = read_log(path)
+    for lines in range(0, 16):
+        tail = read_log_tail(path, lines)
+        assert whole.endswith(tail)
+        assert tail.split(b"\n")[-lines - 1:] == whole.split(b"\n")[-lines - 1:]
+    if block == 3:
+        assert len(read_log_tail(path, 1)) < len(whole)
 
 
 def test_a_follower_started_where_a_read_ended_repeats_and_loses_nothing(tmp_path: Path) -> None:

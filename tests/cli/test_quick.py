@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gzia.cli.quick import parse_session_list
+from gzia.cli.quick import COMPLETE_VAR, parse_session_list, parse_start
 from gzia.sessions.project import find_project
 from tests.conftest import Result
 from tests.sessions.session_testkit import COMPLETED_ISOLATED, go_record, make_repo, make_session
@@ -134,6 +134,57 @@ def test_forms_taken_by_the_quick_path(args: list[str], expected: object) -> Non
 ])
 def test_other_forms_go_to_the_full_command_line(args: list[str]) -> None:
     assert parse_session_list(args) is None
+
+
+@pytest.mark.parametrize("form", [
+    ["start", "-d", "{missing}"], ["start", "--dir={file}"], ["start", "--dir", "{repo}"], [],
+])
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_quick_start_answers_as_the_full_command_line(form: list[str], lang: str,
+                                                      tmp_path: Path) -> None:
+    """Off a terminal: a missing or wrong directory, or no terminal to draw on (bare
+    ``gz-ia`` off a terminal prints the help, from the full command line both times)."""
+    (tmp_path / "file").write_text("")
+    repo = make_repo(tmp_path / "repo")
+    args = [a.format(missing=tmp_path / "missing", file=tmp_path / "file", repo=repo)
+            for a in form]
+    if not args:
+        assert gz(full=True).exit_code == 0
+        return
+    quick = gz(*args, full=False, env={"GZ_LANG": lang})
+    assert quick == gz(*args, full=True, env={"GZ_LANG": lang})
+    assert quick.exit_code == 2 and quick.stderr and not quick.stdout
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["start"], (None,)), (["start", "-d", "a"], ("a",)), (["start", "--dir", "a"], ("a",)),
+    (["start", "--dir=a"], ("a",)), (["start", "-d", "list"], ("list",)),
+])
+def test_start_forms_taken_by_the_quick_path(args: list[str], expected: object) -> None:
+    assert parse_start(args) == expected
+
+
+@pytest.mark.parametrize("args", [
+    ["start", "-d"], ["start", "--dir="], ["start", "-d", "-q"], ["start", "-d", "a", "-d", "b"],
+    ["start", "-da"], ["start", "--help"], ["--json", "start"], ["start", "--json"],
+    ["start", "extra"], ["--debug"], ["session"],
+])
+def test_other_start_forms_go_to_the_full_command_line(args: list[str]) -> None:
+    assert parse_start(args) is None
+
+
+@pytest.mark.parametrize(("terminal", "completing", "expected"), [
+    (True, False, (None,)), (False, False, None), (True, True, None),
+])
+def test_bare_gz_ia_is_quick_on_a_terminal_unless_a_completion_script_calls(
+    terminal: bool, completing: bool, expected: object, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("gzia.cli.terminal_ui.on_a_terminal", lambda: terminal)
+    if completing:
+        monkeypatch.setenv(COMPLETE_VAR, "bash_complete")
+    else:
+        monkeypatch.delenv(COMPLETE_VAR, raising=False)
+    assert parse_start([]) == expected
 
 
 METRICS_FREE = """

@@ -85,9 +85,10 @@ def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = Fal
 def read_output(record: SessionRecord, tail: int | None = None) -> bytes:
     """What ``session output`` prints of a session: its log's bytes, the last ``tail``
     lines only when given (the terminal UI's preview reads it the same way)."""
-    from gzia.supervisor.logfile import read_log
+    from gzia.supervisor.logfile import read_log, read_log_tail
 
-    return _tail(read_log(_log_of(record)), tail)
+    path = _log_of(record)
+    return _tail(read_log(path) if tail is None else read_log_tail(path, tail), tail)
 
 
 def warn_no_output_yet(session_id: str) -> None:

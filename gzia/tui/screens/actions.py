@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 from textual.app import SuspendNotSupported
 
 from gzia.i18n import t
-from gzia.sessions.merge import MergePreview
 from gzia.sessions.record import SessionRecord
 from gzia.tui import services
 from gzia.tui.screens.base import GzScreen
 from gzia.tui.screens.confirm import ConfirmScreen, NoticeScreen, TextScreen
 
 if TYPE_CHECKING:
+    from gzia.sessions.merge import MergePreview
     from gzia.sessions.store import SessionStore
 
 

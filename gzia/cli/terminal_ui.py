@@ -1,0 +1,29 @@
+"""Opening the terminal UI: ``gz-ia start`` and bare ``gz-ia`` on a terminal, whether the
+command line answers them (:mod:`gzia.cli.start`) or the quick path does
+(:mod:`gzia.cli.quick`). Textual is imported only once the project is found and the
+terminal checked: a wrong directory gives ``gz-ia session list``'s error, before the
+screen is taken over.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from gzia.contract import InvalidInputError
+
+
+def on_a_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def open_tui(directory: str | None) -> None:
+    """Run the TUI of the project containing ``directory`` (default: cwd) until it quits."""
+    from gzia.sessions.project import find_project
+    from gzia.sessions.store import SessionStore
+
+    store = SessionStore(find_project(directory))
+    if not on_a_terminal():
+        raise InvalidInputError("tui.not_a_terminal", hint_key="tui.not_a_terminal_hint")
+    from gzia.tui.app import run_app
+
+    run_app(store)
