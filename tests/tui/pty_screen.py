@@ -33,7 +33,7 @@ class PtyScreen:
         self.attrs_before = self.attrs()
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
-        self.raw = b""
+        self.raw = bytearray()  # appended in place: a long run writes megabytes
         self.process = subprocess.Popen(
             list(argv), stdin=self.slave, stdout=self.slave, stderr=self.slave,
             start_new_session=True, preexec_fn=_take_controlling_terminal,  # noqa: PLW1509

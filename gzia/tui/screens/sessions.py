@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -104,7 +105,7 @@ class SessionsScreen(SessionActions):
 
     def _refresh_failed(self, exc: BaseException) -> None:
         problem = services.problem_of(exc)
-        self.query_one("#title", Static).update(f"{t('core.error_prefix')}: {problem.message}")
+        self._set_text("#title", f"{t('core.error_prefix')}: {problem.message}")
 
     def _show(self, records: list[SessionRecord]) -> None:
         """The records first, then the ahead/behind counts (git calls) as they come."""
@@ -148,12 +149,17 @@ class SessionsScreen(SessionActions):
         return tuple(row[i] for i in self.columns)
 
     def _update_cells(self, shown: dict[str, tuple[str, ...]]) -> None:
+        """A cell that grew widens its column; one that shrank leaves the column as it is
+        (bench/tui.py: Textual measures every row of a column again when a cell shrinks,
+        and the running sessions' durations change on every refresh). The next rebuild
+        fits the columns again."""
         table = self.query_one("#sessions", DataTable)
         for session_id, cells in shown.items():
             for index, (old, new) in enumerate(zip(self.shown[session_id], cells, strict=True)):
                 if old != new:
                     column = COLUMN_TITLES[self.columns[index]]
-                    table.update_cell(session_id, column, Text(new), update_width=True)
+                    table.update_cell(session_id, column, Text(new),
+                                      update_width=cell_len(new) > cell_len(old))
 
     def _rebuild(self, shown: dict[str, tuple[str, ...]]) -> None:
         table = self.query_one("#sessions", DataTable)
@@ -169,7 +175,7 @@ class SessionsScreen(SessionActions):
         key = "tui.sessions_heading" if shown == matching else "tui.sessions_heading_capped"
         title = t(key, shown=shown, matching=matching, total=len(self.records),
                   status=status)
-        self.query_one("#title", Static).update(title)
+        self._set_text("#title", title)
 
     def _selected_id(self) -> str | None:
         table = self.query_one("#sessions", DataTable)
@@ -186,26 +192,30 @@ class SessionsScreen(SessionActions):
     def _selected(self) -> None:
         self.action_open()
 
+    def _set_text(self, selector: str, text: str) -> None:
+        """The title and the preview have fixed sizes (DEFAULT_CSS): a new text changes no
+        layout, so none is made (bench/tui.py: a layout redraws the whole table)."""
+        self.query_one(selector, Static).update(text, layout=False)
+
     @on(DataTable.RowHighlighted, "#sessions")
     def _highlighted(self) -> None:
         self._load_preview()
 
     def _load_preview(self) -> None:
         record = self.current()
-        preview = self.query_one("#preview", Static)
         if record is None:
-            preview.update(t("tui.no_sessions") if not self.records else "")
+            self._set_text("#preview", t("tui.no_sessions") if not self.records else "")
             return
         store = self.context.store
         self.call(lambda: (record.id, services.preview_text(store, record)),
                   self._show_preview, group="preview", failed=self._preview_failed)
 
     def _preview_failed(self, exc: BaseException) -> None:
-        self.query_one("#preview", Static).update(services.problem_of(exc).message)
+        self._set_text("#preview", services.problem_of(exc).message)
 
     def _show_preview(self, found: tuple[str, str]) -> None:
         session_id, text = found
-        self.query_one("#preview", Static).update("\n".join(text.splitlines()[-6:]))
+        self._set_text("#preview", "\n".join(text.splitlines()[-6:]))
         if session_id != self._selected_id():  # the cursor moved while it was read
             self._load_preview()
 
