@@ -63,11 +63,9 @@ def log_size(path: Path) -> int:
     return total
 
 
-def read_log(path: Path, tail_bytes: int | None = None) -> bytes:
+def read_log(path: Path) -> bytes:
     """What the log holds, oldest first (the rotated part, then the current file)."""
     data, _ = read_log_to_end(path)
-    if tail_bytes is not None and len(data) > tail_bytes:
-        return data[-tail_bytes:]
     return data
 
 

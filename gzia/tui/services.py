@@ -133,12 +133,12 @@ def show_lines(record: SessionRecord) -> list[str]:
     return report_lines(lambda: render_show(record))
 
 
-def kill(store: SessionStore, record: SessionRecord) -> str:
+def kill(store: SessionStore, session_id: str) -> str:
     """``gz-ia session kill``: the line it prints (and its warning while the session is
     still stopping)."""
     from gzia.cli.session.control import stop_session
 
-    result = stop_session(store, record.id)
+    result = stop_session(store, session_id)
     key = "run.kill_lost" if result.was_lost else "run.kill_done"
     done = t(key, id=result.record.id, pid=result.record.pid)
     if result.record.is_running:  # its owner has not recorded the end yet (the CLI warns)

@@ -18,7 +18,8 @@ from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.tui import services
 from gzia.tui.screens.base import GzScreen
-from gzia.tui.screens.confirm import ConfirmScreen, NoticeScreen, TextScreen
+from gzia.tui.screens.confirm import NoticeScreen, TextScreen
+from gzia.tui.screens.forms import ask
 
 if TYPE_CHECKING:
     from gzia.sessions.merge import MergePreview
@@ -43,13 +44,6 @@ class SessionActions(GzScreen):
         if record is not None:
             act(record)
 
-    def _confirmed(self, question: str, details: list[str], then: Callable[[], None]) -> None:
-        def answered(yes: bool | None) -> None:
-            if yes:
-                then()
-
-        self.app.push_screen(ConfirmScreen(question, details), answered)
-
     def _done(self, message: str) -> None:
         self.notify(message, markup=False)
         self.reload()
@@ -63,8 +57,8 @@ class SessionActions(GzScreen):
 
     def _kill(self, record: SessionRecord) -> None:
         store = self.context.store
-        self._confirmed(t("tui.confirm_kill", id=record.id), [], lambda: self.call(
-            lambda: services.kill(store, record), self._done))
+        ask(self, t("tui.confirm_kill", id=record.id), lambda: self.call(
+            lambda: services.kill(store, record.id), self._done))
 
     def action_delete(self) -> None:
         self._with_current(self._delete)
@@ -76,7 +70,7 @@ class SessionActions(GzScreen):
             self.notify(message, markup=False)
             self.after_removal()
 
-        self._confirmed(t("tui.confirm_delete", id=record.id), [], lambda: self.call(
+        ask(self, t("tui.confirm_delete", id=record.id), lambda: self.call(
             lambda: services.delete(store, record.id), deleted))
 
     def action_merge(self) -> None:
@@ -87,15 +81,16 @@ class SessionActions(GzScreen):
 
         def checked(preview: MergePreview) -> None:
             question = t("tui.confirm_merge", id=record.id, into=preview.into or "HEAD")
-            self._confirmed(question, merge_details(preview), lambda: self.call(
+            ask(self, question, lambda: self.call(
                 lambda: services.merge(store, record.id),
-                lambda lines: self._report(t("tui.merge_title", id=record.id), lines)))
+                lambda lines: self._report(t("tui.merge_title", id=record.id), lines)),
+                merge_details(preview))
 
         self.call(lambda: services.preview_merge(store, record.id), checked)
 
     def action_prune(self) -> None:
         store = self.context.store
-        self._confirmed(t("tui.confirm_prune"), [], lambda: self.call(
+        ask(self, t("tui.confirm_prune"), lambda: self.call(
             lambda: services.prune(store),
             lambda lines: self._report(t("tui.prune_title"), lines)))
 

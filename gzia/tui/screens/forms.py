@@ -1,4 +1,4 @@
-"""What the new-session and update screens share: errors shown as the CLI shows them, and
+"""What the screens that act share: errors shown as the CLI shows them, and
 a yes/no question before anything changes."""
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ def problem_text(exc: BaseException) -> str:
     return "\n".join(problem_lines(problem_of(exc)))
 
 
-def ask(screen: Screen[Any], question: str, on_yes: Callable[[], None]) -> None:
-    """Ask ``question`` (the confirm dialog); ``on_yes`` runs only on a yes."""
+def ask(screen: Screen[Any], question: str, on_yes: Callable[[], None],
+        details: list[str] | None = None) -> None:
+    """Ask ``question`` (the confirm dialog, ``details`` under it); ``on_yes`` runs only on
+    a yes."""
     from gzia.tui.screens.confirm import ConfirmScreen
 
     def answered(yes: bool | None) -> None:
         if yes:
             on_yes()
 
-    screen.app.push_screen(ConfirmScreen(question), answered)
+    screen.app.push_screen(ConfirmScreen(question, details), answered)
