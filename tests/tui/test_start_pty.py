@@ -20,7 +20,8 @@ from tests.tui.pty_screen import Lines, PtyScreen
 
 __all__ = ["notes"]
 
-CTRL_Q, DOWN, ESCAPE, ENTER, CTRL_C, CTRL_S = b"\x11", b"\x1b[B", b"\x1b", b"\r", b"\x03", b"\x13"
+CTRL_Q, ESCAPE, ENTER, CTRL_C, CTRL_S = b"\x11", b"\x1b", b"\r", b"\x03", b"\x13"
+UP, DOWN = b"\x1b[A", b"\x1b[B"
 ALT_SCREEN_ON, ALT_SCREEN_OFF = b"\x1b[?1049h", b"\x1b[?1049l"
 CURSOR_HIDDEN, CURSOR_SHOWN = b"\x1b[?25l", b"\x1b[?25h"
 
@@ -80,6 +81,22 @@ def terminal(pyz: Path, project: Path, tmp_path: Path, notes: Path) -> Iterator[
     screen.close()
 
 
+def highlight_agy(screen: PtyScreen) -> None:
+    """On the form, the first agent: agy, not installed here. The shell is highlighted
+    first, so a wait for the shell after moving proves nothing until the cursor has left."""
+    screen.wait_for(showing("Shell (shell) — ready to use"), "the agents")
+    screen.type(UP * 4)
+    screen.wait_for(showing("Install: Install the Google"), "agy highlighted")
+
+
+def quit_from_the_list(screen: PtyScreen) -> None:
+    """Back on the list, Ctrl+Q: gz-ia ends well and the terminal is as it was."""
+    screen.wait_for(showing("aaaa1111", "bbbb2222"), "the list again")
+    screen.type(CTRL_Q)
+    assert screen.wait_exit() == 0
+    assert_terminal_restored(screen)
+
+
 def assert_terminal_restored(screen: PtyScreen) -> None:
     raw = screen.raw
     assert raw.rfind(ALT_SCREEN_OFF) > raw.rfind(ALT_SCREEN_ON) > -1
@@ -104,10 +121,7 @@ def test_start_lists_sessions_answers_keys_and_restores_the_terminal(
     terminal.type(b"n")
     terminal.wait_for(showing("New session", "Shell (shell) — ready to use"), "the form")
     terminal.type(ESCAPE)
-    terminal.wait_for(showing("aaaa1111", "bbbb2222"), "the list again")
-    terminal.type(CTRL_Q)
-    assert terminal.wait_exit() == 0
-    assert_terminal_restored(terminal)
+    quit_from_the_list(terminal)
 
 
 @pytest.mark.pyz
@@ -117,10 +131,8 @@ def test_a_foreground_agent_gets_the_terminal_then_the_tui_comes_back(
         terminal: PtyScreen, notes: Path, keys: bytes, said: str) -> None:
     terminal.wait_for(showing("aaaa1111"), "the session list", timeout=60)
     terminal.type(b"n")
-    terminal.wait_for(showing("Shell (shell) — ready to use"), "the agents")
-    terminal.type(b"\x1b[A" * 4 + DOWN * 4)  # the shell: the last agent
-    terminal.wait_for(showing("Shell (shell) takes no prompt"), "the shell highlighted")
-    terminal.type(CTRL_S)
+    highlight_agy(terminal)
+    terminal.type(DOWN * 4 + CTRL_S)  # the shell, the last agent: Ctrl+S waits for the arrows
     terminal.wait_for(showing("agent has the terminal"), "the agent on the terminal")
     assert (notes / "tty").read_text() == os.ttyname(terminal.slave)
     terminal.type(keys)
@@ -134,3 +146,29 @@ def test_a_foreground_agent_gets_the_terminal_then_the_tui_comes_back(
     terminal.type(CTRL_Q)
     assert terminal.wait_exit() == 0  # Ctrl+C reached the agent, not gz-ia
     assert_terminal_restored(terminal)
+
+
+@pytest.mark.pyz
+def test_a_foreground_start_that_fails_gives_the_tui_back(terminal: PtyScreen) -> None:
+    """The start fails once the terminal is handed over (agy is not installed): the TUI
+    comes back, says why in the CLI's words, and answers keys."""
+    terminal.wait_for(showing("aaaa1111"), "the session list", timeout=60)
+    terminal.type(b"n")
+    highlight_agy(terminal)
+    terminal.type(CTRL_S)
+    terminal.wait_for(showing("Error: agent 'Google Antigravity (agy)' (agy) is not"),
+                      "the CLI's error on the form")
+    terminal.type(ESCAPE)
+    quit_from_the_list(terminal)
+
+
+@pytest.mark.pyz
+def test_an_attach_that_fails_gives_the_tui_back(terminal: PtyScreen) -> None:
+    """Attach to a session that has ended: the TUI comes back and shows the error."""
+    terminal.wait_for(lambda lines: sum(line.count("+0/-0") for line in lines) == 2,
+                      "the session list, complete", timeout=60)
+    terminal.type(b"a")  # the cursor's session, bbbb2222, has failed
+    error = "Error: session 'bbbb2222' has finished (failed): there is nothing to attach to"
+    terminal.wait_for(showing(error), "the CLI's error")
+    terminal.type(ENTER)
+    quit_from_the_list(terminal)

@@ -17,7 +17,7 @@ from textual.app import SuspendNotSupported
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.tui import services
-from gzia.tui.screens.base import GzScreen
+from gzia.tui.screens.base import GzScreen, terminal_lent
 from gzia.tui.screens.confirm import NoticeScreen, TextScreen
 from gzia.tui.screens.forms import ask
 
@@ -120,7 +120,7 @@ class SessionActions(GzScreen):
     def _on_the_terminal(self, job: Callable[[], str]) -> None:
         """Give the terminal to ``job`` (attach, resume), the TUI suspended meanwhile."""
         try:
-            with self.app.suspend():
+            with terminal_lent(self.app):
                 message = job()
         except SuspendNotSupported:
             self.notify(t("tui.no_suspend"), severity="error")

@@ -3,9 +3,11 @@ service calls run in a worker thread with their errors shown as the CLI words th
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ClassVar, TypeVar
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar, TypeVar
 
+from textual.app import App
 from textual.binding import BindingType
 from textual.screen import Screen
 
@@ -66,3 +68,18 @@ class GzScreen(Screen[None]):
         from gzia.tui.screens.confirm import NoticeScreen
 
         self.app.push_screen(NoticeScreen.of_problem(services.problem_of(exc)))
+
+
+@contextlib.contextmanager
+def terminal_lent(app: App[Any]) -> Iterator[None]:
+    """The TUI suspended while the block has the terminal (an agent, an attach), and back
+    on every way out. Textual's ``suspend`` resumes only when its block ends without an
+    error: a failed start or attach would leave the TUI stopped, its screen frozen."""
+    failure: BaseException | None = None
+    with app.suspend():
+        try:
+            yield
+        except BaseException as exc:  # raised again once the TUI is back
+            failure = exc
+    if failure is not None:
+        raise failure

@@ -34,7 +34,7 @@ from gzia.drivers.base import Permission
 from gzia.i18n import t
 from gzia.tui import starting
 from gzia.tui.keys import key
-from gzia.tui.screens.base import GzScreen
+from gzia.tui.screens.base import GzScreen, terminal_lent
 from gzia.tui.screens.confirm import NoticeScreen
 from gzia.tui.screens.forms import problem_text
 from gzia.tui.screens.sessions import SessionsScreen
@@ -49,7 +49,7 @@ NOTICE_S = 10.0
 
 class NewSessionScreen(GzScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("ctrl+s", "start", "tui_forms.key_start", priority=True),
+        key("ctrl+s", "start", "tui_forms.key_start"),
     ]
     DEFAULT_CSS = """
     NewSessionScreen #new-form { padding: 0 1; }
@@ -188,7 +188,7 @@ class NewSessionScreen(GzScreen):
         if self.app.is_headless:  # no terminal to give (the pilot's tests)
             yield
             return
-        with self.app.suspend():
+        with terminal_lent(self.app):
             yield
 
     def _started_in_background(self, started: tuple[str, list[str]]) -> None:
