@@ -12,6 +12,7 @@ import contextlib
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -26,6 +27,17 @@ PREBUILT_PYZ = os.environ.get("GZ_TEST_PYZ")  # read before the isolation clears
 CLEARED_PREFIXES = ("GZ_", "SHIV_", "LC_", "GIT_")
 CLEARED_NAMES = ("LANG", "LANGUAGE", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
                  "http_proxy", "https_proxy", "all_proxy", "no_proxy", "SSL_CERT_FILE")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """SIGINT and SIGQUIT as a terminal would deliver them. A suite started in the
+    background by a script (``cmd &``) inherits them ignored, every process it starts would
+    too, and gz-ia rightly keeps an ignored SIGINT ignored: the tests that send it would
+    fail for that reason alone."""
+    for signum in (signal.SIGINT, signal.SIGQUIT):
+        if signal.getsignal(signum) == signal.SIG_IGN:
+            handler = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+            signal.signal(signum, handler)
 
 
 @dataclass
