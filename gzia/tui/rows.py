@@ -1,7 +1,8 @@
 """What the sessions table shows of a record: one tuple of short texts per session.
 
 Times are measured against the app's clock (``now``, seconds since the epoch), so a
-frame is the same every time it is drawn for the same records and the same clock.
+frame is the same every time it is drawn for the same records and the same clock. The
+table reads that clock in steps of :data:`TICK_S` (:func:`ticked`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,20 @@ more there are). Drawing thousands of rows would make every frame and key press 
 WIDE_ENOUGH_FOR_BRANCH = 100
 """Narrower terminals (80 columns) leave out the branch: gz-ia names it ``harness/<id>``,
 so the id says it; the detail screen shows it."""
+
+
+TICK_S = 10
+"""How often the table's ages and running durations move on. Any change to a Textual
+table redraws all its visible rows, and keys wait meanwhile (bench/tui.py: about 0.1 s on
+the development machine, over any single cell). Moved on at every 2-second refresh, the
+running sessions' durations kept the table redrawing; now a refresh redraws it only when
+a session changed, or once per tick."""
+
+
+def ticked(now: float) -> float:
+    """``now`` down to the last whole :data:`TICK_S`: every running duration and age
+    moves on at the same moments."""
+    return now - now % TICK_S
 
 
 def columns_for(width: int) -> tuple[int, ...]:

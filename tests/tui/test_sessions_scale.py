@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
+from gzia.cli.session.views import format_duration
 from gzia.sessions.project import find_project
 from gzia.sessions.record import SessionRecord, Status
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.procinfo import process_start_time
 from gzia.tui.app import GzApp
-from gzia.tui.rows import ROWS_SHOWN
+from gzia.tui.rows import COLUMN_TITLES, ROWS_SHOWN, TICK_S
 from tests.sessions.session_testkit import make_repo
 from tests.tui.conftest import make_app, until
 
@@ -135,3 +136,28 @@ async def test_no_re_read_while_nothing_changed_but_running_sessions_are_checked
                                    provider="shell", status=Status.COMPLETED))
         await until(pilot, lambda: table_ids(app)[:1] == ["0ddba11e"], "the new session")
     assert len(counted_reads) > 1
+
+
+@pytest.mark.usefixtures("english")
+async def test_running_durations_move_on_once_per_tick_not_on_every_refresh(
+    store: SessionStore, sleeper: subprocess.Popen[bytes]
+) -> None:
+    """Each change to the table redraws all its rows while keys wait: the durations of
+    running sessions move on every TICK_S seconds, not at every refresh."""
+    started = 1_772_000_000  # a whole tick
+    running = store.create(SessionRecord(
+        id="feedf00d", started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+        provider="shell", pid=sleeper.pid, pid_start_time=process_start_time(sleeper.pid)))
+    now = [started + 65.0]
+    app = make_app(store.project.root, clock=lambda: now[0], refresh_s=0.05)
+    duration = COLUMN_TITLES.index("tui.col_duration")
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one("#sessions", DataTable)
+        await until(pilot, lambda: table_ids(app) == [running.id], "the session")
+        assert str(table.get_row(running.id)[duration]) == "1m00s"
+        now[0] = started + 65.0 + TICK_S - 6  # within the same tick: several refreshes
+        await pilot.pause(0.5)
+        assert str(table.get_row(running.id)[duration]) == "1m00s"
+        now[0] = started + 65.0 + TICK_S
+        await until(pilot, lambda: str(table.get_row(running.id)[duration])
+                    == format_duration((60 + TICK_S) * 1000), "the next tick's duration")

@@ -20,12 +20,13 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.events import Resize
 from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets.data_table import ColumnKey
 
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord, Status
 from gzia.tui import services
 from gzia.tui.keys import key
-from gzia.tui.rows import COLUMN_TITLES, ROWS_SHOWN, columns_for, matches, row_of
+from gzia.tui.rows import COLUMN_TITLES, ROWS_SHOWN, columns_for, matches, row_of, ticked
 from gzia.tui.screens.actions import SessionActions
 
 STATUSES: tuple[str | None, ...] = (None, *(s.value for s in Status))
@@ -130,7 +131,7 @@ class SessionsScreen(SessionActions):
         """Show the newest filtered records: only the cells that changed when the same
         sessions are listed in the same order (a refresh), else the whole table again."""
         text = self.query_one("#filter", Input).value
-        now = self.context.clock()
+        now = ticked(self.context.clock())
         matching = [r for r in self.records if matches(r, text, self.status_filter)]
         shown = {r.id: self._cells(row_of(r, now, self.counts.get(r.id)))
                  for r in matching[:ROWS_SHOWN]}
@@ -149,17 +150,18 @@ class SessionsScreen(SessionActions):
         return tuple(row[i] for i in self.columns)
 
     def _update_cells(self, shown: dict[str, tuple[str, ...]]) -> None:
-        """A cell that grew widens its column; one that shrank leaves the column as it is
-        (bench/tui.py: Textual measures every row of a column again when a cell shrinks,
-        and the running sessions' durations change on every refresh). The next rebuild
-        fits the columns again."""
+        """A cell wider than its column widens it; any other leaves the column as it is.
+        Textual measures every row of a column again when it is told of a cell narrower
+        than the column, and the running sessions' durations change on every refresh
+        (bench/tui.py: about 0.2 s on the UI thread per refresh over 200 rows). The next
+        rebuild fits the columns again."""
         table = self.query_one("#sessions", DataTable)
         for session_id, cells in shown.items():
             for index, (old, new) in enumerate(zip(self.shown[session_id], cells, strict=True)):
                 if old != new:
                     column = COLUMN_TITLES[self.columns[index]]
-                    table.update_cell(session_id, column, Text(new),
-                                      update_width=cell_len(new) > cell_len(old))
+                    wider = cell_len(new) > table.columns[ColumnKey(column)].content_width
+                    table.update_cell(session_id, column, Text(new), update_width=wider)
 
     def _rebuild(self, shown: dict[str, tuple[str, ...]]) -> None:
         table = self.query_one("#sessions", DataTable)
