@@ -100,6 +100,8 @@ class StampedScreen(PtyScreen):
                 data = os.read(self.master, 65536)
             except OSError:
                 return
+            if not data:
+                return
             self.arrivals.put((time.monotonic(), data))
 
     def read(self, timeout: float) -> float | None:

@@ -152,9 +152,9 @@ class SessionsScreen(SessionActions):
     def _update_cells(self, shown: dict[str, tuple[str, ...]]) -> None:
         """A cell wider than its column widens it; any other leaves the column as it is.
         Textual measures every row of a column again when it is told of a cell narrower
-        than the column, and the running sessions' durations change on every refresh
-        (bench/tui.py: about 0.2 s on the UI thread per refresh over 200 rows). The next
-        rebuild fits the columns again."""
+        than the column (bench/tui.py: about 0.2 s on the UI thread over 200 rows, at
+        every tick that moves the running sessions' durations). The next rebuild fits the
+        columns again."""
         table = self.query_one("#sessions", DataTable)
         for session_id, cells in shown.items():
             for index, (old, new) in enumerate(zip(self.shown[session_id], cells, strict=True)):
