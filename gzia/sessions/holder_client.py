@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from gzia.sessions.kill import KillResult
     from gzia.supervisor.attach import AttachStreams
     from gzia.supervisor.killtarget import KillTarget
+    from gzia.supervisor.logfile import LogMark
 
 CALL_TIMEOUT_S = 10.0
 FOLLOW_INTERVAL_S = 0.1
@@ -114,9 +115,9 @@ def _idle_from_file(log: Path | None) -> float | None:
         return None
 
 
-def follow(store: SessionStore, session_id: str, start: int) -> Iterator[bytes]:
-    """The log's new bytes as they come (from offset ``start`` of the current file), until
-    the session is no longer running; then what is left."""
+def follow(store: SessionStore, session_id: str, start: LogMark) -> Iterator[bytes]:
+    """The log's new bytes as they come (from where a read ended, ``start``), until the
+    session is no longer running; then what is left."""
     from gzia.supervisor.logfile import LogFollower
 
     record = get_session(store, session_id)

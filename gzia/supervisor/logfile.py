@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -72,17 +74,28 @@ def read_log(path: Path) -> bytes:
 TAIL_BLOCK = 64 * 1024
 
 
+@dataclass(frozen=True)
+class LogMark:
+    """Where a read of the log ended: ``offset`` bytes into the file then current, known by
+    its inode (``None``: there was none), since a rotation may have renamed it meanwhile."""
+
+    inode: int | None
+    offset: int
+
+
+LOG_START = LogMark(None, 0)
+
+
 def read_log_tail(path: Path, lines: int) -> bytes:
     """The end of the log holding at least its last ``lines`` lines (or all of it): read
     backwards from the end in blocks, so a preview of a long log does not read it all."""
     blocks: list[bytes] = []
     newlines = 0
-    for part in (path, rotated_path(path)):  # the newest output first
-        try:
-            log = part.open("rb")
-        except FileNotFoundError:
-            continue
-        with log:
+    current, rotated = _open_parts(path)
+    with _closing(current), _closing(rotated):
+        for log in (current, rotated):  # the newest output first
+            if log is None:
+                continue
             position = log.seek(0, os.SEEK_END)
             while position > 0 and newlines <= lines:
                 step = min(TAIL_BLOCK, position)
@@ -91,38 +104,79 @@ def read_log_tail(path: Path, lines: int) -> bytes:
                 block = log.read(step)
                 blocks.append(block)
                 newlines += block.count(b"\n")
-        if newlines > lines:
-            break
+            if newlines > lines:
+                break
     return b"".join(reversed(blocks))
 
 
-def read_log_to_end(path: Path) -> tuple[bytes, int]:
-    """What the log holds, and how far into the current file that read went: a
-    :class:`LogFollower` started there gives every later byte once and none twice (a size
+def read_log_to_end(path: Path) -> tuple[bytes, LogMark]:
+    """What the log holds, and where that read ended: a :class:`LogFollower` started
+    there gives every later byte once and none twice, even across a rotation (a size
     taken before or after the read would repeat or lose what was written in between)."""
-    rotated = _read_part(rotated_path(path))
-    current = _read_part(path)
-    return rotated + current, len(current)
+    current, rotated = _open_parts(path)
+    with _closing(current), _closing(rotated):
+        older = rotated.read() if rotated is not None else b""
+        if current is None:
+            return older, LOG_START
+        newer = current.read()
+        return older + newer, LogMark(os.fstat(current.fileno()).st_ino, len(newer))
 
 
-def _read_part(path: Path) -> bytes:
+OPEN_ATTEMPTS = 5
+
+
+def _open_parts(path: Path) -> tuple[BinaryIO | None, BinaryIO | None]:
+    """The current file and the rotated one, as one pair: no rotation between the two
+    opens. Were there one, the file opened as current would be opened again as the
+    rotated one, and its lines read twice; then both are opened again."""
+    for attempt in range(OPEN_ATTEMPTS):
+        current = _open_part(path)
+        rotated = _open_part(rotated_path(path))
+        if current is None or _is_at(path, current) or attempt == OPEN_ATTEMPTS - 1:
+            return current, rotated
+        for handle in (current, rotated):
+            if handle is not None:
+                handle.close()
+    raise AssertionError("unreachable: the last attempt returns")
+
+
+def _open_part(path: Path) -> BinaryIO | None:
     try:
-        return path.read_bytes()
+        return path.open("rb")
     except FileNotFoundError:
-        return b""
+        return None
+
+
+def _is_at(path: Path, handle: BinaryIO) -> bool:
+    """Whether ``path`` still names the file ``handle`` reads."""
+    try:
+        return path.stat().st_ino == os.fstat(handle.fileno()).st_ino
+    except FileNotFoundError:
+        return False
+
+
+@contextlib.contextmanager
+def _closing(handle: BinaryIO | None) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        if handle is not None:
+            handle.close()
 
 
 class LogFollower:
     """``tail -F`` of a rotating log: every byte once, in order, across rotations.
 
-    The open file is read to its end; when the path names a new file (a rotation renamed
-    the old one, which is then written no more), the old one is read to its end first.
+    It starts where ``mark`` says a read ended (:func:`read_log_to_end`), in the current
+    file or, when a rotation has renamed that file since, in the rotated one. The open
+    file is read to its end; when the path names a new file (a rotation renamed the old
+    one, which is then written no more), the old one is read to its end first.
     """
 
-    def __init__(self, path: Path, start: int = 0) -> None:
+    def __init__(self, path: Path, mark: LogMark = LOG_START) -> None:
         self.path = path
         self._handle: BinaryIO | None = None
-        self._start = start
+        self._mark = mark
 
     def read_available(self) -> bytes:
         if self._handle is None:
@@ -131,23 +185,30 @@ class LogFollower:
             return b""
         data = self._handle.read()
         if self._rotated(self._handle):
+            data += self._handle.read()  # written after the read above, before the rotation
             self._handle.close()
-            self._handle, self._start = None, 0
+            self._handle = None
             data += self.read_available()
         return data
 
     def _open(self) -> BinaryIO | None:
-        try:
-            handle = self.path.open("rb")
-        except FileNotFoundError:
-            return None
-        handle.seek(self._start)
-        return handle
+        mark, self._mark = self._mark, LOG_START  # after the first file, each from its start
+        if mark.inode is not None:
+            for part in (self.path, rotated_path(self.path)):
+                handle = _open_part(part)
+                if handle is None:
+                    continue
+                if os.fstat(handle.fileno()).st_ino == mark.inode:
+                    handle.seek(mark.offset)
+                    return handle
+                handle.close()
+            # rotated twice since the read: what followed it is no longer on disk
+        return _open_part(self.path)
 
     def _rotated(self, handle: BinaryIO) -> bool:
         try:
             return self.path.stat().st_ino != os.fstat(handle.fileno()).st_ino
-        except FileNotFoundError:
+        except FileNotFoundError:  # between the rename and the new file: seen next time
             return False
 
     def close(self) -> None:

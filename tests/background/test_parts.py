@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from gzia.contract import InvalidInputError, SafetyBlockError
+from gzia.supervisor import logfile
 from gzia.supervisor.keys import bracketed_paste, keys_bytes
 from gzia.supervisor.logfile import (
     LogFollower,
@@ -113,9 +114,58 @@ def test_a_follower_started_where_a_read_ended_repeats_and_loses_nothing(tmp_pat
     read, end = read_log_to_end(path)
     log.write(b"four\n")  # written after the read, before the follow starts
     follower = LogFollower(path, end)
-    assert (read, end) == (b"one\ntwo\nthree\n", 2)
+    assert (read, end.offset) == (b"one\ntwo\nthree\n", 2)
     assert read + follower.read_available() == b"one\ntwo\nthree\nfour\n"
     log.close()
+
+
+def test_a_follower_started_after_a_rotation_resumes_in_the_rotated_file(tmp_path: Path) -> None:
+    """The log rotates between ``session output -f``'s read and its follow: the rest of
+    the file that was read comes from the rotated file, then the new one from its start
+    (an offset into whichever file was current lost those bytes, or repeated others)."""
+    path = tmp_path / "s.log"
+    log = RotatingLog(path, max_bytes=12)
+    log.write(b"one\ntwo\n")  # 8 bytes, all in the current file
+    read, end = read_log_to_end(path)
+    log.write(b"three\nfour\nfive\n")  # fills the file (rotated), then a new one
+    follower = LogFollower(path, end)
+    followed = follower.read_available()
+    log.write(b"six\n")
+    followed += follower.read_available()
+    log.close()
+    follower.close()
+    assert read + followed == b"one\ntwo\nthree\nfour\nfive\nsix\n"
+
+
+def rotating_between_the_opens(monkeypatch: pytest.MonkeyPatch, log: RotatingLog) -> None:
+    """The log rotates right after the first file a read opens (once)."""
+    real_open = logfile._open_part
+    pending = [True]
+
+    def open_then_rotate(path: Path) -> object:
+        handle = real_open(path)
+        if pending:
+            pending.clear()
+            log.write(b"x" * (log.max_bytes - log.size))  # fills the file
+            log.write(b"after\n")  # and rotates it
+        return handle
+
+    monkeypatch.setattr(logfile, "_open_part", open_then_rotate)
+
+
+@pytest.mark.parametrize("read", ["tail", "whole"])
+def test_a_rotation_during_a_read_repeats_no_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read: str) -> None:
+    """The current file opened, then renamed by a rotation before the rotated one is
+    opened: read as both, its lines came twice. The read starts again instead."""
+    path = tmp_path / "s.log"
+    log = RotatingLog(path, max_bytes=40)
+    log.write(b"first\nsecond\n")
+    rotating_between_the_opens(monkeypatch, log)
+    data = read_log_tail(path, 100) if read == "tail" else read_log_to_end(path)[0]
+    log.close()
+    assert data.count(b"first\n") == 1
+    assert data.endswith(b"after\n")
 
 
 @pytest.fixture

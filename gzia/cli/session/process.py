@@ -21,6 +21,7 @@ from gzia.sessions.record import SessionRecord
 
 if TYPE_CHECKING:
     from gzia.sessions.store import SessionStore
+    from gzia.supervisor.logfile import LogMark
 
 
 def register(app: typer.Typer) -> None:
@@ -134,7 +135,7 @@ def _write(data: bytes, raw: bool) -> None:
         sys.stdout.flush()
 
 
-def _follow(store: SessionStore, session_id: str, start: int, raw: bool) -> None:
+def _follow(store: SessionStore, session_id: str, start: LogMark, raw: bool) -> None:
     """Print new output as it comes; rendered text goes out a whole line at a time."""
     from gzia.sessions.holder_client import follow
 
