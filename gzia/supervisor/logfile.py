@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -92,7 +91,7 @@ def read_log_tail(path: Path, lines: int) -> bytes:
     blocks: list[bytes] = []
     newlines = 0
     current, rotated = _open_parts(path)
-    with _closing(current), _closing(rotated):
+    with current or contextlib.nullcontext(), rotated or contextlib.nullcontext():
         for log in (current, rotated):  # the newest output first
             if log is None:
                 continue
@@ -114,7 +113,7 @@ def read_log_to_end(path: Path) -> tuple[bytes, LogMark]:
     there gives every later byte once and none twice, even across a rotation (a size
     taken before or after the read would repeat or lose what was written in between)."""
     current, rotated = _open_parts(path)
-    with _closing(current), _closing(rotated):
+    with current or contextlib.nullcontext(), rotated or contextlib.nullcontext():
         older = rotated.read() if rotated is not None else b""
         if current is None:
             return older, LOG_START
@@ -128,16 +127,16 @@ OPEN_ATTEMPTS = 5
 def _open_parts(path: Path) -> tuple[BinaryIO | None, BinaryIO | None]:
     """The current file and the rotated one, as one pair: no rotation between the two
     opens. Were there one, the file opened as current would be opened again as the
-    rotated one, and its lines read twice; then both are opened again."""
-    for attempt in range(OPEN_ATTEMPTS):
-        current = _open_part(path)
-        rotated = _open_part(rotated_path(path))
-        if current is None or _is_at(path, current) or attempt == OPEN_ATTEMPTS - 1:
+    rotated one, and its lines read twice; then both are opened again (at most
+    ``OPEN_ATTEMPTS`` times: rotations faster than that are taken as they come)."""
+    for _ in range(OPEN_ATTEMPTS - 1):
+        current, rotated = _open_part(path), _open_part(rotated_path(path))
+        if current is None or _inode_at(path) == os.fstat(current.fileno()).st_ino:
             return current, rotated
         for handle in (current, rotated):
             if handle is not None:
                 handle.close()
-    raise AssertionError("unreachable: the last attempt returns")
+    return _open_part(path), _open_part(rotated_path(path))
 
 
 def _open_part(path: Path) -> BinaryIO | None:
@@ -147,21 +146,12 @@ def _open_part(path: Path) -> BinaryIO | None:
         return None
 
 
-def _is_at(path: Path, handle: BinaryIO) -> bool:
-    """Whether ``path`` still names the file ``handle`` reads."""
+def _inode_at(path: Path) -> int | None:
+    """The inode ``path`` names now (None: no file there)."""
     try:
-        return path.stat().st_ino == os.fstat(handle.fileno()).st_ino
+        return path.stat().st_ino
     except FileNotFoundError:
-        return False
-
-
-@contextlib.contextmanager
-def _closing(handle: BinaryIO | None) -> Iterator[None]:
-    try:
-        yield
-    finally:
-        if handle is not None:
-            handle.close()
+        return None
 
 
 class LogFollower:
@@ -206,10 +196,8 @@ class LogFollower:
         return _open_part(self.path)
 
     def _rotated(self, handle: BinaryIO) -> bool:
-        try:
-            return self.path.stat().st_ino != os.fstat(handle.fileno()).st_ino
-        except FileNotFoundError:  # between the rename and the new file: seen next time
-            return False
+        inode = _inode_at(self.path)  # None between the rename and the new file: seen next time
+        return inode is not None and inode != os.fstat(handle.fileno()).st_ino
 
     def close(self) -> None:
         if self._handle is not None:

@@ -26,9 +26,8 @@ so the id says it; the detail screen shows it."""
 TICK_S = 10
 """How often the table's ages and running durations move on. Any change to a Textual
 table redraws all its visible rows, and keys wait meanwhile (bench/tui.py: about 0.1 s on
-the development machine, over any single cell). Moved on at every 2-second refresh, the
-running sessions' durations kept the table redrawing; now a refresh redraws it only when
-a session changed, or once per tick."""
+the development machine, over any single cell): a refresh changes the table only when a
+session changed, or once per tick, not at each refresh because time has passed."""
 
 
 def ticked(now: float) -> float:
