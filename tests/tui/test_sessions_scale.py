@@ -20,6 +20,7 @@ from gzia.sessions.store import SessionStore
 from gzia.supervisor.procinfo import process_start_time
 from gzia.tui.app import GzApp
 from gzia.tui.rows import COLUMN_TITLES, ROWS_SHOWN, TICK_S
+from gzia.tui.screens.sessions import SessionsScreen
 from tests.sessions.session_testkit import make_repo
 from tests.tui.conftest import make_app, until
 
@@ -161,3 +162,26 @@ async def test_running_durations_move_on_once_per_tick_not_on_every_refresh(
         now[0] = started + 65.0 + TICK_S
         await until(pilot, lambda: str(table.get_row(running.id)[duration])
                     == format_duration((60 + TICK_S) * 1000), "the next tick's duration")
+
+
+@pytest.mark.usefixtures("english")
+async def test_rows_drawn_before_textual_measures_them_are_already_full_width(
+    store: SessionStore
+) -> None:
+    """Textual measures added rows only once the app is idle, and keeps what it drew
+    before that: columns squeezed to their titles. The screen sets the widths itself when
+    it adds rows; here a row is drawn right after the columns are made again (as a resize
+    makes them), with no chance for Textual to be idle in between."""
+    write_sessions(store, 30)
+    app = make_app(store.project.root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: len(table_ids(app)) == 30, "the sessions")
+        screen = app.screen
+        assert isinstance(screen, SessionsScreen)
+        table = screen.query_one("#sessions", DataTable)
+        screen._set_columns(120)
+        screen._fill()
+        header, first_row = (table.render_line(y).text for y in (0, 1))
+        assert header.split() == ["ID", "STATUS", "PROVIDER", "AGE", "DURATION", "LABELS",
+                                  "BRANCH", "+/-BASE"]
+        assert first_row.split()[:3] == [session_id(29), "completed", "shell"]

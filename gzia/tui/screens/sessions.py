@@ -20,7 +20,6 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.events import Resize
 from textual.widgets import DataTable, Footer, Input, Static
-from textual.widgets.data_table import ColumnKey
 
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord, Status
@@ -35,6 +34,7 @@ Counts = dict[str, tuple[int, int]]
 
 
 class SessionsScreen(SessionActions):
+    AUTO_FOCUS = "#sessions"
     DEFAULT_CSS = """
     SessionsScreen #title { height: 1; padding: 0 1; background: $panel; }
     SessionsScreen #filter { height: 1; border: none; padding: 0 1; }
@@ -77,7 +77,6 @@ class SessionsScreen(SessionActions):
 
     def on_mount(self) -> None:
         self._set_columns(self.app.size.width)
-        self.query_one("#sessions", DataTable).focus()
         self.ahead_behind = services.AheadBehind(self.context.store)
         self.listing = services.SessionListing(self.context.store)
         self.reload()
@@ -94,7 +93,8 @@ class SessionsScreen(SessionActions):
         self.shown = {}
         self.columns = columns_for(width)
         for index in self.columns:
-            table.add_column(t(COLUMN_TITLES[index]), key=COLUMN_TITLES[index])
+            title = t(COLUMN_TITLES[index])
+            table.add_column(title, key=COLUMN_TITLES[index], width=cell_len(title))
 
     def action_reload(self) -> None:
         self.listing.forget()
@@ -150,27 +150,39 @@ class SessionsScreen(SessionActions):
         return tuple(row[i] for i in self.columns)
 
     def _update_cells(self, shown: dict[str, tuple[str, ...]]) -> None:
-        """A cell wider than its column widens it; any other leaves the column as it is.
-        Textual measures every row of a column again when it is told of a cell narrower
-        than the column (bench/tui.py: about 0.2 s on the UI thread over 200 rows, at
-        every tick that moves the running sessions' durations). The next rebuild fits the
-        columns again."""
+        """A cell wider than its column widens it; any other leaves the column as it is
+        (the next rebuild fits the columns again). Only a wider cell asks Textual to
+        measure: told of a narrower one, it measures every row of the column again
+        (bench/tui.py: about 0.2 s on the UI thread over 200 rows, at every tick that
+        moves the running sessions' durations)."""
         table = self.query_one("#sessions", DataTable)
+        columns = table.ordered_columns
         for session_id, cells in shown.items():
             for index, (old, new) in enumerate(zip(self.shown[session_id], cells, strict=True)):
                 if old != new:
-                    column = COLUMN_TITLES[self.columns[index]]
-                    wider = cell_len(new) > table.columns[ColumnKey(column)].content_width
-                    table.update_cell(session_id, column, Text(new), update_width=wider)
+                    column = columns[index]
+                    wider = cell_len(new) > column.width
+                    column.width = max(column.width, cell_len(new))
+                    table.update_cell(session_id, column.key, Text(new), update_width=wider)
 
     def _rebuild(self, shown: dict[str, tuple[str, ...]]) -> None:
         table = self.query_one("#sessions", DataTable)
         selected = self._selected_id()
         table.clear()
+        self._fit_columns(table, list(shown.values()))
         for session_id, cells in shown.items():  # Text: a record's fields are not markup
             table.add_row(*(Text(cell) for cell in cells), key=session_id)
         if selected in shown:
             table.move_cursor(row=table.get_row_index(selected))
+
+    @staticmethod
+    def _fit_columns(table: DataTable[Text], rows: list[tuple[str, ...]]) -> None:
+        """Each column as wide as its title and widest cell, set before the rows are
+        added. Left to Textual (8.2), the widths are measured when the app is next idle,
+        and rows drawn before that keep their too narrow drawing: columns squeezed to
+        their titles until a cell changes, about once in 15 starts over 1,000 sessions."""
+        for index, column in enumerate(table.ordered_columns):
+            column.width = max([column.label.cell_len, *(cell_len(row[index]) for row in rows)])
 
     def _show_title(self, shown: int, matching: int) -> None:
         status = self.status_filter or t("tui.status_all")
