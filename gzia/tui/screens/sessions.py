@@ -79,8 +79,20 @@ class SessionsScreen(SessionActions):
         self._set_columns(self.app.size.width)
         self.ahead_behind = services.AheadBehind(self.context.store)
         self.listing = services.SessionListing(self.context.store)
-        self.reload()
+        self._read_now()
         self.set_interval(self.context.refresh_s, self.reload)
+
+    def _read_now(self) -> None:
+        """The first read, on the UI's thread before the first frame: the screen opens with
+        its rows. In a worker thread it competed with the first frames for the interpreter,
+        and the rows came 0.1-0.3 s after the rest (bench/tui.py). Later reads run in a
+        worker while the table answers keys."""
+        try:
+            records = self.listing.records()
+        except Exception as exc:  # shown as a later read's failure is
+            self._refresh_failed(exc)
+            return
+        self._show(records)
 
     def on_resize(self, event: Resize) -> None:
         if columns_for(event.size.width) != self.columns:
@@ -94,7 +106,7 @@ class SessionsScreen(SessionActions):
         self.columns = columns_for(width)
         for index in self.columns:
             title = t(COLUMN_TITLES[index])
-            table.add_column(title, key=COLUMN_TITLES[index], width=cell_len(title))
+            table.add_column(Text(title), key=COLUMN_TITLES[index], width=cell_len(title))
 
     def action_reload(self) -> None:
         self.listing.forget()
@@ -109,13 +121,17 @@ class SessionsScreen(SessionActions):
         self._set_text("#title", f"{t('core.error_prefix')}: {problem.message}")
 
     def _show(self, records: list[SessionRecord]) -> None:
-        """The records first, then the ahead/behind counts (git calls) as they come."""
+        """The records; once the table is drawn, the preview and the ahead/behind counts
+        (git calls in worker threads, which would otherwise compete with the drawing)."""
         self.records = records
         self._fill()
-        self._load_preview()
+        self.call_after_refresh(self._load_preview)
+        self.call_after_refresh(self._load_counts)
+
+    def _load_counts(self) -> None:
         counter = self.ahead_behind
         if counter is not None:
-            shown = [r for r in records if r.id in self.shown]
+            shown = [r for r in self.records if r.id in self.shown]
             self.call(lambda: counter.counts(shown), self._show_counts, group="counts",
                       failed=self._refresh_failed)
 
@@ -213,7 +229,7 @@ class SessionsScreen(SessionActions):
 
     @on(DataTable.RowHighlighted, "#sessions")
     def _highlighted(self) -> None:
-        self._load_preview()
+        self.call_after_refresh(self._load_preview)  # the cursor's move drawn first
 
     def _load_preview(self) -> None:
         record = self.current()
