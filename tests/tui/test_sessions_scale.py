@@ -185,3 +185,25 @@ async def test_rows_drawn_before_textual_measures_them_are_already_full_width(
         assert header.split() == ["ID", "STATUS", "PROVIDER", "AGE", "DURATION", "LABELS",
                                   "BRANCH", "+/-BASE"]
         assert first_row.split()[:3] == [session_id(29), "completed", "shell"]
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("english", "Error: I/O error: Not a directory: {dir}"),
+    ("spanish", "Error: error de E/S: Not a directory: {dir}"),  # the detail is the OS's
+])
+async def test_a_store_that_cannot_be_read_opens_the_screen_with_the_cli_error(
+    store: SessionStore, language: str, said: str, request: pytest.FixtureRequest
+) -> None:
+    """The first read runs before the first frame: when it fails, the screen still opens,
+    its title saying what ``gz-ia session list`` says, and the keys still work."""
+    request.getfixturevalue(language)
+    store.dir.parent.mkdir(parents=True, exist_ok=True)
+    store.dir.write_text("not a directory\n")
+    app = make_app(store.project.root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: title(app).startswith("Error:"), "the error")
+        assert title(app) == said.format(dir=store.dir)
+        assert table_ids(app) == []
+        await pilot.press("n")
+        await until(pilot, lambda: type(app.screen).__name__ == "NewSessionScreen",
+                    "the new-session form")
