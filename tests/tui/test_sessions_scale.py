@@ -20,6 +20,7 @@ from gzia.sessions.store import SessionStore
 from gzia.supervisor.procinfo import process_start_time
 from gzia.tui.app import GzApp
 from gzia.tui.rows import COLUMN_TITLES, ROWS_SHOWN, TICK_S
+from gzia.tui.screens.new_session import NewSessionScreen
 from gzia.tui.screens.sessions import SessionsScreen
 from tests.sessions.session_testkit import make_repo
 from tests.tui.conftest import make_app, until
@@ -205,5 +206,5 @@ async def test_a_store_that_cannot_be_read_opens_the_screen_with_the_cli_error(
         assert title(app) == said.format(dir=store.dir)
         assert table_ids(app) == []
         await pilot.press("n")
-        await until(pilot, lambda: type(app.screen).__name__ == "NewSessionScreen",
+        await until(pilot, lambda: isinstance(app.screen, NewSessionScreen),
                     "the new-session form")

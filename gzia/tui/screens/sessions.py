@@ -1,9 +1,10 @@
 """The home screen: the project's sessions, read again from the store on a timer.
 
-Reading (and reconciling) the store runs in a worker thread, so the table answers keys
-while it loads; a refresh reads the records again only when the store changed
-(:class:`services.SessionListing`). The table shows at most :data:`ROWS_SHOWN` rows, the
-newest the filter matches; ahead/behind counts are asked of git for those rows only.
+The first read (and reconcile) of the store is made before the first frame; the later
+ones run in a worker thread, so the table answers keys while they load, and read the
+records again only when the store changed (:class:`services.SessionListing`). The table
+shows at most :data:`ROWS_SHOWN` rows, the newest the filter matches; ahead/behind counts
+are asked of git for those rows only.
 The table is filtered by text (``/``) and by status (``s`` cycles through them); the
 preview pane shows the selected session's last output (runs that keep a log, read as
 ``session output`` reads it, again on every refresh) or its diff stat.
