@@ -48,7 +48,7 @@ def mcp(
     max_failures: Annotated[int, typer.Option(
         "--max-failures", min=1, help="Consecutive failures that make a tool DEAD.")] = 5,
 ) -> None:
-    from gzia.orchy.service import start
+    from gzia.cli.mcp_serving import serve_session
 
-    start(session, directory, allow_agent_get=allow_agent_get, timeout=tool_timeout,
-          max_failures=max_failures)
+    serve_session(session, directory, allow_agent_get=allow_agent_get, timeout=tool_timeout,
+                  max_failures=max_failures)

@@ -69,6 +69,14 @@ def restore_stdout() -> None:
         state.stdout = None
 
 
+def give_stdout_away() -> None:
+    """stdout belongs to another protocol from now on (``gz-ia mcp``): sys.stdout is the
+    real one again, no envelope is written at the end, and a later warning or error is
+    reported on stderr as text, in either mode."""
+    restore_stdout()
+    state.json = False
+
+
 def set_quiet(value: bool) -> None:
     if value:
         state.quiet = True

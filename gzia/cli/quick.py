@@ -1,15 +1,18 @@
 """Commands answered without the command-line framework, because they must start fast.
 
-``gz-ia --version``, ``gz-ia version``, the plain forms of ``gz-ia session list``, and
-those of ``gz-ia start`` (bench/tui.py: the first frame in under a second): importing
-click and typer and building the command tree costs more than listing a thousand
-sessions. The forms are parsed strictly::
+``gz-ia --version``, ``gz-ia version``, the plain forms of ``gz-ia session list``,
+those of ``gz-ia start`` (bench/tui.py: the first frame in under a second) and those of
+``gz-ia mcp`` an agent is handed (bench/orchy.py: ``initialize`` answered in under a
+second): importing click and typer and building the command tree costs more than listing
+a thousand sessions. The forms are parsed strictly::
 
     gz-ia [G...] session [G | D]... list [G | D]...
     gz-ia start [D]
     gz-ia                      (on a terminal, not called back by a completion script)
+    gz-ia [G...] mcp [G | S | D | --allow-agent-get]...    (S once, the others at most once)
     G: a global flag (--json, -q, --quiet, --debug: gzia.cli.output.GLOBAL_FLAGS)
     D: -d DIR  --dir DIR  --dir=DIR
+    S: --session ID  --session=ID
 
 Anything else (``--help``, an unknown or repeated option, a value that is empty or starts
 with ``-``, an argument after ``list``) is left to the full command line, which gives the
@@ -21,10 +24,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from typing import NamedTuple
 
 DIR_OPTIONS = ("-d", "--dir")
 SESSION_LIST = ("session", "list")
 START = "start"
+MCP = "mcp"
+MCP_VALUE_OPTIONS = {"-d": "directory", "--dir": "directory", "--session": "session"}
+ALLOW_AGENT_GET = "--allow-agent-get"
 COMPLETE_VAR = "_GZ_IA_COMPLETE"
 """Set when a shell's completion script calls gz-ia back (gzia/cli/completion.py)."""
 
@@ -40,6 +47,9 @@ def answer(args: list[str]) -> int | None:
     start_dir = parse_start(args)
     if start_dir is not None:
         return run_start(start_dir[0])
+    mcp = parse_mcp(args)
+    if mcp is not None:
+        return run_mcp(mcp)
     return None
 
 
@@ -55,12 +65,16 @@ def print_version() -> int:
     return 0
 
 
+def _global_flag_names() -> set[str]:
+    from gzia.cli.output import GLOBAL_FLAGS
+
+    return {name for flag in GLOBAL_FLAGS for name in flag.names}
+
+
 def parse_session_list(args: list[str]) -> tuple[list[list[str]], str | None] | None:
     """The global flags seen at each level (root, ``session``, ``list``) and the directory,
     for the forms in the module's grammar; ``None`` for anything else."""
-    from gzia.cli.output import GLOBAL_FLAGS
-
-    global_flags = {name for flag in GLOBAL_FLAGS for name in flag.names}
+    global_flags = _global_flag_names()
     flags: list[list[str]] = [[], [], []]
     dirs: list[str | None] = [None, None, None]
     level, index = 0, 0
@@ -108,6 +122,50 @@ def parse_start(args: list[str]) -> tuple[str | None] | None:
     return (value,) if value and not value.startswith("-") else None
 
 
+class McpForm(NamedTuple):
+    root_flags: list[str]
+    flags: list[str]
+    session: str
+    directory: str | None = None
+    allow_agent_get: bool = False
+
+
+def parse_mcp(args: list[str]) -> McpForm | None:
+    """The form of ``gz-ia mcp`` in the module's grammar, else ``None``."""
+    global_flags = _global_flag_names()
+    root = 0
+    while root < len(args) and args[root] in global_flags:
+        root += 1
+    if args[root:root + 1] != [MCP]:
+        return None
+    flags: list[str] = []
+    values: dict[str, str] = {}
+    allow_agent_get = False
+    index = root + 1
+    while index < len(args):
+        arg = args[index]
+        if arg in global_flags:
+            flags.append(arg)
+        elif arg == ALLOW_AGENT_GET and not allow_agent_get:
+            allow_agent_get = True
+        else:
+            name, equals, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+            key = MCP_VALUE_OPTIONS.get(name)
+            if key is None or key in values:
+                return None
+            if not equals:
+                value = _next(args, index) or ""
+                index += 1
+            if not value or value.startswith("-"):
+                return None
+            values[key] = value
+        index += 1
+    if "session" not in values:
+        return None
+    return McpForm(args[:root], flags, values["session"], values.get("directory"),
+                   allow_agent_get)
+
+
 def run_session_list(flags_by_level: list[list[str]], directory: str | None) -> int | None:
     """Run ``session list`` as the full command line would, flags applied as click would
     apply them: the root's before plugin warnings are reported, the others after."""
@@ -126,6 +184,18 @@ def run_start(directory: str | None) -> int | None:
     from gzia.cli.terminal_ui import open_tui
 
     return _run_builtin(START, lambda: open_tui(directory), root_flags=[])
+
+
+def run_mcp(form: McpForm) -> int | None:
+    """Run ``mcp`` as the full command line would (its defaults: the kernel's)."""
+
+    def serving() -> None:
+        _apply(form.flags)
+        from gzia.cli.mcp_serving import serve_session
+
+        serve_session(form.session, form.directory, allow_agent_get=form.allow_agent_get)
+
+    return _run_builtin(MCP, serving, root_flags=form.root_flags)
 
 
 def _run_builtin(command: str, run: Callable[[], None], *, root_flags: list[str]) -> int | None:

@@ -5,7 +5,8 @@
 once with :class:`CircuitOpen` (the server's JSON-RPC ``-32603``), without running it,
 until :meth:`ToolProxy.reset`. A call that outlives its timeout is a failure: the caller
 gets the timeout at once, and every program the tool started through :func:`gzia.proc.run`
-is killed with its process group, so the abandoned work stops instead of leaking.
+is killed with its process group, so the abandoned work stops instead of leaking; the same
+when the client cancels the call. A cancelled call is not the tool's failure.
 Arguments that do not match the schema are refused before the tool runs and are not the
 tool's failure: they do not count.
 """
@@ -107,6 +108,9 @@ class ToolProxy:
             _kill_groups(children)
             raise TimeoutFailure("orchy.tool_timed_out", name=self.tool.name,
                                  seconds=self.timeout) from None
+        except anyio.get_cancelled_exc_class():
+            _kill_groups(children)  # the client cancelled the call: its programs stop too
+            raise
 
     def _failed(self, exc: Exception) -> None:
         self.stats.failed_calls += 1

@@ -3,76 +3,28 @@
 stdout carries only protocol messages (the SDK's stdio transport points fd 1 at stderr
 while it serves, so a stray print from a tool cannot corrupt the stream); logs go to
 stderr. A line that is not JSON-RPC is answered with a JSON-RPC error (``-32700`` when
-it is not JSON, ``-32600`` otherwise, ``id`` null) and the server reads on.
+it is not JSON, ``-32600`` otherwise, ``id`` null) and the server reads on. When stdin
+ends, every request read before is answered before the server stops (:class:`InFlight`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
 import json
 import logging
-import sys
-import types as modules
-from collections.abc import Iterator
 from typing import Any
 
-# The two shortcuts below serve bench/orchy.py (process start → ``initialize`` < 1.0 s):
-# importing the SDK is nearly all of a server's start. Both are pinned against
-# mcp==2.3.0 and pydantic==2.14.4 by tests/orchy/test_sdk_shortcuts.py, which fails when
-# either package's layout changes; without them the server works the same, only slower.
-SDK_PACKAGES = ("mcp", "mcp.server")
+from gzia.contract import GzError
+from gzia.orchy.kernel import Kernel
+from gzia.orchy.proxy import CircuitOpen
+from gzia.orchy.sdk_shortcuts import sdk_shortcuts
 
-
-def _skip_package_inits(*names: str) -> None:
-    """Register ``names`` as bare packages so importing their submodules skips their
-    ``__init__``: the SDK's ``mcp`` and ``mcp.server`` inits import the client, the
-    high-level server and their models, which the stdio low-level server never uses.
-    Only when the SDK is not imported yet (a process that uses it keeps the real ones)."""
-    if names[0] in sys.modules:
-        return
-    for name in names:
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.submodule_search_locations is None:
-            return
-        package = modules.ModuleType(name)
-        package.__path__ = list(spec.submodule_search_locations)
-        package.__spec__ = spec
-        sys.modules[name] = package
-
-
-@contextlib.contextmanager
-def _deferred_model_builds() -> Iterator[None]:
-    """Pydantic models defined meanwhile build their validators when first used, not
-    when defined (pydantic's ``defer_build``): the SDK defines about a thousand protocol
-    models for two protocol generations, and a session serves a few dozen. Set through
-    pydantic's table of config defaults, restored on the way out."""
-    try:
-        from pydantic._internal._config import config_defaults
-    except ImportError:
-        config_defaults = {}
-    if config_defaults.get("defer_build") is not False:
-        yield
-        return
-    config_defaults["defer_build"] = True
-    try:
-        yield
-    finally:
-        config_defaults["defer_build"] = False
-
-
-_skip_package_inits(*SDK_PACKAGES)
-with _deferred_model_builds():
+with sdk_shortcuts():
     import anyio
     import mcp_types as types
     from mcp.server.lowlevel.server import Server
     from mcp.server.stdio import stdio_server
     from mcp.shared.exceptions import MCPError
     from mcp.shared.message import SessionMessage
-
-from gzia.contract import GzError  # noqa: E402
-from gzia.orchy.kernel import Kernel  # noqa: E402
-from gzia.orchy.proxy import CircuitOpen  # noqa: E402
 
 SERVER_NAME = "gz-ia"
 log = logging.getLogger("gzia.orchy")
@@ -90,26 +42,87 @@ async def _serve(kernel: Kernel, version: str) -> None:
     server: Server[Any] = Server(SERVER_NAME, version=version,
                                  instructions=_instructions(kernel),
                                  on_list_tools=_lister(kernel), on_call_tool=_caller(kernel))
+    in_flight = InFlight()
     async with stdio_server() as (wire_in, wire_out):
-        checked_out, checked_in = anyio.create_memory_object_stream[SessionMessage](0)
+        to_server, from_client = anyio.create_memory_object_stream[SessionMessage](0)
+        to_client, from_server = anyio.create_memory_object_stream[SessionMessage](0)
         async with anyio.create_task_group() as group:
-            group.start_soon(_answer_malformed, wire_in, checked_out, wire_out)
-            await server.run(checked_in, wire_out, server.create_initialization_options())
+            group.start_soon(_read_client, wire_in, to_server, wire_out, in_flight,
+                             kernel.timeout + DRAIN_MARGIN_S)
+            group.start_soon(_write_client, from_server, wire_out, in_flight)
+            await server.run(from_client, to_client, server.create_initialization_options())
+            await in_flight.written.wait()
             group.cancel_scope.cancel()
 
 
-async def _answer_malformed(wire_in: Any, checked_out: Any, wire_out: Any) -> None:
-    """Forward valid messages; answer each unreadable line with a JSON-RPC error."""
-    async with checked_out:
+DRAIN_MARGIN_S = 5.0
+"""At the end of input, how long past the tool timeout the server still waits for the
+answers it owes (every call is bounded by the timeout; this only keeps a surprise from
+holding the process forever)."""
+
+
+class InFlight:
+    """Requests read from the client and not answered yet. At the end of input the server
+    answers them before it stops, as a pipe of requests into ``gz-ia mcp`` expects: the
+    SDK would cancel them, dropping a tool's answer while its work goes on, unreported,
+    under a kernel that is shutting down."""
+
+    def __init__(self) -> None:
+        self.ids: set[Any] = set()
+        self.written = anyio.Event()
+        self._settled = anyio.Event()
+
+    def read(self, message: Any) -> None:
+        if isinstance(message, types.JSONRPCRequest):
+            self.ids.add(message.id)
+        elif (isinstance(message, types.JSONRPCNotification)
+              and message.method == "notifications/cancelled"):
+            self._settle((message.params or {}).get("requestId"))  # never answered
+
+    def answered(self, message: Any) -> None:
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            self._settle(message.id)
+
+    def _settle(self, request_id: Any) -> None:
+        self.ids.discard(request_id)
+        self._settled.set()
+
+    async def drained(self, limit_s: float) -> None:
+        with anyio.move_on_after(limit_s):
+            while self.ids:
+                self._settled = anyio.Event()
+                await self._settled.wait()
+
+
+async def _read_client(wire_in: Any, to_server: Any, wire_out: Any, in_flight: InFlight,
+                       drain_limit_s: float) -> None:
+    """Forward valid messages to the server and answer each unreadable line with a
+    JSON-RPC error; at the end of input, wait for the answers owed, then end the
+    server's input."""
+    async with to_server:
         async for item in wire_in:
             if not isinstance(item, Exception):
-                await checked_out.send(item)
+                in_flight.read(item.message)
+                await to_server.send(item)
                 continue
             code, text = _malformed(item)
             log.warning("malformed input: %s", text)
             error = types.JSONRPCError(jsonrpc="2.0", id=None,
                                        error=types.ErrorData(code=code, message=text))
             await wire_out.send(SessionMessage(error))
+        await in_flight.drained(drain_limit_s)
+
+
+async def _write_client(from_server: Any, wire_out: Any, in_flight: InFlight) -> None:
+    """Forward the server's messages to stdout, noting each answer; close stdout after
+    the last one."""
+    try:
+        async with from_server, wire_out:
+            async for item in from_server:
+                await wire_out.send(item)
+                in_flight.answered(item.message)
+    finally:
+        in_flight.written.set()
 
 
 def _malformed(exc: Exception) -> tuple[int, str]:

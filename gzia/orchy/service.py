@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 
 from gzia.orchy.kernel import Kernel, load_plugins
 from gzia.orchy.tool import ToolContext
@@ -34,14 +35,18 @@ def build_kernel(session: str, directory: str | None, *, allow_agent_get: bool,
     return kernel
 
 
-def start(session: str, directory: str | None, *, allow_agent_get: bool, timeout: float,
-          max_failures: int) -> None:
+def start(session: str, directory: str | None, *, on_serving: Callable[[], None],
+          allow_agent_get: bool, timeout: float, max_failures: int) -> None:
+    """Serve ``session``'s tools on stdin/stdout until stdin ends. A bad session fails
+    before anything is served; ``on_serving`` is called once the kernel is built, when
+    stdout becomes the protocol's alone."""
     from gzia._version import __version__
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format="gz-ia mcp: %(levelname)s %(message)s")
     kernel = build_kernel(session, directory, allow_agent_get=allow_agent_get,
                           timeout=timeout, max_failures=max_failures)
+    on_serving()
     from gzia.orchy.server import serve
 
     serve(kernel, __version__)

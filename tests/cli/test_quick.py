@@ -7,6 +7,7 @@ switched off (click answers). Exit code, stdout and stderr must be identical.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gzia.cli.quick import COMPLETE_VAR, parse_session_list, parse_start
+from gzia.cli.quick import COMPLETE_VAR, McpForm, parse_mcp, parse_session_list, parse_start
 from gzia.sessions.project import find_project
 from tests.conftest import Result
 from tests.sessions.session_testkit import COMPLETED_ISOLATED, go_record, make_repo, make_session
@@ -37,10 +38,10 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def gz(*args: str, full: bool, env: dict[str, str] | None = None) -> Result:
+def gz(*args: str, full: bool, env: dict[str, str] | None = None, stdin: str = "") -> Result:
     program = FULL if full else QUICK
     done = subprocess.run([sys.executable, "-c", program, *args], env={**os.environ, **(env or {})},
-                          capture_output=True, text=True, timeout=60, check=False)
+                          input=stdin, capture_output=True, text=True, timeout=60, check=False)
     return Result(done.returncode, done.stdout, done.stderr)
 
 
@@ -187,6 +188,106 @@ def test_bare_gz_ia_is_quick_on_a_terminal_unless_a_completion_script_calls(
     assert parse_start([]) == expected
 
 
+MCP_EXCHANGE = "\n".join(json.dumps(message) for message in [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "quick", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+     "params": {"name": "session_info", "arguments": {}}},
+    {"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
+]) + "\n"
+
+
+@pytest.mark.parametrize("form", [
+    ["mcp", "--session", "abcdef01"],
+    ["--json", "mcp", "--session=abcd", "-d", "{root}"],
+    ["mcp", "-q", "--dir={root}", "--session", "abcdef01", "--json"],
+    ["mcp", "--allow-agent-get", "--session", "abcdef01", "--dir", "{root}", "--debug"],
+], ids=" ".join)
+def test_quick_mcp_serves_as_the_full_command_line(form: list[str], listed: Path) -> None:
+    """stdout carries the protocol alone, ``--json`` or not: no envelope after it."""
+    args = [a.format(root=listed) for a in form]
+    assert parse_mcp(args) is not None
+    quick = subprocess.run([sys.executable, "-c", QUICK, *args], cwd=listed, input=MCP_EXCHANGE,
+                           capture_output=True, text=True, timeout=60, check=False)
+    full = subprocess.run([sys.executable, "-c", FULL, *args], cwd=listed, input=MCP_EXCHANGE,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert (quick.returncode, full.returncode) == (0, 0), quick.stderr + full.stderr
+    answers = sorted((json.loads(line) for line in quick.stdout.splitlines()),
+                     key=lambda answer: answer["id"])  # calls may be answered in any order
+    assert answers == sorted((json.loads(line) for line in full.stdout.splitlines()),
+                             key=lambda answer: answer["id"])
+    assert [answer["id"] for answer in answers] == [1, 2, 3]
+    assert json.loads(answers[1]["result"]["content"][0]["text"])["id"] == "abcdef01"
+    tools = {tool["name"] for tool in answers[2]["result"]["tools"]}
+    assert ("worktree_get" in tools) == ("--allow-agent-get" in args)
+
+
+@pytest.mark.parametrize("form", [
+    ["mcp", "--session", "zzzz"],
+    ["--json", "mcp", "--session", "0000"],
+    ["mcp", "--session", "abcdef01", "-d", "{missing}", "--json"],
+    ["mcp", "--session=abcdef01", "--dir={file}"],
+])
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_quick_mcp_errors_answer_as_the_full_command_line(form: list[str], lang: str,
+                                                          listed: Path, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    args = [a.format(missing=tmp_path / "missing", file=tmp_path / "file") for a in form]
+    assert parse_mcp(args) is not None
+    env = {"GZ_LANG": lang, "PWD": str(listed)}
+    quick = subprocess.run([sys.executable, "-c", QUICK, *args], cwd=listed, capture_output=True,
+                           text=True, timeout=60, check=False, env={**os.environ, **env})
+    full = subprocess.run([sys.executable, "-c", FULL, *args], cwd=listed, capture_output=True,
+                          text=True, timeout=60, check=False, env={**os.environ, **env})
+    assert (quick.returncode, quick.stdout, quick.stderr) == (
+        full.returncode, full.stdout, full.stderr)
+    assert quick.returncode in (1, 2)
+    if "--json" in args:
+        assert json.loads(quick.stdout)["ok"] is False
+    else:
+        assert not quick.stdout and quick.stderr
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["mcp", "--session", "abcd"], McpForm([], [], "abcd")),
+    (["--json", "-q", "mcp", "--debug", "--session=abcd", "-d", "x"],
+     McpForm(["--json", "-q"], ["--debug"], "abcd", "x")),
+    (["mcp", "--allow-agent-get", "--dir=x", "--session", "mcp"],
+     McpForm([], [], "mcp", "x", allow_agent_get=True)),
+    (["mcp", "--session", "abcd", "--dir", "list"], McpForm([], [], "abcd", "list")),
+])
+def test_mcp_forms_taken_by_the_quick_path(args: list[str], expected: McpForm) -> None:
+    assert parse_mcp(args) == expected
+
+
+@pytest.mark.parametrize("args", [
+    ["mcp"], ["mcp", "-d", "x"], ["mcp", "--session"], ["mcp", "--session="],
+    ["mcp", "--session", "-q"], ["mcp", "--session", "a", "--session", "b"],
+    ["mcp", "--session", "a", "-d", "x", "--dir=y"], ["mcp", "--session", "a", "-dx"],
+    ["mcp", "--session", "a", "-d=x"], ["mcp", "--session", "a", "--allow-agent-get",
+                                         "--allow-agent-get"],
+    ["mcp", "--session", "a", "--tool-timeout", "5"], ["mcp", "--session", "a", "--max-failures=2"],
+    ["mcp", "--session", "a", "--help"], ["mcp", "--session", "a", "extra"],
+    ["-d", "x", "mcp", "--session", "a"], ["--session", "a", "mcp"], ["session", "list", "mcp"],
+    ["mcp", "--session", "a", "--"], ["mcp", "--session", "a", "--json=1"],
+])
+def test_other_mcp_forms_go_to_the_full_command_line(args: list[str]) -> None:
+    assert parse_mcp(args) is None
+
+
+def test_the_full_mcp_command_defaults_to_the_kernels_limits() -> None:
+    import inspect
+
+    from gzia.cli.mcp import mcp
+    from gzia.orchy.proxy import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT
+
+    parameters = inspect.signature(mcp).parameters
+    assert parameters["tool_timeout"].default == DEFAULT_TIMEOUT
+    assert parameters["max_failures"].default == DEFAULT_MAX_FAILURES
+
+
 METRICS_FREE = """
 import sys
 from gzia.cli import main
@@ -238,6 +339,7 @@ def test_pyz_session_list_help_still_comes_from_the_full_command_line(run_pyz: R
 def test_an_install_without_its_own_session_command_is_left_to_the_full_command_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], listed: Path
 ) -> None:
+    import gzia.cli.plugin_warnings  # bound to the real discover before the patch, not after
     import gzia.plugins
     from gzia.cli import quick
 
