@@ -9,7 +9,7 @@ what moved when an upgrade changes what they rely on:
 - the ``mcp`` and ``mcp.server`` package inits are skipped: they import the client, the
   high-level server and their models, which the stdio low-level server never uses;
 - protocol models and type adapters build their validators when first used, not when
-  made;
+  made or rebuilt at import;
 - the modules the low-level server imports only for its HTTP transports (Starlette,
   OAuth, streamable HTTP) are stand-ins while it is imported: its stdio side never
   touches them.
@@ -65,26 +65,42 @@ def deferred_model_builds() -> Iterator[None]:
     protocol models for two protocol generations, and a session uses a few dozen; of the
     seven union adapters it makes at import, a stdio server uses one. Set through
     pydantic's table of config defaults (models) and the adapters' ``_defer_build``
-    (adapters of a plain union have no config to read it from), restored on the way out."""
+    (adapters of a plain union have no config to read it from). A plain
+    ``model_rebuild()`` made meanwhile (the SDK's, to resolve forward references) is left
+    to that first use too, which resolves them from the model's module the same way.
+    All restored on the way out."""
     try:
+        from pydantic import BaseModel
         from pydantic._internal._config import config_defaults
         from pydantic.type_adapter import TypeAdapter
     except ImportError:
         yield
         return
     adapters: Any = TypeAdapter
+    models: Any = BaseModel
     adapters_defer = adapters.__dict__.get("_defer_build")
-    if config_defaults.get("defer_build") is not False or not isinstance(adapters_defer,
-                                                                         property):
+    rebuild = models.__dict__.get("model_rebuild")
+    if (config_defaults.get("defer_build") is not False
+            or not isinstance(adapters_defer, property) or not isinstance(rebuild, classmethod)):
         yield
         return
+
+    def rebuild_when_used(model: Any, /, **options: Any) -> bool | None:
+        if options:  # forced, or with a namespace: as asked
+            options["_parent_namespace_depth"] = options.get("_parent_namespace_depth", 2) + 1
+            result: bool | None = rebuild.__func__(model, **options)
+            return result
+        return None
+
     config_defaults["defer_build"] = True
     adapters._defer_build = property(lambda adapter: True)
+    models.model_rebuild = classmethod(rebuild_when_used)
     try:
         yield
     finally:
         config_defaults["defer_build"] = False
         adapters._defer_build = adapters_defer
+        models.model_rebuild = rebuild
 
 
 class StandIn:

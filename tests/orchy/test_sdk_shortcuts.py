@@ -15,6 +15,7 @@ from importlib.metadata import version
 PROBE = """
 import json, sys
 from pydantic._internal._config import config_defaults
+from pydantic import BaseModel
 from pydantic.type_adapter import TypeAdapter
 import gzia.orchy.server
 import mcp_types
@@ -26,6 +27,8 @@ print(json.dumps({
     "tool_built": mcp_types.Tool.__pydantic_complete__,
     "default_after": config_defaults["defer_build"],
     "adapter_built": mcp_types._types.client_request_adapter.pydantic_complete,
+    "rebuilt_at_import": mcp_types.CallToolRequestParams.__pydantic_complete__,
+    "rebuild_after": type(vars(BaseModel)["model_rebuild"]).__name__,
     "adapters_default_after": TypeAdapter._defer_build.fget.__qualname__,
     "starlette_loaded": sorted(m for m in sys.modules if m.split(".")[0] == "starlette"),
     "stand_in": repr(lowlevel.Starlette),
@@ -102,7 +105,23 @@ def test_protocol_models_are_built_on_first_use_and_the_default_is_restored() ->
     assert seen["tool_built"] is False
     assert seen["default_after"] is False
     assert seen["adapter_built"] is False
+    assert seen["rebuilt_at_import"] is False
+    assert seen["rebuild_after"] == "classmethod"
     assert seen["adapters_default_after"] == "TypeAdapter._defer_build"
+
+
+def test_a_model_the_sdk_rebuilds_at_import_is_built_when_first_used() -> None:
+    program = (
+        "import gzia.orchy.server\n"
+        "from pydantic import BaseModel\n"
+        "from mcp_types import CallToolRequestParams\n"
+        "params = CallToolRequestParams.model_validate({'name': 't', 'arguments': {'a': 1}})\n"
+        "print(params.name, params.arguments, CallToolRequestParams.__pydantic_complete__)\n"
+        "class Later(BaseModel):\n"
+        "    x: 'Undefined'\n"
+        "print(Later.model_rebuild(raise_errors=False))\n"
+    )
+    assert run(program).splitlines() == ["t {'a': 1} True", "False"]
 
 
 def test_an_adapter_made_while_deferred_still_validates() -> None:
