@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -31,3 +32,26 @@ def test_the_pyz_serves_the_session_and_trips_the_breaker(pyz: Path, served: Ser
                 "status is DEAD after 2 consecutive failures"))
 
     anyio.run(scenario)
+
+
+@pytest.mark.pyz
+def test_the_pyz_serves_the_agents_form_without_click_or_the_http_stack(
+    pyz: Path, served: Served
+) -> None:
+    """The form agents are handed (gzia/sessions/mcp_wiring.py) takes the quick path, and
+    the SDK's HTTP-only modules stay stand-ins (bench/orchy.py)."""
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "pyz", "version": "1"}}}
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", str(pyz), "mcp", "--session", served.direct,
+         "-d", str(served.root)],
+        input=json.dumps(initialize) + "\n", capture_output=True, text=True, timeout=120,
+        check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout)["result"]["serverInfo"]["name"] == "gz-ia"
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert {"mcp.server.lowlevel.server", "gzia.orchy.server"} <= imported
+    assert {"click", "typer", "uvicorn", "sse_starlette", "httpx", "mcp.shared.auth",
+            "starlette.datastructures"} & imported == set()  # each imported by the real ones
