@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
 from textual.binding import BindingType
@@ -27,6 +27,9 @@ from gzia.sessions.store import SessionStore
 from gzia.tui.context import TuiContext
 from gzia.tui.keys import key, translate_bindings
 from gzia.tui.palette import ScreenActions
+
+if TYPE_CHECKING:
+    from gzia.tui.screens.sessions import SessionsScreen
 
 HANGUP_CHECK_S = 1.0
 """How often the UI checks that its terminal is still there."""
@@ -54,13 +57,20 @@ class GzApp(App[None]):
         self.terminal_fd = terminal_fd
         """The terminal to watch for a hang-up (None: headless, nothing to watch)."""
         self.terminal_lost = False
+        self.home: SessionsScreen | None = None
 
     def on_mount(self) -> None:
         from gzia.tui.screens.sessions import SessionsScreen
 
-        self.push_screen(SessionsScreen())
+        self.home = SessionsScreen()
+        self.push_screen(self.home)
         if self.terminal_fd is not None:
             self.set_interval(HANGUP_CHECK_S, self._quit_if_the_terminal_hung_up)
+
+    def on_ready(self) -> None:
+        """Textual is ready: the home screen reads the store (see its ``first_read``)."""
+        if self.home is not None:
+            self.home.first_read()
 
     def _quit_if_the_terminal_hung_up(self) -> None:
         """The terminal closed under gz-ia (an SSH link dropped, a window closed): quit.

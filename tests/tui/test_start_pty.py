@@ -172,3 +172,15 @@ def test_an_attach_that_fails_gives_the_tui_back(terminal: PtyScreen) -> None:
     terminal.wait_for(showing(error), "the CLI's error")
     terminal.type(ENTER)
     quit_from_the_list(terminal)
+
+
+@pytest.mark.pyz
+def test_the_first_frame_with_the_footer_already_has_the_rows(terminal: PtyScreen) -> None:
+    """Textual drops the frame drawn during its start-up batch; the home screen reads the
+    store after it, so the first frame shown is whole (rows read before were drawn one
+    frame after the footer: bench/tui.py)."""
+    terminal.wait_for(lambda lines: "Quit" in lines[-1], "the footer", timeout=60)
+    assert {line.split()[0] for line in session_rows(terminal.lines)} == {"aaaa1111",
+                                                                          "bbbb2222"}
+    terminal.type(CTRL_Q)
+    assert terminal.wait_exit() == 0

@@ -1,6 +1,6 @@
 """The home screen: the project's sessions, read again from the store on a timer.
 
-The first read (and reconcile) of the store is made before the first frame; the later
+The first read (and reconcile) of the store is made before the first frame shown; the later
 ones run in a worker thread, so the table answers keys while they load, and read the
 records again only when the store changed (:class:`services.SessionListing`). The table
 shows at most :data:`ROWS_SHOWN` rows, the newest the filter matches; ahead/behind counts
@@ -68,6 +68,8 @@ class SessionsScreen(SessionActions):
         """The table's rows as drawn, by session id."""
         self.to_select: str | None = None
         """A session to put the cursor on once the table lists it (one just started)."""
+        self.mounted = False
+        self.first_read_asked = False
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title", markup=False)
@@ -80,14 +82,24 @@ class SessionsScreen(SessionActions):
         self._set_columns(self.app.size.width)
         self.ahead_behind = services.AheadBehind(self.context.store)
         self.listing = services.SessionListing(self.context.store)
-        self._read_now()
         self.set_interval(self.context.refresh_s, self.reload)
+        self.mounted = True
+        if self.first_read_asked:
+            self.first_read()
 
-    def _read_now(self) -> None:
-        """The first read, on the UI's thread before the first frame: the screen opens with
-        its rows. In a worker thread it competed with the first frames for the interpreter,
-        and the rows came 0.1-0.3 s after the rest (bench/tui.py). Later reads run in a
-        worker while the table answers keys."""
+    def first_read(self) -> None:
+        """The first read of the store, on the UI's thread, asked by GzApp once Textual is
+        ready (at mount if the screen mounts later). Textual renders the first frame while
+        its start-up batch is open and drops it (``App._display`` writes nothing in a
+        batch); after the batch only what changes again is drawn. Read at mount, the rows
+        were drawn for that lost frame, drawn again (the table's first resize clears its
+        caches) and shown one frame after the footer; read now, the lost frame is cheap and
+        the first frame shown has the rows (bench/tui.py). In a worker thread the read
+        competed with the first frames for the interpreter, and the rows came 0.1-0.3 s
+        after the rest. Later reads run in a worker while the table answers keys."""
+        if not self.mounted:
+            self.first_read_asked = True
+            return
         try:
             records = self.listing.records()
         except Exception as exc:  # shown as a later read's failure is
