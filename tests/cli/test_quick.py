@@ -38,10 +38,12 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def gz(*args: str, full: bool, env: dict[str, str] | None = None, stdin: str = "") -> Result:
+def gz(*args: str, full: bool, env: dict[str, str] | None = None, stdin: str = "",
+       cwd: Path | None = None) -> Result:
     program = FULL if full else QUICK
     done = subprocess.run([sys.executable, "-c", program, *args], env={**os.environ, **(env or {})},
-                          input=stdin, capture_output=True, text=True, timeout=60, check=False)
+                          input=stdin, cwd=cwd, capture_output=True, text=True, timeout=60,
+                          check=False)
     return Result(done.returncode, done.stdout, done.stderr)
 
 
@@ -209,11 +211,9 @@ def test_quick_mcp_serves_as_the_full_command_line(form: list[str], listed: Path
     """stdout carries the protocol alone, ``--json`` or not: no envelope after it."""
     args = [a.format(root=listed) for a in form]
     assert parse_mcp(args) is not None
-    quick = subprocess.run([sys.executable, "-c", QUICK, *args], cwd=listed, input=MCP_EXCHANGE,
-                           capture_output=True, text=True, timeout=60, check=False)
-    full = subprocess.run([sys.executable, "-c", FULL, *args], cwd=listed, input=MCP_EXCHANGE,
-                          capture_output=True, text=True, timeout=60, check=False)
-    assert (quick.returncode, full.returncode) == (0, 0), quick.stderr + full.stderr
+    quick = gz(*args, full=False, stdin=MCP_EXCHANGE, cwd=listed)
+    full = gz(*args, full=True, stdin=MCP_EXCHANGE, cwd=listed)
+    assert (quick.exit_code, full.exit_code) == (0, 0), quick.stderr + full.stderr
     answers = sorted((json.loads(line) for line in quick.stdout.splitlines()),
                      key=lambda answer: answer["id"])  # calls may be answered in any order
     assert answers == sorted((json.loads(line) for line in full.stdout.splitlines()),
@@ -224,30 +224,26 @@ def test_quick_mcp_serves_as_the_full_command_line(form: list[str], listed: Path
     assert ("worktree_get" in tools) == ("--allow-agent-get" in args)
 
 
-@pytest.mark.parametrize("form", [
-    ["mcp", "--session", "zzzz"],
-    ["--json", "mcp", "--session", "0000"],
-    ["mcp", "--session", "abcdef01", "-d", "{missing}", "--json"],
-    ["mcp", "--session=abcdef01", "--dir={file}"],
+@pytest.mark.parametrize(("form", "exit_code"), [
+    (["mcp", "--session", "zzzz"], 2),  # INVALID_INPUT
+    (["--json", "mcp", "--session", "0000"], 1),  # NOT_FOUND
+    (["mcp", "--session", "abcdef01", "-d", "{missing}", "--json"], 2),  # no such directory
+    (["mcp", "--session=abcdef01", "--dir={file}"], 2),  # not a directory
 ])
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_quick_mcp_errors_answer_as_the_full_command_line(form: list[str], lang: str,
-                                                          listed: Path, tmp_path: Path) -> None:
+def test_quick_mcp_errors_answer_as_the_full_command_line(
+    form: list[str], exit_code: int, lang: str, listed: Path, tmp_path: Path
+) -> None:
     (tmp_path / "file").write_text("")
     args = [a.format(missing=tmp_path / "missing", file=tmp_path / "file") for a in form]
     assert parse_mcp(args) is not None
-    env = {"GZ_LANG": lang, "PWD": str(listed)}
-    quick = subprocess.run([sys.executable, "-c", QUICK, *args], cwd=listed, capture_output=True,
-                           text=True, timeout=60, check=False, env={**os.environ, **env})
-    full = subprocess.run([sys.executable, "-c", FULL, *args], cwd=listed, capture_output=True,
-                          text=True, timeout=60, check=False, env={**os.environ, **env})
-    assert (quick.returncode, quick.stdout, quick.stderr) == (
-        full.returncode, full.stdout, full.stderr)
-    assert quick.returncode in (1, 2)
+    quick = gz(*args, full=False, env={"GZ_LANG": lang}, cwd=listed)
+    assert quick == gz(*args, full=True, env={"GZ_LANG": lang}, cwd=listed)
+    assert quick.exit_code == exit_code
     if "--json" in args:
         assert json.loads(quick.stdout)["ok"] is False
     else:
-        assert not quick.stdout and quick.stderr
+        assert not quick.stdout and quick.stderr.startswith("Error: ")
 
 
 @pytest.mark.parametrize(("args", "expected"), [

@@ -68,7 +68,6 @@ class SessionsScreen(SessionActions):
         """The table's rows as drawn, by session id."""
         self.to_select: str | None = None
         """A session to put the cursor on once the table lists it (one just started)."""
-        self.mounted = False
         self.first_read_asked = False
 
     def compose(self) -> ComposeResult:
@@ -83,23 +82,23 @@ class SessionsScreen(SessionActions):
         self.ahead_behind = services.AheadBehind(self.context.store)
         self.listing = services.SessionListing(self.context.store)
         self.set_interval(self.context.refresh_s, self.reload)
-        self.mounted = True
         if self.first_read_asked:
-            self.first_read()
+            self._read_first()
 
     def first_read(self) -> None:
-        """The first read of the store, on the UI's thread, asked by GzApp once Textual is
-        ready (at mount if the screen mounts later). Textual renders the first frame while
-        its start-up batch is open and drops it (``App._display`` writes nothing in a
-        batch); after the batch only what changes again is drawn. Read at mount, the rows
-        were drawn for that lost frame, drawn again (the table's first resize clears its
-        caches) and shown one frame after the footer; read now, the lost frame is cheap and
-        the first frame shown has the rows (bench/tui.py). In a worker thread the read
-        competed with the first frames for the interpreter, and the rows came 0.1-0.3 s
-        after the rest. Later reads run in a worker while the table answers keys."""
-        if not self.mounted:
+        """Read the store on the UI's thread, now or once mounted. GzApp asks for it when
+        Textual is ready: Textual renders the first frame while its start-up batch is open
+        and drops it (``App._display`` writes nothing in a batch), and after the batch
+        draws only what changes again. Read at mount, the rows were drawn for that lost
+        frame, drawn again (the table's first resize clears its caches) and shown one frame
+        after the footer; read now, the first frame shown has them (bench/tui.py). Later
+        reads run in a worker while the table answers keys."""
+        if self.is_mounted:
+            self._read_first()
+        else:
             self.first_read_asked = True
-            return
+
+    def _read_first(self) -> None:
         try:
             records = self.listing.records()
         except Exception as exc:  # shown as a later read's failure is
