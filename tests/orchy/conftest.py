@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -58,3 +59,19 @@ async def mcp_session(command: list[str], *args: str, cwd: Path,
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
+
+
+def assert_gone(pid: int) -> None:
+    """The program ``pid`` (a tool's, stopped by Orchy) ends within 10 s, or the test fails
+    (and the program is killed, not leaked)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return
+        if state == "Z":
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    raise AssertionError(f"the tool's program {pid} is still running")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from tests.orchy.conftest import GZ_IA, Served, mcp_session
+from tests.orchy.conftest import GZ_IA, Served, assert_gone, mcp_session
 from tests.sessions.session_testkit import run_git
 
 BUILT_IN = ["session_log", "session_info", "orchy_health", "orchy_reset", "workspace_status",
@@ -154,7 +153,7 @@ def test_a_timed_out_call_counts_and_its_program_is_killed(
             assert result.is_error
             assert payload(result) == {"code": "TIMEOUT", "message": (
                 "tool 'example_sleep' did not finish within 1.5 s and was stopped")}
-            _assert_gone(int(pidfile.read_text()))
+            assert_gone(int(pidfile.read_text()))
             health = payload(await client.call_tool("orchy_health", {}))
             sleeper = next(t for t in health["tools"] if t["name"] == "example_sleep")
             assert (sleeper["consecutive_failures"], sleeper["failed_calls"]) == (1, 1)
@@ -162,20 +161,6 @@ def test_a_timed_out_call_counts_and_its_program_is_killed(
             assert echoed == {"echo": "still here", "session": served.isolated}
 
     anyio.run(scenario)
-
-
-def _assert_gone(pid: int) -> None:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (FileNotFoundError, ProcessLookupError):
-            return
-        if state == "Z":
-            return
-        time.sleep(0.05)
-    os.kill(pid, 9)
-    raise AssertionError(f"the timed-out tool's program {pid} is still running")
 
 
 def test_a_failing_plugin_boot_rolls_back_and_the_server_stays_up(

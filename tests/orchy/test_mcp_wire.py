@@ -10,8 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.orchy.conftest import Served
-from tests.orchy.test_mcp_server import _assert_gone
+from tests.orchy.conftest import Served, assert_gone
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
@@ -107,7 +106,7 @@ def test_requests_written_before_the_end_of_input_are_all_answered(
     assert sorted(answers) == [1, 2, 3, 4]
     slept = answers[2]["result"]
     assert slept["isError"] is True and "did not finish within 1.5 s" in slept["content"][0]["text"]
-    _assert_gone(int(pidfile.read_text()))
+    assert_gone(int(pidfile.read_text()))
     assert '"id": "0badc0de"' in answers[3]["result"]["content"][0]["text"]
     assert log.read_text().splitlines() == ["boot example", "boot zz_fragile",
                                             "shutdown example"]
@@ -137,4 +136,4 @@ def test_a_call_the_client_cancels_stops_its_programs_and_is_not_waited_for(
         code, err = wire.close()
     assert code == 0, err
     assert time.monotonic() - started < 15  # not the sleeper's minute, nor the 30 s timeout
-    _assert_gone(int(pidfile.read_text()))
+    assert_gone(int(pidfile.read_text()))

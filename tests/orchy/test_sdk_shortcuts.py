@@ -71,7 +71,9 @@ def test_http_only_modules_are_stand_ins_that_leave_nothing_behind() -> None:
     assert not [m for m in modules if m.startswith(("mcp.server.auth", "mcp.server.streamable"))]
     assert seen["starlette_loaded"] == []
     assert seen["stand_in"] == "<stand-in for starlette.applications.Starlette>"
-    assert "StandInFinder" not in seen["finders"]  # a later import gets the real module
+    finders = seen["finders"]
+    assert isinstance(finders, list)
+    assert "StandInFinder" not in finders  # a later import gets the real module
 
 
 def test_the_http_transport_fails_plainly_and_a_later_import_is_real() -> None:
