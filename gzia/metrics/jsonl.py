@@ -95,21 +95,32 @@ def json_objects(stats: LineStats, wanted: bytes) -> Iterator[dict[str, Any]]:
     :class:`NotRegularFileError` when it is not a regular file."""
     stream, size = open_transcript(stats.path)
     stats.truncated = size > MAX_FILE_BYTES
+    budget = min(size, MAX_FILE_BYTES)  # never past the size it had: a growing file ends
     with stream:
-        for raw in _lines(stream, min(size, MAX_FILE_BYTES), stats, wanted):
-            stats.lines += 1
-            if stats.recognised and wanted not in raw:
-                continue
-            try:
-                value = decode_line(raw)
-            except TooComplexError:
-                stats.too_complex += 1
-                continue
-            except ValueError:  # UnicodeDecodeError is one too
-                _count_bad(stats, raw)
-                continue
-            if isinstance(value, dict):
-                yield value
+        while budget > 0 and (raw := stream.readline(MAX_LINE_BYTES + 1)):
+            budget -= len(raw)
+            if budget < 0:
+                raw = raw[:budget]
+            if len(raw) > MAX_LINE_BYTES:
+                budget = _pass_over(stream, raw, budget, wanted, stats)
+            elif not stats.recognised or wanted in raw:
+                stats.lines += 1
+                value = _decoded(stats, raw)
+                if isinstance(value, dict):
+                    yield value
+            else:
+                stats.lines += 1
+
+
+def _decoded(stats: LineStats, raw: bytes) -> Any:
+    """The line's value; ``None`` for a line that is counted as left out."""
+    try:
+        return decode_line(raw)
+    except TooComplexError:
+        stats.too_complex += 1
+    except ValueError:  # UnicodeDecodeError is one too
+        _count_bad(stats, raw)
+    return None
 
 
 def decode_line(raw: bytes | str) -> Any:
@@ -143,25 +154,10 @@ def _deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
-def _lines(stream: BinaryIO, budget: int, stats: LineStats, wanted: bytes) -> Iterator[bytes]:
-    """The file's lines up to ``budget`` bytes; a line longer than :data:`MAX_LINE_BYTES`
-    is read past in chunks and counted only when it holds ``wanted``."""
-    while budget > 0:
-        raw = stream.readline(min(MAX_LINE_BYTES + 1, budget))
-        if not raw:
-            return
-        budget -= len(raw)
-        if len(raw) <= MAX_LINE_BYTES:
-            yield raw
-            continue
-        found, budget = _pass_over(stream, raw, budget, wanted)
-        if found:
-            stats.lines += 1
-            stats.too_long += 1
-
-
-def _pass_over(stream: BinaryIO, head: bytes, budget: int, wanted: bytes) -> tuple[bool, int]:
-    """Read the rest of an over-long line; whether it held ``wanted``, and the budget left."""
+def _pass_over(stream: BinaryIO, head: bytes, budget: int, wanted: bytes,
+               stats: LineStats) -> int:
+    """Read the rest of an over-long line in chunks, never holding it; count it when it
+    holds ``wanted`` (it might have held figures). The budget left."""
     found, chunk = wanted in head, head
     while not chunk.endswith(b"\n") and budget > 0:
         tail = chunk[-len(wanted):] if wanted else b""
@@ -170,7 +166,10 @@ def _pass_over(stream: BinaryIO, head: bytes, budget: int, wanted: bytes) -> tup
             break
         budget -= len(chunk)
         found = found or wanted in tail + chunk
-    return found, budget
+    if found:
+        stats.lines += 1
+        stats.too_long += 1
+    return budget
 
 
 def unreadable(path: Path, exc: OSError, reason: str = "unreadable") -> Notice:

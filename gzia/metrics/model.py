@@ -27,10 +27,10 @@ class FigureCheck:
     bad: int = 0
 
     def tokens(self, value: object) -> int | None:
+        if type(value) is int and 0 <= value <= MAX_TOKENS:  # not a bool: its type is bool
+            return value
         if isinstance(value, bool) or not isinstance(value, int | float):
             return None
-        if isinstance(value, int) and 0 <= value <= MAX_TOKENS:
-            return value
         self.bad += 1
         return None
 
