@@ -9,7 +9,7 @@ transcript fast.
 Hostile files cost bounded memory and time: only a regular file is read (a link to a
 FIFO or a device is ``not_regular``), no further than its size when opened nor past
 :data:`MAX_FILE_BYTES`; a line longer than :data:`MAX_LINE_BYTES` is passed over in
-chunks, never held; a line nested deeper than :data:`MAX_DEPTH` or holding more than
+chunks, never held; a line nested deeper than :data:`MAX_NESTING` or holding more than
 :data:`MAX_CONTAINERS` objects and arrays is not used. docs/metrics.md states them.
 """
 
@@ -29,7 +29,7 @@ MAX_LINE_BYTES = 8 * 1024 * 1024
 reply is at most its output tokens); longer ones, such as big tool results, hold none."""
 MAX_FILE_BYTES = 2 * 1024**3
 """How much of one transcript is read at most."""
-MAX_DEPTH = 100
+MAX_NESTING = 100
 """The deepest nesting of objects and arrays a used line may have."""
 MAX_CONTAINERS = 262_144
 """The most ``{`` and ``[`` a decoded line may hold (each costs memory when decoded)."""
@@ -134,7 +134,7 @@ def decode_line(raw: bytes | str) -> Any:
         value = _DECODER.decode(text)
     except RecursionError:
         raise TooComplexError("nested too deep") from None
-    if containers > MAX_DEPTH and _deeper_than(value, MAX_DEPTH):
+    if containers > MAX_NESTING and _deeper_than(value, MAX_NESTING):
         raise TooComplexError("nested too deep")
     return value
 

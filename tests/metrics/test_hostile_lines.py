@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gzia.metrics.jsonl import MAX_LINE_BYTES
+from gzia.metrics.jsonl import MAX_CONTAINERS, MAX_LINE_BYTES, MAX_NESTING
 from tests.conftest import Result
 from tests.metrics.conftest import (
     FIXTURES,
@@ -141,6 +141,7 @@ def test_the_warnings_in_both_languages(lang: str, tmp_path: Path, isolated_env:
     document = strict_json(cli("session", "metrics", "abcdef01", "--json", "-d", str(plain),
                                env=env).stdout)
     expected = [m.format(path=path) for m in MESSAGES[lang]]
+    assert f" {MAX_NESTING} " in expected[1] and f" {MAX_CONTAINERS} " in expected[1]
     assert [w["message"] for w in document["warnings"]] == expected
     human = cli("session", "metrics", "abcdef01", "-d", str(plain), env=env)
     prefix = {"en": "Warning", "es": "Aviso"}[lang]
