@@ -41,7 +41,11 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
 
 def succeeded() -> int:
     if output.state.json:
-        write_envelope(envelope(True, output.state.data, [], output.state.warnings))
+        try:
+            text = encode_envelope(envelope(True, output.state.data, [], output.state.warnings))
+        except ValueError as exc:  # a value JSON cannot hold: the outcome is that error
+            return failed(exc)
+        _write_document(text)
     return output.state.outcome_exit or ExitCode.OK
 
 
@@ -50,7 +54,11 @@ def failed(exc: BaseException) -> int:
     problem = problem_from(exc)
     if output.state.json:
         data = exc.data if isinstance(exc, GzError) else None
-        write_envelope(envelope(False, data, [problem], output.state.warnings))
+        try:
+            text = encode_envelope(envelope(False, data, [problem], output.state.warnings))
+        except ValueError:
+            text = encode_envelope(envelope(False, None, [problem], []))
+        _write_document(text)
     else:
         _render_error(exc, problem.message, problem.hint)
     if code == "INTERNAL" and output.state.debug:
@@ -72,15 +80,18 @@ def _render_error(exc: BaseException, message: str, hint: str | None) -> None:
     output.write_for_people(sys.stderr, "\n".join(lines) + "\n")
 
 
-def write_envelope(document: dict[str, Any]) -> None:
+def _write_document(text: str) -> None:
     stream = output.document_stream()
-    stream.write(encode_envelope(document) + "\n")
+    stream.write(text + "\n")
     stream.flush()
 
 
 def encode_envelope(document: dict[str, Any]) -> str:
     """The envelope as one line of JSON; a :class:`~gzia.cli.output.JSONText` value goes
-    in as the JSON it already is. The same text ``json.dumps`` gives for plain values."""
+    in as the JSON it already is. The same text ``json.dumps`` gives for plain values.
+
+    Always RFC 8259 JSON: a NaN or an infinity, which JSON has no word for, and an
+    integer too long to print (Python's 4300-digit limit) raise ``ValueError``."""
     if not any(isinstance(value, output.JSONText) for value in document.values()):
         return _dumps(document)
     members = (f"{_dumps(key)}: {value if isinstance(value, output.JSONText) else _dumps(value)}"
@@ -89,4 +100,4 @@ def encode_envelope(document: dict[str, Any]) -> str:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
+    return json.dumps(value, ensure_ascii=False, default=str, allow_nan=False)

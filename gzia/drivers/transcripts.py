@@ -8,11 +8,14 @@ opencode 1.18.33 (docs/metrics.md).
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import os
 import re
+import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 if TYPE_CHECKING:
     import sqlite3
@@ -113,10 +116,41 @@ def open_readonly(database: Path) -> sqlite3.Connection:
     return connection
 
 
+HEADER_BYTES = 64 * 1024
+"""The longest first line read for a conversation's header (pi writes a few hundred bytes)."""
+
+
+READ_BUFFER = 1024 * 1024
+"""Reads of a transcript go to the file system this much at a time."""
+
+
+class NotRegularFileError(OSError):
+    """A transcript's name leads to a FIFO, a device, a socket or a directory."""
+
+
+def open_transcript(path: Path) -> tuple[BinaryIO, int]:
+    """An agent's file opened for reading, and its size then.
+
+    A link is followed, but only to a regular file: a FIFO would block the read forever,
+    a device such as ``/dev/zero`` never ends, and opening some devices does something.
+    So the name is checked before it is opened (O_NONBLOCK, for a FIFO swapped in
+    between) and the open file again after; anything else is :class:`NotRegularFileError`.
+    """
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise NotRegularFileError(errno.EINVAL, "not a regular file", str(path))
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise NotRegularFileError(errno.EINVAL, "not a regular file", str(path))
+    return os.fdopen(fd, "rb", buffering=READ_BUFFER), info.st_size
+
+
 def _first_json_line(path: Path) -> dict[str, object]:
     try:
-        with path.open("rb") as stream:
-            value = json.loads(stream.readline() or b"{}")
-    except (OSError, ValueError):
+        stream, _ = open_transcript(path)
+        with stream:
+            value = json.loads(stream.readline(HEADER_BYTES) or b"{}")
+    except (OSError, ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}

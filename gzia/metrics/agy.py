@@ -27,7 +27,7 @@ SOURCE = "agy transcript"
 UNKNOWN_MODEL = "(unknown)"
 MAX_DEPTH = 8
 LOOKAHEAD_STEPS = 3
-_CONVERSATION = re.compile(r'\\?"conversationId\\?"\s*:\s*\\?"([A-Za-z0-9_.:-]+)')
+_CONVERSATION = re.compile(r'\\?"conversationId\\?"\s*:\s*\\?"([A-Za-z0-9][A-Za-z0-9_.:-]*)')
 """A ``"conversationId": "<id>"`` pair, also inside a JSON string (quotes escaped)."""
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _PROMPT_TYPES = ("USER_INPUT", "GENERIC")
@@ -68,10 +68,16 @@ def _inside(stamp: object, window: tuple[int, int] | None) -> bool:
 
 
 def read_conversations(brain: Path, ids: Iterable[str], depth: int = 0,
-                       ) -> tuple[AgentMetrics, list[Notice]]:
+                       seen: set[str] | None = None) -> tuple[AgentMetrics, list[Notice]]:
+    """The figures of conversations ``ids`` and their sub-agents'. Each conversation is
+    read once (``seen``), so sub-agents naming each other cost no more than their files."""
     metrics = AgentMetrics(SOURCE, estimated=True)
     notices: list[Notice] = []
+    seen = set() if seen is None else seen
     for conversation in ids:
+        if conversation in seen:
+            continue
+        seen.add(conversation)
         path = transcript_of(brain, conversation)
         metrics.conversation_ids.append(conversation)
         if path is None:
@@ -83,16 +89,20 @@ def read_conversations(brain: Path, ids: Iterable[str], depth: int = 0,
         _add_estimate(metrics, chars)
         if depth < MAX_DEPTH:
             for sub_id in chars.subagent_ids:
-                sub, sub_notices = read_conversations(brain, [sub_id], depth + 1)
+                if sub_id in seen:
+                    continue
+                sub, sub_notices = read_conversations(brain, [sub_id], depth + 1, seen)
                 notices += sub_notices
                 metrics.subagents.append(SubAgent(sub_id, sub, _status(sub, sub_notices)))
     return metrics, notices
 
 
 def transcript_of(brain: Path, conversation: str) -> Path | None:
+    """The conversation's transcript; one that is no regular file is found too, and
+    refused when read (``not_regular``)."""
     for candidate in (brain / conversation / ".system_generated" / "logs" / "transcript.jsonl",
                       brain / conversation / "transcript.jsonl"):
-        if candidate.is_file():
+        if candidate.exists():
             return candidate
     return None
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gzia.metrics.jsonl import LineStats, json_objects, unreadable
-from gzia.metrics.model import AgentMetrics, Notice, SubAgent, Tokens, Usage
+from gzia.metrics.model import AgentMetrics, FigureCheck, Notice, SubAgent, Tokens, Usage
 
 SOURCE = "claude transcript"
 RECENT_MESSAGES = 1024
@@ -88,7 +88,7 @@ def _read_file(path: Path, main: _Conversation, sidechain: _Conversation) -> lis
                 stats.recognised = _is_claude_entry(entry)
             if entry.get("type") == "assistant":
                 conversation = sidechain if entry.get("isSidechain") is True else main
-                _count(conversation, entry.get("message"))
+                _count(conversation, entry.get("message"), stats.figures)
     except OSError as exc:
         return [unreadable(path, exc)]
     return stats.notices()
@@ -98,7 +98,7 @@ def _is_claude_entry(entry: dict[str, Any]) -> bool:
     return isinstance(entry.get("type"), str) and ("sessionId" in entry or "message" in entry)
 
 
-def _count(conversation: _Conversation, message: Any) -> None:
+def _count(conversation: _Conversation, message: Any, check: FigureCheck) -> None:
     if not isinstance(message, dict):
         return
     message_id, usage = message.get("id"), message.get("usage")
@@ -107,9 +107,9 @@ def _count(conversation: _Conversation, message: Any) -> None:
         counted = _counted_for(conversation, message, message_id)
         if counted is None:
             return
-        _add_growth(counted, usage)
+        _add_growth(counted, usage, check)
     elif usage != conversation.last_usage:  # a further line of the same message
-        _add_growth(counted, usage)
+        _add_growth(counted, usage, check)
     conversation.last_id, conversation.last, conversation.last_usage = message_id, counted, usage
     content = message.get("content")
     if isinstance(content, list):
@@ -142,14 +142,14 @@ def _is_tool_use(block: object) -> bool:
     return isinstance(block, dict) and block.get("type") == "tool_use"
 
 
-def _add_growth(counted: _Counted, usage: Any) -> None:
+def _add_growth(counted: _Counted, usage: Any, check: FigureCheck) -> None:
     """Add what ``usage`` holds beyond what was counted for this message already."""
     if not isinstance(usage, dict):
         return
     figures, tokens = counted.figures, counted.tokens
     for name, key in _USAGE_FIELDS:
-        value = usage.get(key)
-        if isinstance(value, int) and value > figures[name]:
+        value = check.tokens(usage.get(key))
+        if value is not None and value > figures[name]:
             setattr(tokens, name, getattr(tokens, name) + value - figures[name])
             figures[name] = value
 

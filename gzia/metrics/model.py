@@ -11,6 +11,36 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 TOKEN_KINDS = ("input", "output", "cache_read", "cache_write", "reasoning")
+MAX_TOKENS = 10**9
+"""The most tokens of one kind one request may record; a larger count is bad data."""
+MAX_COST_USD = 10_000.0
+"""The highest cost one request may record; a higher (or non-finite) one is bad data."""
+
+
+@dataclass
+class FigureCheck:
+    """Takes a transcript's figures only when they can be true, and counts those that
+    cannot: a negative, fractional or huge token count, a cost that is negative, huge,
+    NaN or infinite. A bad figure is left out; the rest of its request still counts.
+    Absent figures (or ones that are not numbers) are not recorded, not bad."""
+
+    bad: int = 0
+
+    def tokens(self, value: object) -> int | None:
+        if type(value) is int and 0 <= value <= MAX_TOKENS:  # not a bool: its type is bool
+            return value
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None
+        self.bad += 1
+        return None
+
+    def cost(self, value: object) -> float | None:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None
+        if 0 <= value <= MAX_COST_USD:  # NaN compares false; an int is compared exactly
+            return float(value)
+        self.bad += 1
+        return None
 
 
 @dataclass
@@ -128,7 +158,8 @@ class Notice:
     """Something a reader could not read fully; it still returns what it could.
 
     ``reason``: ``missing``, ``no_conversation``, ``partial``, ``unreadable_lines``,
-    ``unknown_format`` or ``unreadable``."""
+    ``unknown_format``, ``unreadable``, ``not_regular``, ``line_too_long``,
+    ``too_complex``, ``bad_values`` or ``too_large`` (docs/metrics.md)."""
 
     reason: str
     path: str

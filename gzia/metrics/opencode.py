@@ -11,13 +11,14 @@ opened with ``mode=ro`` and ``query_only``, which a running opencode does not mi
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gzia.drivers.transcripts import open_readonly
-from gzia.metrics.model import AgentMetrics, Notice, SubAgent, Usage
+from gzia.metrics.jsonl import MAX_LINE_BYTES, TooComplexError, decode_line, line_too_long
+from gzia.metrics.model import AgentMetrics, FigureCheck, Notice, SubAgent, Usage
 
 SOURCE = "opencode database"
 MAX_DEPTH = 8
@@ -34,51 +35,76 @@ def sessions_of_directory(database: Path, directory: str) -> list[str]:
     return [str(row[0]) for row in rows]
 
 
+@dataclass
+class _Rows:
+    """What was read of the database's rows: the connection, and rows left out."""
+
+    connection: sqlite3.Connection
+    unreadable: int = 0
+    too_long: int = 0
+    too_complex: int = 0
+    figures: FigureCheck = field(default_factory=FigureCheck)
+
+    def notices(self, where: str) -> list[Notice]:
+        counts = (("unreadable_lines", self.unreadable), ("too_complex", self.too_complex),
+                  ("bad_values", self.figures.bad))
+        found = [Notice(reason, where, count) for reason, count in counts if count]
+        return found + ([line_too_long(where, self.too_long)] if self.too_long else [])
+
+
 def read_sessions(database: Path, session_ids: list[str]) -> tuple[AgentMetrics, list[Notice]]:
     metrics = AgentMetrics(SOURCE, files=[str(database)], conversation_ids=list(session_ids))
     try:
         with contextlib.closing(open_readonly(database)) as connection:
+            rows = _Rows(connection)
             for session_id in session_ids:
-                _read_session(connection, session_id, metrics.usage)
-                metrics.subagents += _subagents(connection, session_id, depth=1)
+                _read_session(rows, session_id, metrics.usage)
+                metrics.subagents += _subagents(rows, session_id, depth=1)
     except sqlite3.Error as exc:
         reason = "unknown_format" if "no such" in str(exc) else "unreadable"
         return metrics, [Notice(reason, str(database), detail=str(exc))]
-    return metrics, []
+    return metrics, rows.notices(str(database))
 
 
-def _read_session(connection: sqlite3.Connection, session_id: str, usage: Usage) -> None:
-    messages = connection.execute(
-        "SELECT data FROM message WHERE session_id = ? ORDER BY time_created, id", (session_id,))
-    for (data,) in messages:
-        message = _loads(data)
+_LIMITED = "SELECT length(CAST(data AS BLOB)) > :limit, " \
+           "CASE WHEN length(CAST(data AS BLOB)) <= :limit THEN data END"
+"""Whether a row's JSON is longer than a transcript line may be, and the JSON when not."""
+
+
+def _read_session(rows: _Rows, session_id: str, usage: Usage) -> None:
+    where = {"limit": MAX_LINE_BYTES, "session": session_id}
+    messages = rows.connection.execute(
+        _LIMITED + " FROM message WHERE session_id = :session ORDER BY time_created, id",
+        where)
+    for too_long, data in messages:
+        message = _loads(rows, too_long, data)
         if message.get("role") == "assistant":
-            _count_message(usage, message)
-    parts = connection.execute(
-        "SELECT data FROM part WHERE session_id = ? AND data LIKE '%\"tool\"%'", (session_id,))
-    for (data,) in parts:
-        part = _loads(data)
+            _count_message(usage, message, rows.figures)
+    parts = rows.connection.execute(
+        _LIMITED + " FROM part WHERE session_id = :session AND data LIKE '%\"tool\"%'", where)
+    for too_long, data in parts:
+        part = _loads(rows, too_long, data)
         if part.get("type") == "tool":
             name = part.get("tool")
             usage.tool_calls[name if isinstance(name, str) else "?"] += 1
 
 
-def _subagents(connection: sqlite3.Connection, parent_id: str, depth: int) -> list[SubAgent]:
+def _subagents(rows: _Rows, parent_id: str, depth: int) -> list[SubAgent]:
     if depth > MAX_DEPTH:
         return []
-    children = connection.execute(
+    children = rows.connection.execute(
         "SELECT id FROM session WHERE parent_id = ? ORDER BY time_created, id",
         (parent_id,)).fetchall()
     found = []
     for (child_id,) in children:
         child = AgentMetrics(SOURCE, conversation_ids=[str(child_id)])
-        _read_session(connection, str(child_id), child.usage)
-        child.subagents = _subagents(connection, str(child_id), depth + 1)
+        _read_session(rows, str(child_id), child.usage)
+        child.subagents = _subagents(rows, str(child_id), depth + 1)
         found.append(SubAgent(str(child_id), child))
     return found
 
 
-def _count_message(usage: Usage, message: dict[str, Any]) -> None:
+def _count_message(usage: Usage, message: dict[str, Any], check: FigureCheck) -> None:
     model = message.get("modelID")
     tokens = usage.model(model if isinstance(model, str) else "?")
     tokens.requests += 1
@@ -86,23 +112,27 @@ def _count_message(usage: Usage, message: dict[str, Any]) -> None:
     figures = figures if isinstance(figures, dict) else {}
     cache = figures.get("cache")
     cache = cache if isinstance(cache, dict) else {}
-    tokens.input += _int(figures.get("input"))
-    tokens.output += _int(figures.get("output"))
-    tokens.reasoning = (tokens.reasoning or 0) + _int(figures.get("reasoning"))
-    tokens.cache_read += _int(cache.get("read"))
-    tokens.cache_write += _int(cache.get("write"))
-    cost = message.get("cost")
-    if isinstance(cost, int | float):
-        tokens.cost = (tokens.cost or 0.0) + float(cost)
+    tokens.input += check.tokens(figures.get("input")) or 0
+    tokens.output += check.tokens(figures.get("output")) or 0
+    tokens.reasoning = (tokens.reasoning or 0) + (check.tokens(figures.get("reasoning")) or 0)
+    tokens.cache_read += check.tokens(cache.get("read")) or 0
+    tokens.cache_write += check.tokens(cache.get("write")) or 0
+    cost = check.cost(message.get("cost"))
+    if cost is not None:
+        tokens.cost = (tokens.cost or 0.0) + cost
 
 
-def _int(value: object) -> int:
-    return value if isinstance(value, int) else 0
-
-
-def _loads(data: object) -> dict[str, Any]:
+def _loads(rows: _Rows, too_long: object, data: object) -> dict[str, Any]:
+    """A row's JSON object; ``{}`` for a row left out (counted) or one that is no object."""
+    if too_long:
+        rows.too_long += 1
+        return {}
     try:
-        value = json.loads(data) if isinstance(data, str | bytes) else None
+        value = decode_line(data) if isinstance(data, str | bytes) else None
+    except TooComplexError:
+        rows.too_complex += 1
+        return {}
     except ValueError:
+        rows.unreadable += 1
         return {}
     return value if isinstance(value, dict) else {}

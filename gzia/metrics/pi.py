@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from gzia.metrics.jsonl import LineStats, json_objects, unreadable
-from gzia.metrics.model import AgentMetrics, Notice, Usage
+from gzia.metrics.model import AgentMetrics, FigureCheck, Notice, Usage
 
 SOURCE = "pi transcript"
 _USAGE_FIELDS = (("input", "input"), ("output", "output"), ("cache_read", "cacheRead"),
@@ -45,23 +45,23 @@ def _read_entry(metrics: AgentMetrics, stats: LineStats, entry: dict[str, Any]) 
         stats.recognised = True
         message = entry.get("message")
         if isinstance(message, dict) and message.get("role") == "assistant":
-            _count(metrics.usage, message)
+            _count(metrics.usage, message, stats.figures)
 
 
-def _count(usage: Usage, message: dict[str, Any]) -> None:
+def _count(usage: Usage, message: dict[str, Any], check: FigureCheck) -> None:
     model = message.get("model")
     tokens = usage.model(model if isinstance(model, str) else "?")
     tokens.requests += 1
     figures = message.get("usage")
     if isinstance(figures, dict):
         for name, key in _USAGE_FIELDS:
-            value = figures.get(key)
-            if isinstance(value, int):
+            value = check.tokens(figures.get(key))
+            if value is not None:
                 setattr(tokens, name, getattr(tokens, name) + value)
         cost = figures.get("cost")
-        total = cost.get("total") if isinstance(cost, dict) else None
-        if isinstance(total, int | float):
-            tokens.cost = (tokens.cost or 0.0) + float(total)
+        total = check.cost(cost.get("total") if isinstance(cost, dict) else None)
+        if total is not None:
+            tokens.cost = (tokens.cost or 0.0) + total
     content = message.get("content")
     for block in content if isinstance(content, list) else []:
         if isinstance(block, dict) and block.get("type") == "toolCall":

@@ -90,8 +90,9 @@ def _opencode(record: SessionRecord, env: Env) -> ReadResult:
     import sqlite3
 
     database = where.opencode_database(env)
-    if not database.is_file():
-        return ReadResult(None, [Notice("missing", str(database))])
+    if not database.is_file():  # a FIFO or a device is no database (sqlite would block)
+        reason = "not_regular" if database.exists() else "missing"
+        return ReadResult(None, [Notice(reason, str(database))])
     ids = [record.conversation_id] if record.conversation_id else []
     if record.is_isolated:
         try:

@@ -291,3 +291,25 @@ def test_sigterm_just_before_the_agent_starts_is_143_with_the_record(
     assert [e["code"] for e in result.json["errors"]] == ["TERMINATED"]
     assert (result.json["data"]["status"], result.json["data"]["end_reason"]) == \
         ("killed", "canceled")
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), 10**4300],
+                         ids=["nan", "infinity", "4301-digits"])
+def test_a_value_json_cannot_hold_ends_in_one_valid_document(
+        value: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """No NaN, no Infinity (RFC 8259 has neither), no integer too long to print: the
+    outcome is an internal error, still one valid JSON document."""
+    import json
+
+    from gzia.cli import outcome, output
+
+    def refuse(constant: str) -> None:
+        raise ValueError(constant)
+
+    output.set_json(True)
+    output.emit({"figure": value}, None)
+    code = outcome.succeeded()
+    output.restore_stdout()
+    document = json.loads(capsys.readouterr().out, parse_constant=refuse)
+    assert (code, document["ok"], document["data"]) == (1, False, None)
+    assert [e["code"] for e in document["errors"]] == ["INTERNAL"]

@@ -112,7 +112,8 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "f'metrics.warn_{notice.reason}'": {
         f"metrics.warn_{r}" for r in ("diff_unavailable", "missing", "no_conversation",
                                       "partial", "unknown_format", "unreadable",
-                                      "unreadable_lines")},
+                                      "unreadable_lines", "not_regular", "line_too_long",
+                                      "too_complex", "bad_values", "too_large")},
     # gz-ia errors: one summary for every error and warning code of the contract
     "f'errors.error_{code.value}'": {f"errors.error_{code.value}" for code in ErrorCode},
     "f'errors.warning_{code.value}'": {f"errors.warning_{code.value}" for code in WarningCode},

@@ -61,3 +61,68 @@ def tool_use(block_id: str, name: str) -> dict[str, Any]:
 
 TEXT = {"type": "text", "text": "done"}
 THINKING = {"type": "thinking", "thinking": "hmm"}
+
+
+PROVIDERS = {"claude": "claude", "pi": "pi-agent", "agy": "agy", "opencode": "opencode"}
+CONVERSATION = "0b6f3c1e-8a55-4c1f-9d1e-2f1a3b4c5d6e"
+
+
+def direct_session(plain: Path, session_id: str, agent: str,
+                   conversation: str = CONVERSATION) -> None:
+    """A finished session of ``agent`` in direct mode in ``plain``, naming its conversation."""
+    from gzia.sessions.project import find_project
+    from gzia.sessions.store import SessionStore
+    from tests.sessions.session_testkit import make_session
+
+    project = find_project(plain)
+    make_session(project, session_id)
+
+    def name_it(record: Any) -> None:
+        record.provider, record.conversation_id = PROVIDERS[agent], conversation
+
+    SessionStore(project).update(session_id, name_it)
+
+
+def transcript_path(agent: str, home: Path, workdir: Path,
+                    conversation: str = CONVERSATION) -> Path:
+    """Where ``agent`` keeps the transcript of ``conversation`` run in ``workdir``."""
+    from gzia.drivers import transcripts as where
+
+    env = agent_env(home)
+    if agent == "claude":
+        folder = where.claude_projects_dir(env) / where.claude_slug(str(workdir))
+        name = f"{conversation}.jsonl"
+    elif agent == "pi":
+        folder = where.pi_sessions_dir(env) / where.pi_slug(str(workdir))
+        name = f"2026-12-01T00-00-00-000Z_{conversation}.jsonl"
+    else:
+        folder, name = where.agy_dir(env) / "brain" / conversation, "transcript.jsonl"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / name
+
+
+def good_lines(agent: str) -> list[str]:
+    """Lines holding one request of 9 input and 4 output tokens (agy: 4 estimated output
+    tokens), and for pi a cost of 0.5."""
+    import json
+
+    line = {"claude": claude_reply("good", TEXT, {"input": 9, "output": 4}),
+            "pi": {"type": "message", "message": {
+                "role": "assistant", "model": "m", "content": [],
+                "usage": {"input": 9, "output": 4, "cost": {"total": 0.5}}}},
+            "agy": {"type": "PLANNER_RESPONSE", "source": "MODEL", "content": "y" * 16}}[agent]
+    header = [json.dumps({"type": "session", "id": CONVERSATION})] if agent == "pi" else []
+    return [*header, json.dumps(line)]
+
+
+def strict_json(text: str) -> Any:
+    """The one JSON document of ``text``, read as RFC 8259 says: NaN and Infinity are not
+    JSON, and neither is more than one document."""
+    import json
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"{constant} is not JSON")
+
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == 1, f"expected one JSON document, got: {text[:2000]!r}"
+    return json.loads(lines[0], parse_constant=refuse)
