@@ -106,8 +106,10 @@ def test_a_projection_left_by_a_killed_gz_ia_is_taken_out_by_merge(
 ) -> None:
     from gzia.profiles.bundle import resolve_bundle
     from gzia.profiles.catalog import load_catalog, locations
+    from gzia.sessions.merge import preview_merge
     from gzia.sessions.project import find_project
     from gzia.sessions.projection import manifest_path, project_bundle
+    from gzia.sessions.store import SessionStore
 
     result = start(setup, "shell")
     session_id = json.loads(result.stdout)["data"]["id"]
@@ -117,6 +119,9 @@ def test_a_projection_left_by_a_killed_gz_ia_is_taken_out_by_merge(
                             {"SECRET_SOURCE": "x"})
     project_bundle(project, session_id, worktree, "shell", bundle)  # as if gz-ia died here
     assert manifest_path(project, session_id).is_file()
+    store = SessionStore(project)
+    preview = preview_merge(store, store.load(session_id))  # what the TUI shows first
+    assert preview.files == ["work.txt"]
     merged = gz(setup, "session", "merge", session_id, "--json")
     assert json.loads(merged.stdout)["data"]["files"] == ["work.txt"]
     assert git(setup["repo"], "status", "--porcelain") == ""

@@ -182,15 +182,21 @@ git add -A && git commit -qm work
 """
 
 
-def test_unprojection_removes_only_what_is_still_as_gz_ia_wrote_it(
-    setup: dict[str, Any], tmp_path: Path
-) -> None:
-    agent = tmp_path / "changer"
-    agent.write_text(CHANGED_BY_AGENT)
+def run_agent(setup: dict[str, Any], tmp_path: Path, script: str) -> str:
+    """``gz-ia exec --profile review`` of the agent ``script``; the session's id."""
+    agent = tmp_path / "agent-script"
+    agent.write_text(script)
     agent.chmod(0o755)
     done = gz(setup, "exec", "--json", "--profile", "review", "--", str(agent))
     assert done.exit_code == 0, done.stdout + done.stderr
-    worktree = setup["repo"] / ".harness" / "worktrees" / done.json["data"]["id"]
+    return str(done.json["data"]["id"])
+
+
+def test_unprojection_removes_only_what_is_still_as_gz_ia_wrote_it(
+    setup: dict[str, Any], tmp_path: Path
+) -> None:
+    worktree = setup["repo"] / ".harness" / "worktrees" / run_agent(
+        setup, tmp_path, CHANGED_BY_AGENT)
     skills = worktree / ".agents" / "skills"
     assert (skills / "lint" / "SKILL.md").read_text().endswith("changed\n")  # the agent's now
     assert os.readlink(skills / "git-commit" / "SKILL.md") == "../../../README.md"
@@ -221,3 +227,49 @@ def test_a_manifest_cannot_make_gz_ia_delete_outside_the_worktree(
     assert unproject(project, session_id, worktree) is True
     assert victim.read_text() == "mine\n"
     assert os.readlink(worktree / "via") == str(tmp_path)
+
+
+def test_merge_refuses_what_the_agent_left_of_a_projection(
+    setup: dict[str, Any], tmp_path: Path
+) -> None:
+    """Files the agent changed stay after unprojection; merge would commit them: refused."""
+    session_id = run_agent(setup, tmp_path, CHANGED_BY_AGENT)
+    head = git(setup["repo"], "rev-parse", "HEAD")
+    for squash in ([], ["--squash"]):
+        refused = gz(setup, "session", "merge", session_id, "--json", *squash)
+        error = refused.json["errors"][0]
+        assert (refused.exit_code, error["code"]) == (1, "SAFETY_BLOCK"), refused.stdout
+        assert error["details"]["files"] == [".agents/skills/git-commit/SKILL.md",
+                                             ".agents/skills/lint/SKILL.md"]
+        assert git(setup["repo"], "rev-parse", "HEAD") == head
+        assert git(setup["repo"], "status", "--porcelain") == ""
+
+
+SNEAKY_AGENT = r"""#!/bin/sh
+# the agent forces a projected file into a commit of its own
+echo work > work.txt
+git add -f AGENTS.md .agents/skills/lint/SKILL.md work.txt && git commit -qm sneak
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_merge_never_carries_a_committed_projected_file(
+    setup: dict[str, Any], tmp_path: Path, lang: str
+) -> None:
+    session_id = run_agent(setup, tmp_path, SNEAKY_AGENT)
+    branch = f"harness/{session_id}"
+    assert "AGENTS.md" in git(setup["repo"], "show", "--name-only", "--format=", branch)
+    head = git(setup["repo"], "rev-parse", "HEAD")
+    refused = gz(setup, "session", "merge", session_id, "--json", GZ_LANG=lang)
+    error = refused.json["errors"][0]
+    files = ".agents/skills/lint/SKILL.md, AGENTS.md"
+    expected = {
+        "en": f"session '{session_id}' committed files that gz-ia injected or owns ({files}); "
+              "merging would put them on your branch. Nothing was changed",
+        "es": f"la sesión '{session_id}' comiteó archivos que gz-ia inyectó o que son suyos "
+              f"({files}); integrarlos los llevaría a su rama. No se modificó nada",
+    }
+    assert (refused.exit_code, error["code"], error["message"]) == (
+        1, "SAFETY_BLOCK", expected[lang])
+    assert git(setup["repo"], "rev-parse", "HEAD") == head
+    assert not (setup["repo"] / "AGENTS.md").exists()
