@@ -5,8 +5,10 @@ agent finds them, and, for agents that read MCP servers from a worktree file, th
 A projection only creates files: it never writes to, replaces, follows or removes a file
 or link of the project's (:mod:`gzia.sessions.projected_files`). The instructions go to
 the agent's instructions file (``CLAUDE.md``, ``AGENTS.md``) when the worktree has none,
-else to a second file the same agent reads (``.claude/rules/``, ``.pi/APPEND_SYSTEM.md``);
-an agent without one is refused with ``CONFLICT`` before it starts.
+else to a second file the same agent reads (``.claude/rules/``, ``.pi/APPEND_SYSTEM.md``),
+or to ``<id>.instructions.md`` in the store, named in the agent's inline configuration
+(opencode's ``instructions``); any other agent is refused with ``CONFLICT`` before it
+starts.
 
 ``.harness/sessions/<id>.manifest.json`` records every created file with its hash, and
 the directories created for them. The manifest exists exactly while the projection is in
@@ -45,7 +47,12 @@ from gzia.sessions.projected_files import (
     remove_if_unchanged,
     sha256,
 )
-from gzia.sessions.store import EXCLUDES_SUFFIX, MANIFEST_SUFFIX, PROJECTED_SUFFIX
+from gzia.sessions.store import (
+    EXCLUDES_SUFFIX,
+    INSTRUCTIONS_SUFFIX,
+    MANIFEST_SUFFIX,
+    PROJECTED_SUFFIX,
+)
 
 BLOCK_BEGIN = "<!-- gz-ia profiles: begin (this block is not part of the project) -->"
 BLOCK_END = "<!-- gz-ia profiles: end -->"
@@ -63,6 +70,11 @@ def projected_log_path(project: Project, session_id: str) -> Path:
     return project.sessions_dir / f"{session_id}{PROJECTED_SUFFIX}"
 
 
+def instructions_path(project: Project, session_id: str) -> Path:
+    """The instructions an agent reads through its configuration (outside the worktree)."""
+    return project.sessions_dir / f"{session_id}{INSTRUCTIONS_SUFFIX}"
+
+
 def project_bundle(project: Project, session_id: str, worktree: Path, driver_id: str,
                    bundle: Bundle) -> dict[str, Any]:
     """Write the projection into ``worktree``; returns the manifest (also written).
@@ -74,14 +86,18 @@ def project_bundle(project: Project, session_id: str, worktree: Path, driver_id:
         files.update(_skill_files(f"{layout.skills_dir}/{name}", source))
     if layout.mcp_file is not None and bundle.servers:
         files[layout.mcp_file] = _json(merged_document(bundle.servers))
-    instructions = _instructions_file(worktree, layout) if bundle.instructions else None
-    if instructions is not None:
-        files[instructions] = _block(bundle.instructions).encode("utf-8")
+    block = _block(bundle.instructions).encode("utf-8") if bundle.instructions else None
+    instructions = _instructions_file(worktree, layout) if block else None
+    if block and instructions is not None:
+        files[instructions] = block
     refuse_occupied(worktree, files)
     manifest: dict[str, Any] = {"session_id": session_id, "provider": driver_id,
                                 "profiles": list(bundle.names), "created_files": {},
                                 "created_dirs": []}
-    if instructions is not None:
+    if block and instructions is None:  # read through the agent's configuration
+        write_atomic(instructions_path(project, session_id), block)
+        manifest["instructions"] = {"config": str(instructions_path(project, session_id))}
+    elif instructions is not None:
         manifest["instructions"] = {"file": instructions}
     manifest["created_files"] = {relpath: sha256(content) for relpath, content in files.items()}
     remember_projected(project, session_id, files)
@@ -95,14 +111,17 @@ def project_bundle(project: Project, session_id: str, worktree: Path, driver_id:
     return manifest
 
 
-def _instructions_file(worktree: Path, layout: AgentLayout) -> str:
+def _instructions_file(worktree: Path, layout: AgentLayout) -> str | None:
     """The agent's instructions file when the worktree has none (as anything: a file, a
-    link, a directory), else the second file the agent reads, if it has one: the
-    project's own is never written to, replaced, followed or removed."""
+    link, a directory), else the second file the agent reads, if it has one, else None
+    when its configuration can name a file outside the worktree: the project's own is
+    never written to, replaced, followed or removed."""
     if is_free(worktree, layout.instructions):
         return layout.instructions
     if layout.more_instructions is not None:
         return layout.more_instructions
+    if layout.instructions_config is not None:
+        return None
     raise ConflictError("profiles.instructions_taken", path=layout.instructions,
                         hint_key="profiles.instructions_taken_hint",
                         details={"path": layout.instructions})
@@ -123,6 +142,7 @@ def unproject(project: Project, session_id: str, worktree: Path) -> bool:
         _restore(worktree, manifest)
     path.unlink(missing_ok=True)
     excludes_path(project, session_id).unlink(missing_ok=True)
+    instructions_path(project, session_id).unlink(missing_ok=True)
     return True
 
 
@@ -201,15 +221,36 @@ def _user_excludes(worktree: Path) -> str:
         return ""
 
 
-def excluding_environment(project: Project, session_id: str,
-                          env: Mapping[str, str]) -> dict[str, str]:
-    """``env`` plus ``core.excludesFile`` (appended after its ``GIT_CONFIG_*`` entries)."""
+def agent_environment(project: Project, session_id: str, manifest: Mapping[str, Any],
+                      env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` plus ``core.excludesFile`` (appended after its ``GIT_CONFIG_*`` entries),
+    and the instructions file outside the worktree in the agent's inline configuration
+    when the projection put it there."""
     from gzia.sessions.guard import configured_entries
 
     index = configured_entries(env)
-    return {**env, f"GIT_CONFIG_KEY_{index}": "core.excludesFile",
-            f"GIT_CONFIG_VALUE_{index}": str(excludes_path(project, session_id)),
-            "GIT_CONFIG_COUNT": str(index + 1)}
+    agent_env = {**env, f"GIT_CONFIG_KEY_{index}": "core.excludesFile",
+                 f"GIT_CONFIG_VALUE_{index}": str(excludes_path(project, session_id)),
+                 "GIT_CONFIG_COUNT": str(index + 1)}
+    instructions = manifest.get("instructions")
+    variable = layout_for(str(manifest.get("provider"))).instructions_config
+    if isinstance(instructions, dict) and "config" in instructions and variable is not None:
+        agent_env[variable] = _with_instructions(env.get(variable), str(instructions["config"]))
+    return agent_env
+
+
+def _with_instructions(inline: str | None, path: str) -> str:
+    """An inline JSON configuration (the user's, if any) whose ``instructions`` list also
+    names ``path``; one that is not a JSON object is replaced, as the driver does."""
+    try:
+        config = json.loads(inline) if inline else {}
+    except ValueError:
+        config = {}
+    if not isinstance(config, dict):
+        config = {}
+    listed = config.get("instructions")
+    config["instructions"] = [*(listed if isinstance(listed, list) else []), path]
+    return json.dumps(config, separators=(",", ":"))
 
 
 def _json(document: Any) -> bytes:

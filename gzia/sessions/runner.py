@@ -396,10 +396,11 @@ class _Launch:
 
         project, driver = self.store.project, self.request.driver
         projection.unproject(project, record.id, self.workspace.target_dir)  # a left-over one
-        projection.project_bundle(project, record.id, self.workspace.target_dir, driver.id,
-                                  self.bundle)
-        env = {**projection.excluding_environment(project, record.id, env), **self.bundle.env}
-        return env, self.bundle.servers
+        manifest = projection.project_bundle(project, record.id, self.workspace.target_dir,
+                                             driver.id, self.bundle)
+        env = {**env, **self.bundle.env}  # gz-ia's own entries go on top of the profiles'
+        return projection.agent_environment(project, record.id, manifest, env), \
+            self.bundle.servers
 
     def _unproject(self, record: SessionRecord) -> None:
         if self.bundle is None:

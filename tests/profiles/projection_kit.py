@@ -35,7 +35,7 @@ done
     echo "TOKEN=$TOKEN"
     [ -n "$mcp" ] && { echo "== --mcp-config"; cat "$mcp"; }
     [ -n "$OPENCODE_CONFIG_CONTENT" ] && { echo "== OPENCODE_CONFIG_CONTENT"; \
-        echo "$OPENCODE_CONFIG_CONTENT"; }
+        echo "$OPENCODE_CONFIG_CONTENT"; "$FAKE_PYTHON" -c "$SHOW_INSTRUCTIONS"; }
     echo "== status"
     git status --porcelain
 } > "$out"
@@ -46,6 +46,14 @@ fi
 echo "agent work $$" > work.txt
 git add -A && git commit -qm "agent commits everything"
 """
+
+SHOW_INSTRUCTIONS = """
+import json, os
+for path in json.loads(os.environ["OPENCODE_CONFIG_CONTENT"]).get("instructions", []):
+    print("== instructions")
+    print(open(path).read(), end="")
+"""
+"""What opencode reads through its configuration's ``instructions`` list."""
 
 SERVER = {"command": "docs-mcp", "args": ["--stdio"]}
 PROJECT_RULES = "Project rules.\n"
@@ -75,7 +83,7 @@ def make_setup(repo: Path, config_dir: Path, tmp_path: Path) -> dict[str, Any]:
         (bin_dir / name).symlink_to(agent)
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
            "FAKE_OUT": str(tmp_path / "seen.txt"), "SECRET_SOURCE": "s3cret",
-           "FAKE_PYTHON": sys.executable}
+           "FAKE_PYTHON": sys.executable, "SHOW_INSTRUCTIONS": SHOW_INSTRUCTIONS}
     return {"repo": repo, "env": env, "seen": tmp_path / "seen.txt", "agent": agent}
 
 

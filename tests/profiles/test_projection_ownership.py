@@ -96,12 +96,12 @@ def test_an_agent_without_a_second_file_is_refused_and_nothing_is_touched(
         "en": ("'AGENTS.md' is the project's own (a file, a link or a directory): a profile "
                "never changes it, and this agent reads no second instructions file",
                "remove the agents file from the profile, or use an agent that reads a second "
-               "one (claude, pi-agent)"),
+               "one (claude, pi-agent, opencode)"),
         "es": ("'AGENTS.md' es del propio proyecto (un archivo, un enlace o un directorio): un "
                "perfil nunca lo cambia, y este agente no lee un segundo archivo de "
                "instrucciones",
                "quita el archivo de agentes del perfil, o usa un agente que lea un segundo "
-               "(claude, pi-agent)"),
+               "(claude, pi-agent, opencode)"),
     }
     assert (done.exit_code, error["code"]) == (1, "CONFLICT")
     assert (error["message"], error["hint"]) == expected[lang]
@@ -115,7 +115,7 @@ def test_an_agent_without_a_second_file_is_refused_and_nothing_is_touched(
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
-@pytest.mark.parametrize("provider", ["claude", "pi-agent"])
+@pytest.mark.parametrize("provider", ["claude", "pi-agent", "opencode"])
 def test_an_agent_with_a_second_file_gets_the_block_there(
     setup: dict[str, Any], tmp_path: Path, kind: str, provider: str
 ) -> None:
@@ -125,14 +125,15 @@ def test_an_agent_with_a_second_file_gets_the_block_there(
     before = commit_all(repo)
     done = start(setup, provider)
     assert done.exit_code == 0, done.stdout + done.stderr
-    second = {"claude": ".claude/rules/gz-ia-profiles.md",
-              "pi-agent": ".pi/APPEND_SYSTEM.md"}[provider]
+    second = {"claude": ".claude/rules/gz-ia-profiles.md", "pi-agent": ".pi/APPEND_SYSTEM.md",
+              "opencode": "instructions"}[provider]  # opencode: named in its configuration
     seen = setup["seen"].read_text()
     assert f"== {second}\n{BLOCK}" in seen
     assert seen.endswith("== status\n")  # the agent's git sees nothing projected
     session_id = done.json["data"]["id"]
     worktree = repo / ".harness" / "worktrees" / session_id
     assert not os.path.lexists(worktree / second)
+    assert not list((repo / ".harness" / "sessions").glob("*.instructions.md"))
     assert git(worktree, "status", "--porcelain") == ""
     assert outside.read_text() == RULES
     merged_cleanly(setup, session_id, before)
@@ -273,3 +274,20 @@ def test_merge_never_carries_a_committed_projected_file(
         1, "SAFETY_BLOCK", expected[lang])
     assert git(setup["repo"], "rev-parse", "HEAD") == head
     assert not (setup["repo"] / "AGENTS.md").exists()
+
+
+def test_opencodes_own_inline_configuration_is_kept(setup: dict[str, Any]) -> None:
+    repo = setup["repo"]
+    (repo / "AGENTS.md").write_text(RULES)
+    commit_all(repo)
+    mine = {"instructions": ["docs/mine.md"], "theme": "dark"}
+    done = start(setup, "opencode", OPENCODE_CONFIG_CONTENT=json.dumps(mine))
+    assert done.exit_code == 0, done.stdout + done.stderr
+    seen = setup["seen"].read_text()
+    inline = json.loads(seen.split("== OPENCODE_CONFIG_CONTENT\n")[1].split("\n", 1)[0])
+    session_id = done.json["data"]["id"]
+    ours = str(repo / ".harness" / "sessions" / f"{session_id}.instructions.md")
+    assert inline["instructions"] == ["docs/mine.md", ours]
+    assert inline["theme"] == "dark"
+    assert sorted(inline["mcp"]) == ["docs", "gz-ia"]
+    assert f"== AGENTS.md\n{RULES}== " in seen
