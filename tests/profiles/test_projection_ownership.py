@@ -291,3 +291,35 @@ def test_opencodes_own_inline_configuration_is_kept(setup: dict[str, Any]) -> No
     assert inline["theme"] == "dark"
     assert sorted(inline["mcp"]) == ["docs", "gz-ia"]
     assert f"== AGENTS.md\n{RULES}== " in seen
+
+
+def test_a_fifo_where_gz_ia_wrote_a_file_is_left_alone_without_hanging(tmp_path: Path) -> None:
+    from gzia.sessions.projected_files import remove_if_unchanged, sha256
+
+    os.mkfifo(tmp_path / "SKILL.md")  # no writer: reading it would block forever
+    assert remove_if_unchanged(tmp_path, "SKILL.md", sha256(b"")) is False
+    assert (tmp_path / "SKILL.md").is_fifo()
+
+
+def test_a_projection_of_an_older_version_is_still_taken_out(setup: dict[str, Any]) -> None:
+    """Older manifests appended a block to the project's AGENTS.md (marked skip-worktree)."""
+    from gzia.sessions.project import find_project
+    from gzia.sessions.projection import manifest_path, unproject
+
+    repo = setup["repo"]
+    (repo / "AGENTS.md").write_text(RULES)
+    commit_all(repo)
+    session_id = start(setup, "claude").json["data"]["id"]
+    project = find_project(repo)
+    worktree = project.worktrees_dir / session_id
+    block = "\n" + BLOCK
+    (worktree / "AGENTS.md").write_text(RULES + block)
+    git(worktree, "update-index", "--skip-worktree", "--", "AGENTS.md")
+    manifest_path(project, session_id).write_text(json.dumps({
+        "created_files": {}, "original_files": {"AGENTS.md": "x"},
+        "skip_worktree": ["AGENTS.md"],
+        "instructions": {"file": "AGENTS.md", "block": block, "created": False}}))
+    assert unproject(project, session_id, worktree) is True
+    assert (worktree / "AGENTS.md").read_text() == RULES
+    assert git(worktree, "ls-files", "-v", "AGENTS.md") == "H AGENTS.md\n"
+    assert git(worktree, "status", "--porcelain") == ""
