@@ -81,25 +81,15 @@ def project_bundle(project: Project, session_id: str, worktree: Path, driver_id:
 
     Nothing is written until every path is known to be free (:mod:`.projected_files`)."""
     layout = layout_for(driver_id)
-    files: dict[str, bytes] = {}
-    for name, source in bundle.skills.items():
-        files.update(_skill_files(f"{layout.skills_dir}/{name}", source))
-    if layout.mcp_file is not None and bundle.servers:
-        files[layout.mcp_file] = _json(merged_document(bundle.servers))
-    block = _block(bundle.instructions).encode("utf-8") if bundle.instructions else None
-    instructions = _instructions_file(worktree, layout) if block else None
-    if block and instructions is not None:
-        files[instructions] = block
-    refuse_occupied(worktree, files)
-    manifest: dict[str, Any] = {"session_id": session_id, "provider": driver_id,
-                                "profiles": list(bundle.names), "created_files": {},
-                                "created_dirs": []}
-    if block and instructions is None:  # read through the agent's configuration
-        write_atomic(instructions_path(project, session_id), block)
-        manifest["instructions"] = {"config": str(instructions_path(project, session_id))}
-    elif instructions is not None:
-        manifest["instructions"] = {"file": instructions}
-    manifest["created_files"] = {relpath: sha256(content) for relpath, content in files.items()}
+    files = _worktree_files(layout, bundle)
+    instructions = _place_instructions(worktree, layout, bundle, files,
+                                       instructions_path(project, session_id))
+    manifest: dict[str, Any] = {
+        "session_id": session_id, "provider": driver_id, "profiles": list(bundle.names),
+        "created_files": {relpath: sha256(content) for relpath, content in files.items()},
+        "created_dirs": []}
+    if instructions is not None:
+        manifest["instructions"] = instructions
     remember_projected(project, session_id, files)
     _write_manifest(project, session_id, manifest)  # first: a crash below leaves a record
     try:
@@ -109,6 +99,34 @@ def project_bundle(project: Project, session_id: str, worktree: Path, driver_id:
         _write_manifest(project, session_id, manifest)
     _write_excludes(project, session_id, worktree, manifest)
     return manifest
+
+
+def _worktree_files(layout: AgentLayout, bundle: Bundle) -> dict[str, bytes]:
+    """The skills' files and the MCP file, by their path in the worktree."""
+    files: dict[str, bytes] = {}
+    for name, source in bundle.skills.items():
+        files.update(_skill_files(f"{layout.skills_dir}/{name}", source))
+    if layout.mcp_file is not None and bundle.servers:
+        files[layout.mcp_file] = _json(merged_document(bundle.servers))
+    return files
+
+
+def _place_instructions(worktree: Path, layout: AgentLayout, bundle: Bundle,
+                        files: dict[str, bytes], outside: Path) -> dict[str, str] | None:
+    """Add the instructions to ``files``, or write them to ``outside`` (the store) for the
+    agent's configuration, once every path of ``files`` is known to be free; the
+    manifest's ``instructions`` entry (None: the profiles give none)."""
+    block = _block(bundle.instructions).encode("utf-8") if bundle.instructions else None
+    relpath = _instructions_file(worktree, layout) if block else None
+    if block and relpath is not None:
+        files[relpath] = block
+    refuse_occupied(worktree, files)
+    if block is None:
+        return None
+    if relpath is not None:
+        return {"file": relpath}
+    write_atomic(outside, block)
+    return {"config": str(outside)}
 
 
 def _instructions_file(worktree: Path, layout: AgentLayout) -> str | None:
