@@ -8,6 +8,7 @@ each get a true answer.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import AsyncIterator
@@ -125,26 +126,33 @@ def test_a_refused_commit_leaves_the_index_as_it_was(served: Served) -> None:
     assert run_git(served.worktree, "status", "--porcelain") == "A  staged.txt\n?? loose.txt\n"
 
 
-@pytest.mark.parametrize("calls", [8])
-def test_concurrent_commits_each_answer_truly(served: Served, calls: int) -> None:
-    answers: list[Any] = []
+@pytest.mark.parametrize("servers", [1, 2])
+def test_concurrent_commits_each_answer_truly(served: Served, servers: int) -> None:
+    """8 calls at once, spread over ``servers`` servers (each a process of its own)."""
+    calls, answers = 8, []
+
+    async def fire(clients: list[Any], round_: int) -> list[Any]:
+        for index in range(calls):
+            (served.worktree / f"r{round_}-{index}.txt").write_text(f"{index}\n")
+        got: list[Any] = []
+
+        async def one(index: int) -> None:
+            result = await clients[index % len(clients)].call_tool(
+                "workspace_commit", {"message": f"c{index}"})
+            assert not result.is_error, payload(result)
+            got.append(payload(result))
+
+        async with anyio.create_task_group() as group:
+            for index in range(calls):
+                group.start_soon(one, index)
+        return got
 
     async def scenario() -> None:
-        async with default_env_client(served) as client:
+        async with contextlib.AsyncExitStack() as stack:
+            clients = [await stack.enter_async_context(default_env_client(served))
+                       for _ in range(servers)]
             for round_ in range(trials(3, 20)):
-                for index in range(calls):
-                    (served.worktree / f"r{round_}-{index}.txt").write_text(f"{index}\n")
-                round_answers: list[Any] = []
-
-                async def one(index: int, into: list[Any] = round_answers) -> None:
-                    result = await client.call_tool("workspace_commit", {"message": f"c{index}"})
-                    assert not result.is_error, payload(result)
-                    into.append(payload(result))
-
-                async with anyio.create_task_group() as group:
-                    for index in range(calls):
-                        group.start_soon(one, index)
-                answers.append(round_answers)
+                answers.append(await fire(clients, round_))
 
     anyio.run(scenario)
     committed = [a for round_answers in answers for a in round_answers if a["committed"]]
