@@ -323,3 +323,31 @@ def test_a_projection_of_an_older_version_is_still_taken_out(setup: dict[str, An
     assert (worktree / "AGENTS.md").read_text() == RULES
     assert git(worktree, "ls-files", "-v", "AGENTS.md") == "H AGENTS.md\n"
     assert git(worktree, "status", "--porcelain") == ""
+
+
+@pytest.mark.parametrize("kind", ["link inside", "link outside", "dangling link", "directory"])
+def test_a_skill_path_the_project_has_as_anything_is_refused(
+    setup: dict[str, Any], tmp_path: Path, kind: str
+) -> None:
+    repo, outside = setup["repo"], tmp_path / "outside.md"
+    outside.write_text(RULES)
+    where = repo / ".agents" / "skills" / "lint" / "SKILL.md"
+    where.parent.mkdir(parents=True)
+    if kind == "directory":
+        where.mkdir()
+        (where / "keep").write_text(RULES)
+    else:
+        target = {"link inside": "../../../README", "link outside": str(outside),
+                  "dangling link": "missing.md"}[kind]
+        where.symlink_to(target)
+    before = commit_all(repo)
+    done = start(setup, "claude")  # claude: its skills go to .claude/skills: no clash
+    assert done.exit_code == 0, done.stdout + done.stderr
+    done = start(setup, "shell")
+    error = done.json["errors"][0]
+    assert (done.exit_code, error["code"]) == (1, "CONFLICT")
+    assert error["details"] == {"path": ".agents/skills/lint/SKILL.md"}
+    assert outside.read_text() == RULES
+    worktree = repo / ".harness" / "worktrees" / done.json["data"]["id"]
+    assert git(worktree, "status", "--porcelain", "--ignored") == ""
+    assert git(repo, "ls-files", "-s") == before
