@@ -214,6 +214,7 @@ EN = {
     "merge_problem_index_locked": "{path}.lock exists: git is using the index",
     "merge_problem_error": "{detail}",
     "merge_locked": "another gz-ia session merge into {root} is in progress; try again",
+    "commit_locked": "another commit of session {id} has held its worktree for {seconds} s; try again",
     "merge_no_branch": "session '{id}': branch '{branch}' does not exist",
     "merge_up_to_date": "✧ The branch is already up to date. Nothing to merge.",
     "merge_done": "✓ Merge completed successfully for session '{id}'.",
@@ -567,6 +568,7 @@ ES = {
     "merge_locked": (
         "otra integración de sesión de gz-ia en {root} está en curso; reintenta"
     ),
+    "commit_locked": "otro commit de la sesión {id} lleva {seconds} s ocupando su worktree; inténtalo de nuevo",
     "merge_no_branch": "sesión '{id}': la rama '{branch}' no existe",
     "merge_up_to_date": (
         "✧ La rama ya está actualizada. No hay cambios pendientes para fusionar."

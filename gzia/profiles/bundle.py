@@ -1,14 +1,16 @@
 """What a session's profiles add up to: instructions, skills, MCP servers and env.
 
 Everything is resolved before anything starts: an unknown profile or skill, two profiles
-giving one server or variable different values, or a ``${NAME}`` that gz-ia's environment
-does not have, is an error while nothing has been created yet.
+giving one server or variable different values, a variable that is gz-ia's own
+(``GIT_CONFIG*``, ``GZ_*``: the guardrails and the projection's excludes travel in them),
+or a ``${NAME}`` that the agent's environment does not have (gz-ia's withheld credentials
+included), is an error while nothing has been created yet.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,9 @@ from gzia.profiles.mcp import RESERVED_SERVER
 from gzia.profiles.model import Profile
 
 REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+RESERVED_PREFIXES = ("GIT_CONFIG", "GZ_")
+"""gz-ia's own variables: the agent's git configuration (guardrails, excludes) and
+gz-ia's settings and session parameters. A profile may set none of them."""
 
 
 @dataclass(frozen=True)
@@ -29,14 +34,18 @@ class Bundle:
     skills: dict[str, Path] = field(default_factory=dict)
     servers: dict[str, dict[str, Any]] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
-    """Values with every ``${NAME}`` replaced from gz-ia's environment."""
+    """Values with every ``${NAME}`` replaced from the agent's environment."""
 
 
-def resolve_bundle(catalog: Catalog, names: Sequence[str],
-                   environ: Mapping[str, str]) -> Bundle:
+def resolve_bundle(catalog: Catalog, names: Sequence[str], environ: Mapping[str, str], *,
+                   withheld: Collection[str] = ()) -> Bundle:
+    """``environ``: the environment the agent gets (gz-ia's credentials already out);
+    ``withheld``: the names taken out of it, named as such when a profile asks for one."""
     profiles = [catalog.profile(name) for name in dict.fromkeys(names)]
     _merged(profiles, lambda p: p.env, "variable")  # two different values: an error
-    env = {name: _expand(profile, name, value, environ)
+    for profile in profiles:
+        _refuse_reserved(profile)
+    env = {name: _expand(profile, name, value, environ, withheld)
            for profile in profiles for name, value in profile.env.items()}
     return Bundle(
         names=tuple(p.name for p in profiles),
@@ -84,9 +93,23 @@ def _merged(profiles: list[Profile], part: Callable[[Profile], Mapping[str, Any]
     return merged
 
 
-def _expand(profile: Profile, name: str, value: str, environ: Mapping[str, str]) -> str:
+def _refuse_reserved(profile: Profile) -> None:
+    for name in profile.env:
+        if name.startswith(RESERVED_PREFIXES):
+            raise InvalidInputError("profiles.env_reserved", profile=profile.name, name=name,
+                                    hint_key="profiles.env_reserved_hint",
+                                    details={"profile": profile.name, "env": name})
+
+
+def _expand(profile: Profile, name: str, value: str, environ: Mapping[str, str],
+            withheld: Collection[str]) -> str:
     def replace(match: re.Match[str]) -> str:
         variable = match.group(1)
+        if variable in withheld:
+            raise InvalidInputError(
+                "profiles.env_withheld", profile=profile.name, variable=variable, name=name,
+                hint_key="profiles.env_withheld_hint",
+                details={"profile": profile.name, "variable": variable, "env": name})
         if variable not in environ:
             raise InvalidInputError(
                 "profiles.env_missing", profile=profile.name, variable=variable, name=name,

@@ -17,12 +17,24 @@ class AgentLayout:
     mcp_file: str | None = None
     """A worktree file the agent reads MCP servers from; ``None``: they reach it through
     gz-ia's MCP configuration (``--mcp-config`` / ``OPENCODE_CONFIG_CONTENT``), or not at all."""
+    more_instructions: str | None = None
+    """A second file the agent reads instructions from, beside ``instructions``: the
+    profiles' instructions go there when the project has its own ``instructions`` file
+    (which a projection never touches)."""
+    instructions_config: str | None = None
+    """An environment variable holding the agent's inline JSON configuration, whose
+    ``instructions`` list may name a file outside the worktree: the profiles'
+    instructions go there when the project has its own file and no ``more_instructions``.
+    With neither, such a projection is refused."""
 
 
 LAYOUTS: dict[str, AgentLayout] = {
-    "claude": AgentLayout("CLAUDE.md", ".claude/skills"),
-    "opencode": AgentLayout("AGENTS.md", ".opencode/skills"),
-    "pi-agent": AgentLayout("AGENTS.md", ".pi/skills", ".pi/mcp.json"),
+    "claude": AgentLayout("CLAUDE.md", ".claude/skills",
+                          more_instructions=".claude/rules/gz-ia-profiles.md"),
+    "opencode": AgentLayout("AGENTS.md", ".opencode/skills",
+                            instructions_config="OPENCODE_CONFIG_CONTENT"),
+    "pi-agent": AgentLayout("AGENTS.md", ".pi/skills", ".pi/mcp.json",
+                            more_instructions=".pi/APPEND_SYSTEM.md"),
     "agy": AgentLayout("AGENTS.md", ".agents/skills", ".agents/mcp_config.json"),
 }
 GENERIC = AgentLayout("AGENTS.md", ".agents/skills")

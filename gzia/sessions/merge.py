@@ -10,8 +10,9 @@ Order matters, so that a refusal never leaves anything half done:
    branch checked out (detached HEAD: nothing would keep the merged work);
 2. check a snapshot of the worktree (a commit made through a private index: nothing
    moves) with ``git merge-tree --write-tree``: a conflict is reported with its files
-   before anything touches the base or the worktree; so are files gz-ia owns and ignored
-   files of the base the merge would overwrite;
+   before anything touches the base or the worktree; so are files gz-ia owns (its
+   directories, and every path a profile projected into the session, however it got
+   committed) and ignored files of the base the merge would overwrite;
 3. commit the worktree's uncommitted work on ``harness/<id>`` (``harness(<id>): session
    changes``; injected files under ``.harness-session/`` stay out: the exclude entry is
    checked again first);
@@ -70,7 +71,7 @@ from gzia.sessions.merge_checks import (
 from gzia.sessions.merge_commit import COMMIT_HOOKS, commit_refused, merge_branch, squash_branch
 from gzia.sessions.merge_rollback import MergeRollback
 from gzia.sessions.project import Project
-from gzia.sessions.projection import unproject
+from gzia.sessions.projection import projected_paths, unproject
 from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
@@ -164,7 +165,8 @@ def checked_tip(project: Project, session_id: str, branch: str, *,
     refuse_unsettled_worktree(project, session_id, branch)
     worktree = dirty_worktree(project, session_id)
     # Check a snapshot of the worktree first, so a refusal leaves even its HEAD alone.
-    tip = snapshot(worktree) if worktree else branch
+    # (A projection still in place is left out: merge itself takes it out first.)
+    tip = snapshot(worktree, projected_paths(project, session_id)) if worktree else branch
     refuse_conflicts(project, session_id, branch, tip, worktree=worktree)
     refuse_injected_files(project, session_id, branch, tip, squash=squash)
     refuse_overwriting_ignored(project, session_id, tip)

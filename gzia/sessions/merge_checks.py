@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from gzia.contract import ConflictError, LockedError, NotFoundError, SafetyBlockError
@@ -131,11 +132,15 @@ def dirty_worktree(project: Project, session_id: str) -> Path | None:
     return worktree if changed_paths(worktree, ignore_dirs=HARNESS_PATHS) else None
 
 
-def snapshot(worktree: Path) -> str:
-    """A commit of the worktree as it is, made through a private index (nothing moves)."""
+def snapshot(worktree: Path, leave_out: Sequence[str] = ()) -> str:
+    """A commit of the worktree as it is, made through a private index (nothing moves);
+    ``leave_out``: paths that stay as HEAD has them (a projection still in place)."""
     with tempfile.TemporaryDirectory(prefix="gzia-merge-") as scratch:
         env = private_index(worktree, Path(scratch))
         git_ok(["add", "-A"], worktree, env=env)
+        if leave_out:
+            git_ok(["reset", "-q", "--", *(f":(top,literal){p}" for p in leave_out)],
+                   worktree, env=env)
         tree = git_ok(["write-tree"], worktree, env=env).strip()
     done = commit_with_fallback_identity(["commit-tree", tree, "-p", "HEAD", "-m", "snapshot"],
                                          worktree)
@@ -186,16 +191,23 @@ _OWN_PATHSPECS = (f":(top){HARNESS_DIR}", f":(top){INJECTED_DIR}")
 
 def refuse_injected_files(project: Project, session_id: str, branch: str, tip: str, *,
                            squash: bool) -> None:
-    """Refuse when the session's commits carry ``.harness-session/`` or ``.harness/`` files.
+    """Refuse when the session's commits carry ``.harness-session/`` or ``.harness/`` files,
+    or a path a profile projected into the session's worktree (in any of its runs).
 
-    The exclude entry keeps ``git add -A`` away from them, but an agent can still force-add
-    an injected MCP configuration (with its token) or write into gz-ia's own store. A
-    squash brings only the final tree; any other merge brings every commit's history.
+    The exclude entries keep ``git add -A`` away from them, but an agent can still
+    force-add an injected MCP configuration (with its token), write into gz-ia's own
+    store, or commit a projected file by a route that skips them. A squash brings only
+    the final tree; any other merge brings every commit's history.
     """
+    from gzia.sessions.projection import ever_projected, projected_paths
+
+    projected = sorted({*ever_projected(project, session_id),
+                        *projected_paths(project, session_id)})
+    paths = [*_OWN_PATHSPECS, *(f":(top,literal){path}" for path in projected)]
     if squash:
-        args = ["diff", "--name-only", "-z", f"HEAD...{tip}", "--", *_OWN_PATHSPECS]
+        args = ["diff", "--name-only", "-z", f"HEAD...{tip}", "--", *paths]
     else:
-        args = ["log", "--format=", "--name-only", "-z", f"HEAD..{tip}", "--", *_OWN_PATHSPECS]
+        args = ["log", "--format=", "--name-only", "-z", f"HEAD..{tip}", "--", *paths]
     names = git_ok(args, project.base).split("\0")
     files = sorted({name.strip("\n") for name in names if name.strip("\n")})
     if files:

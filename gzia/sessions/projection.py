@@ -1,39 +1,58 @@
 """Putting a session's profiles into its worktree, and taking them out again.
 
-What is projected (docs/profiles.md): the profiles' instructions appended to a copy of the
-instructions file the agent reads (``CLAUDE.md`` or ``AGENTS.md``), their skills where the
+What is projected (docs/profiles.md): the profiles' instructions, their skills where the
 agent finds them, and, for agents that read MCP servers from a worktree file, that file.
-``.harness/sessions/<id>.manifest.json`` records every file: created ones with their
-hash, and the original each covers. The manifest exists exactly while the projection is in
+A projection only creates files: it never writes to, replaces, follows or removes a file
+or link of the project's (:mod:`gzia.sessions.projected_files`). The instructions go to
+the agent's instructions file (``CLAUDE.md``, ``AGENTS.md``) when the worktree has none,
+else to a second file the same agent reads (``.claude/rules/``, ``.pi/APPEND_SYSTEM.md``),
+or to ``<id>.instructions.md`` in the store, named in the agent's inline configuration
+(opencode's ``instructions``); any other agent is refused with ``CONFLICT`` before it
+starts.
+
+``.harness/sessions/<id>.manifest.json`` records every created file with its hash, and
+the directories created for them. The manifest exists exactly while the projection is in
 the worktree: the runner takes it out when the agent exits; ``session merge`` and
-``session delete`` take out one a killed gz-ia left behind.
+``session delete`` take out one a killed gz-ia left behind. ``<id>.projected`` keeps
+every path any run of the session projected, for ``session merge``'s last check.
 
-While the agent runs, nothing projected can be committed by its ``git add -A``:
-
-- a created file is listed (anchored) in a per-session excludes file that the agent's git
-  gets as ``core.excludesFile`` through ``GIT_CONFIG_*``; it starts with the user's own
-  global excludes, which that setting would otherwise replace;
-- a tracked file gz-ia appended to (the project's ``AGENTS.md``) is marked
-  ``skip-worktree`` in the worktree's own index, so git reads it as unchanged.
+While the agent runs, nothing projected can be committed by its ``git add -A``: each
+created file is listed (anchored) in a per-session excludes file that the agent's git
+gets as ``core.excludesFile`` through ``GIT_CONFIG_*``; it starts with the user's own
+global excludes, which that setting would otherwise replace. Orchy's
+``workspace_commit`` reads the manifest itself, whatever its environment holds.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-from collections.abc import Mapping
+import stat
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from gzia.atomic import write_atomic
 from gzia.contract import ConflictError
 from gzia.profiles.bundle import Bundle
-from gzia.profiles.layout import layout_for
+from gzia.profiles.layout import AgentLayout, layout_for
 from gzia.profiles.mcp import merged_document
-from gzia.sessions.git import git_ok, run_git
+from gzia.sessions.git import run_git
 from gzia.sessions.project import Project
-from gzia.sessions.store import EXCLUDES_SUFFIX, MANIFEST_SUFFIX
+from gzia.sessions.projected_files import (
+    create_file,
+    is_free,
+    refuse_occupied,
+    remove_created_dirs,
+    remove_if_unchanged,
+    sha256,
+)
+from gzia.sessions.store import (
+    EXCLUDES_SUFFIX,
+    INSTRUCTIONS_SUFFIX,
+    MANIFEST_SUFFIX,
+    PROJECTED_SUFFIX,
+)
 
 BLOCK_BEGIN = "<!-- gz-ia profiles: begin (this block is not part of the project) -->"
 BLOCK_END = "<!-- gz-ia profiles: end -->"
@@ -47,47 +66,87 @@ def excludes_path(project: Project, session_id: str) -> Path:
     return project.sessions_dir / f"{session_id}{EXCLUDES_SUFFIX}"
 
 
+def projected_log_path(project: Project, session_id: str) -> Path:
+    return project.sessions_dir / f"{session_id}{PROJECTED_SUFFIX}"
+
+
+def instructions_path(project: Project, session_id: str) -> Path:
+    """The instructions an agent reads through its configuration (outside the worktree)."""
+    return project.sessions_dir / f"{session_id}{INSTRUCTIONS_SUFFIX}"
+
+
 def project_bundle(project: Project, session_id: str, worktree: Path, driver_id: str,
                    bundle: Bundle) -> dict[str, Any]:
-    """Write the projection into ``worktree``; returns the manifest (also written)."""
+    """Write the projection into ``worktree``; returns the manifest (also written).
+
+    Nothing is written until every path is known to be free (:mod:`.projected_files`)."""
     layout = layout_for(driver_id)
+    files = _worktree_files(layout, bundle)
+    instructions = _place_instructions(worktree, layout, bundle, files,
+                                       instructions_path(project, session_id))
+    manifest: dict[str, Any] = {
+        "session_id": session_id, "provider": driver_id, "profiles": list(bundle.names),
+        "created_files": {relpath: sha256(content) for relpath, content in files.items()},
+        "created_dirs": []}
+    if instructions is not None:
+        manifest["instructions"] = instructions
+    remember_projected(project, session_id, files)
+    _write_manifest(project, session_id, manifest)  # first: a crash below leaves a record
+    try:
+        for relpath, content in files.items():
+            create_file(worktree, relpath, content, manifest["created_dirs"])
+    finally:
+        _write_manifest(project, session_id, manifest)
+    _write_excludes(project, session_id, worktree, manifest)
+    return manifest
+
+
+def _worktree_files(layout: AgentLayout, bundle: Bundle) -> dict[str, bytes]:
+    """The skills' files and the MCP file, by their path in the worktree."""
     files: dict[str, bytes] = {}
     for name, source in bundle.skills.items():
         files.update(_skill_files(f"{layout.skills_dir}/{name}", source))
     if layout.mcp_file is not None and bundle.servers:
         files[layout.mcp_file] = _json(merged_document(bundle.servers))
-    for relpath in files:
-        if (worktree / relpath).exists() or (worktree / relpath).is_symlink():
-            raise ConflictError("profiles.skill_in_worktree", path=relpath,
-                                details={"path": relpath})
-    manifest: dict[str, Any] = {"session_id": session_id, "provider": driver_id,
-                                "profiles": list(bundle.names), "created_files": {},
-                                "original_files": {}, "skip_worktree": []}
-    _write_manifest(project, session_id, manifest)  # first: a crash below leaves a record
-    if bundle.instructions:
-        _append_instructions(worktree, layout.instructions, bundle.instructions, manifest)
-    for relpath, content in files.items():
-        write_atomic(worktree / relpath, content)
-        manifest["created_files"][relpath] = _sha256(content)
-    _write_manifest(project, session_id, manifest)
-    _write_excludes(project, session_id, worktree, manifest)
-    return manifest
+    return files
 
 
-def _append_instructions(worktree: Path, name: str, text: str, manifest: dict[str, Any]) -> None:
-    path = worktree / name
-    original = path.read_bytes() if path.is_file() and not path.is_symlink() else None
-    block = f"{BLOCK_BEGIN}\n{text.strip()}\n{BLOCK_END}\n"
-    if original is not None:
-        block = ("\n" if original.endswith(b"\n") else "\n\n") + block
-        manifest["original_files"][name] = _sha256(original)
-        if _tracked(worktree, name):
-            git_ok(["update-index", "--skip-worktree", "--", name], worktree)
-            manifest["skip_worktree"].append(name)
-    content = (original or b"") + block.encode("utf-8")
-    write_atomic(path, content)
-    manifest["instructions"] = {"file": name, "block": block, "sha256": _sha256(content),
-                                "created": original is None}
+def _place_instructions(worktree: Path, layout: AgentLayout, bundle: Bundle,
+                        files: dict[str, bytes], outside: Path) -> dict[str, str] | None:
+    """Add the instructions to ``files``, or write them to ``outside`` (the store) for the
+    agent's configuration, once every path of ``files`` is known to be free; the
+    manifest's ``instructions`` entry (None: the profiles give none)."""
+    block = _block(bundle.instructions).encode("utf-8") if bundle.instructions else None
+    relpath = _instructions_file(worktree, layout) if block else None
+    if block and relpath is not None:
+        files[relpath] = block
+    refuse_occupied(worktree, files)
+    if block is None:
+        return None
+    if relpath is not None:
+        return {"file": relpath}
+    write_atomic(outside, block)
+    return {"config": str(outside)}
+
+
+def _instructions_file(worktree: Path, layout: AgentLayout) -> str | None:
+    """The agent's instructions file when the worktree has none (as anything: a file, a
+    link, a directory), else the second file the agent reads, if it has one, else None
+    when its configuration can name a file outside the worktree: the project's own is
+    never written to, replaced, followed or removed."""
+    if is_free(worktree, layout.instructions):
+        return layout.instructions
+    if layout.more_instructions is not None:
+        return layout.more_instructions
+    if layout.instructions_config is not None:
+        return None
+    raise ConflictError("profiles.instructions_taken", path=layout.instructions,
+                        hint_key="profiles.instructions_taken_hint",
+                        details={"path": layout.instructions})
+
+
+def _block(text: str) -> str:
+    return f"{BLOCK_BEGIN}\n{text.strip()}\n{BLOCK_END}\n"
 
 
 def unproject(project: Project, session_id: str, worktree: Path) -> bool:
@@ -97,48 +156,52 @@ def unproject(project: Project, session_id: str, worktree: Path) -> bool:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    if worktree.is_dir():
+    if worktree.is_dir() and isinstance(manifest, dict):
         _restore(worktree, manifest)
     path.unlink(missing_ok=True)
     excludes_path(project, session_id).unlink(missing_ok=True)
+    instructions_path(project, session_id).unlink(missing_ok=True)
     return True
 
 
 def _restore(worktree: Path, manifest: dict[str, Any]) -> None:
-    for relpath in manifest.get("created_files", {}):
-        target = worktree / relpath
-        target.unlink(missing_ok=True)
-        _remove_empty_parents(worktree, target.parent)
+    """Remove what gz-ia created and is still as it wrote it; directories it made, if
+    empty. (Manifests of older versions may also name a block appended to the project's
+    file and a ``skip-worktree`` flag: both are taken out too.)"""
+    created = manifest.get("created_files")
+    for relpath, digest in (created.items() if isinstance(created, dict) else ()):
+        if isinstance(relpath, str) and isinstance(digest, str):
+            remove_if_unchanged(worktree, relpath, digest)
+    dirs = manifest.get("created_dirs")
+    remove_created_dirs(worktree, [d for d in dirs if isinstance(d, str)]
+                        if isinstance(dirs, list) else ())
     instructions = manifest.get("instructions")
-    if isinstance(instructions, dict):
-        _strip_block(worktree / str(instructions["file"]), str(instructions["block"]),
-                     delete_if_empty=bool(instructions["created"]))
+    if isinstance(instructions, dict) and "created" in instructions:
+        _restore_older(worktree, instructions)
     for relpath in manifest.get("skip_worktree", []):
         run_git(["update-index", "--no-skip-worktree", "--", relpath], worktree)
 
 
-def _strip_block(path: Path, block: str, *, delete_if_empty: bool) -> None:
-    """Remove gz-ia's block (the agent may have edited the rest of the file)."""
+def _restore_older(worktree: Path, instructions: dict[str, Any]) -> None:
+    """An older version's instructions: a file it created, or a block it appended to the
+    project's own file, cut from it (a regular file only, never through a link)."""
+    relpath, block = str(instructions.get("file")), str(instructions.get("block"))
+    if instructions["created"] is True:
+        remove_if_unchanged(worktree, relpath, sha256(block.encode("utf-8")))
+        return
+    path = worktree / relpath
+    if relpath not in ("AGENTS.md", "CLAUDE.md") or not stat.S_ISREG(_lstat_mode(path)):
+        return
+    data, cut = path.read_bytes(), block.encode("utf-8")
+    if cut in data:
+        write_atomic(path, data.replace(cut, b"", 1), mode=stat.S_IMODE(path.lstat().st_mode))
+
+
+def _lstat_mode(path: Path) -> int:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.lstat().st_mode
     except OSError:
-        return
-    if block not in text:
-        return
-    rest = text.replace(block, "", 1)
-    if delete_if_empty and not rest.strip():
-        path.unlink()
-    else:
-        write_atomic(path, rest.encode("utf-8"))
-
-
-def _remove_empty_parents(worktree: Path, directory: Path) -> None:
-    while directory != worktree and worktree in directory.parents:
-        try:
-            directory.rmdir()
-        except OSError:
-            return
-        directory = directory.parent
+        return 0
 
 
 def _skill_files(prefix: str, source: Path) -> dict[str, bytes]:
@@ -149,10 +212,6 @@ def _skill_files(prefix: str, source: Path) -> dict[str, bytes]:
     return files
 
 
-def _tracked(worktree: Path, relpath: str) -> bool:
-    return bool(run_git(["ls-files", "--", relpath], worktree).stdout.strip())
-
-
 def _write_manifest(project: Project, session_id: str, manifest: dict[str, Any]) -> None:
     write_atomic(manifest_path(project, session_id), _json(manifest))
 
@@ -161,11 +220,7 @@ def _write_excludes(project: Project, session_id: str, worktree: Path,
                     manifest: dict[str, Any]) -> None:
     """The user's global excludes, then every created file (anchored at the top)."""
     own = _user_excludes(worktree)
-    hidden = list(manifest["created_files"])
-    instructions = manifest.get("instructions")
-    if instructions and instructions["file"] not in manifest["skip_worktree"]:
-        hidden.append(instructions["file"])  # created, or the agent's own untracked file
-    lines = [f"/{relpath}" for relpath in hidden]
+    lines = [f"/{relpath}" for relpath in manifest["created_files"]]
     text = own + ("" if not own or own.endswith("\n") else "\n")
     text += "# gz-ia: files projected from profiles\n" + "".join(f"{x}\n" for x in lines)
     write_atomic(excludes_path(project, session_id), text.encode("utf-8"))
@@ -184,24 +239,40 @@ def _user_excludes(worktree: Path) -> str:
         return ""
 
 
-def excluding_environment(project: Project, session_id: str,
-                          env: Mapping[str, str]) -> dict[str, str]:
-    """``env`` plus ``core.excludesFile`` (appended after its ``GIT_CONFIG_*`` entries)."""
+def agent_environment(project: Project, session_id: str, manifest: Mapping[str, Any],
+                      env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` plus ``core.excludesFile`` (appended after its ``GIT_CONFIG_*`` entries),
+    and the instructions file outside the worktree in the agent's inline configuration
+    when the projection put it there."""
     from gzia.sessions.guard import configured_entries
 
     index = configured_entries(env)
-    return {**env, f"GIT_CONFIG_KEY_{index}": "core.excludesFile",
-            f"GIT_CONFIG_VALUE_{index}": str(excludes_path(project, session_id)),
-            "GIT_CONFIG_COUNT": str(index + 1)}
+    agent_env = {**env, f"GIT_CONFIG_KEY_{index}": "core.excludesFile",
+                 f"GIT_CONFIG_VALUE_{index}": str(excludes_path(project, session_id)),
+                 "GIT_CONFIG_COUNT": str(index + 1)}
+    instructions = manifest.get("instructions")
+    variable = layout_for(str(manifest.get("provider"))).instructions_config
+    if isinstance(instructions, dict) and "config" in instructions and variable is not None:
+        agent_env[variable] = _with_instructions(env.get(variable), str(instructions["config"]))
+    return agent_env
 
 
-def _sha256(content: bytes) -> str:
-    return hashlib.sha256(content).hexdigest()
+def _with_instructions(inline: str | None, path: str) -> str:
+    """An inline JSON configuration (the user's, if any) whose ``instructions`` list also
+    names ``path``; one that is not a JSON object is replaced, as the driver does."""
+    try:
+        config = json.loads(inline) if inline else {}
+    except ValueError:
+        config = {}
+    if not isinstance(config, dict):
+        config = {}
+    listed = config.get("instructions")
+    config["instructions"] = [*(listed if isinstance(listed, list) else []), path]
+    return json.dumps(config, separators=(",", ":"))
 
 
 def _json(document: Any) -> bytes:
     return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
 
 
 def projected_paths(project: Project, session_id: str) -> list[str]:
@@ -210,9 +281,28 @@ def projected_paths(project: Project, session_id: str) -> list[str]:
         manifest = json.loads(manifest_path(project, session_id).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
-    paths = list(manifest.get("created_files", {}))
+    if not isinstance(manifest, dict):
+        return []
+    paths = [p for p in manifest.get("created_files", {}) if isinstance(p, str)]
     instructions = manifest.get("instructions")
-    if isinstance(instructions, dict) and instructions.get("file") not in manifest.get(
-            "skip_worktree", []):
-        paths.append(str(instructions["file"]))
+    if isinstance(instructions, dict) and "created" in instructions and (
+            instructions.get("file") not in manifest.get("skip_worktree", [])):
+        paths.append(str(instructions["file"]))  # an older version's instructions
     return paths
+
+
+def remember_projected(project: Project, session_id: str, relpaths: Iterable[str]) -> None:
+    """Add ``relpaths`` to every path this session ever projected (``<id>.projected``,
+    kept until the session is deleted): ``session merge`` refuses a branch touching one."""
+    known = ever_projected(project, session_id)
+    added = sorted(set(relpaths) - set(known))
+    if added:
+        write_atomic(projected_log_path(project, session_id), _json(sorted([*known, *added])))
+
+
+def ever_projected(project: Project, session_id: str) -> list[str]:
+    try:
+        paths = json.loads(projected_log_path(project, session_id).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []

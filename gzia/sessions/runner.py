@@ -235,8 +235,11 @@ def _profile_bundle(project: Project, names: Sequence[str],
     if not project.is_git:
         raise InvalidInputError("profiles.direct_mode", dir=str(project.root),
                                 details={"dir": str(project.root)})
+    from gzia.config import secret_variables
+
     catalog = load_catalog(locations(project.root, project.base))
-    return resolve_bundle(catalog, names, os.environ if environ is None else environ)
+    full = os.environ if environ is None else environ
+    return resolve_bundle(catalog, names, without_secrets(full), withheld=secret_variables(full))
 
 
 def _recorded_permission(record: SessionRecord) -> Permission:
@@ -393,10 +396,11 @@ class _Launch:
 
         project, driver = self.store.project, self.request.driver
         projection.unproject(project, record.id, self.workspace.target_dir)  # a left-over one
-        projection.project_bundle(project, record.id, self.workspace.target_dir, driver.id,
-                                  self.bundle)
-        env = {**projection.excluding_environment(project, record.id, env), **self.bundle.env}
-        return env, self.bundle.servers
+        manifest = projection.project_bundle(project, record.id, self.workspace.target_dir,
+                                             driver.id, self.bundle)
+        env = {**env, **self.bundle.env}  # gz-ia's own entries go on top of the profiles'
+        return projection.agent_environment(project, record.id, manifest, env), \
+            self.bundle.servers
 
     def _unproject(self, record: SessionRecord) -> None:
         if self.bundle is None:

@@ -43,6 +43,11 @@ MANIFEST_SUFFIX = ".manifest.json"
 (:mod:`gzia.sessions.projection`); not a record."""
 EXCLUDES_SUFFIX = ".exclude"
 """``<id>.exclude``: the excludes file the session's agent's git reads."""
+INSTRUCTIONS_SUFFIX = ".instructions.md"
+"""``<id>.instructions.md``: profile instructions an agent reads through its configuration."""
+PROJECTED_SUFFIX = ".projected"
+"""``<id>.projected``: every path any run of the session projected (``session merge``
+refuses a branch that touches one)."""
 
 
 @dataclass(frozen=True)
@@ -193,11 +198,13 @@ class SessionStore:
         return self.project.harness_dir / "mcp" / f"{validate_session_id(session_id)}.json"
 
     def files_of(self, session_id: str) -> tuple[Path, ...]:
-        """The session's files in the store: events, log, projection manifest and excludes,
-        MCP configuration, record, lock (in that order)."""
+        """The session's files in the store: events, log, projection manifest, excludes,
+        instructions and projected paths, MCP configuration, record, lock (in that order)."""
         return (self.events_path(session_id), self.log_path(session_id),
                 self.dir / f"{session_id}{MANIFEST_SUFFIX}",
                 self.dir / f"{session_id}{EXCLUDES_SUFFIX}",
+                self.dir / f"{session_id}{INSTRUCTIONS_SUFFIX}",
+                self.dir / f"{session_id}{PROJECTED_SUFFIX}",
                 self.mcp_config_path(session_id),
                 self.record_path(session_id), self.lock_path(session_id))
 

@@ -1,8 +1,6 @@
 """--profile: what each agent sees in its worktree, and that none of it reaches the branch.
 
-The agents are small scripts standing in for the real CLIs: each writes what it found
-(instructions, skills, MCP configuration, env) to a file outside the worktree, then commits
-everything it can see with ``git add -A``, as a careless agent would.
+The agents are stand-ins for the real CLIs (tests/profiles/projection_kit.py).
 """
 
 from __future__ import annotations
@@ -16,85 +14,13 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Result
-from tests.profiles.conftest import git, write_profile, write_skill
-
-AGENT = r"""#!/bin/sh
-out="$FAKE_OUT"
-mcp=
-prev=
-for arg in "$@"; do
-    [ "$prev" = --mcp-config ] && mcp=$arg
-    prev=$arg
-done
-{
-    for f in CLAUDE.md AGENTS.md .pi/mcp.json .agents/mcp_config.json; do
-        [ -f "$f" ] && { echo "== $f"; cat "$f"; }
-    done
-    echo "== skills"
-    find . -name .git -prune -o -name SKILL.md -print | sort
-    echo "== env"
-    echo "TOKEN=$TOKEN"
-    [ -n "$mcp" ] && { echo "== --mcp-config"; cat "$mcp"; }
-    [ -n "$OPENCODE_CONFIG_CONTENT" ] && { echo "== OPENCODE_CONFIG_CONTENT"; \
-        echo "$OPENCODE_CONFIG_CONTENT"; }
-    echo "== status"
-    git status --porcelain
-} > "$out"
-if [ -n "$FAKE_DIFF" ]; then
-    env -u GIT_CONFIG_COUNT "$FAKE_PYTHON" -m gzia session diff "$GZ_SESSION_ID" --json \
-        > "$FAKE_DIFF"
-fi
-echo "agent work $$" > work.txt
-git add -A && git commit -qm "agent commits everything"
-"""
-
-SERVER = {"command": "docs-mcp", "args": ["--stdio"]}
-PROJECT_RULES = "Project rules.\n"
-INSTRUCTIONS = "Review every change twice."
-BLOCK = ("<!-- gz-ia profiles: begin (this block is not part of the project) -->\n"
-         "<!-- gz-ia profile: review -->\n" + INSTRUCTIONS + "\n"
-         "<!-- gz-ia profiles: end -->\n")
+from tests.profiles.conftest import git, write_profile
+from tests.profiles.projection_kit import BLOCK, SERVER, gz, make_setup, start
 
 
 @pytest.fixture
 def setup(repo: Path, config_dir: Path, tmp_path: Path) -> dict[str, Any]:
-    (repo / "AGENTS.md").write_text(PROJECT_RULES)
-    git(repo, "add", "AGENTS.md")
-    git(repo, "commit", "-qm", "project instructions")
-    write_profile(repo / ".harness" / "profiles" / "review",
-                  {"name": "review", "agents_file": "REVIEW-AGENTS.md",
-                   "skills": ["lint", "git-commit"], "mcp_servers": {"docs": SERVER},
-                   "env": {"TOKEN": "tok-${SECRET_SOURCE}"}},
-                  agents={"REVIEW-AGENTS.md": INSTRUCTIONS + "\n"})
-    write_skill(config_dir / "skills", "git-commit", "writes commits")
-    write_skill(repo / ".harness" / "skills", "lint", "lints")
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    agent = bin_dir / "agent"
-    agent.write_text(AGENT)
-    agent.chmod(0o755)
-    for name in ("claude", "opencode", "pi", "agy"):
-        (bin_dir / name).symlink_to(agent)
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-           "FAKE_OUT": str(tmp_path / "seen.txt"), "SECRET_SOURCE": "s3cret",
-           "FAKE_PYTHON": sys.executable}
-    return {"repo": repo, "env": env, "seen": tmp_path / "seen.txt", "agent": agent}
-
-
-def gz(setup: dict[str, Any], *args: str, **extra: str) -> Result:
-    done = subprocess.run([sys.executable, "-m", "gzia", *args], cwd=setup["repo"],
-                          env={**setup["env"], **extra}, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=120, check=False)
-    return Result(done.returncode, done.stdout, done.stderr)
-
-
-def start(setup: dict[str, Any], provider: str, **extra: str) -> Result:
-    if provider == "shell":
-        return gz(setup, "exec", "--json", "--profile", "review", "--", str(setup["agent"]),
-                  **extra)
-    return gz(setup, "chat", "--json", "-p", provider, "-m", "autonomous",
-              "--profile", "review", **extra)
+    return make_setup(repo, config_dir, tmp_path)
 
 
 def mcp_part(provider: str, seen: str) -> str:
@@ -136,10 +62,8 @@ def test_each_agent_sees_the_profile_and_nothing_reaches_the_branch(
     seen = setup["seen"].read_text()
 
     skills = SKILLS_DIR[provider]
-    if provider == "claude":  # its own file, new; the project's AGENTS.md untouched
-        assert f"== CLAUDE.md\n{BLOCK}== AGENTS.md\n{PROJECT_RULES}== " in seen
-    else:
-        assert f"== AGENTS.md\n{PROJECT_RULES}\n{BLOCK}" in seen
+    instructions = "CLAUDE.md" if provider == "claude" else "AGENTS.md"
+    assert f"== {instructions}\n{BLOCK}== " in seen  # created: the project has none
     assert f"== skills\n./{skills}/git-commit/SKILL.md\n./{skills}/lint/SKILL.md\n" in seen
     assert "TOKEN=tok-s3cret\n" in seen
     mcp_part(provider, seen)
@@ -155,17 +79,15 @@ def test_each_agent_sees_the_profile_and_nothing_reaches_the_branch(
 
     # the projection is gone from the worktree, and its manifest with it
     worktree = repo / ".harness" / "worktrees" / session_id
-    assert (worktree / "AGENTS.md").read_text() == PROJECT_RULES
-    assert not (worktree / "CLAUDE.md").exists()
-    assert not (worktree / skills).exists()
-    assert git(worktree, "ls-files", "-v", "AGENTS.md") == "H AGENTS.md\n"
+    assert not os.path.lexists(worktree / instructions)
+    assert not os.path.lexists(worktree / skills.split("/")[0])  # its directories too
     assert git(worktree, "status", "--porcelain") == ""
     assert not (repo / ".harness" / "sessions" / f"{session_id}.manifest.json").exists()
 
     merged = gz(setup, "session", "merge", session_id, "--json")
     assert merged.exit_code == 0, merged.stderr
     assert json.loads(merged.stdout)["data"]["files"] == ["work.txt"]
-    assert (repo / "AGENTS.md").read_text() == PROJECT_RULES
+    assert git(repo, "ls-files") == "README\nREADME.md\nwork.txt\n"
     assert git(repo, "status", "--porcelain") == ""
 
 
@@ -176,7 +98,7 @@ def test_resume_projects_the_profiles_again(setup: dict[str, Any]) -> None:
     resumed = gz(setup, "resume", session_id, "--json")
     assert resumed.exit_code == 0, resumed.stderr
     assert json.loads(resumed.stdout)["data"]["profiles"] == ["review"]
-    assert f"== AGENTS.md\n{PROJECT_RULES}\n{BLOCK}" in setup["seen"].read_text()
+    assert f"== AGENTS.md\n{BLOCK}" in setup["seen"].read_text()
 
 
 def test_a_projection_left_by_a_killed_gz_ia_is_taken_out_by_merge(
@@ -184,8 +106,10 @@ def test_a_projection_left_by_a_killed_gz_ia_is_taken_out_by_merge(
 ) -> None:
     from gzia.profiles.bundle import resolve_bundle
     from gzia.profiles.catalog import load_catalog, locations
+    from gzia.sessions.merge import preview_merge
     from gzia.sessions.project import find_project
     from gzia.sessions.projection import manifest_path, project_bundle
+    from gzia.sessions.store import SessionStore
 
     result = start(setup, "shell")
     session_id = json.loads(result.stdout)["data"]["id"]
@@ -195,6 +119,9 @@ def test_a_projection_left_by_a_killed_gz_ia_is_taken_out_by_merge(
                             {"SECRET_SOURCE": "x"})
     project_bundle(project, session_id, worktree, "shell", bundle)  # as if gz-ia died here
     assert manifest_path(project, session_id).is_file()
+    store = SessionStore(project)
+    preview = preview_merge(store, store.load(session_id))  # what the TUI shows first
+    assert preview.files == ["work.txt"]
     merged = gz(setup, "session", "merge", session_id, "--json")
     assert json.loads(merged.stdout)["data"]["files"] == ["work.txt"]
     assert git(setup["repo"], "status", "--porcelain") == ""
@@ -258,7 +185,7 @@ def test_a_skill_the_project_has_in_the_worktree_is_not_replaced(setup: dict[str
     assert not setup["seen"].exists()
     worktree = repo / ".harness" / "worktrees" / json.loads(done.stdout)["data"]["id"]
     assert git(worktree, "status", "--porcelain") == ""
-    assert (worktree / "AGENTS.md").read_text() == PROJECT_RULES
+    assert not os.path.lexists(worktree / "AGENTS.md")  # nothing was written
 
 
 def test_a_background_session_keeps_its_projection_until_merge(setup: dict[str, Any]) -> None:
@@ -275,7 +202,7 @@ def test_a_background_session_keeps_its_projection_until_merge(setup: dict[str, 
             break
         time.sleep(0.2)
     assert shown["status"] == "completed"
-    assert f"== AGENTS.md\n{PROJECT_RULES}\n{BLOCK}" in setup["seen"].read_text()
+    assert f"== AGENTS.md\n{BLOCK}" in setup["seen"].read_text()
     assert setup["seen"].read_text().endswith("== status\n")
     manifest = repo / ".harness" / "sessions" / f"{session_id}.manifest.json"
     assert json.loads(manifest.read_text()) == expected_manifest(setup, session_id)
@@ -285,7 +212,7 @@ def test_a_background_session_keeps_its_projection_until_merge(setup: dict[str, 
     assert json.loads(merged.stdout)["data"]["files"] == ["work.txt"]
     assert not manifest.exists()
     assert git(repo, "status", "--porcelain") == ""
-    assert (repo / "AGENTS.md").read_text() == PROJECT_RULES
+    assert git(repo, "ls-files") == "README\nREADME.md\nwork.txt\n"
 
 
 def sha256(data: bytes) -> str:
@@ -296,7 +223,6 @@ def sha256(data: bytes) -> str:
 
 def expected_manifest(setup: dict[str, Any], session_id: str) -> dict[str, Any]:
     repo, config_dir = setup["repo"], setup["repo"].parent / "config"
-    block = "\n" + BLOCK
     return {
         "session_id": session_id, "provider": "shell", "profiles": ["review"],
         "created_files": {
@@ -304,11 +230,11 @@ def expected_manifest(setup: dict[str, Any], session_id: str) -> dict[str, Any]:
                 sha256((repo / ".harness/skills/lint/SKILL.md").read_bytes()),
             ".agents/skills/git-commit/SKILL.md":
                 sha256((config_dir / "skills/git-commit/SKILL.md").read_bytes()),
+            "AGENTS.md": sha256(BLOCK.encode()),
         },
-        "original_files": {"AGENTS.md": sha256(PROJECT_RULES.encode())},
-        "skip_worktree": ["AGENTS.md"],
-        "instructions": {"file": "AGENTS.md", "block": block, "created": False,
-                         "sha256": sha256((PROJECT_RULES + block).encode())},
+        "created_dirs": [".agents", ".agents/skills", ".agents/skills/lint",
+                         ".agents/skills/git-commit"],
+        "instructions": {"file": "AGENTS.md"},
     }
 
 

@@ -1,7 +1,8 @@
 """``workspace_status`` and ``workspace_commit``: the served session's own work tree.
 
 gz-ia's own directories (``.harness/``, ``.harness-session/``) are never listed nor
-committed: injected files may hold credentials.
+committed: injected files may hold credentials. Nor are the files a profile projected
+into the worktree.
 """
 
 from __future__ import annotations
@@ -27,32 +28,19 @@ def status(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def commit(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    from gzia.sessions.git import (
-        changed_paths,
-        commit_with_fallback_identity,
-        git_failure,
-        git_ok,
-        rev_parse,
-    )
-    from gzia.sessions.merge_checks import HARNESS_PATHS
-    from gzia.sessions.workspace import ensure_excluded
+    """What stays out (gz-ia's directories, the session's projected files) is read from
+    the session's own files, whatever the server's environment holds
+    (:mod:`gzia.sessions.session_commit`)."""
+    from gzia.sessions.session_commit import commit_session_work
 
     record = context.record()
     if not record.is_isolated:
         raise SafetyBlockError("orchy.commit_not_isolated", id=record.id,
                                details={"id": record.id})
     worktree = _work_tree(context, record)
-    ensure_excluded(context.store.project)
-    files = changed_paths(worktree, ignore_dirs=HARNESS_PATHS)
-    if not files:
-        return {"id": record.id, "committed": False, "commit": None, "files": []}
-    ours = [f":(exclude,top){name}" for name in HARNESS_PATHS]
-    git_ok(["add", "-A", "--", ":(top)", *ours], worktree)
-    done = commit_with_fallback_identity(["commit", "-q", "-m", args["message"]], worktree)
-    if not done.ok:
-        raise git_failure(done)
-    return {"id": record.id, "committed": True, "commit": rev_parse(worktree, "HEAD"),
-            "files": files}
+    done = commit_session_work(context.store.project, record.id, worktree, args["message"])
+    return {"id": record.id, "committed": done.committed, "commit": done.commit,
+            "files": done.files}
 
 
 def _work_tree(context: ToolContext, record: SessionRecord) -> Path:

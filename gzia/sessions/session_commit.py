@@ -1,0 +1,93 @@
+"""Committing a session's work on its branch (Orchy's ``workspace_commit``).
+
+What stays out is decided here, from the session's own files, never from the
+environment of the process that asks (an MCP client may start the server with nothing
+but ``HOME`` and ``PATH``): gz-ia's directories (``.harness/``, ``.harness-session/``),
+and every path a projection of the session created (its manifest) or ever created
+(``<id>.projected``), even one the agent force-added to the index.
+
+One commit at a time per worktree (a lock beside the worktree's index): a call that
+finds nothing left to commit answers ``committed: false``. A failure (a hook refusing,
+git failing, a stop) puts the worktree's index back byte for byte; nothing is staged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from gzia.contract import LockedError
+from gzia.filelock import hold_lock
+from gzia.sessions.git import (
+    commit_with_fallback_identity,
+    git_failure,
+    git_ok,
+    index_path,
+    rev_parse,
+)
+from gzia.sessions.merge_checks import HARNESS_PATHS
+from gzia.sessions.merge_rollback import SavedIndex
+from gzia.sessions.project import Project
+from gzia.sessions.projection import ever_projected, projected_paths
+from gzia.sessions.workspace import ensure_excluded
+
+COMMIT_LOCK = "gz-ia-commit.lock"
+"""Beside the worktree's index in its git directory: it goes with the worktree."""
+LOCK_TIMEOUT = 20.0
+"""Seconds a commit waits for another one of the same worktree (under Orchy's tool
+timeout, so the caller hears ``LOCKED`` rather than a timeout)."""
+
+
+@dataclass(frozen=True)
+class SessionCommit:
+    committed: bool
+    commit: str | None
+    files: list[str]
+
+
+def commit_session_work(project: Project, session_id: str, worktree: Path,
+                        message: str) -> SessionCommit:
+    """Commit every change of ``worktree`` but gz-ia's own files, on its branch."""
+    with _commit_lock(session_id, worktree):
+        ensure_excluded(project)
+        saved = SavedIndex.of(worktree)
+        try:
+            files = _stage(project, session_id, worktree)
+            if not files:
+                return SessionCommit(False, None, [])
+            done = commit_with_fallback_identity(["commit", "-q", "-m", message], worktree)
+            if not done.ok:
+                raise git_failure(done)
+        except BaseException:
+            saved.restore()
+            raise
+    return SessionCommit(True, rev_parse(worktree, "HEAD"), files)
+
+
+def _stage(project: Project, session_id: str, worktree: Path) -> list[str]:
+    """Stage everything, then unstage gz-ia's own paths; the paths staged against HEAD."""
+    git_ok(["add", "-A"], worktree)  # .harness*/ are in info/exclude: never named here
+    hidden = sorted({*projected_paths(project, session_id),
+                     *ever_projected(project, session_id)})
+    ours = [*(f":(top){name}" for name in HARNESS_PATHS),
+            *(f":(top,literal){path}" for path in hidden)]
+    git_ok(["reset", "-q", "--", *ours], worktree)
+    names = git_ok(["diff", "--cached", "--no-renames", "--name-only", "-z", "HEAD"],
+                   worktree)
+    return [name for name in names.split("\0") if name]
+
+
+@contextlib.contextmanager
+def _commit_lock(session_id: str, worktree: Path) -> Iterator[None]:
+    path = index_path(worktree).with_name(COMMIT_LOCK)
+    fd = hold_lock(path, time.monotonic() + LOCK_TIMEOUT, poll=0.02, locked=lambda: (
+        LockedError("sessions.commit_locked", id=session_id, seconds=int(LOCK_TIMEOUT),
+                    details={"id": session_id})))
+    try:
+        yield
+    finally:
+        os.close(fd)
