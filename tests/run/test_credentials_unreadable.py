@@ -5,12 +5,15 @@ but cannot be read by the user's other processes."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -117,3 +120,57 @@ def test_a_command_running_beside_an_agent_holds_no_secret(
         assert f"FAKE_NOTES={run_env['FAKE_NOTES']}" in environ.split("\0")
     finally:
         terminal.close()
+
+
+def test_config_keeps_the_credentials_it_shows(gz: Gz, repo: Path) -> None:
+    result = gz("--json", "config", "get", "forgejo_token", cwd=repo, env=SECRETS)
+
+    assert result.exit_code == 0, result.stderr
+    assert result.json["data"] == {"key": "forgejo_token", "value": "****", "source": "env",
+                                   "env": "GZ_FORGEJO_TOKEN", "secret": True}
+
+
+@pytest.fixture
+def silent_registry() -> Iterator[tuple[str, threading.Event]]:
+    """A search URL on 127.0.0.1 whose server takes the connection and never answers;
+    the event is set once a client connected."""
+    server = socket.create_server(("127.0.0.1", 0))
+    connected = threading.Event()
+    accepted: list[socket.socket] = []
+
+    def accept() -> None:
+        with contextlib.suppress(OSError):
+            accepted.append(server.accept()[0])
+            connected.set()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}/service/rest/v1/search", connected
+    server.close()
+    for connection in accepted:
+        connection.close()
+    thread.join(5)
+
+
+def test_update_keeps_the_credentials_out_of_reach_of_the_users_other_processes(
+    nobody_place: Path, silent_registry: tuple[str, threading.Event]
+) -> None:
+    url, connected = silent_registry
+    env = {**nobody_env(nobody_place), "GZ_NEXUS_SEARCH_URL": url, "GZ_UPDATE_TIMEOUT": "30"}
+    env.pop("GZ_NEXUS_USER")
+    env.pop("GZ_NEXUS_PASSWORD")  # the token stays: update holds it while it asks the registry
+    update = subprocess.Popen(as_nobody(sys.executable, "-m", "gzia", "update", "--check"),
+                              cwd=nobody_place, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        assert connected.wait(30), "update never asked the registry"
+        environ = f"/proc/{update.pid}/environ"
+        assert "forgejo-token-value" in Path(environ).read_text("latin-1")  # it keeps it...
+        reader = subprocess.run(  # ...but another process of the same user cannot read it
+            as_nobody(sys.executable, "-c", f"open({environ!r}, 'rb').read()"),
+            capture_output=True, text=True, timeout=30, check=False)
+        assert reader.returncode == 1
+        assert "PermissionError" in reader.stderr
+    finally:
+        update.kill()
+        update.wait(10)
