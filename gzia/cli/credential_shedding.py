@@ -33,16 +33,16 @@ def shed_credentials(args: Sequence[str]) -> None:
     to shed. A keeper holding some is made uninspectable instead."""
     if not any(name.startswith("GZ_") for name in os.environ):
         return  # the common case pays nothing more
-    from gzia.config import secret_variables, without_secrets
+    from gzia.config import without_secrets
 
-    if not secret_variables(os.environ):
+    clean = without_secrets(os.environ)
+    if len(clean) == len(os.environ):
         return
     if command_of(args) in KEEPERS:
         forbid_inspection()
         return
     from gzia.supervisor.selfexec import replace_self
 
-    clean = without_secrets(os.environ)
     try:
         replace_self(clean)
     except OSError:  # the interpreter cannot be started again: drop them here instead

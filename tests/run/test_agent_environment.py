@@ -153,3 +153,22 @@ def wait_until_ended(repo: Path, session_id: str) -> None:
     while json.loads(record.read_text())["status"] == "running":
         assert time.monotonic() < deadline, "the background session never ended"
         time.sleep(0.05)
+
+
+@pytest.mark.pyz
+@pytest.mark.parametrize(("options", "parent"), [
+    ((), "gz-ia.pyz\0--json\0exec"),
+    (("-b",), "gz-ia.pyz\0__holder__"),
+])
+def test_no_ancestor_holds_a_secret_through_the_zipapp(
+    options: tuple[str, ...], parent: str, *, run_pyz: Callable[..., Result], agent: Any,
+    repo: Path, notes: Path, run_env: dict[str, str]
+) -> None:
+    agent("read-ancestors", READ_ANCESTORS)
+
+    result = run_pyz("--json", "exec", *options, "--", "read-ancestors", cwd=repo,
+                     env={**run_env, **SECRETS})
+
+    assert result.exit_code == 0, result.stderr
+    parent_environment(notes, parent=parent)  # the zipapp ran itself again, as it was run
+    wait_until_ended(repo, result.json["data"]["id"])

@@ -22,7 +22,13 @@ from typing import Any
 import pytest
 
 from tests.conftest import Result
-from tests.run.credentials_kit import READ_ANCESTORS, SECRET_TEXTS, SECRETS, parent_environment
+from tests.run.credentials_kit import (
+    READ_ANCESTORS,
+    SECRET_TEXTS,
+    SECRETS,
+    ancestors_read,
+    parent_environment,
+)
 from tests.supervisor.fakes import COOPERATIVE, write_agent
 from tests.supervisor.terminal_session import TerminalSession
 
@@ -174,3 +180,24 @@ def test_update_keeps_the_credentials_out_of_reach_of_the_users_other_processes(
     finally:
         update.kill()
         update.wait(10)
+
+
+def test_a_gz_ia_that_cannot_start_again_drops_them_and_hides_itself(
+    nobody_place: Path,
+) -> None:
+    """Where the interpreter cannot be started again (removed under a running gz-ia),
+    gz-ia drops them from what it passes on and makes itself unreadable instead."""
+    agent = write_agent(nobody_place / "bin" / "read-ancestors", READ_ANCESTORS)
+    os.lchown(agent, NOBODY.pw_uid, NOBODY.pw_gid)
+    gone = ("import sys; sys.executable = '/nonexistent/python'; "
+            "from gzia.cli import main; sys.exit(main())")
+
+    done = subprocess.run(
+        as_nobody(sys.executable, "-c", gone, "exec", "--", "read-ancestors"),
+        cwd=nobody_place / "project", env=nobody_env(nobody_place),
+        capture_output=True, text=True, timeout=60, check=False)
+
+    assert done.returncode == 0, done.stderr
+    parent = ancestors_read(nobody_place / "notes")[1]
+    assert "exec\0--\0read-ancestors" in parent["cmdline"]
+    assert parent["environ"] is None
