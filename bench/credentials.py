@@ -24,8 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _git import make_repo
+from _git import make_repo  # bench/, the script's own directory
 
 WITHHELD = {"GZ_FORGEJO_TOKEN": "bench-token"}
 GOAL = 2.5
