@@ -3,7 +3,7 @@
 Any process of the user can read the environment another one of theirs started with
 (``/proc/<pid>/environ``, ``ps eww``), and root can read every process's: an agent reads
 its parent gz-ia, the holder of a background run, the TUI, an attached terminal. So a
-gz-ia whose environment holds a withheld credential (:func:`gzia.config.secret_variables`,
+gz-ia whose environment holds a withheld credential (:func:`gzia.credentials.secret_variables`,
 the one rule) first replaces its own image with the same command line and an environment
 without them (:func:`gzia.supervisor.selfexec.replace_self`: ``os.execve``, so the pid,
 process group, session and terminal stay the same, and what ``/proc/<pid>/environ``
@@ -33,7 +33,7 @@ def shed_credentials(args: Sequence[str]) -> None:
     to shed. A keeper holding some is made uninspectable instead."""
     if not any(name.startswith("GZ_") for name in os.environ):
         return  # the common case pays nothing more
-    from gzia.config import without_secrets
+    from gzia.credentials import without_secrets
 
     clean = without_secrets(os.environ)
     if len(clean) == len(os.environ):
