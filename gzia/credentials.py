@@ -5,7 +5,7 @@ environment of every program gz-ia starts, and of gz-ia itself once it has shed 
 (:mod:`gzia.cli.credential_shedding`), drops the variables :func:`secret_variables`
 names, among them those whose value :func:`carries_credential`. Both read the same
 patterns, so what is masked and what is withheld cannot drift apart. This module imports
-nothing at load: every gz-ia start with a ``GZ_*`` variable set consults it first.
+nothing heavy at load: every gz-ia start with a ``GZ_*`` variable set consults it first.
 """
 
 from __future__ import annotations
