@@ -20,7 +20,12 @@ from typing import Any
 
 from gzia.atomic import write_atomic
 from gzia.contract import InvalidInputError, IOFailure
-from gzia.credentials import MASK, carries_credential, mask_credentials, names_a_secret
+from gzia.credentials import CREDENTIAL_VARIABLES, MASK, mask_credentials
+
+# The withholding rule lives in gzia.credentials (cheap to import: every start with a GZ_*
+# variable consults it); callers that read settings take it from here as well.
+from gzia.credentials import secret_variables as secret_variables  # noqa: PLC0414 - re-exported
+from gzia.credentials import without_secrets as without_secrets  # noqa: PLC0414 - re-exported
 
 APP_NAME = "gz-ia"
 
@@ -33,11 +38,15 @@ class Setting:
     env: str
     help: str
     secret: bool = False
-    credential: bool = False
-    """Part of a credential (never handed to an agent); every secret is one."""
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     positive: bool = False  # strictly greater than 0
+
+    @property
+    def credential(self) -> bool:
+        """Part of a credential, withheld from agents and from every gz-ia process they
+        can see (:data:`gzia.credentials.CREDENTIAL_VARIABLES`); every secret is one."""
+        return self.env in CREDENTIAL_VARIABLES
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -55,7 +64,7 @@ SETTINGS: tuple[Setting, ...] = (
             "part is kept)", minimum=4096),
     Setting("nexus_search_url", str, None, "GZ_NEXUS_SEARCH_URL",
             "Nexus search API URL used to discover releases"),
-    Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name", credential=True),
+    Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name"),
     Setting("nexus_password", str, None, "GZ_NEXUS_PASSWORD", "Nexus password", secret=True),
     Setting("forgejo_api_url", str, None, "GZ_FORGEJO_API_URL",
             "Forgejo tags API URL, the fallback release source"),
@@ -144,29 +153,6 @@ def masked(setting: Setting, value: Any) -> Any:
     if setting.secret:
         return MASK
     return mask_credentials(value) if isinstance(value, str) else value
-
-
-GZ_PREFIX = "GZ_"
-
-
-def without_secrets(environ: Mapping[str, str]) -> dict[str, str]:
-    """``environ`` without gz-ia's own secrets (:func:`secret_variables`): the environment
-    of every program gz-ia starts, agents, git and the hooks git runs alike."""
-    withheld = set(secret_variables(environ))
-    return {name: value for name, value in environ.items() if name not in withheld}
-
-
-def secret_variables(environ: Mapping[str, str]) -> list[str]:
-    """The ``GZ_*`` variables of ``environ`` that hold a credential, in ``environ``'s order:
-    those of a credential setting (``secret`` or ``credential``), those whose name says
-    so (token, password, secret, credential, API key) and those whose value carries one
-    (:func:`gzia.credentials.carries_credential`: ``https://user:pass@host``, ``?token=``)."""
-    credentials = {s.env for s in SETTINGS if s.secret or s.credential}
-    return [
-        name for name, value in environ.items()
-        if name.startswith(GZ_PREFIX)
-        and (name in credentials or names_a_secret(name) or carries_credential(value))
-    ]
 
 
 class Config:

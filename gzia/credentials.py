@@ -1,14 +1,22 @@
-"""What counts as a credential inside a value: one rule, for masking and for withholding.
+"""What counts as a credential: one rule, for masking and for withholding.
 
 Output masks credentials with :func:`mask_credentials` (``config list``, errors); the
-environment of every program gz-ia starts drops the ``GZ_*`` variables whose value
-:func:`carries_credential` (:func:`gzia.config.without_secrets`). Both read the same
-patterns, so what is masked and what is withheld cannot drift apart.
+environment of every program gz-ia starts, and of gz-ia itself once it has shed them
+(:mod:`gzia.cli.credential_shedding`), drops the variables :func:`secret_variables`
+names, among them those whose value :func:`carries_credential`. Both read the same
+patterns, so what is masked and what is withheld cannot drift apart. This module imports
+nothing heavy at load: every gz-ia start with a ``GZ_*`` variable set consults it first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 MASK = "****"
+GZ_PREFIX = "GZ_"
+CREDENTIAL_VARIABLES = frozenset({"GZ_NEXUS_USER", "GZ_NEXUS_PASSWORD", "GZ_FORGEJO_TOKEN"})
+"""The variables of gz-ia's credential settings (``Setting.credential`` in
+:mod:`gzia.config`, whose table must name each): withheld whatever their value."""
 URL_USERINFO = r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^/?#@\s:]*)(?::[^/?#@\s]*)?@"
 """A URL's user part: ``https://user:password@``, or a bare ``https://user@`` (often a token)."""
 _CREDENTIAL_NAME = (r"[A-Za-z0-9_.-]*(?:token|secret|pass|pwd|key|auth|sig|cred|session|sid"
@@ -47,3 +55,22 @@ def names_a_secret(name: str) -> bool:
     import re
 
     return re.search(SECRET_NAME, name) is not None
+
+
+def secret_variables(environ: Mapping[str, str]) -> list[str]:
+    """The ``GZ_*`` variables of ``environ`` that hold a credential, in ``environ``'s order:
+    those of a credential setting (:data:`CREDENTIAL_VARIABLES`), those whose name says
+    so (token, password, secret, credential, API key) and those whose value carries one
+    (:func:`carries_credential`: ``https://user:pass@host``, ``?token=``)."""
+    return [
+        name for name, value in environ.items()
+        if name.startswith(GZ_PREFIX)
+        and (name in CREDENTIAL_VARIABLES or names_a_secret(name) or carries_credential(value))
+    ]
+
+
+def without_secrets(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` without gz-ia's own secrets (:func:`secret_variables`): the environment
+    of every program gz-ia starts, agents, git and the hooks git runs alike."""
+    withheld = set(secret_variables(environ))
+    return {name: value for name, value in environ.items() if name not in withheld}

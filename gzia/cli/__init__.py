@@ -13,6 +13,10 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     guard_standard_streams()
+    if argv is None:  # this process is gz-ia (a caller passing argv keeps its environment)
+        from gzia.cli.credential_shedding import shed_credentials
+
+        shed_credentials(args)
     if args[:1] == ["__holder__"]:  # gzia.supervisor.selfexec.HOLDER_ARG: a background run
         from gzia.sessions.holder import holder_main
 

@@ -66,9 +66,9 @@ def print_version() -> int:
 
 
 def _global_flag_names() -> set[str]:
-    from gzia.cli.output import GLOBAL_FLAGS
+    from gzia.cli.output import global_flag_names
 
-    return {name for flag in GLOBAL_FLAGS for name in flag.names}
+    return global_flag_names()
 
 
 def parse_session_list(args: list[str]) -> tuple[list[list[str]], str | None] | None:

@@ -87,11 +87,13 @@ def start_in_background(
 
 
 def _start_holder(spec: Mapping[str, Any]) -> subprocess.Popen[bytes]:
+    from gzia.config import without_secrets
     from gzia.supervisor.selfexec import HOLDER_ARG, gzia_argv
 
-    holder = subprocess.Popen(
+    holder = subprocess.Popen(  # an agent can read its holder's environment: no secrets
         gzia_argv(HOLDER_ARG), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL, cwd="/", start_new_session=True, close_fds=True,
+        env=without_secrets(os.environ),
     )
     if holder.stdin is None:  # pragma: no cover - stdin=PIPE always gives one
         raise RuntimeError("no pipe to the holder")

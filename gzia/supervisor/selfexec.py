@@ -1,4 +1,5 @@
-"""How to start this same gz-ia again, as a new process (the holder of a background run).
+"""How to start this same gz-ia again: as a new process (the holder of a background run),
+or in place of this one (:func:`replace_self`).
 
 * From the zipapp (``gz-ia.pyz``, or ``python gz-ia.pyz``): ``sys.argv[0]`` is the
   archive; the same interpreter runs the same archive, so the holder is exactly the
@@ -12,7 +13,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import NoReturn
 
 HOLDER_ARG = "__holder__"
 """The hidden first argument that makes ``gz-ia`` run as a holder (see cli.main)."""
@@ -36,3 +39,13 @@ def gzia_argv(*args: str) -> list[str]:
     if pyz is not None:
         return [sys.executable, pyz, *args]
     return [sys.executable, "-P", "-m", "gzia", *args]
+
+
+def replace_self(environ: Mapping[str, str]) -> NoReturn:
+    """Run this process's own command line again in its place, with ``environ``.
+
+    ``sys.orig_argv`` is the interpreter's command line as it was given (options, the
+    zipapp, script or ``-m gzia``, and the arguments), so the same gz-ia runs the same
+    command; ``os.execve`` keeps the pid, process group, session and terminal.
+    """
+    os.execve(sys.executable, sys.orig_argv, dict(environ))  # noqa: S606 - an argv, no shell

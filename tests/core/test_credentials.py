@@ -28,3 +28,28 @@ def test_what_is_masked_is_what_is_withheld(value: str, shown: str, carries: boo
     assert carries_credential(value) is carries
     kept = without_secrets({"GZ_SOME_SETTING": value, "OTHER": value})
     assert kept == ({"OTHER": value} if carries else {"GZ_SOME_SETTING": value, "OTHER": value})
+
+
+def test_the_credential_variables_are_the_credential_settings() -> None:
+    """The withholding rule names the credential settings' variables itself (it must not
+    import the settings table: every start with a GZ_* variable consults it); they agree,
+    and every secret setting is one of them."""
+    from gzia.config import SETTINGS
+    from gzia.credentials import CREDENTIAL_VARIABLES
+
+    assert {s.env for s in SETTINGS if s.credential} == CREDENTIAL_VARIABLES
+    assert all(s.credential for s in SETTINGS if s.secret)
+    assert {s.key for s in SETTINGS if s.credential} == {
+        "nexus_user", "nexus_password", "forgejo_token"}
+
+
+def test_deciding_what_to_withhold_imports_no_settings_table() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from gzia.credentials import without_secrets; "
+            "without_secrets({'GZ_LANG': 'es', 'GZ_FORGEJO_TOKEN': 't'}); "
+            "print(sorted(m for m in sys.modules if m.startswith('gzia')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=30)
+    assert done.stdout.strip() == "['gzia', 'gzia._version', 'gzia.credentials']"

@@ -1,5 +1,8 @@
 """gz-ia's own secrets never reach an agent: one real session per driver, with a stand-in
-agent on PATH that writes down the environment it was given."""
+agent on PATH that writes down the environment it was given; and no process the agent can
+inspect holds them: a stand-in reads the environment of each of its ancestors up to pid 1
+(``/proc/<pid>/environ``), in the foreground, in the background, as root and as an
+unprivileged user."""
 
 from __future__ import annotations
 
@@ -11,6 +14,12 @@ from typing import Any
 import pytest
 
 from tests.conftest import Result
+from tests.run.credentials_kit import (
+    READ_ANCESTORS,
+    SECRETS,
+    assert_no_secret,
+    parent_environment,
+)
 
 Gz = Callable[..., Result]
 
@@ -22,22 +31,11 @@ with open(os.environ["ENV_DUMP"], "w") as handle:
     json.dump(dict(os.environ), handle)
 """
 
-SECRETS = {
-    "GZ_FORGEJO_TOKEN": "forgejo-token-value",
-    "GZ_NEXUS_PASSWORD": "nexus-password-value",
-    "GZ_NEXUS_USER": "nexus-user-value",
-    "GZ_NEXUS_SEARCH_URL": "https://nexus-user-value:nexus-password-value@nexus.example/search",
-    "GZ_FORGEJO_API_URL": "https://forgejo.example/api/v1/tags?access_token=url-token-value",
-    "GZ_PLUGIN_API_KEY": "plugin-key-value",
-    "GZ_PLUGIN_INDEX_URL": "https://plugins.example/index#jwt=jwt-value",  # masked, so withheld
-}
 KEPT = {
     "GZ_LANG": "en",
     "GZ_DEFAULT_PERMISSION": "supervised",
     "GZ_UPDATE_TIMEOUT": "12",
 }
-SECRET_TEXTS = ("forgejo-token-value", "nexus-password-value", "nexus-user-value",
-                "url-token-value", "plugin-key-value", "jwt-value")
 
 # provider, the binary on PATH, how gz-ia is asked to run it
 CASES = {
@@ -47,14 +45,6 @@ CASES = {
     "pi-agent": ("pi", ["chat", "-p", "pi-agent"]),
     "shell": ("dump-env", ["exec", "--", "dump-env"]),
 }
-
-
-def assert_no_secret(environment: dict[str, str]) -> None:
-    for name in SECRETS:
-        assert name not in environment
-    leaked = [(name, value) for name, value in environment.items()
-              for text in SECRET_TEXTS if text in value or text in name]
-    assert leaked == []
 
 
 @pytest.mark.parametrize("provider", list(CASES))
@@ -113,3 +103,72 @@ def test_a_gz_variable_without_credentials_is_passed_on(
     assert result.exit_code == 0, result.stderr
     environment = json.loads(dump.read_text())
     assert {name: environment.get(name) for name in plain} == plain
+
+
+def test_no_ancestor_of_an_exec_agent_holds_a_secret(
+    gz: Gz, agent: Any, repo: Path, notes: Path
+) -> None:
+    agent("read-ancestors", READ_ANCESTORS)
+
+    result = gz("--json", "exec", "--", "read-ancestors", cwd=repo, env=SECRETS)
+
+    assert result.exit_code == 0, result.stderr
+    assert parent_environment(notes, parent="exec\0--\0read-ancestors")["FAKE_NOTES"] == str(notes)
+
+
+def test_no_ancestor_of_a_chat_agent_on_a_terminal_holds_a_secret(
+    agent: Any, repo: Path, notes: Path, run_env: dict[str, str]
+) -> None:
+    import sys
+
+    from tests.supervisor.terminal_session import TerminalSession
+
+    agent("claude", READ_ANCESTORS)
+    terminal = TerminalSession([sys.executable, "-m", "gzia", "chat", "-p", "claude", "-i", "go"],
+                               env={**run_env, **SECRETS}, cwd=str(repo))
+    try:
+        assert terminal.finish() == 0, terminal.output
+    finally:
+        terminal.close()
+    parent_environment(notes, parent="chat\0-p\0claude")
+
+
+def test_no_ancestor_of_a_background_agent_holds_a_secret(
+    gz: Gz, agent: Any, repo: Path, notes: Path
+) -> None:
+    agent("read-ancestors", READ_ANCESTORS)
+
+    result = gz("--json", "exec", "-b", "--", "read-ancestors", cwd=repo, env=SECRETS)
+
+    assert result.exit_code == 0, result.stderr
+    parent_environment(notes, parent="gzia\0__holder__")  # and the starting gz-ia above it
+    wait_until_ended(repo, result.json["data"]["id"])
+
+
+def wait_until_ended(repo: Path, session_id: str) -> None:
+    import time
+
+    record = repo / ".harness" / "sessions" / f"{session_id}.json"
+    deadline = time.monotonic() + 20
+    while json.loads(record.read_text())["status"] == "running":
+        assert time.monotonic() < deadline, "the background session never ended"
+        time.sleep(0.05)
+
+
+@pytest.mark.pyz
+@pytest.mark.parametrize(("options", "parent"), [
+    ((), "gz-ia.pyz\0--json\0exec"),
+    (("-b",), "gz-ia.pyz\0__holder__"),
+])
+def test_no_ancestor_holds_a_secret_through_the_zipapp(
+    options: tuple[str, ...], parent: str, *, run_pyz: Callable[..., Result], agent: Any,
+    repo: Path, notes: Path, run_env: dict[str, str]
+) -> None:
+    agent("read-ancestors", READ_ANCESTORS)
+
+    result = run_pyz("--json", "exec", *options, "--", "read-ancestors", cwd=repo,
+                     env={**run_env, **SECRETS})
+
+    assert result.exit_code == 0, result.stderr
+    parent_environment(notes, parent=parent)  # the zipapp ran itself again, as it was run
+    wait_until_ended(repo, result.json["data"]["id"])

@@ -31,6 +31,12 @@ class TerminalSession:
                 raise AssertionError(f"{marker!r} never appeared; got {self.output!r}")
         return self.output
 
+    def read_for(self, timeout: float) -> None:
+        """Take what the program writes within ``timeout`` seconds (so it never blocks)."""
+        deadline = time.monotonic() + timeout
+        while self._read_some(deadline - time.monotonic()):
+            pass
+
     def type(self, data: bytes) -> None:
         os.write(self.master, data)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from gzia.sessions.project import find_project
+from tests.run.credentials_kit import READ_ANCESTORS, SECRETS, parent_environment
 from tests.sessions.session_testkit import make_repo, make_session
 from tests.supervisor.conftest import notes
 from tests.supervisor.fakes import write_agent
@@ -71,12 +72,17 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
+def start_screen(pyz: Path, project: Path, shell: Path, notes: Path, **extra: str) -> PtyScreen:
+    """``gz-ia start`` on a PTY, with ``shell`` as the shell agent and ``extra`` in its
+    environment."""
+    env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
+    env.update(TERM="xterm-256color", SHELL=str(shell), FAKE_NOTES=str(notes), **extra)
+    return PtyScreen([sys.executable, str(pyz), "start", "-d", str(project)], env=env)
+
+
 @pytest.fixture
 def terminal(pyz: Path, project: Path, tmp_path: Path, notes: Path) -> Iterator[PtyScreen]:
-    shell = write_agent(tmp_path / "fake-shell", AGENT)
-    env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
-    env.update(TERM="xterm-256color", SHELL=str(shell), FAKE_NOTES=str(notes))
-    screen = PtyScreen([sys.executable, str(pyz), "start", "-d", str(project)], env=env)
+    screen = start_screen(pyz, project, write_agent(tmp_path / "fake-shell", AGENT), notes)
     yield screen
     screen.close()
 
@@ -146,6 +152,26 @@ def test_a_foreground_agent_gets_the_terminal_then_the_tui_comes_back(
     terminal.type(CTRL_Q)
     assert terminal.wait_exit() == 0  # Ctrl+C reached the agent, not gz-ia
     assert_terminal_restored(terminal)
+
+
+@pytest.mark.pyz
+def test_no_process_above_an_agent_the_tui_starts_holds_a_credential(
+        pyz: Path, project: Path, tmp_path: Path, notes: Path) -> None:
+    shell = write_agent(tmp_path / "fake-shell", READ_ANCESTORS + AGENT)
+    screen = start_screen(pyz, project, shell, notes, **SECRETS)
+    try:
+        screen.wait_for(showing("aaaa1111"), "the session list", timeout=60)
+        screen.type(b"n")
+        highlight_agy(screen)
+        screen.type(DOWN * 4 + CTRL_S)
+        screen.wait_for(showing("agent has the terminal"), "the agent on the terminal")
+        parent_environment(notes, parent="gz-ia.pyz\0start")  # the TUI, read and clean
+        screen.type(b"done\r")
+        screen.wait_for(showing("finished successfully"), "the outcome")
+        screen.type(ENTER)
+        quit_from_the_list(screen)
+    finally:
+        screen.close()
 
 
 @pytest.mark.pyz

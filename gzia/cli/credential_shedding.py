@@ -1,0 +1,72 @@
+"""Keeping gz-ia's credentials out of every gz-ia process an agent could inspect.
+
+Any process of the user can read the environment another one of theirs started with
+(``/proc/<pid>/environ``, ``ps eww``), and root can read every process's: an agent reads
+its parent gz-ia, the holder of a background run, the TUI, an attached terminal. So a
+gz-ia whose environment holds a withheld credential (:func:`gzia.credentials.secret_variables`,
+the one rule) first replaces its own image with the same command line and an environment
+without them (:func:`gzia.supervisor.selfexec.replace_self`: ``os.execve``, so the pid,
+process group, session and terminal stay the same, and what ``/proc/<pid>/environ``
+shows is the new environment). Everything it starts inherits that environment.
+
+Only the commands that use the credentials keep them (:data:`KEEPERS`: they talk to
+the registries or show the settings, and start no agent); those make themselves
+uninspectable by the user's other processes instead (:func:`forbid_inspection`).
+The price, one more interpreter start, is paid only when a credential is set
+(bench/credentials.py).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+KEEPERS = frozenset({"update", "config", "doctor"})
+"""The commands that read the credentials; every other one (and the holder) sheds them."""
+PR_SET_DUMPABLE = 4  # <linux/prctl.h>
+
+
+def shed_credentials(args: Sequence[str]) -> None:
+    """Run this command again, in this process, without gz-ia's credentials, when its
+    environment holds any and its command is not a keeper; return when there is nothing
+    to shed. A keeper holding some is made uninspectable instead."""
+    if not any(name.startswith("GZ_") for name in os.environ):
+        return  # the common case pays nothing more
+    from gzia.credentials import without_secrets
+
+    clean = without_secrets(os.environ)
+    if len(clean) == len(os.environ):
+        return
+    if command_of(args) in KEEPERS:
+        forbid_inspection()
+        return
+    from gzia.supervisor.selfexec import replace_self
+
+    try:
+        replace_self(clean)
+    except OSError:  # the interpreter cannot be started again: drop them here instead
+        os.environ.clear()
+        os.environ.update(clean)
+        forbid_inspection()
+
+
+def command_of(args: Sequence[str]) -> str | None:
+    """The command ``args`` name: the first word that is not a global flag."""
+    from gzia.cli.output import global_flag_names
+
+    flags = global_flag_names()
+    return next((arg for arg in args if arg not in flags), None)
+
+
+def forbid_inspection() -> None:
+    """Make this process's environment and memory unreadable to the user's other
+    processes (Linux ``prctl(PR_SET_DUMPABLE, 0)``, the ssh-agent way). Root still reads
+    them: what must stay hidden from root is never held (:func:`shed_credentials`)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import contextlib
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):  # no prctl: nothing more to do here
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
