@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.numbers import Count
 from gzia.cli.session.common import Dir, SessionRef, open_session
 from gzia.contract import NotFoundError
 from gzia.i18n import t
@@ -56,7 +57,7 @@ def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None)
 
 
 Follow = Annotated[bool, typer.Option("-f", "--follow", help="Keep printing while it runs.")]
-Tail = Annotated[int | None, typer.Option("--tail", min=0, metavar="N",
+Tail = Annotated[int | None, typer.Option("--tail", click_type=Count(0), metavar="N",
                                           help="Only the last N lines.")]
 Raw = Annotated[bool, typer.Option("--raw", help="The bytes as written, escape sequences "
                                                  "included.")]
