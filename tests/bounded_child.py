@@ -26,13 +26,16 @@ def _limit_memory(limit: int) -> Callable[[], None]:
 
 
 def run_bounded(argv: list[str], *, cwd: Path, timeout: float,
-                env: Mapping[str, str] | None = None,
+                env: Mapping[str, str] | None = None, stdin: bytes = b"",
                 memory: int = MEMORY_LIMIT) -> subprocess.CompletedProcess[str]:
-    """``argv`` run to its end within ``timeout`` seconds and ``memory`` bytes (a
-    ``subprocess.TimeoutExpired`` fails the calling test)."""
-    return subprocess.run(argv, cwd=cwd, env=dict(os.environ if env is None else env),
-                          capture_output=True, text=True, timeout=timeout,
+    """``argv`` run to its end within ``timeout`` seconds and ``memory`` bytes, given
+    ``stdin`` (a ``subprocess.TimeoutExpired`` fails the calling test); its output as text."""
+    done = subprocess.run(argv, cwd=cwd, env=dict(os.environ if env is None else env),
+                          input=stdin, capture_output=True, timeout=timeout,
                           preexec_fn=_limit_memory(memory), check=False)
+    return subprocess.CompletedProcess(done.args, done.returncode,
+                                       done.stdout.decode(errors="replace"),
+                                       done.stderr.decode(errors="replace"))
 
 
 def gz_bounded(*args: str, cwd: Path, timeout: float,

@@ -188,8 +188,13 @@ def submit(ctx: typer.Context, session: SessionRef, text: SubmitText = None,
 
 
 def _read_stdin() -> bytes:
+    """Stdin up to one byte past what a session takes at once (send_input refuses it)."""
+    from gzia.sessions.holder_client import MAX_INPUT_BYTES
+
     binary = getattr(sys.stdin, "buffer", None)
-    return binary.read() if binary is not None else _encode(sys.stdin.read())
+    if binary is not None:
+        return bytes(binary.read(MAX_INPUT_BYTES + 1))
+    return _encode(sys.stdin.read(MAX_INPUT_BYTES + 1))
 
 
 def _encode(text: str | None) -> bytes:
