@@ -40,6 +40,7 @@ def register(app: typer.Typer) -> None:
 
 
 def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
+    from gzia.cli.session.views import exit_code_text
     from gzia.sessions.holder_client import poll
 
     _, record = open_session(ctx, session, directory)
@@ -50,8 +51,8 @@ def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None)
     def human() -> None:
         idle = "-" if state["idle_s"] is None else f"{state['idle_s']:.1f}s"
         output.line(t("run.poll_line", id=record.id, status=state["status"],
-                      exit_code=state["exit_code"], bytes=state["output_bytes"], idle=idle,
-                      holder=state["holder"] or "-"))
+                      exit_code=exit_code_text(state["exit_code"]),
+                      bytes=state["output_bytes"], idle=idle, holder=state["holder"] or "-"))
 
     output.emit(state, human)
 

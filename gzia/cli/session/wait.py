@@ -15,6 +15,7 @@ import typer
 from gzia.cli import output
 from gzia.cli.numbers import Seconds
 from gzia.cli.session.common import Dir, open_store
+from gzia.cli.session.views import exit_code_text
 from gzia.contract import TimeoutFailure
 from gzia.i18n import t
 from gzia.sessions.ids import validate_session_ref
@@ -55,6 +56,6 @@ def _render(ids: list[str], result: WaitResult) -> None:
         if record is None:
             output.line(t("sessions.wait_deleted", id=session_id))
             continue
-        exit_code = "-" if record.is_running else record.exit_code
         output.line(t("sessions.wait_line", id=record.id, status=record.status,
-                      exit_code=exit_code, end_reason=record.end_reason or "-"))
+                      exit_code=exit_code_text(record.exit_code),
+                      end_reason=record.end_reason or "-"))
