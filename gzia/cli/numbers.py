@@ -3,7 +3,8 @@
 ``Seconds`` refuses what is not a finite number (``nan``, ``inf``, ``1e999``) as well as a
 negative one (and ``0`` where a duration must pass); ``Count`` refuses a whole number below
 its minimum. The error is ``INVALID_INPUT`` (exit 2) naming the option and the value as
-typed: ``invalid --timeout nan: expected 0 or more seconds``.
+read (a number as Python prints it, ``-1.0``; anything else as typed):
+``invalid --timeout nan: expected 0 or more seconds``.
 """
 
 from __future__ import annotations
