@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gzia.cli import output
-from gzia.cli.session.views import format_duration
+from gzia.cli.session.views import exit_code_text, format_duration
 from gzia.i18n import t
 from gzia.metrics.model import AgentMetrics, SubAgent, Tokens, Usage
 from gzia.metrics.project import Figures, ProjectMetrics
@@ -19,7 +19,7 @@ def render_session(m: SessionMetrics) -> None:
     rows: list[tuple[str, str]] = [
         ("status", r.status),
         ("duration", _duration(m.duration_ms)),
-        ("exit_code", str(r.exit_code)),
+        ("exit_code", exit_code_text(r.exit_code)),
         ("changes", _changes(m)),
     ]
     if m.agent is None:

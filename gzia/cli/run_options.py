@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.numbers import Seconds
 from gzia.i18n import t
 
 if TYPE_CHECKING:
@@ -18,10 +19,10 @@ Background = Annotated[bool, typer.Option(
     "-b", "--background",
     help="Run under a detached holder and return at once with the session record.")]
 Timeout = Annotated[float | None, typer.Option(
-    "--timeout", min=0.001, metavar="SECONDS",
+    "--timeout", click_type=Seconds(positive=True), metavar="SECONDS",
     help="Stop the agent (tree kill) after this many seconds; end_reason timeout.")]
 NoOutputTimeout = Annotated[float | None, typer.Option(
-    "--no-output-timeout", min=0.001, metavar="SECONDS",
+    "--no-output-timeout", click_type=Seconds(positive=True), metavar="SECONDS",
     help="Stop the agent after this many seconds without output (PTY runs); "
          "end_reason no_output_timeout.")]
 

@@ -113,8 +113,8 @@ def _finished(record: SessionRecord) -> None:
 def run_error(run: SessionRun) -> GzError:
     record = run.record
     data = record.to_json()
-    details = {"id": record.id, "status": record.status, "exit_code": record.exit_code,
-               "signal": record.signal}
+    details: dict[str, object] = {"id": record.id, "status": record.status,
+                                  "exit_code": record.exit_code, "signal": record.signal}
     if run.end is RunEnd.TIMED_OUT:
         return _timed_out(record, data, details)
     if run.end is RunEnd.INTERRUPTED:

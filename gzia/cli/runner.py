@@ -127,11 +127,7 @@ def _usage_error(error: click.UsageError) -> GzError:
     if isinstance(error, click.MissingParameter):
         return _missing(error)
     if isinstance(error, click.BadParameter):
-        name = error.param.get_error_hint(error.ctx) if error.param and error.ctx else "value"
-        return InvalidInputError(
-            "core.invalid_value", name=name.strip('"'), detail=error.message,
-            details={"parameter": name.strip('"')},
-        )
+        return _bad_parameter(error)
     if error.ctx is not None and isinstance(error.ctx.command, click.Group) and (
         isinstance(error, click.exceptions.NoArgsIsHelpError) or "Missing command" in error.message
     ):
@@ -139,6 +135,14 @@ def _usage_error(error: click.UsageError) -> GzError:
         return MissingRequiredError("core.missing_command", command=path,
                                     hint_key="core.help_hint", details={"command": path})
     return InvalidInputError("core.usage_error", detail=error.message)
+
+
+def _bad_parameter(error: click.BadParameter) -> GzError:
+    if isinstance(error.__cause__, GzError):
+        return error.__cause__  # a check of gzia.cli.numbers, in its own words
+    name = error.param.get_error_hint(error.ctx) if error.param and error.ctx else "value"
+    return InvalidInputError("core.invalid_value", name=name.strip('"'), detail=error.message,
+                             details={"parameter": name.strip('"')})
 
 
 def _bad_option_usage(error: click.BadOptionUsage, failing: click.Context | None) -> GzError:

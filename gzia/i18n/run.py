@@ -66,6 +66,8 @@ EN = {
     "not_background": "session '{id}' was not started with -b: there is no holder to talk to",
     "no_output": "session '{id}' has no output log (only -b and terminal runs keep one)",
     "input_sent": "✓ {count} bytes sent to session '{id}'.",
+    "input_too_large": "input for session '{id}' is larger than {limit} bytes, the most one send-keys, paste or submit takes",
+    "input_too_large_hint": "send it in parts, or write it to a file in the session's worktree and name the file",
     "input_sent_one": "✓ 1 byte sent to session '{id}'.",
     "bad_key": "unknown key: {key}",
     "poll_line": "{id}  {status}  exit {exit_code}  {bytes} bytes  idle {idle}  holder {holder}",
@@ -164,6 +166,8 @@ ES = {
     "no_output": "la sesión '{id}' no tiene registro de salida (solo lo guardan las "
                  "ejecuciones con -b o con terminal)",
     "input_sent": "✓ {count} bytes enviados a la sesión '{id}'.",
+    "input_too_large": "la entrada para la sesión '{id}' ocupa más de {limit} bytes, lo máximo que admite un send-keys, paste o submit",
+    "input_too_large_hint": "envíala en partes, o escríbela en un archivo del worktree de la sesión y nombra el archivo",
     "input_sent_one": "✓ 1 byte enviado a la sesión '{id}'.",
     "bad_key": "tecla desconocida: {key}",
     "poll_line": "{id}  {status}  salida {exit_code}  {bytes} bytes  inactiva {idle}  "

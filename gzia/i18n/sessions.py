@@ -334,7 +334,6 @@ EN = {
     "wait_timeout": (
         "timed out after {seconds} s waiting for sessions; {count} still running (left as they are)"
     ),
-    "wait_bad_timeout": "invalid --timeout {value}: expected 0 or more seconds",
     "idempotency_bad_key": (
         "invalid idempotency key '{key}': expected 1-200 letters, digits or . _ : @ / + = -"
     ),
@@ -698,7 +697,6 @@ ES = {
         "tiempo agotado tras {seconds} s esperando a las sesiones; {count} siguen en ejecución "
         "(no se tocan)"
     ),
-    "wait_bad_timeout": "--timeout {value} no válido: se esperaban 0 o más segundos",
     "idempotency_bad_key": (
         "clave de idempotencia '{key}' no válida: se esperaban de 1 a 200 letras, dígitos o "
         ". _ : @ / + = -"

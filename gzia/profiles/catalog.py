@@ -104,7 +104,7 @@ def _read_place(catalog: Catalog, root: Path, scope: str) -> dict[str, Profile]:
         if profile_file(directory) is None:
             continue
         try:
-            profile = read_profile(directory, scope)
+            profile = _read_profile(directory, scope)
         except ProfileFileError as exc:
             notice = Notice("PROFILE_INVALID", "profiles.invalid",
                             {"path": str(directory), "detail": str(exc)})
@@ -120,6 +120,13 @@ def _read_place(catalog: Catalog, root: Path, scope: str) -> dict[str, Profile]:
     return place
 
 
+def _read_profile(directory: Path, scope: str) -> Profile:
+    try:
+        return read_profile(directory, scope)
+    except RecursionError:  # the json module's own bound on nesting: a hostile file
+        raise ProfileFileError("the profile file nests too deeply") from None
+
+
 def _add_place(catalog: Catalog, place: dict[str, Profile]) -> None:
     for name, profile in place.items():
         winner = catalog.profiles.get(name)
@@ -128,7 +135,6 @@ def _add_place(catalog: Catalog, place: dict[str, Profile]) -> None:
             continue
         catalog.notices.append(Notice("PROFILE_SHADOWED", "profiles.shadowed", {
             "name": name, "winner": str(winner.path), "shadowed": str(profile.path)}))
-
 
 
 def create_profile(where: Locations, name: str, description: str, *,

@@ -14,12 +14,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import ConflictError, GzError, IOFailure
+from gzia.contract import ConflictError, GzError, InvalidInputError, IOFailure
 from gzia.sessions.background import HolderRef
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.supervisor import control
+from gzia.supervisor.relay import MAX_PENDING_INPUT
 
 if TYPE_CHECKING:
     from gzia.sessions.kill import KillResult
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
 
 CALL_TIMEOUT_S = 10.0
 FOLLOW_INTERVAL_S = 0.1
+MAX_INPUT_BYTES = MAX_PENDING_INPUT
+"""Bytes one ``send-keys``, ``paste`` or ``submit`` may carry: what the holder keeps
+waiting for the agent. Its request (base64) stays well inside the control protocol's
+line (:data:`gzia.supervisor.control.MAX_REQUEST_LINE`)."""
 
 
 def holder_state(record: SessionRecord) -> str | None:
@@ -80,7 +85,12 @@ def _holder_gone(record: SessionRecord) -> GzError:
 
 
 def send_input(record: SessionRecord, data: bytes) -> int:
-    """Write ``data`` to the agent's terminal; the number of bytes taken."""
+    """Write ``data`` to the agent's terminal; the number of bytes taken. More than
+    :data:`MAX_INPUT_BYTES` is refused before the holder is asked."""
+    if len(data) > MAX_INPUT_BYTES:
+        raise InvalidInputError("run.input_too_large", id=record.id, limit=MAX_INPUT_BYTES,
+                                hint_key="run.input_too_large_hint",
+                                details={"id": record.id, "limit": MAX_INPUT_BYTES})
     reply = ask_holder(record, {"op": "input", "data": control.encode_bytes(data)})
     return int(reply.get("bytes", len(data)))
 

@@ -29,6 +29,12 @@ class Status(StrEnum):
     LOST = "lost"  # the process vanished without a final write
 
 
+NO_EXIT_CODE = frozenset({Status.RUNNING, Status.LOST})
+"""Statuses that never have an exit code: the agent runs, or ended unseen. A record in one
+of them reads ``exit_code: null`` whatever its file says (the original gz-ia wrote 0
+while running: Go has no null integer)."""
+
+
 _ENCODER = json.JSONEncoder(ensure_ascii=False)  # one encoder: thousands of records per listing
 
 
@@ -56,7 +62,8 @@ class SessionRecord:
     started_at: str = ""
     finished_at: str | None = None
     duration_ms: int | None = None
-    exit_code: int = 0
+    exit_code: int | None = None
+    """Null until there is one (:data:`NO_EXIT_CODE`)."""
     is_isolated: bool = False
     worktree_dir: str | None = None
     branch_name: str | None = None
@@ -128,7 +135,8 @@ class SessionRecord:
         shape = _shape_of(data)
         record = cls._build(data, shape)
         body = text[:-1] if text.endswith("\n") else text
-        written_form = shape is _Shape.CANONICAL and _has_written_layout(body, record)
+        written_form = (shape is _Shape.CANONICAL and record.exit_code == data["exit_code"]
+                        and _has_written_layout(body, record))
         return record, body if written_form else None
 
     @classmethod
@@ -152,6 +160,8 @@ class SessionRecord:
         values["extras"] = extras
         record = cls.__new__(cls)
         record.__dict__.update(values)
+        if record.exit_code is not None and record.status in NO_EXIT_CODE:
+            record.exit_code = None  # a placeholder, not an exit code
         return record
 
 

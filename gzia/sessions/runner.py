@@ -264,7 +264,7 @@ def _mark_resumed(record: SessionRecord, profiles: Sequence[str] = ()) -> None:
     record.started_at = now_rfc3339()
     record.pid, record.pgid, record.pid_start_time = 0, None, None
     record.finished_at = record.duration_ms = record.end_reason = record.signal = None
-    record.exit_code = 0
+    record.exit_code = None
 
 
 def _stamp_owner(record: SessionRecord) -> None:

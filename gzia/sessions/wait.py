@@ -56,8 +56,7 @@ def outcome_of(session_id: str, record: SessionRecord | None) -> dict[str, objec
     if record is None:
         return {"id": session_id, "status": None, "exit_code": None, "end_reason": None,
                 "deleted": True}
-    return {"id": record.id, "status": record.status,
-            "exit_code": None if record.is_running else record.exit_code,
+    return {"id": record.id, "status": record.status, "exit_code": record.exit_code,
             "end_reason": record.end_reason, "deleted": False}
 
 

@@ -42,9 +42,17 @@ def _render_line(line: str) -> str:
 
 
 def _overlay(parts: list[str]) -> str:
-    """Each part written from the start of the line over the ones before it."""
-    line = ""
-    for part in parts:
-        line = part + line[len(part):]
-    return line
+    """Each part written from the start of the line over the ones before it.
+
+    Read from the last part back: each position shows the latest part that reaches it,
+    so an earlier part adds only what lies past every later one. Linear in the line's
+    length (rewriting the whole line for each part was quadratic: a long line followed by
+    many short overwrites, as progress output makes)."""
+    shown: list[str] = []
+    covered = 0
+    for part in reversed(parts):
+        if len(part) > covered:
+            shown.append(part[covered:])
+            covered = len(part)
+    return "".join(shown)
 

@@ -85,6 +85,8 @@ def make_session(
     def finish(r: SessionRecord) -> None:
         workspace.apply_to(r)
         r.status = status
+        if status not in ("running", "lost"):  # a finished one has its exit code
+            r.exit_code = fields.get("exit_code", 0)
         if status != "running":
             r.finished_at, r.duration_ms, r.end_reason = (
                 "2026-03-01T10:01:05Z", 65000, "process_exit")

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.numbers import Count
 from gzia.cli.session.common import (
     Dir,
     SessionRef,
@@ -42,7 +43,7 @@ LabelFilter = Annotated[list[str] | None, typer.Option(
 Since = Annotated[str | None, typer.Option(
     "--since", help="Only sessions started since a time (RFC 3339) or a duration ago (2h, 7d).")]
 Limit = Annotated[int | None, typer.Option(
-    "--limit", help="Show at most N sessions, newest first.")]
+    "--limit", click_type=Count(1), metavar="N", help="Show at most N sessions, newest first.")]
 
 
 @app.command("list", help="List the project's sessions, newest first.")

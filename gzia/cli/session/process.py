@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.numbers import Count
 from gzia.cli.session.common import Dir, SessionRef, open_session
 from gzia.contract import NotFoundError
 from gzia.i18n import t
@@ -39,6 +40,7 @@ def register(app: typer.Typer) -> None:
 
 
 def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
+    from gzia.cli.session.views import exit_code_text
     from gzia.sessions.holder_client import poll
 
     _, record = open_session(ctx, session, directory)
@@ -49,14 +51,14 @@ def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None)
     def human() -> None:
         idle = "-" if state["idle_s"] is None else f"{state['idle_s']:.1f}s"
         output.line(t("run.poll_line", id=record.id, status=state["status"],
-                      exit_code=state["exit_code"], bytes=state["output_bytes"], idle=idle,
-                      holder=state["holder"] or "-"))
+                      exit_code=exit_code_text(state["exit_code"]),
+                      bytes=state["output_bytes"], idle=idle, holder=state["holder"] or "-"))
 
     output.emit(state, human)
 
 
 Follow = Annotated[bool, typer.Option("-f", "--follow", help="Keep printing while it runs.")]
-Tail = Annotated[int | None, typer.Option("--tail", min=0, metavar="N",
+Tail = Annotated[int | None, typer.Option("--tail", click_type=Count(0), metavar="N",
                                           help="Only the last N lines.")]
 Raw = Annotated[bool, typer.Option("--raw", help="The bytes as written, escape sequences "
                                                  "included.")]
@@ -187,8 +189,13 @@ def submit(ctx: typer.Context, session: SessionRef, text: SubmitText = None,
 
 
 def _read_stdin() -> bytes:
+    """Stdin up to one byte past what a session takes at once (send_input refuses it)."""
+    from gzia.sessions.holder_client import MAX_INPUT_BYTES
+
     binary = getattr(sys.stdin, "buffer", None)
-    return binary.read() if binary is not None else _encode(sys.stdin.read())
+    if binary is not None:
+        return bytes(binary.read(MAX_INPUT_BYTES + 1))
+    return _encode(sys.stdin.read(MAX_INPUT_BYTES + 1))
 
 
 def _encode(text: str | None) -> bytes:

@@ -37,6 +37,11 @@ def render_list(records: list[SessionRecord]) -> None:
     output.line("\n".join(rows))  # one write: thousands of rows stay fast
 
 
+def exit_code_text(code: int | None) -> str:
+    """An exit code for people: ``-`` while there is none (running, lost)."""
+    return "-" if code is None else str(code)
+
+
 def render_show(r: SessionRecord) -> None:
     output.line(t("sessions.show_title", id=r.id))
     rows: list[tuple[str, object]] = [("status", r.status), ("pid", r.pid or "-")]
@@ -54,7 +59,7 @@ def render_show(r: SessionRecord) -> None:
                 ("finished", r.finished_at), ("end_reason", r.end_reason),
                 ("merged", r.merged_at)]
     rows += [(k, v) for k, v in optional if v]
-    rows.append(("exit_code", r.exit_code))
+    rows.append(("exit_code", exit_code_text(r.exit_code)))
     if r.labels:
         rows.append(("labels", ", ".join(f"{k}={v}" for k, v in r.labels.items())))
     for key, value in rows:

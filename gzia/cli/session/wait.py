@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
+from gzia.cli.numbers import Seconds
 from gzia.cli.session.common import Dir, open_store
-from gzia.contract import InvalidInputError, TimeoutFailure
+from gzia.cli.session.views import exit_code_text
+from gzia.contract import TimeoutFailure
 from gzia.i18n import t
 from gzia.sessions.ids import validate_session_ref
 
@@ -24,7 +26,8 @@ if TYPE_CHECKING:
 Ids = Annotated[list[str], typer.Argument(help="The sessions to wait for (ids or prefixes).",
                                           show_default=False)]
 Timeout = Annotated[float | None, typer.Option(
-    "--timeout", help="Give up after S seconds (exit 1, TIMEOUT; the sessions keep running).")]
+    "--timeout", click_type=Seconds(),
+    help="Give up after S seconds (exit 1, TIMEOUT; the sessions keep running).")]
 AnyOne = Annotated[bool, typer.Option("--any", help="Return when the first session ends.")]
 
 
@@ -34,9 +37,6 @@ def wait_command(ctx: typer.Context, sessions: Ids, timeout: Timeout = None,
 
     for ref in sessions:
         validate_session_ref(ref)
-    if timeout is not None and not timeout >= 0:
-        raise InvalidInputError("sessions.wait_bad_timeout", value=timeout,
-                                details={"option": "--timeout", "value": timeout})
     store = open_store(ctx, directory)
     records = resolve_all(store, sessions)
     ids = [r.id for r in records]
@@ -56,6 +56,6 @@ def _render(ids: list[str], result: WaitResult) -> None:
         if record is None:
             output.line(t("sessions.wait_deleted", id=session_id))
             continue
-        exit_code = "-" if record.is_running else record.exit_code
         output.line(t("sessions.wait_line", id=record.id, status=record.status,
-                      exit_code=exit_code, end_reason=record.end_reason or "-"))
+                      exit_code=exit_code_text(record.exit_code),
+                      end_reason=record.end_reason or "-"))
