@@ -17,11 +17,11 @@ from typing import Any
 
 from gzia.contract import GzError
 from gzia.orchy.kernel import Kernel
-from gzia.orchy.limits import MAX_ERROR_CHARS
+from gzia.orchy.limits import MAX_ERROR_CHARS, MAX_MESSAGE_BYTES
 from gzia.orchy.proxy import CircuitOpen
 from gzia.orchy.results import bounded_result
 from gzia.orchy.sdk_shortcuts import sdk_shortcuts
-from gzia.orchy.wire import Malformed, claimed_stdin, read_messages
+from gzia.orchy.wire import Oversized, claimed_stdin, oversized_text, read_lines
 
 with sdk_shortcuts():
     import anyio
@@ -53,8 +53,9 @@ async def _serve(kernel: Kernel, version: str) -> None:
             to_server, from_client = anyio.create_memory_object_stream[SessionMessage](0)
             to_client, from_server = anyio.create_memory_object_stream[SessionMessage](0)
             async with anyio.create_task_group() as group:
-                group.start_soon(_read_client, read_messages(fd_in), to_server, wire_out,
-                                 in_flight, kernel.timeout + DRAIN_MARGIN_S)
+                group.start_soon(_read_client, read_lines(fd_in, MAX_MESSAGE_BYTES),
+                                 to_server, wire_out, in_flight,
+                                 kernel.timeout + DRAIN_MARGIN_S)
                 group.start_soon(_write_client, from_server, wire_out, in_flight)
                 await server.run(from_client, to_client, server.create_initialization_options())
                 await in_flight.written.wait()
@@ -114,22 +115,65 @@ class InFlight:
                 await self._settled.wait()
 
 
-async def _read_client(messages: Any, to_server: Any, wire_out: Any, in_flight: InFlight,
+async def _read_client(lines: Any, to_server: Any, wire_out: Any, in_flight: InFlight,
                        drain_limit_s: float) -> None:
     """Forward valid messages to the server and answer each unreadable line with a
     JSON-RPC error; at the end of input, wait for the answers owed, then end the
     server's input."""
     async with to_server:
-        async for message in messages:
-            if isinstance(message, Malformed):
-                log.warning("malformed input: %s", message.text)
-                error = types.ErrorData(code=message.code, message=message.text)
+        async for line in lines:
+            try:
+                message = _message(line)
+            except Malformed as bad:
+                log.warning("malformed input: %s", bad.text)
+                error = types.ErrorData(code=bad.code, message=bad.text)
                 await wire_out.send(SessionMessage(
                     types.JSONRPCError(jsonrpc="2.0", id=None, error=error)))
                 continue
             in_flight.read(message)
             await to_server.send(SessionMessage(message))
         await in_flight.drained(drain_limit_s)
+
+
+class Malformed(Exception):
+    """A line that is not a message the server can answer: a JSON-RPC error, ``id`` null."""
+
+    def __init__(self, code: int, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+
+
+def _message(line: bytes | Oversized) -> types.JSONRPCMessage:
+    """The JSON-RPC message of ``line``, as the SDK's transport reads it, but a request
+    with an invalid ``id`` is refused: the SDK would take it for a notification, which
+    is never answered."""
+    if isinstance(line, Oversized):
+        raise Malformed(types.INVALID_REQUEST, oversized_text(line.size))
+    text = line.decode("utf-8", "replace")
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+    except ValueError as exc:
+        raise _malformed(exc) from None
+    if isinstance(message, types.JSONRPCNotification) and _has_id(text):
+        raise Malformed(types.INVALID_REQUEST,
+                        "Invalid Request: the id must be a string or an integer")
+    return message
+
+
+def _has_id(text: str) -> bool:
+    """A notification has no ``id``: one that has is a request whose ``id`` the SDK
+    refused (an object, an array, a boolean, a fraction, null)."""
+    data = json.loads(text)
+    return isinstance(data, dict) and "id" in data
+
+
+def _malformed(exc: Exception) -> Malformed:
+    errors = getattr(exc, "errors", None)
+    kinds = {e.get("type") for e in errors()} if callable(errors) else set()
+    if "json_invalid" in kinds:
+        return Malformed(types.PARSE_ERROR, "Parse error: the line is not JSON")
+    return Malformed(types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
 
 
 async def _write_client(from_server: Any, wire_out: Any, in_flight: InFlight) -> None:
