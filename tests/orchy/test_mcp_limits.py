@@ -7,6 +7,7 @@ import os
 import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -17,7 +18,7 @@ from gzia.orchy.limits import MAX_MESSAGE_BYTES, MAX_RESULT_BYTES
 from gzia.orchy.results import bounded_result
 from gzia.sessions.events import MAX_EVENT_BYTES
 from tests.orchy.conftest import GZ_IA, Served, mcp_session
-from tests.orchy.test_mcp_wire import INITIALIZE, Wire
+from tests.orchy.test_mcp_wire import INITIALIZE, Wire, call
 
 TIMEOUT_RANGE = "--tool-timeout must be a number of seconds from 0.001 to 86400 (got {})"
 FAILURES_RANGE = "--max-failures must be a whole number from 1 to 1000 (got {})"
@@ -85,6 +86,25 @@ def test_a_request_with_an_invalid_id_is_answered_with_a_null_id(
             "code": -32600, "message": "Invalid Request: the id must be a string or an integer"}}
         assert wire.ask({"jsonrpc": "2.0", "id": "next", "method": "ping"}) == {
             "jsonrpc": "2.0", "id": "next", "result": {}}
+    finally:
+        code, err = wire.close()
+    assert code == 0, err
+
+
+def test_a_program_a_tool_starts_never_reads_the_protocol(
+    served: Served, example_tools: Path
+) -> None:
+    """While the server reads stdin itself, fd 0 is the null device: a tool's program that
+    inherits it reads nothing, and the requests after it are still the server's."""
+    wire = Wire(served, env={"GZ_PLUGIN_PATH": str(example_tools)})
+    try:
+        wire.ask(INITIALIZE)
+        wire.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        wire.send(json.dumps(call(2, "example_stdin", {})))
+        wire.send(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "ping"}))
+        answers = {a["id"]: a for a in (wire.read(), wire.read())}
+        assert answers[3] == {"jsonrpc": "2.0", "id": 3, "result": {}}
+        assert answers[2]["result"]["structuredContent"] == {"bytes_read": 0}
     finally:
         code, err = wire.close()
     assert code == 0, err

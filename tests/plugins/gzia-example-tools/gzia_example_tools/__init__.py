@@ -1,5 +1,6 @@
 """Example tools: ``example_echo``, ``example_sleep`` (a program that outlives its call)
-and ``example_hold`` (a call held until released).
+``example_hold`` (a call held until released) and ``example_stdin`` (what a program the
+tool starts, inheriting the server's stdin, can read of it).
 
 ``EXAMPLE_TOOLS_LOG``: a file where the plugins write ``boot <name>``/``shutdown <name>``.
 ``EXAMPLE_TOOLS_FAIL_BOOT``: when set, the ``zz_fragile`` plugin refuses to boot.
@@ -54,6 +55,15 @@ def hold(context: ToolContext, args: dict[str, Any]) -> str:
     return f"released {args['id']}"
 
 
+def stdin_reader(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    import subprocess
+
+    program = "import sys; print(len(sys.stdin.buffer.read()))"
+    read = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          timeout=30, check=True)
+    return {"bytes_read": int(read.stdout)}
+
+
 HOLD_SCHEMA = object_schema({"id": {"type": "integer", "default": 0},
                              "fail": {"type": "boolean", "default": False}})
 
@@ -67,6 +77,8 @@ class ExamplePlugin:
             Tool("example_sleep", "Run a program that sleeps for a minute.",
                  object_schema({}), sleep),
             Tool("example_hold", "Wait until the test releases the call.", HOLD_SCHEMA, hold),
+            Tool("example_stdin", "Count what a program reads of its inherited stdin.",
+                 object_schema({}), stdin_reader),
         ]
 
     def shutdown(self) -> None:
