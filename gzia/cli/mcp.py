@@ -13,8 +13,6 @@ from typing import Annotated
 
 import typer
 
-from gzia.cli.numbers import Count, Seconds
-
 app = typer.Typer(add_completion=False)
 
 NoMcp = Annotated[bool, typer.Option(
@@ -46,11 +44,9 @@ def mcp(
     allow_agent_get: Annotated[bool, typer.Option(
         "--allow-agent-get", help="Offer worktree_get (merge a session) to the agent.")] = False,
     tool_timeout: Annotated[float, typer.Option(
-        "--tool-timeout", click_type=Seconds(positive=True),
-        help="Seconds a tool call may take.")] = 30.0,
+        "--tool-timeout", help="Seconds a tool call may take (0.001 to 86400).")] = 30.0,
     max_failures: Annotated[int, typer.Option(
-        "--max-failures", click_type=Count(1),
-        help="Consecutive failures that make a tool DEAD.")] = 5,
+        "--max-failures", help="Consecutive failures that make a tool DEAD (1 to 1000).")] = 5,
 ) -> None:
     from gzia.cli.mcp_serving import serve_session
 

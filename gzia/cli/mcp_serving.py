@@ -4,7 +4,7 @@ protocol, so no envelope follows it, not even with ``--json``."""
 
 from __future__ import annotations
 
-from gzia.orchy.proxy import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT
+from gzia.orchy.limits import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT
 
 
 def serve_session(session: str, directory: str | None, *, allow_agent_get: bool = False,

@@ -14,6 +14,9 @@ EN = {
         "commits only in an isolated session"
     ),
     "unknown_tool": "no tool named '{name}' (tools: {known})",
+    "bad_tool_timeout": "--tool-timeout must be a number of seconds from {low} to {high} (got {value})",
+    "bad_max_failures": "--max-failures must be a whole number from {low} to {high} (got {value})",
+    "result_truncated": "[result truncated: {size} bytes, more than the {limit} a tool may return]",
 }
 
 ES = {
@@ -30,4 +33,13 @@ ES = {
         "solo hace commits en una sesión aislada"
     ),
     "unknown_tool": "no hay ninguna herramienta llamada '{name}' (herramientas: {known})",
+    "bad_tool_timeout": (
+        "--tool-timeout debe ser un número de segundos entre {low} y {high} (recibido: {value})"
+    ),
+    "bad_max_failures": (
+        "--max-failures debe ser un número entero entre {low} y {high} (recibido: {value})"
+    ),
+    "result_truncated": (
+        "[resultado truncado: {size} bytes, más que los {limit} que puede devolver una herramienta]"
+    ),
 }

@@ -1,14 +1,19 @@
 """ToolProxy: the circuit breaker around every tool.
 
 ``HEALTHY`` → ``DEGRADED`` after 2 consecutive failures → ``DEAD`` after
-``max_failures`` (default 5); any success → ``HEALTHY``. A call to a DEAD tool fails at
-once with :class:`CircuitOpen` (the server's JSON-RPC ``-32603``), without running it,
-until :meth:`ToolProxy.reset`. A call that outlives its timeout is a failure: the caller
-gets the timeout at once, and every program the tool started through :func:`gzia.proc.run`
-is killed with its process group, so the abandoned work stops instead of leaking; the same
-when the client cancels the call. A cancelled call is not the tool's failure.
-Arguments that do not match the schema are refused before the tool runs and are not the
-tool's failure: they do not count.
+``max_failures`` (default 5); a success → ``HEALTHY``, unless the tool is DEAD: only
+:meth:`ToolProxy.reset` brings a DEAD tool back, so a call that was in flight when the
+tool died and succeeds later leaves it DEAD. A call started before a reset does not
+count after it. A call to a DEAD tool fails at once with :class:`CircuitOpen` (the
+server's JSON-RPC ``-32603``), without running it. A call that outlives its timeout is
+a failure: the caller gets the timeout at once, and every program the tool started
+through :func:`gzia.proc.run` is killed with its process group, so the abandoned work
+stops instead of leaking; the same when the client cancels the call. A cancelled call
+is not the tool's failure. The caller's mistakes are not the tool's failures either:
+arguments that do not match the schema are refused before the tool runs, and an
+``INVALID_INPUT`` the tool raises about its arguments does not count. A tool made with
+``guarded=False`` (the breaker's own controls, ``orchy_health`` and ``orchy_reset``) is
+never tripped: nothing could reset the breaker if they were.
 """
 
 from __future__ import annotations
@@ -25,11 +30,10 @@ import anyio
 import anyio.to_thread
 
 from gzia import proc
-from gzia.contract import TimeoutFailure
+from gzia.contract import InvalidInputError, TimeoutFailure
+from gzia.orchy.limits import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT, MAX_ERROR_CHARS
 from gzia.orchy.tool import Tool, ToolContext, validate_arguments
 
-DEFAULT_MAX_FAILURES = 5
-DEFAULT_TIMEOUT = 30.0
 DEGRADED_AFTER = 2
 
 
@@ -60,25 +64,30 @@ class ToolProxy:
         self.timeout = timeout
         self.health = Health.HEALTHY
         self.stats = ToolStats()
+        self._generation = 0
+        """Resets so far: a call's outcome counts only in the generation it started in."""
 
     async def call(self, context: ToolContext, arguments: object) -> Any:
         if self.health is Health.DEAD:
             raise CircuitOpen(self.tripped_message())
         values = validate_arguments(self.tool.input_schema, arguments)
         self.stats.total_calls += 1
-        started = time.perf_counter()
+        generation, started = self._generation, time.perf_counter()
         try:
             result = await self._run_bounded(context, values)
+        except InvalidInputError:
+            raise  # the caller's arguments, refused by the tool: not its failure
         except Exception as exc:
-            self._failed(exc)
+            self._failed(exc, generation)
             raise
         finally:
             self.stats.last_duration_ms = (time.perf_counter() - started) * 1000
-        self._succeeded()
+        self._succeeded(generation)
         return result
 
     def reset(self) -> None:
         """ResetCircuitBreaker: back to HEALTHY with no failures counted."""
+        self._generation += 1
         self.health = Health.HEALTHY
         self.stats.consecutive_failures = 0
 
@@ -88,6 +97,7 @@ class ToolProxy:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.tool.name, "status": self.health.value,
+                "guarded": self.tool.guarded,
                 "consecutive_failures": self.stats.consecutive_failures,
                 "max_failures": self.max_failures, "timeout_s": self.timeout,
                 "total_calls": self.stats.total_calls, "failed_calls": self.stats.failed_calls,
@@ -112,16 +122,24 @@ class ToolProxy:
             _kill_groups(children)  # the client cancelled the call: its programs stop too
             raise
 
-    def _failed(self, exc: Exception) -> None:
+    def _counts(self, generation: int) -> bool:
+        """Whether a call's outcome moves the breaker: guarded tool, no reset since."""
+        return self.tool.guarded and generation == self._generation
+
+    def _failed(self, exc: Exception, generation: int) -> None:
         self.stats.failed_calls += 1
+        self.stats.last_error = (str(exc) or type(exc).__name__)[:MAX_ERROR_CHARS]
+        if not self._counts(generation):
+            return
         self.stats.consecutive_failures += 1
-        self.stats.last_error = str(exc) or type(exc).__name__
         if self.stats.consecutive_failures >= self.max_failures:
             self.health = Health.DEAD
         elif self.stats.consecutive_failures >= DEGRADED_AFTER:
             self.health = Health.DEGRADED
 
-    def _succeeded(self) -> None:
+    def _succeeded(self, generation: int) -> None:
+        if self.health is Health.DEAD or not self._counts(generation):
+            return  # only reset brings a DEAD tool back
         self.stats.consecutive_failures = 0
         self.health = Health.HEALTHY
 

@@ -2,8 +2,10 @@
 
 stdout carries only protocol messages (the SDK's stdio transport points fd 1 at stderr
 while it serves, so a stray print from a tool cannot corrupt the stream); logs go to
-stderr. A line that is not JSON-RPC is answered with a JSON-RPC error (``-32700`` when
-it is not JSON, ``-32600`` otherwise, ``id`` null) and the server reads on. When stdin
+stderr. The server reads stdin itself, in bounded memory (gzia.orchy.wire): a line that
+is not JSON-RPC, is longer than the limit or has an invalid ``id`` is answered with a
+JSON-RPC error (``-32700`` when it is not JSON, ``-32600`` otherwise, ``id`` null) and
+the server reads on. A tool's result is bounded too (gzia.orchy.results). When stdin
 ends, every request read before is answered before the server stops (:class:`InFlight`).
 """
 
@@ -15,8 +17,11 @@ from typing import Any
 
 from gzia.contract import GzError
 from gzia.orchy.kernel import Kernel
+from gzia.orchy.limits import MAX_ERROR_CHARS, MAX_MESSAGE_BYTES
 from gzia.orchy.proxy import CircuitOpen
+from gzia.orchy.results import bounded_result
 from gzia.orchy.sdk_shortcuts import sdk_shortcuts
+from gzia.orchy.wire import Oversized, claimed_stdin, oversized_text, read_lines
 
 with sdk_shortcuts():
     import anyio
@@ -43,16 +48,32 @@ async def _serve(kernel: Kernel, version: str) -> None:
                                  instructions=_instructions(kernel),
                                  on_list_tools=_lister(kernel), on_call_tool=_caller(kernel))
     in_flight = InFlight()
-    async with stdio_server() as (wire_in, wire_out):
-        to_server, from_client = anyio.create_memory_object_stream[SessionMessage](0)
-        to_client, from_server = anyio.create_memory_object_stream[SessionMessage](0)
-        async with anyio.create_task_group() as group:
-            group.start_soon(_read_client, wire_in, to_server, wire_out, in_flight,
-                             kernel.timeout + DRAIN_MARGIN_S)
-            group.start_soon(_write_client, from_server, wire_out, in_flight)
-            await server.run(from_client, to_client, server.create_initialization_options())
-            await in_flight.written.wait()
-            group.cancel_scope.cancel()
+    with claimed_stdin() as fd_in:
+        async with stdio_server(stdin=_NO_SDK_INPUT) as (_, wire_out):
+            to_server, from_client = anyio.create_memory_object_stream[SessionMessage](0)
+            to_client, from_server = anyio.create_memory_object_stream[SessionMessage](0)
+            async with anyio.create_task_group() as group:
+                group.start_soon(_read_client, read_lines(fd_in, MAX_MESSAGE_BYTES),
+                                 to_server, wire_out, in_flight,
+                                 kernel.timeout + DRAIN_MARGIN_S)
+                group.start_soon(_write_client, from_server, wire_out, in_flight)
+                await server.run(from_client, to_client, server.create_initialization_options())
+                await in_flight.written.wait()
+                group.cancel_scope.cancel()
+
+
+class _NoInput:
+    """What the SDK's transport is given to read: nothing (the server reads stdin itself,
+    so the transport only writes)."""
+
+    def __aiter__(self) -> _NoInput:
+        return self
+
+    async def __anext__(self) -> str:
+        raise StopAsyncIteration
+
+
+_NO_SDK_INPUT: Any = _NoInput()
 
 
 DRAIN_MARGIN_S = 5.0
@@ -94,23 +115,65 @@ class InFlight:
                 await self._settled.wait()
 
 
-async def _read_client(wire_in: Any, to_server: Any, wire_out: Any, in_flight: InFlight,
+async def _read_client(lines: Any, to_server: Any, wire_out: Any, in_flight: InFlight,
                        drain_limit_s: float) -> None:
     """Forward valid messages to the server and answer each unreadable line with a
     JSON-RPC error; at the end of input, wait for the answers owed, then end the
     server's input."""
     async with to_server:
-        async for item in wire_in:
-            if not isinstance(item, Exception):
-                in_flight.read(item.message)
-                await to_server.send(item)
+        async for line in lines:
+            try:
+                message = _message(line)
+            except Malformed as bad:
+                log.warning("malformed input: %s", bad.text)
+                error = types.ErrorData(code=bad.code, message=bad.text)
+                await wire_out.send(SessionMessage(
+                    types.JSONRPCError(jsonrpc="2.0", id=None, error=error)))
                 continue
-            code, text = _malformed(item)
-            log.warning("malformed input: %s", text)
-            error = types.JSONRPCError(jsonrpc="2.0", id=None,
-                                       error=types.ErrorData(code=code, message=text))
-            await wire_out.send(SessionMessage(error))
+            in_flight.read(message)
+            await to_server.send(SessionMessage(message))
         await in_flight.drained(drain_limit_s)
+
+
+class Malformed(Exception):
+    """A line that is not a message the server can answer: a JSON-RPC error, ``id`` null."""
+
+    def __init__(self, code: int, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+
+
+def _message(line: bytes | Oversized) -> types.JSONRPCMessage:
+    """The JSON-RPC message of ``line``, as the SDK's transport reads it, but a request
+    with an invalid ``id`` is refused: the SDK would take it for a notification, which
+    is never answered."""
+    if isinstance(line, Oversized):
+        raise Malformed(types.INVALID_REQUEST, oversized_text(line.size))
+    text = line.decode("utf-8", "replace")
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+    except ValueError as exc:
+        raise _malformed(exc) from None
+    if isinstance(message, types.JSONRPCNotification) and _has_id(text):
+        raise Malformed(types.INVALID_REQUEST,
+                        "Invalid Request: the id must be a string or an integer")
+    return message
+
+
+def _has_id(text: str) -> bool:
+    """A notification has no ``id``: one that has is a request whose ``id`` the SDK
+    refused (an object, an array, a boolean, a fraction, null)."""
+    data = json.loads(text)
+    return isinstance(data, dict) and "id" in data
+
+
+def _malformed(exc: Exception) -> Malformed:
+    errors = getattr(exc, "errors", None)
+    kinds = {e.get("type") for e in errors()} if callable(errors) else set()
+    if "json_invalid" in kinds:
+        return Malformed(types.PARSE_ERROR, "Parse error: the line is not JSON")
+    return Malformed(types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
 
 
 async def _write_client(from_server: Any, wire_out: Any, in_flight: InFlight) -> None:
@@ -123,14 +186,6 @@ async def _write_client(from_server: Any, wire_out: Any, in_flight: InFlight) ->
                 in_flight.answered(item.message)
     finally:
         in_flight.written.set()
-
-
-def _malformed(exc: Exception) -> tuple[int, str]:
-    errors = getattr(exc, "errors", None)
-    kinds = {e.get("type") for e in errors()} if callable(errors) else set()
-    if "json_invalid" in kinds:
-        return types.PARSE_ERROR, "Parse error: the line is not JSON"
-    return types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message"
 
 
 def _instructions(kernel: Kernel) -> str:
@@ -175,19 +230,19 @@ def _unknown_tool(kernel: Kernel, name: str) -> str:
 
 
 def _result(value: Any) -> types.CallToolResult:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    structured = value if isinstance(value, dict) else None
+    text, structured = bounded_result(value)
     return types.CallToolResult(content=[types.TextContent(text=text)],
                                 structured_content=structured)
 
 
 def _error_result(exc: Exception) -> types.CallToolResult:
     if isinstance(exc, GzError):
-        data = {"code": exc.code.value, "message": exc.message}
+        data = {"code": exc.code.value, "message": exc.message[:MAX_ERROR_CHARS]}
         if exc.hint:
-            data["hint"] = exc.hint
+            data["hint"] = exc.hint[:MAX_ERROR_CHARS]
     else:
-        data = {"code": "INTERNAL", "message": f"{type(exc).__name__}: {exc}"}
+        data = {"code": "INTERNAL",
+                "message": f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]}
     return types.CallToolResult(content=[types.TextContent(text=json.dumps(data))],
                                 structured_content={"error": data}, is_error=True)
 

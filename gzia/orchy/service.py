@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 
 from gzia.orchy.kernel import Kernel, load_plugins
+from gzia.orchy.limits import checked_options
 from gzia.orchy.tool import ToolContext
 
 log = logging.getLogger("gzia.orchy")
@@ -39,9 +40,11 @@ def start(session: str, directory: str | None, *, on_serving: Callable[[], None]
           allow_agent_get: bool, timeout: float, max_failures: int) -> None:
     """Serve ``session``'s tools on stdin/stdout until stdin ends. A bad session fails
     before anything is served; ``on_serving`` is called once the kernel is built, when
-    stdout becomes the protocol's alone."""
+    stdout becomes the protocol's alone. Options out of range (gzia.orchy.limits) fail
+    first, with ``INVALID_INPUT``."""
     from gzia._version import __version__
 
+    timeout, max_failures = checked_options(timeout, max_failures)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format="gz-ia mcp: %(levelname)s %(message)s")
     kernel = build_kernel(session, directory, allow_agent_get=allow_agent_get,

@@ -60,6 +60,9 @@ class Tool:
     description: str
     input_schema: dict[str, Any]
     function: ToolFunction
+    guarded: bool = True
+    """Whether the circuit breaker guards the tool: ``False`` only for the breaker's own
+    controls (``orchy_health``, ``orchy_reset``), which must answer when others are DEAD."""
 
 
 def object_schema(properties: Mapping[str, dict[str, Any]],

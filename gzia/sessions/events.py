@@ -6,7 +6,9 @@ written, ``timestamp`` in UTC, ``duration_ms``, ``error``, ``metadata``), so fil
 by either tool read in the other. Appends take an ``flock`` and write one line in one
 ``write`` call; readers take only complete lines, so a line being written is never
 half-read. The file is opened without blocking and must be a regular file: a FIFO or a
-device under its name is an ``IO`` error, never a command that hangs.
+device under its name is an ``IO`` error, never a command that hangs. One event's line
+is at most ``MAX_EVENT_BYTES``: a bigger one is refused (``INVALID_INPUT``), never
+written.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ STAGES = ("READ", "PENDING", "FINISH")
 STATUSES = ("OK", "FAILED")
 DEFAULT_AGENT = "orchestrator"
 POLL_INTERVAL = 0.1
+MAX_EVENT_BYTES = 64 * 1024
 
 _OPTIONAL = ("agent_id", "role", "duration_ms", "error", "metadata")
 _ORDER = ("id", "session_id", "agent_id", "role", "action", "stage", "status", "timestamp",
@@ -128,11 +131,16 @@ def append_event(store: SessionStore, event: Event) -> None:
     path = store.events_path(event.session_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps(event.to_json(complete=False), ensure_ascii=False) + "\n"
+    data = json_bytes(line)
+    size = len(data)
+    if size > MAX_EVENT_BYTES:
+        raise InvalidInputError("sessions.event_too_large", size=size, limit=MAX_EVENT_BYTES,
+                                details={"size": size, "limit": MAX_EVENT_BYTES})
     try:
         fd, _ = open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            os.write(fd, json_bytes(line))
+            os.write(fd, data)
         finally:
             os.close(fd)
     except OSError as exc:

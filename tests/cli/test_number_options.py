@@ -52,16 +52,13 @@ def test_a_run_duration_must_be_a_finite_number_above_zero(
 
 
 @pytest.mark.parametrize(("typed", "shown"), BAD_SECONDS)
-def test_session_wait_and_the_tool_timeout_use_the_same_check(
+def test_session_wait_refuses_what_is_no_duration(
         cli: Cli, repo: Path, lang: str, typed: str, shown: str) -> None:
     wait = NOT_NEGATIVE[lang].format(option="--timeout", value=shown)
     assert cli("session", "wait", "--timeout", typed, "0000abcd", cwd=repo) == Result(
         2, "", f"Error: {wait}\n")
     _expect(cli("--json", "session", "wait", "--timeout", typed, "0000abcd", cwd=repo), wait,
             "--timeout", shown)
-    tool = POSITIVE[lang].format(option="--tool-timeout", value=shown)
-    _expect(cli("mcp", "--session", "0000abcd", "--tool-timeout", typed, "--json", cwd=repo),
-            tool, "--tool-timeout", shown)
 
 
 @pytest.mark.parametrize("case", [
@@ -69,7 +66,6 @@ def test_session_wait_and_the_tool_timeout_use_the_same_check(
     (("session", "list", "--limit"), "--limit", "x", 1),
     (("session", "output", "0000abcd", "--tail"), "--tail", "-1", 0),
     (("session", "output", "0000abcd", "--tail"), "--tail", "1.5", 0),
-    (("mcp", "--session", "0000abcd", "--max-failures"), "--max-failures", "0", 1),
 ])
 def test_counts_use_the_same_check(cli: Cli, repo: Path, lang: str,
                                    case: tuple[tuple[str, ...], str, str, int]) -> None:

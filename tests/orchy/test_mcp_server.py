@@ -194,7 +194,8 @@ def test_a_third_party_tool_plugin_is_loaded_after_the_built_ins(
         async with mcp_session(GZ_IA, "--session", served.isolated, cwd=served.root,
                                env=env) as client:
             names = [t.name for t in (await client.list_tools()).tools]
-            assert names == [*BUILT_IN, "example_echo", "example_sleep"]
+            assert names == [*BUILT_IN, "example_echo", "example_sleep", "example_hold",
+                             "example_stdin"]
             echoed = payload(await client.call_tool("example_echo", {"text": "hola"}))
             assert echoed == {"echo": "hola", "session": served.isolated}
 

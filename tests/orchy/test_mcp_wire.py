@@ -34,6 +34,9 @@ class Wire:
 
     def ask(self, message: dict[str, Any] | str) -> dict[str, Any]:
         self.send(message if isinstance(message, str) else json.dumps(message))
+        return self.read()
+
+    def read(self) -> dict[str, Any]:
         assert self.child.stdout is not None
         answer: dict[str, Any] = json.loads(self.child.stdout.readline())
         return answer

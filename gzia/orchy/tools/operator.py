@@ -1,10 +1,14 @@
-"""``orchy_health`` (the kernel and every tool's breaker) and ``orchy_reset``."""
+"""``orchy_health`` (the kernel and every tool's breaker) and ``orchy_reset``.
+
+Both are the breaker's own controls: no breaker guards them (``guarded=False``), so a
+caller's mistakes can never leave the breaker with nothing to reset it.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from gzia.contract import NotFoundError
+from gzia.contract import InvalidInputError
 from gzia.orchy.tool import Tool, ToolContext, ToolPlugin, object_schema
 
 
@@ -18,8 +22,8 @@ def reset(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     proxy = context.proxies.get(args["tool"])
     if proxy is None:
         known = ", ".join(context.proxies)
-        raise NotFoundError("orchy.unknown_tool", name=args["tool"], known=known,
-                            details={"tool": args["tool"], "known": list(context.proxies)})
+        raise InvalidInputError("orchy.unknown_tool", name=args["tool"], known=known,
+                                details={"tool": args["tool"], "known": list(context.proxies)})
     proxy.reset()
     return proxy.to_json()
 
@@ -27,7 +31,7 @@ def reset(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 HEALTH = Tool(
     "orchy_health",
     "Each tool's circuit-breaker state (HEALTHY, DEGRADED, DEAD) and failure counts.",
-    object_schema({}), health,
+    object_schema({}), health, guarded=False,
 )
 
 RESET = Tool(
@@ -35,7 +39,7 @@ RESET = Tool(
     "Reset a tool's circuit breaker to HEALTHY (ResetCircuitBreaker).",
     object_schema({"tool": {"type": "string", "minLength": 1, "description": "Tool name."}},
                   required=("tool",)),
-    reset,
+    reset, guarded=False,
 )
 
 plugin = ToolPlugin(lambda context: [HEALTH, RESET])
