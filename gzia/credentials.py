@@ -69,8 +69,30 @@ def secret_variables(environ: Mapping[str, str]) -> list[str]:
     ]
 
 
+WITHHELD_NAMES_VARIABLE = "GZ_WITHHELD"
+"""Set by gz-ia only, when it runs a command again without its credentials
+(gzia.cli.credential_shedding): the names, never the values, it took out, comma-separated,
+so that the command can still say that a profile asks for a withheld credential."""
+
+
+def withheld_names(environ: Mapping[str, str]) -> set[str]:
+    """The credentials gz-ia keeps from agents in ``environ``: those it holds
+    (:func:`secret_variables`) and those a run without them was started without."""
+    shed = environ.get(WITHHELD_NAMES_VARIABLE, "")
+    return set(secret_variables(environ)) | {name for name in shed.split(",") if name}
+
+
+def names_withheld(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` without its credentials, remembering their names
+    (:data:`WITHHELD_NAMES_VARIABLE`): the environment a command runs again with."""
+    names = withheld_names(environ)
+    clean = without_secrets(environ)
+    clean[WITHHELD_NAMES_VARIABLE] = ",".join(sorted(names))
+    return clean
+
+
 def without_secrets(environ: Mapping[str, str]) -> dict[str, str]:
     """``environ`` without gz-ia's own secrets (:func:`secret_variables`): the environment
     of every program gz-ia starts, agents, git and the hooks git runs alike."""
-    withheld = set(secret_variables(environ))
+    withheld = {*secret_variables(environ), WITHHELD_NAMES_VARIABLE}
     return {name: value for name, value in environ.items() if name not in withheld}

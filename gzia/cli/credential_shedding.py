@@ -33,11 +33,11 @@ def shed_credentials(args: Sequence[str]) -> None:
     to shed. A keeper holding some is made uninspectable instead."""
     if not any(name.startswith("GZ_") for name in os.environ):
         return  # the common case pays nothing more
-    from gzia.credentials import without_secrets
+    from gzia.credentials import names_withheld, secret_variables
 
-    clean = without_secrets(os.environ)
-    if len(clean) == len(os.environ):
+    if not secret_variables(os.environ):
         return
+    clean = names_withheld(os.environ)
     if command_of(args) in KEEPERS:
         forbid_inspection()
         return

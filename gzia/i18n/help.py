@@ -246,11 +246,12 @@ TEXTS = {
         "Sirve las herramientas de una sesión a su agente por MCP (stdio).",
     "Offer worktree_get (merge a session) to the agent.":
         "Ofrece worktree_get (integrar una sesión) al agente.",
-    "Seconds a tool call may take.": "Segundos que puede durar una llamada a una herramienta.",
+    "Seconds a tool call may take (0.001 to 86400).":
+        "Segundos que puede durar una llamada a una herramienta (de 0.001 a 86400).",
     "Do not hand the session's MCP server (gz-ia mcp) to the agent.":
         "No entrega al agente el servidor MCP de la sesión (gz-ia mcp).",
-    "Consecutive failures that make a tool DEAD.":
-        "Fallos consecutivos que dejan una herramienta en DEAD.",
+    "Consecutive failures that make a tool DEAD (1 to 1000).":
+        "Fallos consecutivos que dejan una herramienta en DEAD (de 1 a 1000).",
     # metrics
     "Token usage, requests, tool calls and cost of the project's sessions.":
         "Uso de tokens, peticiones, llamadas a herramientas y coste de las sesiones del "

@@ -235,11 +235,11 @@ def _profile_bundle(project: Project, names: Sequence[str],
     if not project.is_git:
         raise InvalidInputError("profiles.direct_mode", dir=str(project.root),
                                 details={"dir": str(project.root)})
-    from gzia.config import secret_variables
+    from gzia.credentials import withheld_names
 
     catalog = load_catalog(locations(project.root, project.base))
     full = os.environ if environ is None else environ
-    return resolve_bundle(catalog, names, without_secrets(full), withheld=secret_variables(full))
+    return resolve_bundle(catalog, names, without_secrets(full), withheld=withheld_names(full))
 
 
 def _recorded_permission(record: SessionRecord) -> Permission:
