@@ -114,3 +114,23 @@ def test_an_internal_error_of_the_holder_reaches_holder_log(
     log = _holder_log(repo, session_id)
     assert "crash:\nTraceback (most recent call last):" in log
     assert "ValueError: too many values to unpack (expected 2)" in log
+
+
+def test_bad_control_messages_get_error_replies_and_the_run_goes_on(
+    gz: Callable[..., Result], repo: Path, agent: Callable[[str, str], Path], notes: Path,
+) -> None:
+    agent("waiter", WAITS_FOR_GO)
+    data = start_background(gz, repo, "waiter")
+    wait_for_note(notes, "ready")
+    bad = [b"[" * 200_000, b"\xff\xfe", b"[1]", b'{"op": "nope"}', b'{"op": "resize", "rows": "x"}',
+           b'{"op": "input", "data": 5}']
+    for line in bad:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+            client.settimeout(10)
+            client.connect(data["holder"]["socket"])
+            client.sendall(line + b"\n")
+            reply = json.loads(client.makefile("rb").readline())
+            assert reply["ok"] is False, line[:40]
+    (notes / "go").touch()
+    final = wait_final(repo, data["id"])
+    assert (final["status"], final["exit_code"]) == ("completed", 0)
