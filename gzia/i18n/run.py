@@ -64,6 +64,12 @@ EN = {
     "holder_unreachable": "cannot reach the holder of session '{id}': {detail}",
     "holder_refused": "the holder of session '{id}' refused: {detail}",
     "not_background": "session '{id}' was not started with -b: there is no holder to talk to",
+    "holder_socket_gone": "the holder of session '{id}' runs (PID {pid}) but its control "
+                          "socket {socket} is gone (deleted, or its directory was): it can "
+                          "no longer take input or be attached to",
+    "holder_socket_untrusted": "the control socket {socket} of session '{id}' is not a "
+                               "socket of this user in a private directory: gz-ia does not "
+                               "talk to it",
     "no_output": "session '{id}' has no output log (only -b and terminal runs keep one)",
     "input_sent": "✓ {count} bytes sent to session '{id}'.",
     "input_too_large": "input for session '{id}' is larger than {limit} bytes, the most one send-keys, paste or submit takes",
@@ -163,6 +169,13 @@ ES = {
     "holder_unreachable": "no se puede contactar con el proceso de la sesión '{id}': {detail}",
     "holder_refused": "el proceso de la sesión '{id}' lo rechazó: {detail}",
     "not_background": "la sesión '{id}' no se inició con -b: no hay proceso con el que hablar",
+    "holder_socket_gone": "el proceso que sostiene la sesión '{id}' sigue en ejecución (PID "
+                          "{pid}), pero su socket de control {socket} ya no existe (se borró, "
+                          "o se borró su directorio): ya no puede recibir entrada ni "
+                          "conexiones de attach",
+    "holder_socket_untrusted": "el socket de control {socket} de la sesión '{id}' no es un "
+                               "socket de este usuario en un directorio privado: gz-ia no "
+                               "habla con él",
     "no_output": "la sesión '{id}' no tiene registro de salida (solo lo guardan las "
                  "ejecuciones con -b o con terminal)",
     "input_sent": "✓ {count} bytes enviados a la sesión '{id}'.",

@@ -5,17 +5,24 @@ controlling terminal), it reads what to run from its stdin, then
 
 1. ignores SIGHUP (the terminal that started it may close) — the agent still starts with
    every signal at its default (:func:`gzia.supervisor.spawn.default_signal_dispositions`);
-2. binds the control socket (mode 0600, in the per-user runtime directory) after
+2. takes the run over (``owner_pid``: itself, ``holder`` in the record), and binds the
+   control socket (mode 0600, in the per-user runtime directory) after
    removing sockets whose holders are gone;
 3. runs the agent on a PTY under :func:`gzia.supervisor.run.run_supervised`, the same
    owner as a foreground run (watchdogs, signal forwarding, group clean-up), with a
    relay that appends output to the rotating log and serves the socket;
-4. records the agent's pid, group and start time and its own pid and start time, then
-   answers the starting command on its stdout (one JSON line) and lets go of it;
+4. records the agent's pid, group and start time while the agent is held before exec
+   (it runs only once that write is durable); once it runs, answers the starting
+   command on its stdout (one JSON line) and lets go of it;
 5. writes the final record once (:func:`gzia.sessions.runner.finalize_run`), and only
    then closes the socket.
 
-Its own diagnostics (a crash, say) go to ``.harness/logs/<id>.holder.log``.
+It never ends the run for a failure of its own: a log it cannot write any more is given
+up, connections past :data:`gzia.supervisor.control.MAX_CONNECTIONS` are refused, a
+request that breaks a handler gets an error reply. Each such degradation is noted
+(:mod:`gzia.sessions.holder_notes`) in ``.harness/logs/<id>.holder.log`` (opened anew
+for each note, so it survives the logs directory being deleted), in the record's
+``holder_warnings`` and as an event; a crash's traceback goes there too.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from typing import Any
 
 from gzia.contract import GzError
 from gzia.sessions.background import HOLDER_EXTRA
+from gzia.sessions.holder_notes import HolderNotes, holder_log_path
 from gzia.sessions.project import find_project
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
@@ -53,11 +61,11 @@ def holder_main() -> int:
     _redirect(0, os.devnull)
     store = SessionStore(find_project(spec["project"]))
     session_id = str(spec["id"])
-    _redirect(2, str(store.project.logs_dir / f"{session_id}.holder.log"))
+    _redirect(2, str(holder_log_path(store, session_id)))
     try:
         return _Holder(store, session_id, spec).run()
     except BaseException:
-        traceback.print_exc()
+        HolderNotes(store, session_id).crash(traceback.format_exc())
         raise
 
 
@@ -84,6 +92,8 @@ class _Holder:
         self.watchdog = Watchdog(**spec["watchdog"])
         self.socket_path = Path(spec["socket"])
         self.reported = False
+        self.agent_pid = 0
+        self.notes = HolderNotes(store, session_id)
 
     def run(self) -> int:
         from gzia.sessions.runner import finalize_run, finalize_unstarted
@@ -92,11 +102,14 @@ class _Holder:
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
             server = self._serve()
             try:
+                self.store.update(self.session_id, self._take_over)
                 outcome = run_supervised(
                     self._command(), watchdog=self.watchdog, inbox=held.inbox,
                     on_started=self._started, detached=self._detached(server),
                 )
             except BaseException as exc:
+                if not isinstance(exc, GzError):  # not the agent's own start error
+                    self.notes.crash(traceback.format_exc())
                 finalize_unstarted(self.store, self.session_id, exc)
                 self._report(_error_report(exc))
                 server.close()
@@ -129,24 +142,33 @@ class _Holder:
     def _serve(self) -> ControlServer:
         clean_stale_sockets(self.socket_path.parent)
         listener = bind_private_socket(self.socket_path)
-        return ControlServer(listener, self.socket_path, {"kill": self._kill})
+        return ControlServer(listener, self.socket_path, {"kill": self._kill},
+                             warn=self.notes.warn)
 
     def _detached(self, server: ControlServer) -> DetachedPty:
-        log = RotatingLog(Path(self.spec["log_path"]), int(self.spec["log_max_bytes"]))
+        log = RotatingLog(Path(self.spec["log_path"]), int(self.spec["log_max_bytes"]),
+                          warn=self.notes.warn)
         rows, cols = self.spec["window"]
-        return DetachedPty(lambda master: HolderRelay(master, log, server), (rows, cols))
+        return DetachedPty(lambda master: HolderRelay(master, log, server, self.notes.warn),
+                           (rows, cols), on_running=self._running)
+
+    def _take_over(self, record: SessionRecord) -> None:
+        """Before the agent exists: this holder owns the run (it alone writes how it
+        ends; kill and reconcile ask it, not the command that started it)."""
+        me = os.getpid()
+        record.owner_pid, record.owner_start_time = me, process_start_time(me)
+        record.extras[HOLDER_EXTRA] = {"pid": me, "start_time": record.owner_start_time,
+                                       "socket": str(self.socket_path)}
 
     def _started(self, started: Started) -> None:
-        holder = {"pid": os.getpid(), "start_time": process_start_time(os.getpid()),
-                  "socket": str(self.socket_path)}
+        """The agent is held before exec until this write is durable."""
+        from gzia.sessions.runner import record_agent
 
-        def mutate(record: SessionRecord) -> None:
-            record.pid, record.pgid = started.pid, started.pgid
-            record.pid_start_time = process_start_time(started.pid)
-            record.extras[HOLDER_EXTRA] = holder
+        self.store.update(self.session_id, lambda record: record_agent(record, started))
+        self.agent_pid = started.pid
 
-        self.store.update(self.session_id, mutate)
-        self._report({"ok": True, "pid": started.pid})
+    def _running(self) -> None:
+        self._report({"ok": True, "pid": self.agent_pid})
 
     def _report(self, report: dict[str, Any]) -> None:
         """Answer the starting command once, then let go of its pipe."""

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import ConflictError, GzError, InvalidInputError, IOFailure
+from gzia.contract import ConflictError, GzError, InvalidInputError, IOFailure, SafetyBlockError
 from gzia.sessions.background import HolderRef
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord
@@ -47,11 +47,7 @@ def holder_state(record: SessionRecord) -> str | None:
 def ask_holder(record: SessionRecord, request: dict[str, Any],
                timeout: float = CALL_TIMEOUT_S) -> dict[str, Any]:
     """The holder's reply, or the error that says why there is none."""
-    holder = _live_holder(record)
-    from gzia.supervisor.runtime_dir import is_trusted_socket
-
-    if not is_trusted_socket(holder.socket):
-        raise ConflictError("run.not_background", id=record.id, details={"id": record.id})
+    holder = _trusted_holder(record)
     try:
         reply = control.call(holder.socket, request, timeout)
     except OSError as exc:
@@ -75,6 +71,23 @@ def _live_holder(record: SessionRecord) -> HolderRef:
         raise ConflictError("run.not_background", id=record.id, details={"id": record.id})
     if not holder.alive():
         raise _holder_gone(record)
+    return holder
+
+
+def _trusted_holder(record: SessionRecord) -> HolderRef:
+    """The live holder, when its control socket is one gz-ia may talk to."""
+    from gzia.supervisor.runtime_dir import is_trusted_socket, socket_missing
+
+    holder = _live_holder(record)
+    if socket_missing(holder.socket):
+        raise IOFailure("run.holder_socket_gone", id=record.id, pid=holder.pid,
+                        socket=str(holder.socket), hint_key="run.holder_gone_hint",
+                        details={"id": record.id, "holder": "running",
+                                 "socket": str(holder.socket)})
+    if not is_trusted_socket(holder.socket):
+        raise SafetyBlockError("run.holder_socket_untrusted", id=record.id,
+                               socket=str(holder.socket),
+                               details={"id": record.id, "socket": str(holder.socket)})
     return holder
 
 
@@ -186,16 +199,13 @@ def attach_session(store: SessionStore, record: SessionRecord,
                    streams: AttachStreams) -> tuple[str, SessionRecord]:
     """Relay a terminal to the run until detached or ended; then the record as it is."""
     from gzia.supervisor.attach import ENDED, attach
-    from gzia.supervisor.runtime_dir import is_trusted_socket
 
     if not record.is_running:
         raise ConflictError("run.attach_finished", id=record.id, status=record.status,
                             hint_key="run.attach_finished_hint",
                             details={"id": record.id, "status": record.status},
                             data=record.to_json())
-    holder = _live_holder(record)
-    if not is_trusted_socket(holder.socket):
-        raise ConflictError("run.not_background", id=record.id, details={"id": record.id})
+    holder = _trusted_holder(record)
     try:
         with control.connect(holder.socket, CALL_TIMEOUT_S) as sock:
             how = attach(sock, streams)

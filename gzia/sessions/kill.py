@@ -167,6 +167,8 @@ class _OwnerFinishing(Exception):
 
 
 def _vanished(record: SessionRecord) -> Exception:
+    if record.owner_pid == os.getpid():  # a holder asked to kill: it writes the end itself
+        return LockedError("run.still_finishing", id=record.id, details={"id": record.id})
     if owner_alive(record):
         return _OwnerFinishing()
     return ConflictError("run.not_running", id=record.id, status=Status.LOST,

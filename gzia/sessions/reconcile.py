@@ -70,7 +70,9 @@ def is_stale(record: SessionRecord) -> bool:
 
 GZ_IA_NAMES = ("gz-ia", "gzia")
 """What one of a gz-ia process's first arguments holds (``gz-ia``, ``gz-ia.pyz``,
-``python -m gzia``)."""
+``python -m gzia``, a holder's ``python -P -m gzia``)."""
+OWNER_WORDS = 4
+"""How many leading arguments may name gz-ia (``python -P -m gzia`` needs four)."""
 
 
 def owner_alive(record: SessionRecord) -> bool | None:
@@ -85,7 +87,8 @@ def owner_alive(record: SessionRecord) -> bool | None:
     if not is_process_alive(record.owner_pid, record.owner_start_time):
         return False
     arguments = command_line(record.owner_pid) or []
-    return any(name in Path(arg).name for arg in arguments[:3] for name in GZ_IA_NAMES)
+    return any(name in Path(arg).name for arg in arguments[:OWNER_WORDS]
+               for name in GZ_IA_NAMES)
 
 
 def agent_ended(record: SessionRecord) -> bool:
@@ -100,8 +103,13 @@ def agent_ended(record: SessionRecord) -> bool:
 def wait_for_owner(store: SessionStore, record: SessionRecord,
                    timeout: float = OWNER_WAIT_S) -> SessionRecord:
     """The record once its live owner has written the final status (at most ``timeout``
-    seconds after the agent ended; then as it is)."""
+    seconds after the agent ended; then as it is). The owner itself (a holder asked to
+    kill) does not wait for its own write."""
+    import os
     import time
+
+    if record.owner_pid == os.getpid():
+        return record
 
     deadline = time.monotonic() + timeout
     while agent_ended(record) and time.monotonic() < deadline:

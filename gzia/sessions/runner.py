@@ -491,11 +491,14 @@ def _log_finish(store: SessionStore, record: SessionRecord) -> None:
 
 
 def _record_started(store: SessionStore, session_id: str, started: Started) -> None:
-    def mutate(record: SessionRecord) -> None:
-        record.pid, record.pgid = started.pid, started.pgid
-        record.pid_start_time = process_start_time(started.pid)
+    store.update(session_id, lambda record: record_agent(record, started))
 
-    store.update(session_id, mutate)
+
+def record_agent(record: SessionRecord, started: Started) -> None:
+    """The agent's identity in its record (``NOT_STARTED``: none, its exec failed)."""
+    record.pid = started.pid
+    record.pgid = started.pgid or None
+    record.pid_start_time = process_start_time(started.pid) if started.pid else None
 
 
 def _raise_if_stopped_before_start(inbox: SignalInbox) -> None:

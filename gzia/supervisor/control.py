@@ -14,6 +14,7 @@ import base64
 import contextlib
 import json
 import socket
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,17 @@ Handler = Callable[[Request], Reply]
 MAX_CLIENT_BACKLOG = 4 << 20
 MAX_REQUEST_LINE = 8 << 20
 RECV_CHUNK = 65536
+MAX_CONNECTIONS = 128
+"""Connections a holder serves at once; one more is answered ``busy`` and closed."""
+ACCEPT_PAUSE_S = 0.1
+"""How long a holder out of descriptors stops accepting before it tries again."""
+BUSY_REPLY = {"ok": False, "code": "LOCKED", "error": "busy: the holder serves "
+              f"{MAX_CONNECTIONS} connections already; try again"}
+TOO_MANY = "connections_refused"
+"""Warning codes of a degraded server (``warn(code, message)``)."""
+OUT_OF_DESCRIPTORS = "out_of_descriptors"
+HANDLER_FAILED = "handler_failed"
+Warn = Callable[[str, str], None]
 
 
 def encode_bytes(data: bytes) -> str:
@@ -78,19 +90,25 @@ class Connection:
 class ControlServer:
     """The holder's side: accept, read request lines, dispatch, write replies."""
 
-    def __init__(self, listener: socket.socket, path: Path, handlers: Mapping[str, Handler]):
+    def __init__(self, listener: socket.socket, path: Path, handlers: Mapping[str, Handler],
+                 warn: Warn | None = None):
         self.listener = listener
         self.path = path
         self.handlers = dict(handlers)
         self.connections: list[Connection] = []
+        self._warn = warn or (lambda _code, _message: None)
+        self._accept_after = 0.0
 
     def readable(self) -> list[int]:
-        return [self.listener.fileno(), *(c.fileno() for c in self.connections)]
+        accepting = time.monotonic() >= self._accept_after
+        return [*([self.listener.fileno()] if accepting else []),
+                *(c.fileno() for c in self.connections)]
 
     def writable(self) -> list[int]:
         return [c.fileno() for c in self.connections if c.outbox]
 
-    def handle(self, readable: list[int], writable: list[int]) -> None:
+    def handle(self, ready_r: list[int], ready_w: list[int]) -> None:
+        readable, writable = set(ready_r), set(ready_w)
         if self.listener.fileno() in readable:
             self._accept()
         for conn in list(self.connections):
@@ -109,11 +127,27 @@ class ControlServer:
         return sum(1 for c in self.connections if c.streaming)
 
     def _accept(self) -> None:
-        with contextlib.suppress(BlockingIOError, InterruptedError):
-            while True:
+        while True:
+            try:
                 sock, _ = self.listener.accept()
-                sock.setblocking(False)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as exc:  # EMFILE, ENFILE, ENOBUFS: out of descriptors for now
+                self._accept_after = time.monotonic() + ACCEPT_PAUSE_S
+                self._warn(OUT_OF_DESCRIPTORS, f"cannot accept connections: {exc}")
+                return
+            sock.setblocking(False)
+            if len(self.connections) >= MAX_CONNECTIONS:
+                self._refuse(sock)
+            else:
                 self.connections.append(Connection(sock))
+
+    def _refuse(self, sock: socket.socket) -> None:
+        self._warn(TOO_MANY, f"more than {MAX_CONNECTIONS} connections at once: "
+                             "further ones are answered busy and closed")
+        with contextlib.suppress(OSError):
+            sock.send(json.dumps(BUSY_REPLY).encode("utf-8") + b"\n")
+        sock.close()
 
     def _receive(self, conn: Connection) -> None:
         try:
@@ -133,16 +167,26 @@ class ControlServer:
 
     def _dispatch(self, conn: Connection, line: bytes) -> None:
         was_streaming = conn.streaming
-        try:
-            request = json.loads(line)
-            reply = self.handlers[request["op"]](request)
-        except Exception as exc:  # a bad request never stops the holder
-            reply = {"ok": False, "error": f"bad request: {exc!r}"}
+        reply = self._answer(line)
         if reply.pop("stream", False):
             conn.streaming = True
         if not was_streaming:  # a stream carries output only
-            conn.reply(reply)
+            try:
+                conn.reply(reply)
+            except (TypeError, ValueError) as exc:  # a reply that is not JSON
+                self._warn(HANDLER_FAILED, f"a reply could not be sent: {exc!r}"[:500])
+                conn.reply({"ok": False, "error": "internal error"})
         conn.flush()
+
+    def _answer(self, line: bytes) -> Reply:
+        try:
+            request = json.loads(line)
+            return dict(self.handlers[request["op"]](request))
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:  # a bad request
+            return {"ok": False, "error": f"bad request: {exc!r}"[:500]}
+        except Exception as exc:  # a handler's own failure never stops the holder
+            self._warn(HANDLER_FAILED, f"a request failed: {exc!r}"[:500])
+            return {"ok": False, "error": f"internal error: {exc!r}"[:500]}
 
     def close(self) -> None:
         """Flush what can be sent at once, then close everything and remove the socket."""

@@ -13,7 +13,15 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
-from gzia.supervisor.control import ControlServer, Handler, Reply, Request, decode_bytes
+from gzia.supervisor.control import (
+    HANDLER_FAILED,
+    ControlServer,
+    Handler,
+    Reply,
+    Request,
+    Warn,
+    decode_bytes,
+)
 from gzia.supervisor.control import encode_bytes as encode
 from gzia.supervisor.logfile import RotatingLog
 from gzia.supervisor.relay import MAX_PENDING_INPUT, PtyRelay
@@ -24,8 +32,10 @@ BATCH_BYTES = 1 << 20
 
 
 class HolderRelay(PtyRelay):
-    def __init__(self, master: int, log: RotatingLog, server: ControlServer) -> None:
+    def __init__(self, master: int, log: RotatingLog, server: ControlServer,
+                 warn: Warn | None = None) -> None:
         super().__init__(master, None, 1, None)
+        self._warn = warn or (lambda _code, _message: None)
         self.stdout_fd = None
         self.log = log
         self.server = server
@@ -46,7 +56,10 @@ class HolderRelay(PtyRelay):
 
     def handle(self, readable: list[int], writable: list[int]) -> None:
         super().handle(readable, writable)
-        self.server.handle(readable, writable)
+        try:
+            self.server.handle(readable, writable)
+        except Exception as exc:  # the control socket's failure never ends the run
+            self._warn(HANDLER_FAILED, f"the control socket failed: {exc!r}"[:500])
 
     def close(self) -> None:
         """Close the PTY and the log; the control socket stays until the record is final."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -19,13 +20,23 @@ def rotated_path(path: Path) -> Path:
     return path.with_name(path.name + ".1")
 
 
+Warn = Callable[[str, str], None]
+LOG_STOPPED = "log_stopped"
+"""The warning code of a log given up (``warn(LOG_STOPPED, why)``)."""
+
+
 class RotatingLog:
-    def __init__(self, path: Path, max_bytes: int) -> None:
+    """A log that cannot be written any more (the disk is full, the directory was
+    deleted, an I/O error) is given up, never raised to the run: ``warn`` is told once
+    and later output is not logged."""
+
+    def __init__(self, path: Path, max_bytes: int, warn: Warn | None = None) -> None:
         """``max_bytes`` comes from the config key ``session_log_max_bytes``."""
         self.path = path
         self.max_bytes = max(1, max_bytes)
+        self._warn = warn
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = self._open()
+        self._fd: int | None = self._open()
         self.size = os.fstat(self._fd).st_size
 
     def _open(self) -> int:
@@ -33,26 +44,39 @@ class RotatingLog:
         return os.open(self.path, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
 
     def write(self, data: bytes) -> None:
+        try:
+            self._write(data)
+        except OSError as exc:
+            self._give_up(exc)
+
+    def _write(self, data: bytes) -> None:
         view = memoryview(data)
-        while view:
+        while view and self._fd is not None:
             room = self.max_bytes - self.size
             if room <= 0:
                 self._rotate()
                 room = self.max_bytes
-            part = view[:room]
-            written = os.write(self._fd, part)
+            written = os.write(self._fd, view[:room])
             self.size += written
             view = view[written:]
 
     def _rotate(self) -> None:
-        os.close(self._fd)
+        self.close()
         self.path.replace(rotated_path(self.path))
         self._fd = self._open()
         self.size = 0
 
+    def _give_up(self, exc: OSError) -> None:
+        self.close()
+        if self._warn is not None:
+            why = exc.strerror or str(exc)
+            self._warn(LOG_STOPPED, f"output is no longer logged to {self.path}: {why}")
+
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            os.close(self._fd)
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def log_size(path: Path) -> int:

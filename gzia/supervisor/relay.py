@@ -54,11 +54,11 @@ class PtyRelay:
     def drain(self, quiet_s: float = 0.05, limit_s: float = DRAIN_LIMIT_S) -> None:
         """After the agent is gone: copy what is left in the PTY until it goes quiet, or
         for ``limit_s`` at most (a process that left the agent's group may keep writing)."""
-        import select
+        from gzia.supervisor.ready import wait_ready
 
         deadline = time.monotonic() + limit_s
         while self.master_open and time.monotonic() < deadline:
-            ready, _, _ = select.select([self.master], [], [], quiet_s)
+            ready, _ = wait_ready([self.master], [], quiet_s)
             if not ready:
                 return
             self._pump_output()

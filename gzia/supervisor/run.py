@@ -3,8 +3,10 @@
 ``run_supervised`` is the only way gz-ia runs an agent. It
 
 1. starts the agent as the leader of its own process group (``spawn``);
-2. calls ``on_started`` with pid and pgid *before* waiting, so the caller records them and
-   a crash of gz-ia never leaves an agent running unrecorded;
+2. calls ``on_started`` with pid and pgid while the child is held before exec
+   (:mod:`gzia.supervisor.startgate`): the agent runs only once the caller has recorded
+   them, so a crash of gz-ia never leaves an agent running unrecorded (``NOT_STARTED``
+   follows when the exec then fails);
 3. waits, relaying a PTY if there is one, while noting SIGTERM/SIGHUP/SIGINT sent to gz-ia:
    those are forwarded to the group (SIGHUP as SIGTERM), and after the grace the group
    gets SIGKILL; the watchdog's timeouts stop the group the same way;
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import select
 import signal
 import sys
 import time
@@ -26,9 +27,11 @@ from dataclasses import dataclass
 
 from gzia.supervisor.command import Command
 from gzia.supervisor.endreason import EndReason
+from gzia.supervisor.ready import wait_ready
 from gzia.supervisor.relay import PtyRelay
 from gzia.supervisor.signals import FORWARDED_AS, SignalInbox, signal_inbox
-from gzia.supervisor.spawn import Child, spawn_in_pty, spawn_plain
+from gzia.supervisor.spawn import Child, Preexec, spawn_in_pty, spawn_plain
+from gzia.supervisor.startgate import StartGate
 from gzia.supervisor.terminal import (
     JobControl,
     SavedTerminal,
@@ -46,6 +49,10 @@ IDLE_WAKEUP_S = 0.25
 class Started:
     pid: int
     pgid: int
+
+
+NOT_STARTED = Started(0, 0)
+"""Passed to ``on_started`` when the child it named could not exec the agent."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,8 @@ class DetachedPty:
 
     relay_for: Callable[[int], PtyRelay]
     window: tuple[int, int] = (24, 80)
+    on_running: Callable[[], None] | None = None
+    """Called once the agent has exec'd (after ``on_started``)."""
 
 
 @dataclass
@@ -111,13 +120,13 @@ def _run(
     with _attached(command, detached) as attach:
         began = time.monotonic()
         try:
-            child, relay = attach.spawn()
+            child, relay = _spawn_recorded(attach, on_started)
         except BaseException:  # the child may have taken the terminal before its exec failed
             attach.close(None)
             raise
         try:
-            if on_started is not None:
-                on_started(Started(child.pid, child.pid))
+            if detached is not None and detached.on_running is not None:
+                detached.on_running()
             stop = _Waiter(child, inbox, watchdog, relay=relay, began=began,
                            job_control=attach.job_control(child)).wait()
         except BaseException:
@@ -127,6 +136,33 @@ def _run(
         finally:
             attach.close(relay)
     return _outcome(child, stop, began)
+
+
+def _spawn_recorded(
+    attach: _Attachment, on_started: Callable[[Started], None] | None
+) -> tuple[Child, PtyRelay | None]:
+    """Spawn; with ``on_started``, the child is held before exec until it has returned
+    (:mod:`gzia.supervisor.startgate`): no agent runs that its owner did not record."""
+    if on_started is None:
+        return attach.spawn(None)
+    gate = StartGate(attach.spawn)
+    try:
+        pid = gate.child_pid()
+        if pid is not None:
+            on_started(Started(pid, pid))
+    except BaseException:
+        with contextlib.suppress(BaseException):
+            child, relay = gate.finish()  # it exits unstarted
+            child.wait()
+            if relay is not None:
+                relay.close()
+        raise
+    try:
+        return gate.release()
+    except BaseException:
+        if pid is not None:  # its exec failed: the recorded child never ran the agent
+            on_started(NOT_STARTED)
+        raise
 
 
 def _outcome(child: Child, stop: _Stop | None, began: float) -> RunOutcome:
@@ -157,21 +193,21 @@ class _Attachment:
         self.saved: SavedTerminal | None = None
         self._raw: contextlib.ExitStack = contextlib.ExitStack()
 
-    def spawn(self) -> tuple[Child, PtyRelay | None]:
+    def spawn(self, hold: Preexec | None) -> tuple[Child, PtyRelay | None]:
         if self.command.pty:
-            return self._spawn_pty()
+            return self._spawn_pty(hold)
         if self.terminal_fd is not None:
             self.saved = SavedTerminal.capture(self.terminal_fd)
-        return spawn_plain(self.command, self.terminal_fd), None
+        return spawn_plain(self.command, self.terminal_fd, hold), None
 
-    def _spawn_pty(self) -> tuple[Child, PtyRelay]:
+    def _spawn_pty(self, hold: Preexec | None) -> tuple[Child, PtyRelay]:
         if self.detached is not None:
-            child, master = spawn_in_pty(self.command, None, self.detached.window)
+            child, master = spawn_in_pty(self.command, None, self.detached.window, hold)
             return child, self.detached.relay_for(master)
         stdin_fd = 0 if _is_open(0) else None
         out_fd = self.command.output_fd
         size_fd = out_fd if os.isatty(out_fd) else stdin_fd
-        child, master = spawn_in_pty(self.command, size_fd)
+        child, master = spawn_in_pty(self.command, size_fd, hold=hold)
         if self.terminal_fd is not None:
             self._raw.enter_context(raw_mode(self.terminal_fd))
         return child, PtyRelay(master, stdin_fd, out_fd, self.command.log_path)
@@ -265,10 +301,7 @@ class _Waiter:
         if self.relay is not None:
             readable += self.relay.readable()
             writable = self.relay.writable()
-        try:
-            ready_r, ready_w, _ = select.select(readable, writable, [], timeout)
-        except InterruptedError:
-            return
+        ready_r, ready_w = wait_ready(readable, writable, timeout)
         if self.inbox.read_fd in ready_r:  # not on every pass: bench/background.py
             self.inbox.drain()
         if self.relay is not None:

@@ -73,17 +73,32 @@ def new_socket_path(session_id: str, environ: Mapping[str, str] | None = None) -
 
 
 def bind_private_socket(path: Path) -> socket.socket:
-    """A listening Unix socket at ``path`` with mode 0600 from the start."""
+    """A listening Unix socket at ``path`` with mode 0600 from the start.
+
+    It is bound under a temporary name (``.<random>.new``, not ``*.sock``) and renamed
+    to ``path`` only once it listens: a socket at a ``*.sock`` name that refuses
+    connections is stale, whatever moment another holder's :func:`clean_stale_sockets`
+    looks at it."""
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    staging = path.with_name(f".{secrets.token_hex(4)}.new")  # shorter than path
     old_umask = os.umask(0o177)
     try:
-        server.bind(str(path))
+        server.bind(str(staging))
+        staging.chmod(0o600)
+        server.listen(LISTEN_BACKLOG)
+        server.setblocking(False)
+        staging.rename(path)
+    except BaseException:
+        server.close()
+        with contextlib.suppress(OSError):
+            staging.unlink()
+        raise
     finally:
         os.umask(old_umask)
-    path.chmod(0o600)
-    server.listen(16)
-    server.setblocking(False)
     return server
+
+
+LISTEN_BACKLOG = 64
 
 
 def is_trusted_socket(path: Path) -> bool:
@@ -101,8 +116,20 @@ def is_trusted_socket(path: Path) -> bool:
             and stat.S_ISSOCK(sock.st_mode) and sock.st_uid == uid)
 
 
+def socket_missing(path: Path) -> bool:
+    """The socket, or its directory, is not there (deleted under a running holder)."""
+    try:
+        path.lstat()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
 def clean_stale_sockets(directory: Path) -> list[Path]:
-    """Remove sockets nobody listens on any more (their holder died); return them."""
+    """Remove sockets nobody listens on any more (their holder died); return them. A
+    live holder's socket always listens: it is published only once it does."""
     removed: list[Path] = []
     with contextlib.suppress(OSError):
         for entry in os.scandir(directory):

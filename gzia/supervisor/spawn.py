@@ -23,26 +23,29 @@ from gzia.supervisor.terminal import (
     child_take_terminal,
     copy_window_size,
     set_window_size,
-    sigttou_ignored,
 )
 
 Child = subprocess.Popen[bytes]
 
 
-def spawn_plain(command: Command, terminal_fd: int | None) -> Child:
+Preexec = Callable[[], None]
+
+
+def spawn_plain(command: Command, terminal_fd: int | None, hold: Preexec | None = None) -> Child:
+    """``hold`` runs last in the child before exec (:mod:`gzia.supervisor.startgate`)."""
     stdout = command.output_fd if command.stdout_to_stderr else None
     if terminal_fd is None:
-        return _popen(command, process_group=0, stdout=stdout)
-    with sigttou_ignored():
-        child = _popen(command, stdout=stdout,
-                       preexec_fn=lambda: child_take_terminal(terminal_fd))
+        return _popen(command, process_group=0, stdout=stdout, preexec_fn=hold)
+    child = _popen(command, stdout=stdout,
+                   preexec_fn=_then(lambda: child_take_terminal(terminal_fd), hold))
     with contextlib.suppress(OSError):  # the child may already have exec'd: it did it itself
         os.setpgid(child.pid, child.pid)
     return child
 
 
 def spawn_in_pty(
-    command: Command, size_from_fd: int | None, window: tuple[int, int] | None = None
+    command: Command, size_from_fd: int | None, window: tuple[int, int] | None = None,
+    hold: Preexec | None = None,
 ) -> tuple[Child, int]:
     """Start the agent on a new PTY; returns the child and the PTY's master fd.
 
@@ -60,7 +63,7 @@ def spawn_in_pty(
             stdout=slave,
             stderr=slave,
             start_new_session=True,
-            preexec_fn=_acquire_controlling_terminal,
+            preexec_fn=_then(_acquire_controlling_terminal, hold),
         )
     except BaseException:
         os.close(master)
@@ -68,6 +71,17 @@ def spawn_in_pty(
     finally:
         os.close(slave)
     return child, master
+
+
+def _then(first: Preexec, hold: Preexec | None) -> Preexec:
+    if hold is None:
+        return first
+
+    def both() -> None:
+        first()
+        hold()
+
+    return both
 
 
 def _acquire_controlling_terminal() -> None:

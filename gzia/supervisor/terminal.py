@@ -58,9 +58,10 @@ def give_terminal(fd: int, pgid: int) -> bool:
 def child_take_terminal(fd: int) -> None:
     """Run in the forked child before exec: own group, then foreground of the terminal.
 
-    The parent ignores SIGTTOU around the spawn, so this call does not stop the child;
-    the default disposition is restored before exec (ignored signals survive exec).
+    SIGTTOU is ignored meanwhile, so this call does not stop the child; the default
+    disposition is restored before exec (ignored signals survive exec).
     """
+    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
     os.setpgid(0, 0)
     with contextlib.suppress(OSError):
         os.tcsetpgrp(fd, os.getpgrp())
