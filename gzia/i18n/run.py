@@ -165,7 +165,7 @@ ES = {
                           "(debe ser un directorio suyo con modo 0700)",
     "holder_gone": "el proceso que sostiene la sesión '{id}' ya no existe; su agente "
                    "(PID {pid}) puede seguir en ejecución",
-    "holder_gone_hint": "deténgalo con: gz-ia session kill {id}",
+    "holder_gone_hint": "detenlo con: gz-ia session kill {id}",
     "holder_unreachable": "no se puede contactar con el proceso de la sesión '{id}': {detail}",
     "holder_refused": "el proceso de la sesión '{id}' lo rechazó: {detail}",
     "not_background": "la sesión '{id}' no se inició con -b: no hay proceso con el que hablar",

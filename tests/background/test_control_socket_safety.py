@@ -7,6 +7,7 @@ holder's socket (or the runtime directory) is deleted, input and attach say exac
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -82,7 +83,7 @@ def test_a_deleted_socket_is_named_by_input_and_attach(
                "de attach"),
     }
     hints = {"en": f"stop it with: gz-ia session kill {data['id']}",
-             "es": f"deténgalo con: gz-ia session kill {data['id']}"}
+             "es": f"detenlo con: gz-ia session kill {data['id']}"}
     for command in (("send-keys", data["id"], "x"), ("paste", data["id"], "text"),
                     ("attach", data["id"])):
         result = gz("--json", "session", *command, cwd=repo, env={"GZ_LANG": lang})
@@ -95,3 +96,31 @@ def test_a_deleted_socket_is_named_by_input_and_attach(
     killed = gz("--json", "session", "kill", data["id"], cwd=repo)
     assert killed.exit_code == 0, killed
     assert wait_final(repo, data["id"])["status"] == "killed"
+
+
+def test_a_deleted_runtime_directory_is_named_by_input_and_attach(
+    gz: Callable[..., Result], repo: Path, agent: Callable[[str, str], Path], notes: Path,
+) -> None:
+    """The whole runtime directory gone (a tmp cleaner, a logout) is the same case as the
+    socket alone: the holder still runs, input and attach say its socket is gone."""
+    with tempfile.TemporaryDirectory(dir="/tmp", prefix="gzrt") as runtime:
+        env = {"XDG_RUNTIME_DIR": runtime}
+        agent("idle", COOPERATIVE)
+        started = gz("--json", "exec", "-b", "--", "idle", cwd=repo, env=env)
+        assert started.exit_code == 0, started
+        data = started.json["data"]
+        try:
+            wait_for_note(notes, "ready")
+            sock = Path(data["holder"]["socket"])
+            assert sock.parent == Path(runtime) / "gz-ia"
+            shutil.rmtree(sock.parent)
+            for command in (("send-keys", data["id"], "x"), ("attach", data["id"])):
+                result = gz("--json", "session", *command, cwd=repo, env=env)
+                assert result.exit_code == 1, result
+                error = result.json["errors"][0]
+                assert (error["code"], error["details"]) == (
+                    "IO", {"id": data["id"], "holder": "running", "socket": str(sock)}), command
+        finally:
+            killed = gz("--json", "session", "kill", data["id"], cwd=repo, env=env)
+        assert killed.exit_code == 0, killed
+        assert wait_final(repo, data["id"])["status"] == "killed"
