@@ -104,7 +104,8 @@ def environment_once_running(terminal: TerminalSession, deadline_s: float = 20.0
         terminal.read_for(0.05)
         assert terminal.process.poll() is None, terminal.output
         environ = Path(f"/proc/{pid}/environ").read_bytes().decode("latin-1")
-        if not any(secret in environ for secret in SECRET_TEXTS):
+        # Read during the execve that sheds the credentials, it is empty for a moment.
+        if environ and not any(secret in environ for secret in SECRET_TEXTS):
             return environ
         assert time.monotonic() < deadline, "it kept gz-ia's credentials"
 
