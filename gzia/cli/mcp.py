@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from gzia.cli.numbers import Count, Seconds
+from gzia.orchy.limits import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT
 
 app = typer.Typer(add_completion=False)
 
@@ -47,10 +48,10 @@ def mcp(
         "--allow-agent-get", help="Offer worktree_get (merge a session) to the agent.")] = False,
     tool_timeout: Annotated[float, typer.Option(
         "--tool-timeout", click_type=Seconds(positive=True),
-        help="Seconds a tool call may take.")] = 30.0,
+        help="Seconds a tool call may take.")] = DEFAULT_TIMEOUT,
     max_failures: Annotated[int, typer.Option(
         "--max-failures", click_type=Count(1),
-        help="Consecutive failures that make a tool DEAD.")] = 5,
+        help="Consecutive failures that make a tool DEAD.")] = DEFAULT_MAX_FAILURES,
 ) -> None:
     from gzia.cli.mcp_serving import serve_session
 

@@ -1,8 +1,7 @@
 """How one invocation ends: exactly one outcome, as an exit code plus one JSON envelope
 (JSON mode) or ``Error: <message>`` on stderr.
 
-Both ways a command runs share this: the command-line framework (:mod:`gzia.cli.runner`)
-and the commands answered without it (:mod:`gzia.cli.quick`). Nothing here imports click.
+:mod:`gzia.cli.runner` ends every command here. Nothing here imports click.
 """
 
 from __future__ import annotations

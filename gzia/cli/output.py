@@ -103,20 +103,6 @@ GLOBAL_FLAGS = (
 )
 
 
-def global_flag_names() -> set[str]:
-    """Every spelling of every global flag (``--json``, ``-q``, ``--quiet``, ``--debug``)."""
-    return {name for flag in GLOBAL_FLAGS for name in flag.names}
-
-
-def apply_global_flag(arg: str) -> bool:
-    """Turn on the global flag ``arg`` names; ``False`` when it names none."""
-    for flag in GLOBAL_FLAGS:
-        if arg in flag.names:
-            flag.apply(True)
-            return True
-    return False
-
-
 def is_json() -> bool:
     return state.json
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from gzia.orchy.proxy import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT, ToolProxy
+from gzia.orchy.limits import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT
+from gzia.orchy.proxy import ToolProxy
 from gzia.orchy.tool import Tool, ToolContext
 
 GROUP = "gzia.tools"

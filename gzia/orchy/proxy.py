@@ -26,10 +26,9 @@ import anyio.to_thread
 
 from gzia import proc
 from gzia.contract import TimeoutFailure
+from gzia.orchy.limits import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT
 from gzia.orchy.tool import Tool, ToolContext, validate_arguments
 
-DEFAULT_MAX_FAILURES = 5
-DEFAULT_TIMEOUT = 30.0
 DEGRADED_AFTER = 2
 
 

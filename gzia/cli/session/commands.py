@@ -31,7 +31,7 @@ app = typer.Typer(
     help="Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, "
          "logs, wait, kill, resume, poll, output, send-keys, paste, submit, attach, metrics).",
 )
-app.callback()(session_group)  # side-effect free: see session_group (quick `session list`)
+app.callback()(session_group)
 
 StatusFilter = Annotated[list[str] | None, typer.Option(
     "--status", help="Only sessions in this status (repeatable).", show_default=False)]

@@ -23,12 +23,8 @@ SessionRef = Annotated[str, typer.Argument(metavar="ID", help="Session id (or un
 
 
 def session_group(ctx: typer.Context, directory: Dir = None) -> None:
-    """The group's own ``-d/--dir``, for ``gz-ia session -d DIR <subcommand>``.
-
-    Keep this free of side effects (no output, no files, no checks): the plain forms of
-    ``gz-ia session list`` are answered by gzia/cli/quick.py without running it, and
-    both paths must give the same answer.
-    """
+    """The group's own ``-d/--dir``, for ``gz-ia session -d DIR <subcommand>``; a
+    subcommand's own ``-d`` wins over it (:func:`open_store`, the one place)."""
     ctx.obj = {"dir": directory}
 
 
