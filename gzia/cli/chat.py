@@ -10,28 +10,20 @@ import typer
 
 from gzia.cli import output
 from gzia.cli.mcp import NoMcp
-from gzia.cli.run_options import (
-    Background,
-    NoOutputTimeout,
-    Timeout,
-    background_options,
-    report_started,
-)
+from gzia.cli.run_options import Background, NoOutputTimeout, Timeout, report_started
 from gzia.cli.run_report import (
     ALLOW_PUSH_HELP,
     PROFILE_HELP,
-    configured_watchdog,
-    push_allowed,
     report_run,
-    warn_if_base_has_changes,
-    warn_if_unguarded,
-    workspace_label,
+    warn_at_launch,
 )
 from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
 from gzia.drivers.base import Driver, Permission
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
+from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 from gzia.sessions.workspace import Workspace
+from gzia.views.launch import chat_launch_line
 
 if TYPE_CHECKING:
     from gzia.sessions.runner import LaunchCallback
@@ -60,7 +52,6 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
                                                        help=PROFILE_HELP)] = None,
 ) -> None:
-    from gzia.cli.mcp import server_command
     from gzia.config import load_config
     from gzia.drivers.registry import (
         checked_provider_setting,
@@ -68,6 +59,7 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
         get_driver,
         parse_permission,
     )
+    from gzia.sessions.mcp_command import server_command
     from gzia.sessions.runner import SessionRequest, start_session
 
     config = load_config()
@@ -98,12 +90,10 @@ def launch_report(driver: Driver, permission: Permission, *,
     which agent runs where (the TUI says the same on the terminal it hands over)."""
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
-        warn_if_unguarded(workspace)
-        warn_if_base_has_changes(workspace)
+        warn_at_launch(workspace)
         if background:  # the record printed on return says what runs where
             return
-        output.progress(t("run.chat_launch", name=driver.display_name,
-                          permission=permission.value, workspace=workspace_label(workspace)))
+        output.progress(chat_launch_line(driver, permission, workspace))
 
     return launched
 

@@ -9,29 +9,21 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.run_options import (
-    Background,
-    NoOutputTimeout,
-    Timeout,
-    background_options,
-    report_started,
-)
+from gzia.cli.run_options import Background, NoOutputTimeout, Timeout, report_started
 from gzia.cli.run_report import (
     ALLOW_PUSH_HELP,
     PROFILE_HELP,
-    configured_watchdog,
-    push_allowed,
     report_run,
-    warn_if_base_has_changes,
-    warn_if_unguarded,
-    workspace_label,
+    warn_at_launch,
 )
 from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
 from gzia.contract import InvalidInputError, MissingRequiredError
 from gzia.drivers.base import Driver
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
+from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 from gzia.sessions.workspace import Workspace
+from gzia.views.launch import workspace_label
 
 app = typer.Typer(add_completion=False)
 
@@ -75,8 +67,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
     )
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
-        warn_if_unguarded(workspace)
-        warn_if_base_has_changes(workspace)
+        warn_at_launch(workspace)
         if background:  # the record printed on return says what runs where
             return
         output.progress(t("run.exec_launch", command=shlex.join(command), id=record.id,

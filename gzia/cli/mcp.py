@@ -6,9 +6,6 @@ exit code); after that stdout belongs to the protocol and problems go to stderr.
 
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -20,22 +17,6 @@ app = typer.Typer(add_completion=False)
 
 NoMcp = Annotated[bool, typer.Option(
     "--no-mcp", help="Do not hand the session's MCP server (gz-ia mcp) to the agent.")]
-
-
-def server_command(no_mcp: bool = False) -> list[str] | None:
-    """How the agent starts this same gz-ia: the running pyz, else the installed script,
-    else ``python -m gzia``; ``None`` with ``--no-mcp``."""
-    from gzia.update.apply import running_pyz
-
-    if no_mcp:
-        return None
-    pyz = running_pyz()
-    if pyz is not None:
-        return [sys.executable, str(pyz)]
-    script = Path(sys.argv[0]).absolute() if sys.argv and sys.argv[0] else None
-    if script is not None and script.name == "gz-ia" and os.access(script, os.X_OK):
-        return [str(script)]
-    return [sys.executable, "-m", "gzia"]
 
 
 @app.command(help="Serve a session's tools to its agent over MCP (stdio).")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -12,7 +11,6 @@ from gzia.cli.numbers import Seconds
 from gzia.i18n import t
 
 if TYPE_CHECKING:
-    from gzia.sessions.background import BackgroundOptions
     from gzia.sessions.runner import SessionRun
 
 Background = Annotated[bool, typer.Option(
@@ -25,28 +23,6 @@ NoOutputTimeout = Annotated[float | None, typer.Option(
     "--no-output-timeout", click_type=Seconds(positive=True), metavar="SECONDS",
     help="Stop the agent after this many seconds without output (PTY runs); "
          "end_reason no_output_timeout.")]
-
-
-def background_options(background: bool) -> BackgroundOptions | None:
-    """What a ``-b`` run needs from config and the terminal; None without ``-b``."""
-    if not background:
-        return None
-    from gzia.config import load_config
-    from gzia.sessions.background import BackgroundOptions
-
-    return BackgroundOptions(log_max_bytes=int(load_config().get("session_log_max_bytes")),
-                             window=_window())
-
-
-def _window() -> tuple[int, int]:
-    for fd in (1, 0, 2):
-        try:
-            size = os.get_terminal_size(fd)
-        except OSError:
-            continue
-        if size.lines > 0 and size.columns > 0:
-            return size.lines, size.columns
-    return 24, 80
 
 
 def report_started(run: SessionRun) -> None:

@@ -34,6 +34,8 @@ def package_files(package: str) -> list[Path]:
 
 
     ("orchy", ("gzia.cli", "gzia.supervisor", "gzia.update", "gzia.drivers")),
+    ("tui", ("gzia.cli",)),
+    ("views", ("gzia.cli", "gzia.tui", "gzia.orchy", "gzia.update", "gzia.metrics")),
 ])
 def test_package_does_not_import_upwards(package: str, forbidden: tuple[str, ...]) -> None:
     offenders = {
@@ -41,6 +43,17 @@ def test_package_does_not_import_upwards(package: str, forbidden: tuple[str, ...
         for path in package_files(package)
         for module in imported_gzia_modules(path)
         if module.startswith(forbidden)
+    }
+    assert offenders == set()
+
+
+def test_nothing_below_the_command_line_imports_it() -> None:
+    """The command line is the top: only it (and ``python -m gzia``) imports gzia.cli."""
+    offenders = {
+        str(path.relative_to(GZIA))
+        for path in GZIA.rglob("*.py")
+        if path.relative_to(GZIA).parts[0] not in {"cli", "__main__.py"}
+        and any(module.startswith("gzia.cli") for module in imported_gzia_modules(path))
     }
     assert offenders == set()
 

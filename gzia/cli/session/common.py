@@ -29,8 +29,14 @@ def session_group(ctx: typer.Context, directory: Dir = None) -> None:
 
 
 def open_store(ctx: typer.Context, directory: str | None) -> SessionStore:
-    """The store of the project containing ``-d`` (subcommand's, else the group's, else cwd)."""
-    return SessionStore(find_project(directory or group_dir(ctx)))
+    """The store of the project containing ``-d`` (see :func:`project_dir`)."""
+    return SessionStore(find_project(project_dir(ctx, directory)))
+
+
+def project_dir(ctx: typer.Context, directory: str | None) -> str | None:
+    """The subcommand's ``-d``, else the group's (``gz-ia session -d DIR ...``), else
+    ``None`` (the current directory): the subcommand's wins."""
+    return directory or group_dir(ctx)
 
 
 def group_dir(ctx: typer.Context) -> str | None:

@@ -32,9 +32,9 @@ def show_sessions(directory: str | None, wanted: ListFilter | None = None) -> No
         return
 
     def human() -> None:
-        from gzia.cli.session.views import render_list
+        from gzia.views.sessions import render_list
 
-        render_list(records)
+        output.lines(render_list(records))
 
     output.emit(None, human)
 
