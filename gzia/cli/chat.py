@@ -9,11 +9,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.mcp import NoMcp
-from gzia.cli.run_options import Background, NoOutputTimeout, Timeout, report_started
+from gzia.cli.run_options import (
+    AllowPush,
+    Background,
+    NoMcp,
+    NoOutputTimeout,
+    Profiles,
+    ProjectDir,
+    Timeout,
+    report_started,
+)
 from gzia.cli.run_report import (
-    ALLOW_PUSH_HELP,
-    PROFILE_HELP,
     report_run,
     warn_at_launch,
 )
@@ -39,18 +45,15 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     perm: Annotated[str | None, typer.Option("-m", "--perm",
                                              help="readonly, supervised or autonomous.")] = None,
     prompt: Annotated[str | None, typer.Option("-i", "--prompt", help="Initial prompt.")] = None,
-    directory: Annotated[str | None, typer.Option("-d", "--dir",
-                                                  help="Project directory.")] = None,
-    allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
-    = False,
+    directory: ProjectDir = None,
+    allow_push: AllowPush = False,
     no_mcp: NoMcp = False,
     label: Labels = None,
     idempotency_key: IdempotencyKey = None,
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
-    profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
-                                                       help=PROFILE_HELP)] = None,
+    profiles: Profiles = None,
 ) -> None:
     from gzia.config import load_config
     from gzia.drivers.registry import (

@@ -9,10 +9,16 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.run_options import Background, NoOutputTimeout, Timeout, report_started
+from gzia.cli.run_options import (
+    AllowPush,
+    Background,
+    NoOutputTimeout,
+    Profiles,
+    ProjectDir,
+    Timeout,
+    report_started,
+)
 from gzia.cli.run_report import (
-    ALLOW_PUSH_HELP,
-    PROFILE_HELP,
     report_run,
     warn_at_launch,
 )
@@ -36,19 +42,16 @@ app = typer.Typer(add_completion=False)
 def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
     command: Annotated[list[str] | None, typer.Argument(help="The command and its arguments.",
                                                         show_default=False)] = None,
-    directory: Annotated[str | None, typer.Option("-d", "--dir",
-                                                  help="Project directory.")] = None,
+    directory: ProjectDir = None,
     provider: Annotated[str, typer.Option("--provider", help="Driver that runs the command.")]
     = "shell",
-    allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
-    = False,
+    allow_push: AllowPush = False,
     label: Labels = None,
     idempotency_key: IdempotencyKey = None,
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
-    profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
-                                                       help=PROFILE_HELP)] = None,
+    profiles: Profiles = None,
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver

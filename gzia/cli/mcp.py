@@ -15,10 +15,6 @@ from gzia.orchy.limits import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT
 
 app = typer.Typer(add_completion=False)
 
-NoMcp = Annotated[bool, typer.Option(
-    "--no-mcp", help="Do not hand the session's MCP server (gz-ia mcp) to the agent.")]
-
-
 @app.command(help="Serve a session's tools to its agent over MCP (stdio).")
 def mcp(
     session: Annotated[str, typer.Option("--session", metavar="ID",

@@ -8,9 +8,16 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.mcp import NoMcp
-from gzia.cli.run_options import Background, NoOutputTimeout, Timeout, report_started
-from gzia.cli.run_report import PROFILE_HELP, report_run, warn_at_launch
+from gzia.cli.run_options import (
+    Background,
+    NoMcp,
+    NoOutputTimeout,
+    Profiles,
+    ProjectDir,
+    Timeout,
+    report_started,
+)
+from gzia.cli.run_report import report_run, warn_at_launch
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.resuming import ResumeRequest
@@ -23,13 +30,11 @@ app = typer.Typer(add_completion=False)
 def resume(  # noqa: PLR0917 - typer maps each flag to a parameter
     session_id: Annotated[str, typer.Argument(metavar="ID",
                                               help="Session id (or unique prefix).")],
-    directory: Annotated[str | None, typer.Option("-d", "--dir",
-                                                  help="Project directory.")] = None,
+    directory: ProjectDir = None,
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
-    profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
-                                                       help=PROFILE_HELP)] = None,
+    profiles: Profiles = None,
     no_mcp: NoMcp = False,
 ) -> None:
     resume_and_report(ResumeRequest(

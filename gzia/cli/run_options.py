@@ -1,4 +1,5 @@
-"""Options chat, exec and resume share: ``-b/--background`` and the watchdog's timeouts."""
+"""The options chat, exec and resume share, each declared once: add a run option here,
+then use it where it applies."""
 
 from __future__ import annotations
 
@@ -13,6 +14,14 @@ from gzia.i18n import t
 if TYPE_CHECKING:
     from gzia.sessions.runner import SessionRun
 
+ProjectDir = Annotated[str | None, typer.Option("-d", "--dir", help="Project directory.")]
+AllowPush = Annotated[bool, typer.Option(
+    "--allow-push", help="Let the agent run git push (refused in sessions otherwise).")]
+NoMcp = Annotated[bool, typer.Option(
+    "--no-mcp", help="Do not hand the session's MCP server (gz-ia mcp) to the agent.")]
+Profiles = Annotated[list[str] | None, typer.Option(
+    "--profile", metavar="NAME",
+    help="Project this profile into the session's worktree (repeatable).")]
 Background = Annotated[bool, typer.Option(
     "-b", "--background",
     help="Run under a detached holder and return at once with the session record.")]

@@ -14,9 +14,6 @@ from gzia.sessions.run_errors import run_error
 from gzia.sessions.runner import RunEnd, SessionRun
 from gzia.sessions.workspace import Workspace
 
-PROFILE_HELP = "Project this profile into the session's worktree (repeatable)."
-ALLOW_PUSH_HELP = "Let the agent run git push (refused in sessions otherwise)."
-
 
 def warn_at_launch(workspace: Workspace, *, base_changes: bool = True) -> None:
     """The launch warnings (:func:`gzia.views.launch.launch_warnings`), reported."""
