@@ -8,15 +8,7 @@ from typing import Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.run_options import (
-    Background,
-    NoMcp,
-    NoOutputTimeout,
-    Profiles,
-    ProjectDir,
-    Timeout,
-    report_started,
-)
+from gzia.cli import run_options as run
 from gzia.cli.run_report import report_run, warn_at_launch
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
@@ -30,12 +22,12 @@ app = typer.Typer(add_completion=False)
 def resume(  # noqa: PLR0917 - typer maps each flag to a parameter
     session_id: Annotated[str, typer.Argument(metavar="ID",
                                               help="Session id (or unique prefix).")],
-    directory: ProjectDir = None,
-    background: Background = False,
-    timeout: Timeout = None,
-    no_output_timeout: NoOutputTimeout = None,
-    profiles: Profiles = None,
-    no_mcp: NoMcp = False,
+    directory: run.ProjectDir = None,
+    background: run.Background = False,
+    timeout: run.Timeout = None,
+    no_output_timeout: run.NoOutputTimeout = None,
+    profiles: run.Profiles = None,
+    no_mcp: run.NoMcp = False,
 ) -> None:
     resume_and_report(ResumeRequest(
         session_id, directory, background=background, timeout_s=timeout,
@@ -52,8 +44,8 @@ def resume_and_report(request: ResumeRequest) -> None:
             return
         output.progress(t("run.resume_launch", id=record.id, dir=workspace.target_dir))
 
-    run = resume_run(replace(request, output_to_stderr=output.is_json()), launched)
+    session_run = resume_run(replace(request, output_to_stderr=output.is_json()), launched)
     if request.background:
-        report_started(run)
+        run.report_started(session_run)
     else:
-        report_run(run)
+        report_run(session_run)
