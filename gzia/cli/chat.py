@@ -17,10 +17,9 @@ from gzia.cli.run_options import (
     Profiles,
     ProjectDir,
     Timeout,
-    report_started,
+    report_outcome,
 )
 from gzia.cli.run_report import (
-    report_run,
     warn_at_launch,
 )
 from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
@@ -55,21 +54,10 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     no_output_timeout: NoOutputTimeout = None,
     profiles: Profiles = None,
 ) -> None:
-    from gzia.config import load_config
-    from gzia.drivers.registry import (
-        checked_provider_setting,
-        default_provider,
-        get_driver,
-        parse_permission,
-    )
     from gzia.sessions.mcp_command import server_command
     from gzia.sessions.runner import SessionRequest, start_session
 
-    config = load_config()
-    if provider is None and (configured := config.value("default_provider")).value:
-        provider = checked_provider_setting(configured.value, config.origin(configured))
-    driver = get_driver(default_provider(provider))
-    permission = parse_permission(perm or config.get("default_permission"))
+    driver, permission = chosen_agent(provider, perm)
     request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
                              mode="chat", output_to_stderr=output.is_json(),
                              allow_push=push_allowed(allow_push), labels=parsed_labels(label),
@@ -81,10 +69,24 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
 
     run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
                         on_launch=launch_report(driver, permission, background=background))
-    if background:
-        report_started(run)
-    else:
-        report_run(run)
+    report_outcome(run, background=background)
+
+
+def chosen_agent(provider: str | None, perm: str | None) -> tuple[Driver, Permission]:
+    """``-p`` and ``-m``, else the ``default_provider`` and ``default_permission`` settings."""
+    from gzia.config import load_config
+    from gzia.drivers.registry import (
+        checked_provider_setting,
+        default_provider,
+        get_driver,
+        parse_permission,
+    )
+
+    config = load_config()
+    if provider is None and (configured := config.value("default_provider")).value:
+        provider = checked_provider_setting(configured.value, config.origin(configured))
+    driver = get_driver(default_provider(provider))
+    return driver, parse_permission(perm or config.get("default_permission"))
 
 
 def launch_report(driver: Driver, permission: Permission, *,

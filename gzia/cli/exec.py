@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,10 +16,9 @@ from gzia.cli.run_options import (
     Profiles,
     ProjectDir,
     Timeout,
-    report_started,
+    report_outcome,
 )
 from gzia.cli.run_report import (
-    report_run,
     warn_at_launch,
 )
 from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
@@ -30,6 +29,9 @@ from gzia.sessions.record import SessionRecord
 from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 from gzia.sessions.workspace import Workspace
 from gzia.views.launch import workspace_label
+
+if TYPE_CHECKING:
+    from gzia.sessions.runner import LaunchCallback
 
 app = typer.Typer(add_completion=False)
 
@@ -68,6 +70,14 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
         background=background_options(background),
         profiles=tuple(profiles or ()),
     )
+    run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
+                        on_launch=launch_report(command, background=background))
+    report_outcome(run, background=background)
+
+
+def launch_report(command: list[str], *, background: bool) -> LaunchCallback:
+    """What exec says as the command starts: the launch warnings and, in the foreground,
+    what runs where."""
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_at_launch(workspace)
@@ -76,12 +86,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
         output.progress(t("run.exec_launch", command=shlex.join(command), id=record.id,
                           workspace=workspace_label(workspace)))
 
-    run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
-                        on_launch=launched)
-    if background:
-        report_started(run)
-    else:
-        report_run(run)
+    return launched
 
 
 def command_driver(driver: Driver, command: list[str]) -> Driver:

@@ -9,7 +9,7 @@ import typer
 
 from gzia.cli import output
 from gzia.cli import run_options as run
-from gzia.cli.run_report import report_run, warn_at_launch
+from gzia.cli.run_report import warn_at_launch
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.resuming import ResumeRequest
@@ -45,7 +45,4 @@ def resume_and_report(request: ResumeRequest) -> None:
         output.progress(t("run.resume_launch", id=record.id, dir=workspace.target_dir))
 
     session_run = resume_run(replace(request, output_to_stderr=output.is_json()), launched)
-    if request.background:
-        run.report_started(session_run)
-    else:
-        report_run(session_run)
+    run.report_outcome(session_run, background=request.background)

@@ -34,6 +34,16 @@ NoOutputTimeout = Annotated[float | None, typer.Option(
          "end_reason no_output_timeout.")]
 
 
+def report_outcome(run: SessionRun, *, background: bool) -> None:
+    """A ``-b`` run as started (:func:`report_started`), any other as it ended."""
+    if background:
+        report_started(run)
+        return
+    from gzia.cli.run_report import report_run
+
+    report_run(run)
+
+
 def report_started(run: SessionRun) -> None:
     """A ``-b`` run: the record (``status: running``) and, for people, what to do next."""
     if run.reused is not None:  # the idempotency key's session: reported as it is
