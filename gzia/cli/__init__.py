@@ -1,7 +1,7 @@
 """The command line. :func:`main` is the only place that turns outcomes into exit codes.
 
-``gz-ia --version``, ``gz-ia version`` and the plain forms of ``gz-ia session list`` are
-answered without the command-line framework (:mod:`gzia.cli.quick`): they must start fast.
+Every command goes through one parser (:mod:`gzia.cli.runner`, click). Only
+``gz-ia --version`` alone is answered before it: the one line scripts ask for most.
 """
 
 from __future__ import annotations
@@ -13,23 +13,15 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     guard_standard_streams()
-    if argv is None:  # this process is gz-ia (a caller passing argv keeps its environment)
-        from gzia.cli.credential_shedding import shed_credentials
-
-        shed_credentials(args)
+    if args == ["--version"]:
+        return print_version()
     if args[:1] == ["__holder__"]:  # gzia.supervisor.selfexec.HOLDER_ARG: a background run
-        from gzia.sessions.holder import holder_main
-
-        return holder_main()
+        return run_holder(sheds_credentials=argv is None)
     try:
-        from gzia.cli.quick import answer
-
-        code = answer(args)
-        if code is not None:
-            return code
         from gzia.cli.runner import run
 
-        return run(args)
+        # this process is gz-ia's own: a caller passing argv keeps its environment
+        return run(args, sheds_credentials=argv is None)
     except BrokenPipeError:
         return reader_went_away()
     except OSError as exc:  # writing the output itself failed (disk full, I/O error)
@@ -38,6 +30,33 @@ def main(argv: list[str] | None = None) -> int:
         from gzia.contract import classify
 
         return int(classify(exc)[0])
+
+
+def version_line() -> str:
+    from gzia._version import COMMIT, DATE, __version__
+
+    return f"gz-ia v{__version__} (commit: {COMMIT}, date: {DATE})"
+
+
+def print_version() -> int:
+    try:
+        sys.stdout.write(version_line() + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return reader_went_away()
+    except OSError as exc:
+        return output_failed(exc)
+    return 0
+
+
+def run_holder(*, sheds_credentials: bool) -> int:
+    if sheds_credentials:
+        from gzia.cli.credential_shedding import shed_credentials
+
+        shed_credentials("__holder__")
+    from gzia.sessions.holder import holder_main
+
+    return holder_main()
 
 
 def guard_standard_streams() -> None:

@@ -9,29 +9,26 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
-from gzia.cli.mcp import NoMcp
 from gzia.cli.run_options import (
+    AllowPush,
     Background,
+    NoMcp,
     NoOutputTimeout,
+    Profiles,
+    ProjectDir,
     Timeout,
-    background_options,
-    report_started,
+    report_outcome,
 )
 from gzia.cli.run_report import (
-    ALLOW_PUSH_HELP,
-    PROFILE_HELP,
-    configured_watchdog,
-    push_allowed,
-    report_run,
-    warn_if_base_has_changes,
-    warn_if_unguarded,
-    workspace_label,
+    warn_at_launch,
 )
 from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
 from gzia.drivers.base import Driver, Permission
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
+from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 from gzia.sessions.workspace import Workspace
+from gzia.views.launch import chat_launch_line
 
 if TYPE_CHECKING:
     from gzia.sessions.runner import LaunchCallback
@@ -47,34 +44,20 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     perm: Annotated[str | None, typer.Option("-m", "--perm",
                                              help="readonly, supervised or autonomous.")] = None,
     prompt: Annotated[str | None, typer.Option("-i", "--prompt", help="Initial prompt.")] = None,
-    directory: Annotated[str | None, typer.Option("-d", "--dir",
-                                                  help="Project directory.")] = None,
-    allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
-    = False,
+    directory: ProjectDir = None,
+    allow_push: AllowPush = False,
     no_mcp: NoMcp = False,
     label: Labels = None,
     idempotency_key: IdempotencyKey = None,
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
-    profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
-                                                       help=PROFILE_HELP)] = None,
+    profiles: Profiles = None,
 ) -> None:
-    from gzia.cli.mcp import server_command
-    from gzia.config import load_config
-    from gzia.drivers.registry import (
-        checked_provider_setting,
-        default_provider,
-        get_driver,
-        parse_permission,
-    )
+    from gzia.sessions.mcp_command import server_command
     from gzia.sessions.runner import SessionRequest, start_session
 
-    config = load_config()
-    if provider is None and (configured := config.value("default_provider")).value:
-        provider = checked_provider_setting(configured.value, config.origin(configured))
-    driver = get_driver(default_provider(provider))
-    permission = parse_permission(perm or config.get("default_permission"))
+    driver, permission = chosen_agent(provider, perm)
     request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
                              mode="chat", output_to_stderr=output.is_json(),
                              allow_push=push_allowed(allow_push), labels=parsed_labels(label),
@@ -86,10 +69,24 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
 
     run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
                         on_launch=launch_report(driver, permission, background=background))
-    if background:
-        report_started(run)
-    else:
-        report_run(run)
+    report_outcome(run, background=background)
+
+
+def chosen_agent(provider: str | None, perm: str | None) -> tuple[Driver, Permission]:
+    """``-p`` and ``-m``, else the ``default_provider`` and ``default_permission`` settings."""
+    from gzia.config import load_config
+    from gzia.drivers.registry import (
+        checked_provider_setting,
+        default_provider,
+        get_driver,
+        parse_permission,
+    )
+
+    config = load_config()
+    if provider is None and (configured := config.value("default_provider")).value:
+        provider = checked_provider_setting(configured.value, config.origin(configured))
+    driver = get_driver(default_provider(provider))
+    return driver, parse_permission(perm or config.get("default_permission"))
 
 
 def launch_report(driver: Driver, permission: Permission, *,
@@ -98,12 +95,10 @@ def launch_report(driver: Driver, permission: Permission, *,
     which agent runs where (the TUI says the same on the terminal it hands over)."""
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
-        warn_if_unguarded(workspace)
-        warn_if_base_has_changes(workspace)
+        warn_at_launch(workspace)
         if background:  # the record printed on return says what runs where
             return
-        output.progress(t("run.chat_launch", name=driver.display_name,
-                          permission=permission.value, workspace=workspace_label(workspace)))
+        output.progress(chat_launch_line(driver, permission, workspace))
 
     return launched
 

@@ -7,19 +7,17 @@ environment, not from argv) with the commands, subcommands and options click kno
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gzia.cli import output
-from gzia.cli.quick import COMPLETE_VAR
-from gzia.contract import GzError, InvalidInputError
+from gzia.cli.runner import COMPLETE_VAR, PROGRAM
+from gzia.contract import InvalidInputError
 
 if TYPE_CHECKING:
     import click
 
-PROGRAM = "gz-ia"
 SHELLS = ("bash", "zsh", "fish")
 
 app = typer.Typer(add_completion=False)
@@ -42,17 +40,3 @@ def completion_script(root: click.Command, shell: str) -> str:
         raise InvalidInputError("core.unknown_shell", shell=shell, choices=", ".join(SHELLS),
                                 details={"shell": shell, "choices": list(SHELLS)})
     return completer(root, {}, PROGRAM, COMPLETE_VAR).source()
-
-
-def complete_if_asked(root: click.Command) -> int | None:
-    """Answer a completion script's call (exit code), or None when this is not one."""
-    instruction = os.environ.get(COMPLETE_VAR)
-    if not instruction:
-        return None
-    import click
-    from click.shell_completion import shell_complete
-
-    try:
-        return shell_complete(root, {}, PROGRAM, COMPLETE_VAR, instruction)
-    except (click.ClickException, GzError):  # words that do not parse: offer nothing
-        return 1

@@ -9,8 +9,11 @@ without them (:func:`gzia.supervisor.selfexec.replace_self`: ``os.execve``, so t
 process group, session and terminal stay the same, and what ``/proc/<pid>/environ``
 shows is the new environment). Everything it starts inherits that environment.
 
-Only the commands that use the credentials keep them (:data:`KEEPERS`: they talk to
-the registries or show the settings, and start no agent); those make themselves
+It does so once the command-line parser has resolved the command's name
+(:class:`gzia.cli.root.RootGroup`), before that command's code is imported; the holder
+of a background run does so first thing. Only the commands that use the credentials
+keep them (:data:`KEEPERS`: they talk to the registries or show the settings, and start
+no agent); those make themselves
 uninspectable by the user's other processes instead (:func:`forbid_inspection`).
 The price, one more interpreter start, is paid only when a credential is set
 (bench/credentials.py).
@@ -20,17 +23,17 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 
 KEEPERS = frozenset({"update", "config", "doctor"})
 """The commands that read the credentials; every other one (and the holder) sheds them."""
 PR_SET_DUMPABLE = 4  # <linux/prctl.h>
 
 
-def shed_credentials(args: Sequence[str]) -> None:
-    """Run this command again, in this process, without gz-ia's credentials, when its
-    environment holds any and its command is not a keeper; return when there is nothing
-    to shed. A keeper holding some is made uninspectable instead."""
+def shed_credentials(command: str) -> None:
+    """Run this command line again, in this process, without gz-ia's credentials, when
+    its environment holds any and ``command`` (the name the command-line parser resolved,
+    or the holder's) is not a keeper; return when there is nothing to shed. A keeper
+    holding some is made uninspectable instead."""
     if not any(name.startswith("GZ_") for name in os.environ):
         return  # the common case pays nothing more
     from gzia.credentials import names_withheld, secret_variables
@@ -38,7 +41,7 @@ def shed_credentials(args: Sequence[str]) -> None:
     if not secret_variables(os.environ):
         return
     clean = names_withheld(os.environ)
-    if command_of(args) in KEEPERS:
+    if command in KEEPERS:
         forbid_inspection()
         return
     from gzia.supervisor.selfexec import replace_self
@@ -49,14 +52,6 @@ def shed_credentials(args: Sequence[str]) -> None:
         os.environ.clear()
         os.environ.update(clean)
         forbid_inspection()
-
-
-def command_of(args: Sequence[str]) -> str | None:
-    """The command ``args`` name: the first word that is not a global flag."""
-    from gzia.cli.output import global_flag_names
-
-    flags = global_flag_names()
-    return next((arg for arg in args if arg not in flags), None)
 
 
 def forbid_inspection() -> None:

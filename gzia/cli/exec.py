@@ -4,34 +4,34 @@ from __future__ import annotations
 
 import os
 import shlex
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gzia.cli import output
 from gzia.cli.run_options import (
+    AllowPush,
     Background,
     NoOutputTimeout,
+    Profiles,
+    ProjectDir,
     Timeout,
-    background_options,
-    report_started,
+    report_outcome,
 )
 from gzia.cli.run_report import (
-    ALLOW_PUSH_HELP,
-    PROFILE_HELP,
-    configured_watchdog,
-    push_allowed,
-    report_run,
-    warn_if_base_has_changes,
-    warn_if_unguarded,
-    workspace_label,
+    warn_at_launch,
 )
 from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
 from gzia.contract import InvalidInputError, MissingRequiredError
 from gzia.drivers.base import Driver
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
+from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 from gzia.sessions.workspace import Workspace
+from gzia.views.launch import workspace_label
+
+if TYPE_CHECKING:
+    from gzia.sessions.runner import LaunchCallback
 
 app = typer.Typer(add_completion=False)
 
@@ -44,19 +44,16 @@ app = typer.Typer(add_completion=False)
 def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
     command: Annotated[list[str] | None, typer.Argument(help="The command and its arguments.",
                                                         show_default=False)] = None,
-    directory: Annotated[str | None, typer.Option("-d", "--dir",
-                                                  help="Project directory.")] = None,
+    directory: ProjectDir = None,
     provider: Annotated[str, typer.Option("--provider", help="Driver that runs the command.")]
     = "shell",
-    allow_push: Annotated[bool, typer.Option("--allow-push", help=ALLOW_PUSH_HELP)]
-    = False,
+    allow_push: AllowPush = False,
     label: Labels = None,
     idempotency_key: IdempotencyKey = None,
     background: Background = False,
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
-    profiles: Annotated[list[str] | None, typer.Option("--profile", metavar="NAME",
-                                                       help=PROFILE_HELP)] = None,
+    profiles: Profiles = None,
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
@@ -73,21 +70,23 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
         background=background_options(background),
         profiles=tuple(profiles or ()),
     )
+    run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
+                        on_launch=launch_report(command, background=background))
+    report_outcome(run, background=background)
+
+
+def launch_report(command: list[str], *, background: bool) -> LaunchCallback:
+    """What exec says as the command starts: the launch warnings and, in the foreground,
+    what runs where."""
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
-        warn_if_unguarded(workspace)
-        warn_if_base_has_changes(workspace)
+        warn_at_launch(workspace)
         if background:  # the record printed on return says what runs where
             return
         output.progress(t("run.exec_launch", command=shlex.join(command), id=record.id,
                           workspace=workspace_label(workspace)))
 
-    run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
-                        on_launch=launched)
-    if background:
-        report_started(run)
-    else:
-        report_run(run)
+    return launched
 
 
 def command_driver(driver: Driver, command: list[str]) -> Driver:

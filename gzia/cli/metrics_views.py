@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from gzia.cli import output
-from gzia.cli.session.views import exit_code_text, format_duration
 from gzia.i18n import t
 from gzia.metrics.model import AgentMetrics, SubAgent, Tokens, Usage
 from gzia.metrics.project import Figures, ProjectMetrics
 from gzia.metrics.session import SessionMetrics
+from gzia.views.sessions import exit_code_text, format_duration
 
 LABELS = ("status", "duration", "exit_code", "changes", "source", "models", "requests",
           "tokens", "cost", "tools", "subagents", "totals")

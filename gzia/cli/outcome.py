@@ -1,8 +1,7 @@
 """How one invocation ends: exactly one outcome, as an exit code plus one JSON envelope
 (JSON mode) or ``Error: <message>`` on stderr.
 
-Both ways a command runs share this: the command-line framework (:mod:`gzia.cli.runner`)
-and the commands answered without it (:mod:`gzia.cli.quick`). Nothing here imports click.
+:mod:`gzia.cli.runner` ends every command here. Nothing here imports click.
 """
 
 from __future__ import annotations
@@ -17,7 +16,15 @@ from types import FrameType
 from typing import Any
 
 from gzia.cli import output
-from gzia.contract import ExitCode, GzError, TerminationRequested, classify, envelope, problem_from
+from gzia.contract import (
+    ExitCode,
+    GzError,
+    Problem,
+    TerminationRequested,
+    classify,
+    envelope,
+    problem_from,
+)
 
 
 @contextmanager
@@ -60,7 +67,7 @@ def failed(exc: BaseException) -> int:
             text = encode_envelope(envelope(False, None, [problem], []))
         _write_document(text)
     else:
-        _render_error(exc, problem.message, problem.hint)
+        _render_error(problem)
     if code == "INTERNAL" and output.state.debug:
         import traceback
 
@@ -68,15 +75,10 @@ def failed(exc: BaseException) -> int:
     return int(exit_code)
 
 
-def _render_error(exc: BaseException, message: str, hint: str | None) -> None:
-    from gzia.i18n import t
+def _render_error(problem: Problem) -> None:
+    from gzia.views.problems import error_lines
 
-    code = classify(exc)[1]
-    lines = [f"{t('core.error_prefix')}: {message}"]
-    if hint and code != "UNKNOWN_FLAG":
-        lines.append(hint)
-    if code == "INTERNAL" and not output.state.debug:
-        lines.append(t("core.debug_hint"))
+    lines = error_lines(problem, debug_hint=not output.state.debug)
     output.write_for_people(sys.stderr, "\n".join(lines) + "\n")
 
 

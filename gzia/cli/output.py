@@ -8,11 +8,8 @@ every failure path, so stdout carries exactly one document in JSON mode.
 
 from __future__ import annotations
 
-import re
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -103,20 +100,6 @@ GLOBAL_FLAGS = (
 )
 
 
-def global_flag_names() -> set[str]:
-    """Every spelling of every global flag (``--json``, ``-q``, ``--quiet``, ``--debug``)."""
-    return {name for flag in GLOBAL_FLAGS for name in flag.names}
-
-
-def apply_global_flag(arg: str) -> bool:
-    """Turn on the global flag ``arg`` names; ``False`` when it names none."""
-    for flag in GLOBAL_FLAGS:
-        if arg in flag.names:
-            flag.apply(True)
-            return True
-    return False
-
-
 def is_json() -> bool:
     return state.json
 
@@ -134,30 +117,17 @@ def exit_with(code: int) -> None:
     state.outcome_exit = code
 
 
-_captured: ContextVar[list[str] | None] = ContextVar("gzia_captured_lines", default=None)
-
-
-@contextmanager
-def captured_lines() -> Iterator[list[str]]:
-    """Collect the lines :func:`line` would write to stdout (in this thread or task)
-    instead of writing them: the terminal UI shows a command's report as the CLI words it."""
-    lines: list[str] = []
-    token = _captured.set(lines)
-    try:
-        yield lines
-    finally:
-        _captured.reset(token)
-
-
 def line(text: str = "", *, err: bool = False) -> None:
     """Write one line of human output (nothing in JSON mode)."""
-    sink = _captured.get()
-    if sink is not None and not err:
-        sink.append(text)
-        return
     if state.json:
         return
     write_for_people(sys.stderr if err else sys.stdout, text + "\n")
+
+
+def lines(texts: list[str]) -> None:
+    """Write a view's lines (nothing in JSON mode), in one write: thousands of rows stay fast."""
+    if texts:
+        line("\n".join(texts))
 
 
 def progress(text: str) -> None:
@@ -166,18 +136,11 @@ def progress(text: str) -> None:
         write_for_people(sys.stderr, text + "\n")
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
 def write_for_people(stream: TextIO, text: str) -> None:
-    """Write human output; on a terminal, control characters other than newline and tab
-    are shown as ``\\xNN``. Prompts, event texts and record fields may come from an
-    agent or a hand-edited file, and an escape sequence in them must not drive the
-    operator's terminal (retitle it, move the cursor, hide lines). Pipes get the text
-    as it is."""
-    if _CONTROL.search(text) is not None and stream.isatty():
-        text = _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
-    stream.write(text)
+    """Write human output, shown safely on a terminal (:func:`gzia.views.safe_text.for_stream`)."""
+    from gzia.views.safe_text import for_stream
+
+    stream.write(for_stream(stream, text))
     stream.flush()
 
 
@@ -193,6 +156,6 @@ def add_warning(problem: Problem) -> None:
     """Keep a warning for the envelope; in human mode print it, unless ``-q`` (errors only)."""
     state.warnings.append(problem)
     if not state.json and not state.quiet:
-        from gzia.i18n import t
+        from gzia.views.problems import warning_line
 
-        write_for_people(sys.stderr, f"{t('core.warning_prefix')}: {problem.message}\n")
+        write_for_people(sys.stderr, warning_line(problem) + "\n")

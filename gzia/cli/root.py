@@ -9,35 +9,17 @@ from __future__ import annotations
 
 import difflib
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import click
 
 from gzia.cli import output
+from gzia.cli.global_flags import apply_global_flags, global_options
 from gzia.cli.plugin_warnings import discover_commands, report_plugin_failure
 from gzia.contract import InternalError, InvalidInputError, UnknownCommandError
 from gzia.plugins import Discovery, PluginFailure, load_entry_point
 
 ARGS_META_KEY = "gzia.args"
-
-
-def _setter(apply: Callable[[bool], None]) -> Callable[[click.Context, click.Parameter, Any], Any]:
-    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-        if not ctx.resilient_parsing:  # completing 'gz-ia --json ses<TAB>' prints no JSON
-            apply(bool(value))
-        return value
-
-    return callback
-
-
-def global_options() -> list[click.Option]:
-    """Fresh Option objects for the global flags (one set per command)."""
-    return [
-        click.Option(list(flag.names), is_flag=True, expose_value=False, is_eager=True,
-                     callback=_setter(flag.apply), help=flag.help)
-        for flag in output.GLOBAL_FLAGS
-    ]
 
 
 _parsing: list[click.Context] = []
@@ -60,6 +42,8 @@ class GzCommand(click.Command):
         """
         ctx.meta[ARGS_META_KEY] = list(args)
         _parsing[:] = [ctx]
+        if not ctx.resilient_parsing:  # completing 'gz-ia --json ses<TAB>' prints no JSON
+            apply_global_flags(self, args)
         if isinstance(self, click.Group) or ctx.allow_extra_args:
             return super().parse_args(ctx, args)
         ctx.allow_extra_args = True
@@ -97,7 +81,12 @@ class GzGroup(GzCommand, click.Group):
 def _show_help(ctx: click.Context, param: click.Parameter, value: Any) -> None:
     if not value or ctx.resilient_parsing:
         return
-    sniff_global_flags(ctx.command, ctx.meta.get(ARGS_META_KEY) or [])
+    show_help(ctx)
+    raise click.exceptions.Exit(0)
+
+
+def show_help(ctx: click.Context) -> None:
+    """The help of ``ctx``'s command: plain text, or ``data.help`` in JSON mode."""
     from gzia.cli.help_text import help_text
 
     text = help_text(ctx)
@@ -106,7 +95,6 @@ def _show_help(ctx: click.Context, param: click.Parameter, value: Any) -> None:
     else:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
-    raise click.exceptions.Exit(0)
 
 
 _gz_classes: dict[type[click.Command], type[click.Command]] = {}
@@ -148,8 +136,15 @@ def adopt(command: click.Command) -> click.Command:
 
 
 class RootGroup(GzGroup):
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    """``gz-ia`` itself: its commands load from entry points when named; with none named
+    (``gz-ia --json``, or bare ``gz-ia`` off a terminal) it shows its help."""
+
+    def __init__(self, *, sheds_credentials: bool = False, **kwargs: Any) -> None:
+        super().__init__(invoke_without_command=True, callback=_help_without_command,
+                         subcommand_metavar="COMMAND [ARGS]...", **kwargs)  # as people use it
+        self.sheds_credentials = sheds_credentials
+        """This process is gz-ia's own (not a caller of :func:`gzia.cli.main`): a command
+        that does not keep the credentials runs again without them once it is known."""
         self._discovery: Discovery | None = None
         self._loaded: dict[str, click.Command] = {}
 
@@ -181,6 +176,10 @@ class RootGroup(GzGroup):
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0]
+        if self.sheds_credentials and not ctx.resilient_parsing:
+            from gzia.cli.credential_shedding import shed_credentials
+
+            shed_credentials(name)  # before the command's code is even imported
         command = self.get_command(ctx, name)
         if command is None and ctx.resilient_parsing:  # completing: nothing to offer
             return None, None, args[1:]
@@ -205,6 +204,12 @@ class RootGroup(GzGroup):
                 formatter.write_dl(rows)
 
 
+@click.pass_context
+def _help_without_command(ctx: click.Context) -> None:
+    if ctx.invoked_subcommand is None:
+        show_help(ctx)
+
+
 def to_click(loaded: Any, name: str) -> click.Command:
     """A plugin exposes a typer.Typer app or a click command."""
     if isinstance(loaded, click.Command):
@@ -219,36 +224,10 @@ def to_click(loaded: Any, name: str) -> click.Command:
 
 
 def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> None:
-    sniff_global_flags(None, rest)
+    apply_global_flags(None, rest)
     close = difflib.get_close_matches(name, known, n=3)
     raise UnknownCommandError(
         "core.unknown_command", command=name,
         hint_key="core.did_you_mean" if close else None,
         choices=", ".join(close), details={"command": name, "suggestions": close},
     )
-
-
-def sniff_global_flags(command: click.Command | None, args: list[str]) -> None:
-    """Find --json/-q/--debug among arguments that failed to parse.
-
-    Tokens are read the way ``command``'s parser reads them: an option that takes a
-    value consumes the next token, so ``-i --json`` stays a prompt; a group's
-    arguments end at its subcommand's name. With no command (an unknown one), every
-    token before ``--`` is looked at.
-    """
-    params = command.params if command is not None else []
-    takes_value = {
-        opt for p in params
-        if isinstance(p, click.Option) and not p.is_flag and not p.count
-        for opt in (*p.opts, *p.secondary_opts)
-    }
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        if arg == "--" or (isinstance(command, click.Group) and not arg.startswith("-")):
-            break
-        if arg in takes_value:
-            index += 2
-            continue
-        output.apply_global_flag(arg)
-        index += 1

@@ -1,8 +1,8 @@
-"""Options chat, exec and resume share: ``-b/--background`` and the watchdog's timeouts."""
+"""The options chat, exec and resume share, each declared once: add a run option here,
+then use it where it applies."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -12,9 +12,16 @@ from gzia.cli.numbers import Seconds
 from gzia.i18n import t
 
 if TYPE_CHECKING:
-    from gzia.sessions.background import BackgroundOptions
     from gzia.sessions.runner import SessionRun
 
+ProjectDir = Annotated[str | None, typer.Option("-d", "--dir", help="Project directory.")]
+AllowPush = Annotated[bool, typer.Option(
+    "--allow-push", help="Let the agent run git push (refused in sessions otherwise).")]
+NoMcp = Annotated[bool, typer.Option(
+    "--no-mcp", help="Do not hand the session's MCP server (gz-ia mcp) to the agent.")]
+Profiles = Annotated[list[str] | None, typer.Option(
+    "--profile", metavar="NAME",
+    help="Project this profile into the session's worktree (repeatable).")]
 Background = Annotated[bool, typer.Option(
     "-b", "--background",
     help="Run under a detached holder and return at once with the session record.")]
@@ -27,26 +34,14 @@ NoOutputTimeout = Annotated[float | None, typer.Option(
          "end_reason no_output_timeout.")]
 
 
-def background_options(background: bool) -> BackgroundOptions | None:
-    """What a ``-b`` run needs from config and the terminal; None without ``-b``."""
-    if not background:
-        return None
-    from gzia.config import load_config
-    from gzia.sessions.background import BackgroundOptions
+def report_outcome(run: SessionRun, *, background: bool) -> None:
+    """A ``-b`` run as started (:func:`report_started`), any other as it ended."""
+    if background:
+        report_started(run)
+        return
+    from gzia.cli.run_report import report_run
 
-    return BackgroundOptions(log_max_bytes=int(load_config().get("session_log_max_bytes")),
-                             window=_window())
-
-
-def _window() -> tuple[int, int]:
-    for fd in (1, 0, 2):
-        try:
-            size = os.get_terminal_size(fd)
-        except OSError:
-            continue
-        if size.lines > 0 and size.columns > 0:
-            return size.lines, size.columns
-    return 24, 80
+    report_run(run)
 
 
 def report_started(run: SessionRun) -> None:

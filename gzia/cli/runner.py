@@ -7,15 +7,15 @@ stdout in JSON mode or ``Error: <message>`` on stderr otherwise.
 
 from __future__ import annotations
 
-import sys
+import os
 from typing import Any
 
 import click
 
 from gzia.cli import outcome
-from gzia.cli.root import ARGS_META_KEY, RootGroup, context_being_parsed, sniff_global_flags
+from gzia.cli.global_flags import global_options
+from gzia.cli.root import RootGroup, context_being_parsed
 from gzia.contract import (
-    ExitCode,
     GzError,
     InternalError,
     InvalidInputError,
@@ -24,13 +24,13 @@ from gzia.contract import (
 )
 
 PROGRAM = "gz-ia"
+COMPLETE_VAR = "_GZ_IA_COMPLETE"
+"""Set when a shell's completion script calls gz-ia back (gzia/cli/completion.py)."""
 
 
-def build_root() -> RootGroup:
-    from gzia.cli.root import global_options
-
+def build_root(*, sheds_credentials: bool = False) -> RootGroup:
     return RootGroup(
-        name=PROGRAM,
+        name=PROGRAM, sheds_credentials=sheds_credentials,
         help="Run AI coding agents as managed sessions in isolated git worktrees.",
         params=[
             click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True,
@@ -46,25 +46,23 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: Any) -> No
         return
     from gzia.cli.version import report_version
 
-    sniff_global_flags(ctx.command, ctx.meta.get(ARGS_META_KEY) or [])  # --version --json
     report_version()
     raise click.exceptions.Exit(0)
 
 
-def run(args: list[str]) -> int:
+def run(args: list[str], *, sheds_credentials: bool = False) -> int:
     with outcome.invocation():
-        return _run(args)
+        return _run(args, build_root(sheds_credentials=sheds_credentials))
 
 
-def _run(args: list[str]) -> int:
-    root = build_root()
-    early = _answer_before_parsing(root, args)
-    if early is not None:
-        return early
-    if not args:  # bare gz-ia on a terminal: the terminal UI
+def _run(args: list[str], root: RootGroup) -> int:
+    from gzia.cli.terminal_ui import on_a_terminal
+
+    completed = complete_if_asked(root)  # a completion script calling back
+    if completed is not None:
+        return completed
+    if not args and on_a_terminal():  # bare gz-ia on a terminal is gz-ia start
         args = ["start"]
-    if _only_global_flags(args):  # 'gz-ia --json' asks for the help as 'gz-ia' does
-        args = [*args, "--help"]
     try:
         with root.make_context(PROGRAM, args) as ctx:
             root.invoke(ctx)
@@ -84,26 +82,17 @@ def _run(args: list[str]) -> int:
     return outcome.succeeded()
 
 
-def _answer_before_parsing(root: RootGroup, args: list[str]) -> int | None:
-    """A completion script calling back, or bare ``gz-ia`` off a terminal (the help page)."""
-    from gzia.cli.completion import complete_if_asked
-    from gzia.cli.terminal_ui import on_a_terminal
+def complete_if_asked(root: click.Command) -> int | None:
+    """Answer a completion script's call (exit code), or None when this is not one."""
+    instruction = os.environ.get(COMPLETE_VAR)
+    if not instruction:
+        return None
+    from click.shell_completion import shell_complete
 
-    completed = complete_if_asked(root)
-    if completed is not None or args or on_a_terminal():
-        return completed
-    from gzia.cli.help_text import help_text
-
-    context = click.Context(root, info_name=PROGRAM, **root.context_settings)
-    sys.stdout.write(help_text(context) + "\n")
-    return ExitCode.OK
-
-
-def _only_global_flags(args: list[str]) -> bool:
-    from gzia.cli.output import GLOBAL_FLAGS
-
-    names = {name for flag in GLOBAL_FLAGS for name in flag.names}
-    return all(arg in names for arg in args)
+    try:
+        return shell_complete(root, {}, PROGRAM, COMPLETE_VAR, instruction)
+    except (click.ClickException, GzError):  # words that do not parse: offer nothing
+        return 1
 
 
 def _exited(code: object) -> GzError:
@@ -113,8 +102,6 @@ def _exited(code: object) -> GzError:
 def _usage_error(error: click.UsageError) -> GzError:
     """Turn click's usage errors into ours, after finding --json in what was parsed."""
     failing = error.ctx or context_being_parsed()
-    if failing is not None:
-        sniff_global_flags(failing.command, failing.meta.get(ARGS_META_KEY) or [])
     if isinstance(error, click.NoSuchOption):
         return UnknownFlagError(
             "core.unknown_flag", flag=error.option_name,

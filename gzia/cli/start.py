@@ -1,8 +1,6 @@
 """``gz-ia start``: the terminal UI of the project containing ``-d`` (default: cwd).
 
-Bare ``gz-ia`` runs it too when stdin and stdout are terminals (gzia/cli/runner.py); the
-plain forms of both are answered by the quick path (gzia/cli/quick.py). Both call
-:func:`gzia.cli.terminal_ui.open_tui`.
+Bare ``gz-ia`` runs it too when stdin and stdout are terminals (gzia/cli/runner.py).
 """
 
 from __future__ import annotations

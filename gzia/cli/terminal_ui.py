@@ -1,6 +1,5 @@
-"""Opening the terminal UI: ``gz-ia start`` and bare ``gz-ia`` on a terminal, whether the
-command line answers them (:mod:`gzia.cli.start`) or the quick path does
-(:mod:`gzia.cli.quick`). Textual is imported only once the project is found and the
+"""Opening the terminal UI: ``gz-ia start`` and bare ``gz-ia`` on a terminal
+(:mod:`gzia.cli.start`). Textual is imported only once the project is found and the
 terminal checked: a wrong directory gives ``gz-ia session list``'s error, before the
 screen is taken over.
 """

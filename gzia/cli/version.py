@@ -13,7 +13,7 @@ app = typer.Typer(add_completion=False)
 
 def report_version() -> None:
     from gzia._version import COMMIT, DATE, __version__
-    from gzia.cli.quick import version_line
+    from gzia.cli import version_line
 
     data = {"version": __version__, "commit": COMMIT, "date": DATE,
             "python": platform.python_version()}

@@ -7,8 +7,8 @@ table reads that clock in steps of :data:`TICK_S` (:func:`ticked`).
 
 from __future__ import annotations
 
-from gzia.cli.session.views import format_duration
 from gzia.sessions.record import SessionRecord, Status, parse_rfc3339
+from gzia.views.sessions import format_duration
 
 COLUMN_TITLES = ("tui.col_id", "tui.col_status", "tui.col_provider", "tui.col_age",
                  "tui.col_duration", "tui.col_labels", "tui.col_branch", "tui.col_ahead_behind")

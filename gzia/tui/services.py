@@ -1,14 +1,14 @@
 """The TUI's calls into the services the CLI commands use, and nothing more.
 
-Each function is what a ``gz-ia session ...`` command calls, without the rendering (or
-with the CLI's own renderer, its lines collected: :func:`report_lines`). The screens run
+Each function is what a ``gz-ia session ...`` command calls, rendered by the views the
+CLI prints (:mod:`gzia.views`). The screens run
 them in worker threads and show the result, or the error's message and hint as the CLI
 prints them (:func:`problem_of`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from gzia.contract import Problem, problem_from
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from gzia.sessions.merge import MergePreview
     from gzia.sessions.record import SessionRecord
     from gzia.sessions.store import ListResult, SessionStore
+    from gzia.sessions.workspace import Workspace
 
 PREVIEW_LINES = 200
 
@@ -26,23 +27,6 @@ PREVIEW_LINES = 200
 def problem_of(exc: BaseException) -> Problem:
     """The message and hint the CLI prints for ``exc`` (its ``Error:`` line and hint)."""
     return problem_from(exc)
-
-
-def problem_lines(problem: Problem) -> list[str]:
-    """An error as the CLI prints it: ``Error: <message>``, then the hint."""
-    lines = [f"{t('core.error_prefix')}: {problem.message}"]
-    if problem.hint:
-        lines.append(problem.hint)
-    return lines
-
-
-def report_lines(render: Callable[[], None]) -> list[str]:
-    """The lines a CLI renderer writes, collected instead of printed."""
-    from gzia.cli.output import captured_lines
-
-    with captured_lines() as lines:
-        render()
-    return lines
 
 
 def list_sessions(store: SessionStore) -> ListResult:
@@ -104,15 +88,15 @@ def diff_text(result: DiffResult) -> str:
 
 def event_lines(store: SessionStore, session_id: str) -> list[str]:
     """``gz-ia session logs``: one line per event, as the CLI prints them."""
-    from gzia.cli.session.views import event_line
     from gzia.sessions.events import read_events
+    from gzia.views.sessions import event_line
 
     return [event_line(event) for event in read_events(store, session_id).events]
 
 
 def output_text(record: SessionRecord, lines: int | None = PREVIEW_LINES) -> str:
     """``gz-ia session output --tail N``: the log rendered as text."""
-    from gzia.cli.session.process import read_output
+    from gzia.sessions.output_reading import read_output
     from gzia.supervisor.render import render_text
 
     return render_text(read_output(record, lines))
@@ -128,15 +112,15 @@ def preview_text(store: SessionStore, record: SessionRecord) -> str:
 
 def show_lines(record: SessionRecord) -> list[str]:
     """``gz-ia session show``."""
-    from gzia.cli.session.views import render_show
+    from gzia.views.sessions import render_show
 
-    return report_lines(lambda: render_show(record))
+    return render_show(record)
 
 
 def kill(store: SessionStore, session_id: str) -> str:
     """``gz-ia session kill``: the line it prints (and its warning while the session is
     still stopping)."""
-    from gzia.cli.session.control import stop_session
+    from gzia.sessions.stopping import stop_session
 
     result = stop_session(store, session_id)
     key = "run.kill_lost" if result.was_lost else "run.kill_done"
@@ -157,11 +141,11 @@ def preview_merge(store: SessionStore, session_id: str) -> MergePreview:
 
 def merge(store: SessionStore, session_id: str) -> list[str]:
     """``gz-ia session merge``: its report."""
-    from gzia.cli.session.views import render_merge
     from gzia.sessions.merge import merge_session
+    from gzia.views.sessions import render_merge
 
     result = merge_session(store, load_session(store, session_id))
-    return report_lines(lambda: render_merge(result, "sessions.merge_done"))
+    return render_merge(result, "sessions.merge_done")
 
 
 def delete(store: SessionStore, session_id: str) -> str:
@@ -174,11 +158,11 @@ def delete(store: SessionStore, session_id: str) -> str:
 
 def prune(store: SessionStore) -> list[str]:
     """``gz-ia session prune``: its report."""
-    from gzia.cli.session.views import render_prune
     from gzia.sessions.prune import prune as pruned
+    from gzia.views.sessions import render_prune
 
     report = pruned(store)
-    return report_lines(lambda: render_prune(report))
+    return render_prune(report)
 
 
 def submit(record: SessionRecord, text: str) -> str:
@@ -206,7 +190,7 @@ def attach(store: SessionStore, record: SessionRecord) -> str:
     from gzia.sessions.holder_client import attach_session
     from gzia.supervisor.attach import DETACHED, AttachStreams
 
-    _say(t("run.attach_start", id=record.id, key="C-]"))
+    say(t("run.attach_start", id=record.id, key="C-]"))
     how, after = attach_session(store, record, AttachStreams(0, 1, DETACH_BYTE))
     key = "run.attach_detached" if how == DETACHED else "run.attach_ended"
     return t(key, id=after.id, status=after.status)
@@ -216,16 +200,36 @@ DETACH_BYTE = 0x1D  # Ctrl-], the CLI's default --detach-key
 
 
 def resume(store: SessionStore, record: SessionRecord) -> None:
-    """``gz-ia session resume`` in the foreground, on this terminal (given up by the caller)."""
-    from gzia.cli.resume import resume_in_foreground
+    """``gz-ia session resume`` in the foreground, on this terminal (given up by the
+    caller): its launch lines and, when the agent completes, its closing lines."""
+    from gzia.sessions.resuming import ResumeRequest
+    from gzia.sessions.resuming import resume as resume_run
+    from gzia.sessions.run_errors import run_error
+    from gzia.sessions.runner import RunEnd
+    from gzia.views.launch import launch_warnings
+    from gzia.views.problems import warning_line
+    from gzia.views.sessions import finished_lines
 
-    resume_in_foreground(record.id, str(store.project.root))
+    def launched(resumed: SessionRecord, workspace: Workspace) -> None:
+        for problem in launch_warnings(workspace, base_changes=False):
+            say(warning_line(problem))
+        say(t("run.resume_launch", id=resumed.id, dir=workspace.target_dir))
+
+    run = resume_run(ResumeRequest(record.id, str(store.project.root)), launched)
+    if run.end is not RunEnd.COMPLETED:
+        raise run_error(run)
+    for line in finished_lines(run.record):
+        say(line)
 
 
-def _say(text: str) -> None:
+def say(text: str) -> None:
+    """A line on the terminal the caller has given up (raw mode: ``\\r\\n``)."""
     import os
+    import sys
 
-    os.write(2, (text + "\r\n").encode("utf-8", "backslashreplace"))
+    from gzia.views.safe_text import for_stream
+
+    os.write(2, (for_stream(sys.stderr, text) + "\r\n").encode("utf-8", "backslashreplace"))
 
 
 class AheadBehind:

@@ -5,9 +5,8 @@ built as ``gz-ia chat`` builds it (same request, watchdog, MCP wiring and push s
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +17,9 @@ if TYPE_CHECKING:
     from gzia.drivers.base import Driver
     from gzia.drivers.status import DriverStatus
     from gzia.sessions.project import Project
+    from gzia.sessions.record import SessionRecord
     from gzia.sessions.runner import LaunchCallback, SessionRun
+    from gzia.sessions.workspace import Workspace
 
 @dataclass(frozen=True)
 class Choice:
@@ -90,11 +91,10 @@ def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = 
     In the foreground this returns when the agent has ended (the caller has handed it the
     terminal); in the background, once the holder reports the agent running.
     """
-    from gzia.cli.mcp import server_command
-    from gzia.cli.run_options import background_options
-    from gzia.cli.run_report import configured_watchdog, push_allowed
     from gzia.drivers.base import takes_prompt as driver_takes_prompt
     from gzia.drivers.registry import get_driver, parse_permission
+    from gzia.sessions.mcp_command import server_command
+    from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
     from gzia.sessions.runner import SessionRequest, start_session
 
     driver = get_driver(choice.provider)
@@ -108,35 +108,32 @@ def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = 
     return start_session(request, watchdog=configured_watchdog(), on_launch=on_launch)
 
 
-def launch_report(choice: Choice) -> LaunchCallback:
-    """What ``gz-ia chat`` says on the terminal as the agent starts (the same words)."""
-    from gzia.cli.chat import launch_report as chat_launch_report
+def launch_report(choice: Choice, kept: list[str] | None = None) -> LaunchCallback:
+    """What ``gz-ia chat`` says as the agent starts, in its words: on the terminal the
+    TUI has handed over, or (``kept``) the warnings kept for the screen instead: printed,
+    they would land on top of the UI."""
     from gzia.drivers.registry import get_driver, parse_permission
+    from gzia.tui.services import say
+    from gzia.views.launch import chat_launch_line, launch_warnings
+    from gzia.views.problems import warning_line
 
-    return chat_launch_report(get_driver(choice.provider), parse_permission(choice.permission),
-                              background=choice.background)
+    driver, permission = get_driver(choice.provider), parse_permission(choice.permission)
 
+    def launched(record: SessionRecord, workspace: Workspace) -> None:
+        problems = launch_warnings(workspace)
+        if kept is not None:
+            kept.extend(problem.message for problem in problems)
+            return
+        for problem in problems:
+            say(warning_line(problem))
+        if not choice.background:  # the record shown on return says what runs where
+            say(chat_launch_line(driver, permission, workspace))
 
-@contextlib.contextmanager
-def warnings_kept() -> Iterator[list[str]]:
-    """The warnings the CLI would print meanwhile (``launch_report``'s), kept for the
-    screen instead: printed, they would land on top of the UI. One start at a time."""
-    from gzia.cli import output
-
-    state = output.state
-    before, quiet = len(state.warnings), state.quiet
-    state.quiet = True
-    kept: list[str] = []
-    try:
-        yield kept
-    finally:
-        state.quiet = quiet
-        kept.extend(problem.message for problem in state.warnings[before:])
-        del state.warnings[before:]
+    return launched
 
 
 def start_in_background(project_dir: Path, choice: Choice) -> tuple[str, list[str]]:
     """``gz-ia chat -b``: the new session's id, and the warnings chat would print."""
-    with warnings_kept() as warnings:
-        run = start(project_dir, choice, on_launch=launch_report(choice))
+    warnings: list[str] = []
+    run = start(project_dir, choice, on_launch=launch_report(choice, warnings))
     return run.record.id, warnings

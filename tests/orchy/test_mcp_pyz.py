@@ -35,11 +35,11 @@ def test_the_pyz_serves_the_session_and_trips_the_breaker(pyz: Path, served: Ser
 
 
 @pytest.mark.pyz
-def test_the_pyz_serves_the_agents_form_without_click_or_the_http_stack(
+def test_the_pyz_serves_the_agents_form_without_the_http_stack(
     pyz: Path, served: Served
 ) -> None:
-    """The form agents are handed (gzia/sessions/mcp_wiring.py) takes the quick path, and
-    the SDK's HTTP-only modules stay stand-ins (bench/orchy.py)."""
+    """The form agents are handed (gzia/sessions/mcp_wiring.py) is served with the SDK's
+    HTTP-only modules left as stand-ins (bench/orchy.py)."""
     initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "pyz", "version": "1"}}}
@@ -53,5 +53,5 @@ def test_the_pyz_serves_the_agents_form_without_click_or_the_http_stack(
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
                 if line.startswith("import time:")}
     assert {"mcp.server.lowlevel.server", "gzia.orchy.server"} <= imported
-    assert {"click", "typer", "uvicorn", "sse_starlette", "httpx", "mcp.shared.auth",
+    assert {"uvicorn", "sse_starlette", "httpx", "mcp.shared.auth",
             "starlette.datastructures"} & imported == set()  # each imported by the real ones

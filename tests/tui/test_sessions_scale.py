@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
-from gzia.cli.session.views import format_duration
 from gzia.sessions.project import find_project
 from gzia.sessions.record import SessionRecord, Status
 from gzia.sessions.store import SessionStore
@@ -22,6 +21,7 @@ from gzia.tui.app import GzApp
 from gzia.tui.rows import COLUMN_TITLES, ROWS_SHOWN, TICK_S
 from gzia.tui.screens.new_session import NewSessionScreen
 from gzia.tui.screens.sessions import SessionsScreen
+from gzia.views.sessions import format_duration
 from tests.sessions.session_testkit import make_repo
 from tests.tui.conftest import make_app, until
 

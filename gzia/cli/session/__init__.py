@@ -4,8 +4,4 @@
 what every subcommand shares (``-d/--dir``, ids, opening the store); ``listing`` is
 ``session list``; ``views`` renders; ``events``, ``control`` and ``process`` hold the
 log, kill/resume and process subcommands.
-
-This file stays empty on purpose: the quick path of ``gz-ia session list``
-(gzia/cli/quick.py) imports ``gzia.cli.session.listing`` without click or typer, and
-Python runs this file first.
 """

@@ -16,9 +16,9 @@ from gzia.cli.numbers import Count
 from gzia.cli.session.common import (
     Dir,
     SessionRef,
-    group_dir,
     open_session,
     open_store,
+    project_dir,
     session_group,
 )
 from gzia.cli.session.events import log_command, logs_command
@@ -31,7 +31,7 @@ app = typer.Typer(
     help="Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, "
          "logs, wait, kill, resume, poll, output, send-keys, paste, submit, attach, metrics).",
 )
-app.callback()(session_group)  # side-effect free: see session_group (quick `session list`)
+app.callback()(session_group)
 
 StatusFilter = Annotated[list[str] | None, typer.Option(
     "--status", help="Only sessions in this status (repeatable).", show_default=False)]
@@ -57,15 +57,15 @@ def list_command(  # noqa: PLR0917 - typer maps one parameter to each flag
 
     wanted = build_filter(statuses=status or (), providers=provider or (), labels=label or (),
                           since=since, limit=limit)
-    show_sessions(directory or group_dir(ctx), None if wanted.is_empty else wanted)
+    show_sessions(project_dir(ctx, directory), None if wanted.is_empty else wanted)
 
 
 @app.command("show", help="Show one session's record.")
 def show_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
-    from gzia.cli.session.views import render_show
+    from gzia.views.sessions import render_show
 
     _, record = open_session(ctx, session, directory)
-    output.emit(record.to_json(), lambda: render_show(record))
+    output.emit(record.to_json(), lambda: output.lines(render_show(record)))
 
 
 @app.command("path", help="Print the directory the session works in.")
@@ -128,12 +128,12 @@ NoCommit = Annotated[bool, typer.Option("--no-commit", help="Stage the merge, do
 
 def _merge(ctx: typer.Context, session: str, *, squash: bool, no_commit: bool,
            directory: str | None, done_key: str) -> None:
-    from gzia.cli.session.views import render_merge
     from gzia.sessions.merge import merge_session
+    from gzia.views.sessions import render_merge
 
     store, record = open_session(ctx, session, directory)
     result = merge_session(store, record, squash=squash, no_commit=no_commit)
-    output.emit(result.to_json(), lambda: render_merge(result, done_key))
+    output.emit(result.to_json(), lambda: output.lines(render_merge(result, done_key)))
 
 
 @app.command("merge", help="Merge the session's branch into the current branch (alias: get).")
@@ -162,8 +162,8 @@ def prune_command(
     ctx: typer.Context, dry_run: DryRun = False, force: PruneForce = False,
     finished: Finished = False, directory: Dir = None
 ) -> None:
-    from gzia.cli.session.views import render_prune
     from gzia.sessions.prune import prune
+    from gzia.views.sessions import render_prune
 
     store = open_store(ctx, directory)
     done = None
@@ -173,7 +173,7 @@ def prune_command(
         done = prune_finished(store, dry_run=dry_run, force=force)
     report = prune(store, dry_run=dry_run, force=force)
     data = {**report.to_json(), **(done.to_json() if done else {})}
-    output.emit(data, lambda: render_prune(report, done))
+    output.emit(data, lambda: output.lines(render_prune(report, done)))
 
 
 app.command("log", help="Append an event to the session's event log.")(log_command)

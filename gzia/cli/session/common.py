@@ -23,18 +23,20 @@ SessionRef = Annotated[str, typer.Argument(metavar="ID", help="Session id (or un
 
 
 def session_group(ctx: typer.Context, directory: Dir = None) -> None:
-    """The group's own ``-d/--dir``, for ``gz-ia session -d DIR <subcommand>``.
-
-    Keep this free of side effects (no output, no files, no checks): the plain forms of
-    ``gz-ia session list`` are answered by gzia/cli/quick.py without running it, and
-    both paths must give the same answer.
-    """
+    """The group's own ``-d/--dir``, for ``gz-ia session -d DIR <subcommand>``; a
+    subcommand's own ``-d`` wins over it (:func:`open_store`, the one place)."""
     ctx.obj = {"dir": directory}
 
 
 def open_store(ctx: typer.Context, directory: str | None) -> SessionStore:
-    """The store of the project containing ``-d`` (subcommand's, else the group's, else cwd)."""
-    return SessionStore(find_project(directory or group_dir(ctx)))
+    """The store of the project containing ``-d`` (see :func:`project_dir`)."""
+    return SessionStore(find_project(project_dir(ctx, directory)))
+
+
+def project_dir(ctx: typer.Context, directory: str | None) -> str | None:
+    """The subcommand's ``-d``, else the group's (``gz-ia session -d DIR ...``), else
+    ``None`` (the current directory): the subcommand's wins."""
+    return directory or group_dir(ctx)
 
 
 def group_dir(ctx: typer.Context) -> str | None:

@@ -16,9 +16,7 @@ from gzia.cli.session.common import Dir, SessionRef, open_store
 from gzia.i18n import t
 
 if TYPE_CHECKING:
-    from gzia.sessions.kill import KillResult
     from gzia.sessions.record import SessionRecord
-    from gzia.sessions.store import SessionStore
     from gzia.supervisor.killtarget import KillTarget
 
 
@@ -38,6 +36,7 @@ KillForce = Annotated[bool, typer.Option(
 def kill(ctx: typer.Context, session: SessionRef, force: KillForce = False,
          directory: Dir = None) -> None:
     from gzia.sessions.ids import validate_session_ref
+    from gzia.sessions.stopping import stop_session
 
     validate_session_ref(session)
     result = stop_session(open_store(ctx, directory), session, force=force)
@@ -46,19 +45,6 @@ def kill(ctx: typer.Context, session: SessionRef, force: KillForce = False,
     warn_if_still_stopping(record)
     key = "run.kill_lost" if result.was_lost else "run.kill_done"
     output.emit(record.to_json(), human=lambda: output.line(t(key, id=record.id, pid=record.pid)))
-
-
-def stop_session(store: SessionStore, ref: str, *, force: bool = False) -> KillResult:
-    """Kill a session through its holder when it has one, else by its recorded process
-    group, after the configured grace (``session kill``; the terminal UI's kill too)."""
-    from gzia.cli.run_report import configured_watchdog
-    from gzia.sessions.holder_client import kill_through_holder
-    from gzia.sessions.kill import kill_session
-
-    grace_s = configured_watchdog().kill_grace_s
-    record = store.load(store.resolve(ref))  # as stored: kill_session reconciles it
-    return (kill_through_holder(store, record, grace_s)
-            or kill_session(store, ref, grace_s, force=force))
 
 
 def warn_if_still_stopping(record: SessionRecord) -> None:
@@ -81,9 +67,10 @@ def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
 
 def resume(ctx: typer.Context, session: SessionRef, directory: Dir = None,
            background: Background = False) -> None:
-    from gzia.cli.resume import resume_in_foreground
+    from gzia.cli.resume import resume_and_report
+    from gzia.cli.session.common import project_dir
     from gzia.sessions.ids import validate_session_ref
+    from gzia.sessions.resuming import ResumeRequest
 
     validate_session_ref(session)
-    group_dir = ctx.obj.get("dir") if isinstance(ctx.obj, dict) else None
-    resume_in_foreground(session, directory or group_dir, background=background)
+    resume_and_report(ResumeRequest(session, project_dir(ctx, directory), background=background))

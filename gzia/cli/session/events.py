@@ -38,9 +38,9 @@ def log_command(  # noqa: PLR0917 - typer maps one parameter to each flag
 def logs_command(
     ctx: typer.Context, session: SessionRef, follow: Follow = False, directory: Dir = None
 ) -> None:
-    from gzia.cli.session.views import event_line
     from gzia.sessions.events import follow_events, read_events
     from gzia.sessions.reconcile import get_session
+    from gzia.views.sessions import event_line
 
     store, record = open_session(ctx, session, directory)
 

@@ -3,9 +3,6 @@
 In JSON mode the records are printed in the form they are stored in (one line each, see
 ``SessionRecord.to_text``): a record read in that form is printed as read, without being
 encoded again; any other (an older gz-ia's, or one reconciled just now) is encoded.
-
-Free of the command-line framework: the ``session`` group calls it, and so does
-:mod:`gzia.cli.quick`, which answers the plain forms of the command without click.
 """
 
 from __future__ import annotations
@@ -35,9 +32,9 @@ def show_sessions(directory: str | None, wanted: ListFilter | None = None) -> No
         return
 
     def human() -> None:
-        from gzia.cli.session.views import render_list
+        from gzia.views.sessions import render_list
 
-        render_list(records)
+        output.lines(render_list(records))
 
     output.emit(None, human)
 

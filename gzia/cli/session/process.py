@@ -8,7 +8,6 @@ agent: ``gz-ia session submit ID 'run the tests'``, then ``gz-ia session output 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -16,9 +15,8 @@ import typer
 from gzia.cli import output
 from gzia.cli.numbers import Count
 from gzia.cli.session.common import Dir, SessionRef, open_session
-from gzia.contract import NotFoundError
 from gzia.i18n import t
-from gzia.sessions.record import SessionRecord
+from gzia.sessions.output_reading import log_of, tail_lines
 
 if TYPE_CHECKING:
     from gzia.sessions.store import SessionStore
@@ -40,8 +38,8 @@ def register(app: typer.Typer) -> None:
 
 
 def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
-    from gzia.cli.session.views import exit_code_text
     from gzia.sessions.holder_client import poll
+    from gzia.views.sessions import exit_code_text
 
     _, record = open_session(ctx, session, directory)
     state = poll(record)
@@ -69,8 +67,8 @@ def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = Fal
     from gzia.supervisor.logfile import read_log_to_end
 
     store, record = open_session(ctx, session, directory)
-    logged, start = read_log_to_end(_log_of(record))
-    data = _tail(logged, tail)
+    logged, start = read_log_to_end(log_of(record))
+    data = tail_lines(logged, tail)
     if follow and not output.is_json():
         _write(data, raw)
         _follow(store, record.id, start, raw)
@@ -79,41 +77,16 @@ def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = Fal
     if follow:
         from gzia.sessions.holder_client import follow as follow_log
 
-        data = _tail(data + b"".join(follow_log(store, record.id, start)), tail)
+        data = tail_lines(data + b"".join(follow_log(store, record.id, start)), tail)
     if not data:
         warn_no_output_yet(record.id)
     output.emit(_output_json(record.id, data, raw), lambda: _write(data, raw))
-
-
-def read_output(record: SessionRecord, tail: int | None = None) -> bytes:
-    """What ``session output`` prints of a session: its log's bytes, the last ``tail``
-    lines only when given (the terminal UI's preview reads it the same way)."""
-    from gzia.supervisor.logfile import read_log, read_log_tail
-
-    path = _log_of(record)
-    return _tail(read_log(path) if tail is None else read_log_tail(path, tail), tail)
 
 
 def warn_no_output_yet(session_id: str) -> None:
     """Nothing written yet is an answer (empty output), said as a warning, not an error."""
     output.warn("NO_OUTPUT_YET", "run.no_output_yet", id=session_id,
                 details={"id": session_id})
-
-
-def _log_of(record: SessionRecord) -> Path:
-    if not record.log_path:
-        raise NotFoundError("run.no_output", id=record.id, details={"id": record.id})
-    return Path(record.log_path)
-
-
-def _tail(data: bytes, lines: int | None) -> bytes:
-    if lines is None:
-        return data
-    if lines == 0:
-        return b""
-    parts = data.split(b"\n")
-    keep = lines + 1 if parts[-1] == b"" else lines
-    return b"\n".join(parts[-keep:])
 
 
 def _output_json(session_id: str, data: bytes, raw: bool) -> dict[str, object]:

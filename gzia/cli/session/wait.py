@@ -15,10 +15,10 @@ import typer
 from gzia.cli import output
 from gzia.cli.numbers import Seconds
 from gzia.cli.session.common import Dir, open_store
-from gzia.cli.session.views import exit_code_text
 from gzia.contract import TimeoutFailure
 from gzia.i18n import t
 from gzia.sessions.ids import validate_session_ref
+from gzia.views.sessions import exit_code_text
 
 if TYPE_CHECKING:
     from gzia.sessions.wait import WaitResult

@@ -14,7 +14,7 @@ from textual.widgets import Footer, Input, Static
 from gzia.contract import Problem
 from gzia.i18n import t
 from gzia.tui.keys import key, translate_bindings
-from gzia.tui.services import problem_lines
+from gzia.views.problems import error_lines
 
 DIALOG_CSS = """
 ModalScreen { align: center middle; }
@@ -69,7 +69,7 @@ class NoticeScreen(ModalScreen[None]):
     @classmethod
     def of_problem(cls, problem: Problem) -> NoticeScreen:
         """An error as the CLI prints it: ``Error: <message>``, then the hint."""
-        return cls(t("tui.error_title", code=problem.code), problem_lines(problem), error=True)
+        return cls(t("tui.error_title", code=problem.code), error_lines(problem), error=True)
 
     def compose(self) -> ComposeResult:
         with Vertical():

@@ -8,12 +8,13 @@ from typing import Any
 
 from textual.screen import Screen
 
-from gzia.tui.services import problem_lines, problem_of
+from gzia.tui.services import problem_of
+from gzia.views.problems import error_lines
 
 
 def problem_text(exc: BaseException) -> str:
     """The CLI's ``Error: <message>`` line, and its hint line when there is one."""
-    return "\n".join(problem_lines(problem_of(exc)))
+    return "\n".join(error_lines(problem_of(exc)))
 
 
 def ask(screen: Screen[Any], question: str, on_yes: Callable[[], None],

@@ -234,15 +234,15 @@ class Tick(Checkbox):
 
 def _outcome(run: SessionRun) -> NoticeScreen:
     """How the run ended, in ``gz-ia chat``'s words: its lines, or its error and hint."""
-    from gzia.cli.run_report import run_error
+    from gzia.sessions.run_errors import run_error
     from gzia.sessions.runner import RunEnd
 
     record = run.record
     if run.end is not RunEnd.COMPLETED:
         return NoticeScreen.of_problem(problem_of(run_error(run)))
-    lines = [t("run.finished_ok", id=record.id)]
-    if record.is_isolated:
-        lines.append(t("run.next_steps", id=record.id).strip())
+    from gzia.views.sessions import finished_lines
+
+    lines = [line.strip() for line in finished_lines(record)]
     return NoticeScreen(t("tui_forms.outcome_title", id=record.id), lines)
 
 

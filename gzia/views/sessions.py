@@ -1,11 +1,11 @@
-"""Human renderings of the ``session`` commands (the original gz-ia's formats)."""
+"""Human renderings of sessions (the original gz-ia's formats): each returns its lines,
+which the ``session`` commands print and the terminal UI shows."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from gzia.cli import output
 from gzia.i18n import t
 from gzia.sessions.events import Event
 from gzia.sessions.record import SessionRecord, Status, elapsed_ms, parse_rfc3339
@@ -19,14 +19,11 @@ ROW = "{:<10}  {:<12}  {:<8}  {:<12}  {:<10}  {:<20}  {:<10}"
 LABEL_WIDTH = 12
 
 
-def render_list(records: list[SessionRecord]) -> None:
+def render_list(records: list[SessionRecord]) -> list[str]:
     if not records:
-        output.line(t("sessions.list_empty"))
-        return
+        return [t("sessions.list_empty")]
     header = ROW.format(*(t(f"sessions.col_{c}") for c in
                           ("id", "status", "pid", "permission", "mode", "started", "duration")))
-    output.line(header.rstrip())
-    output.line("-" * len(header.rstrip()))
     worktree, direct = t("sessions.mode_worktree"), t("sessions.mode_direct")
     rows = [
         ROW.format(r.id, r.status, str(r.pid) if r.pid else "-", r.permission_level,
@@ -34,7 +31,7 @@ def render_list(records: list[SessionRecord]) -> None:
                    duration_of(r)).rstrip()
         for r in records
     ]
-    output.line("\n".join(rows))  # one write: thousands of rows stay fast
+    return [header.rstrip(), "-" * len(header.rstrip()), *rows]
 
 
 def exit_code_text(code: int | None) -> str:
@@ -42,8 +39,7 @@ def exit_code_text(code: int | None) -> str:
     return "-" if code is None else str(code)
 
 
-def render_show(r: SessionRecord) -> None:
-    output.line(t("sessions.show_title", id=r.id))
+def render_show(r: SessionRecord) -> list[str]:
     rows: list[tuple[str, object]] = [("status", r.status), ("pid", r.pid or "-")]
     if r.provider:
         rows.append(("provider", r.provider))
@@ -62,8 +58,8 @@ def render_show(r: SessionRecord) -> None:
     rows.append(("exit_code", exit_code_text(r.exit_code)))
     if r.labels:
         rows.append(("labels", ", ".join(f"{k}={v}" for k, v in r.labels.items())))
-    for key, value in rows:
-        output.line(f"{t('sessions.label_' + key):<{LABEL_WIDTH}}{value}")
+    return [t("sessions.show_title", id=r.id),
+            *(f"{t('sessions.label_' + key):<{LABEL_WIDTH}}{value}" for key, value in rows)]
 
 
 def event_line(e: Event) -> str:
@@ -121,74 +117,80 @@ def _short(commit: str | None) -> str | None:
     return f"({commit[:12]})" if commit else None
 
 
-def render_merge(result: MergeResult, done_key: str) -> None:
+def finished_lines(record: SessionRecord) -> list[str]:
+    """What a run that completed says at its end (on stderr, for people)."""
+    lines = [t("run.finished_ok", id=record.id)]
+    if record.is_isolated:
+        lines.append(t("run.next_steps", id=record.id))
+    return lines
+
+
+def render_merge(result: MergeResult, done_key: str) -> list[str]:
     if result.already_up_to_date:
-        output.line(t("sessions.merge_up_to_date"))
-        return
-    output.line(t(done_key, id=result.session_id))
-    output.line(t("sessions.merge_files"))
-    for name in result.files:
-        output.line(f"  • {name}")
+        return [t("sessions.merge_up_to_date")]
+    lines = [t(done_key, id=result.session_id), t("sessions.merge_files")]
+    lines += (f"  • {name}" for name in result.files)
     if result.no_commit:
         key = "merge_note_squash_no_commit" if result.squash else "merge_note_no_commit"
-        output.line(t(f"sessions.{key}"))
+        lines.append(t(f"sessions.{key}"))
+    return lines
 
 
-def render_prune(report: PruneReport, finished: FinishedReport | None = None) -> None:
+def render_prune(report: PruneReport, finished: FinishedReport | None = None) -> list[str]:
     if not report.removed_anything and not report.missing_worktrees \
             and not report.kept_worktrees and not report.kept_branches \
             and not (finished and (finished.removed or finished.kept)):
-        output.line(t("sessions.prune_nothing"))
-        return
-    output.line(t("sessions.prune_title"))
+        return [t("sessions.prune_nothing")]
+    out = [t("sessions.prune_title")]
     if report.dry_run:  # first: every line below is what prune would do
-        output.line(t("sessions.prune_dry_run"))
+        out.append(t("sessions.prune_dry_run"))
     would = "_dry" if report.dry_run else ""  # "would remove" instead of "removed"
     if finished is not None:
-        _render_finished(finished, would)
+        out += _render_finished(finished, would)
     discarded = {work.session_id: work.files for work in report.discarded_files}
     for name in report.removed_worktrees:
-        output.line(t(f"sessions.prune_worktree{would}", name=name))
-        _prune_files(f"prune_discarded{would}", discarded.get(name, []))
+        out.append(t(f"sessions.prune_worktree{would}", name=name))
+        out += _prune_files(f"prune_discarded{would}", discarded.get(name, []))
     for kept in report.kept_worktrees:
-        output.line(t(f"sessions.prune_kept_{kept.reason}", name=kept.session_id))
-        _prune_files("prune_kept_files", kept.files)
+        out.append(t(f"sessions.prune_kept_{kept.reason}", name=kept.session_id))
+        out += _prune_files("prune_kept_files", kept.files)
     for branch in report.kept_branches:
-        output.line(t(f"sessions.prune_kept_branch_{branch.reason}", name=branch.branch,
-                      path=branch.path))
+        out.append(t(f"sessions.prune_kept_branch_{branch.reason}", name=branch.branch,
+                     path=branch.path))
     for tip in report.branch_tips:
-        output.line(t(f"sessions.prune_branch{would}", name=tip.branch, commit=tip.short))
+        out.append(t(f"sessions.prune_branch{would}", name=tip.branch, commit=tip.short))
         if not tip.on_other_branch:
-            output.line(t("sessions.prune_branch_unique", commit=tip.short))
+            out.append(t("sessions.prune_branch_unique", commit=tip.short))
     groups = [(f"prune_dir{would}", report.removed_dirs),
               (f"prune_events{would}", report.removed_events),
               (f"prune_lock{would}", report.removed_locks),
               ("prune_missing", report.missing_worktrees)]
     for key, names in groups:
         for name in names:
-            output.line(t(f"sessions.{key}", name=name))
+            out.append(t(f"sessions.{key}", name=name))
             if key.startswith("prune_dir"):
-                _prune_files(f"prune_discarded{would}", discarded.get(name, []))
+                out += _prune_files(f"prune_discarded{would}", discarded.get(name, []))
+    return out
 
 
-def _render_finished(report: FinishedReport, would: str) -> None:
+def _render_finished(report: FinishedReport, would: str) -> list[str]:
+    out: list[str] = []
     for removed in report.removed:
-        output.line(t(f"sessions.prune_session{would}", name=removed.session_id,
+        out.append(t(f"sessions.prune_session{would}", name=removed.session_id,
                       status=removed.status))
         if removed.branch and removed.commit:
-            output.line(t(f"sessions.prune_session_branch{would}", branch=removed.branch,
+            out.append(t(f"sessions.prune_session_branch{would}", branch=removed.branch,
                           commit=removed.commit[:12]))
-        _prune_files(f"prune_discarded{would}", removed.discarded.files)
+        out += _prune_files(f"prune_discarded{would}", removed.discarded.files)
         if removed.discarded.commits:
-            output.line(t(f"sessions.prune_discarded_commits{would}",
+            out.append(t(f"sessions.prune_discarded_commits{would}",
                           count=removed.discarded.commits))
     for kept in report.kept:
-        output.line(t(f"sessions.prune_session_kept_{kept.reason}", name=kept.session_id,
+        out.append(t(f"sessions.prune_session_kept_{kept.reason}", name=kept.session_id,
                       what=kept.work.describe()))
+    return out
 
 
-def _prune_files(key: str, files: list[str]) -> None:
-    if files:
-        output.line(t(f"sessions.{key}", count=len(files)))
-    for name in files:
-        output.line(f"      • {name}")
+def _prune_files(key: str, files: list[str]) -> list[str]:
+    counted = [t(f"sessions.{key}", count=len(files))] if files else []
+    return counted + [f"      • {name}" for name in files]

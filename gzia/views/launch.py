@@ -1,0 +1,68 @@
+"""What a run says as its agent starts: the launch warnings and the launch lines, the
+same for ``gz-ia chat``, ``exec``, ``resume`` and the terminal UI's new session."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gzia.contract import Problem
+from gzia.i18n import t
+
+if TYPE_CHECKING:
+    from gzia.drivers.base import Driver, Permission
+    from gzia.sessions.workspace import Workspace
+
+LISTED_FILES = 20
+"""How many of the base's uncommitted files a warning lists in ``details.files``."""
+
+
+def launch_warnings(workspace: Workspace, *, base_changes: bool = True) -> list[Problem]:
+    """The guardrails that are off, and (``base_changes``) the base's uncommitted files
+    a new session does not get."""
+    found = [unguarded_warning(workspace)]
+    if base_changes:
+        found.append(base_changes_warning(workspace))
+    return [problem for problem in found if problem is not None]
+
+
+def unguarded_warning(workspace: Workspace) -> Problem | None:
+    """The agent runs without the git guardrails (git too old for them)."""
+    from gzia.sessions.guard import MINIMUM_GIT, git_too_old
+
+    version = git_too_old() if workspace.is_isolated else None
+    if version is None:
+        return None
+    minimum = ".".join(map(str, MINIMUM_GIT))
+    return Problem("GUARDRAILS_OFF", t("launch.guardrails_off", version=version,
+                                       minimum=minimum),
+                   details={"git_version": version, "minimum": minimum})
+
+
+def base_changes_warning(workspace: Workspace) -> Problem | None:
+    """The base has uncommitted changes that a new session does not get."""
+    from gzia.sessions.workspace import uncommitted_in_base
+
+    paths = uncommitted_in_base(workspace)
+    if not paths:
+        return None
+    base = str(workspace.base_dir or workspace.working_dir)
+    commit = (workspace.base_commit or "HEAD")[:12]
+    return Problem("UNCOMMITTED_CHANGES", t("launch.uncommitted_base", count=len(paths),
+                                            base=base, commit=commit),
+                   details={"base": base, "base_commit": workspace.base_commit,
+                            "count": len(paths), "files": paths[:LISTED_FILES]})
+
+
+def workspace_label(workspace: Workspace) -> str:
+    if workspace.is_isolated and workspace.base_dir is not None:  # a linked worktree's
+        base = workspace.base_branch or (workspace.base_commit or "HEAD")[:12]
+        return t("run.workspace_isolated_from", path=str(workspace.worktree_dir), base=base)
+    if workspace.is_isolated:
+        return t("run.workspace_isolated", id=workspace.session_id)
+    return t("run.workspace_direct")
+
+
+def chat_launch_line(driver: Driver, permission: Permission, workspace: Workspace) -> str:
+    """Which agent runs where (``gz-ia chat`` in the foreground)."""
+    return t("run.chat_launch", name=driver.display_name, permission=permission.value,
+             workspace=workspace_label(workspace))

@@ -1,0 +1,22 @@
+"""An error and a warning as people read them: ``Error: <message>`` and its hint,
+``Warning: <message>``. The command line prints these lines; the terminal UI shows them."""
+
+from __future__ import annotations
+
+from gzia.contract import Problem
+from gzia.i18n import t
+
+
+def error_lines(problem: Problem, *, debug_hint: bool = False) -> list[str]:
+    """``Error: <message>``, then the hint (none for an unknown flag: the message names
+    the close matches), then (``debug_hint``, an internal error) how to see more."""
+    lines = [f"{t('core.error_prefix')}: {problem.message}"]
+    if problem.hint and problem.code != "UNKNOWN_FLAG":
+        lines.append(problem.hint)
+    if debug_hint and problem.code == "INTERNAL":
+        lines.append(t("core.debug_hint"))
+    return lines
+
+
+def warning_line(problem: Problem) -> str:
+    return f"{t('core.warning_prefix')}: {problem.message}"
