@@ -17,8 +17,8 @@ def main(argv: list[str] | None = None) -> int:
         from gzia.cli.credential_shedding import shed_credentials
 
         shed_credentials(args)
-    if args[:1] == ["__holder__"]:  # gzia.supervisor.selfexec.HOLDER_ARG: a background run
-        from gzia.sessions.holder import holder_main
+    if args[:1] == ["__holder__"]:  # gzia.selfexec.HOLDER_ARG: a background run
+        from gzia.sessions.run import holder_main
 
         return holder_main()
     try:

@@ -34,7 +34,7 @@ from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
 
 if TYPE_CHECKING:
-    from gzia.sessions.runner import LaunchCallback
+    from gzia.sessions.run import LaunchCallback
 
 app = typer.Typer(add_completion=False)
 
@@ -68,7 +68,7 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
         get_driver,
         parse_permission,
     )
-    from gzia.sessions.runner import SessionRequest, start_session
+    from gzia.sessions.run import SessionRequest, start_session
 
     config = load_config()
     if provider is None and (configured := config.value("default_provider")).value:

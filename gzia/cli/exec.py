@@ -60,7 +60,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
-    from gzia.sessions.runner import SessionRequest, start_session
+    from gzia.sessions.run import SessionRequest, start_session
 
     if not command:
         raise MissingRequiredError("run.missing_command", details={"argument": "CMD"})

@@ -22,7 +22,7 @@ NoMcp = Annotated[bool, typer.Option(
 def server_command(no_mcp: bool = False) -> list[str] | None:
     """How the agent starts this same gz-ia: the running pyz, else the installed script,
     else ``python -m gzia``; ``None`` with ``--no-mcp``."""
-    from gzia.update.apply import running_pyz
+    from gzia.selfexec import running_pyz
 
     if no_mcp:
         return None

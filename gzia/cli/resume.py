@@ -59,7 +59,7 @@ def resume_in_foreground(
 ) -> None:
     from gzia.cli.mcp import server_command
     from gzia.drivers.registry import get_driver
-    from gzia.sessions.runner import resume_session
+    from gzia.sessions.run import resume_session
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_if_unguarded(workspace)

@@ -13,7 +13,7 @@ from gzia.i18n import t
 
 if TYPE_CHECKING:
     from gzia.sessions.background import BackgroundOptions
-    from gzia.sessions.runner import SessionRun
+    from gzia.sessions.run import SessionRun
 
 Background = Annotated[bool, typer.Option(
     "-b", "--background",

@@ -19,7 +19,7 @@ from gzia.contract import (
 )
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
-from gzia.sessions.runner import RunEnd, SessionRun
+from gzia.sessions.run import RunEnd, SessionRun
 from gzia.sessions.workspace import Workspace
 from gzia.supervisor.watchdog import Watchdog
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from enum import Enum, StrEnum
+from pathlib import Path
 from types import UnionType
 from typing import TYPE_CHECKING, Any
 
@@ -322,3 +323,35 @@ def elapsed_ms(started_at: str, finished_at: str | None = None) -> int | None:
     except ValueError:
         return None
     return max(0, int((end - start).total_seconds() * 1000))
+
+
+COMMAND_EXTRA = "command"
+"""Record field (kept by the store as an extra) holding an ``exec`` session's argv."""
+ALLOW_PUSH_EXTRA = "allow_push"
+"""Record field (an extra, present only when true): the session may push; kept on resume."""
+HOLDER_EXTRA = "holder"
+"""Record field (an extra) naming the holder: ``{"pid", "start_time", "socket"}``."""
+
+
+@dataclass(frozen=True)
+class HolderRef:
+    pid: int
+    start_time: str
+    socket: Path
+
+    @classmethod
+    def of(cls, record: SessionRecord) -> HolderRef | None:
+        """The holder a record names, or None (a foreground run, or an unusable field)."""
+        raw = record.extras.get(HOLDER_EXTRA)
+        if not isinstance(raw, dict):
+            return None
+        pid, start, sock = raw.get("pid"), raw.get("start_time"), raw.get("socket")
+        if not isinstance(pid, int) or pid <= 1 or not isinstance(start, str) \
+                or not isinstance(sock, str):
+            return None  # without a start time a pid proves nothing
+        return cls(pid, start, Path(sock))
+
+    def alive(self) -> bool:
+        from gzia.supervisor.procinfo import is_process_alive
+
+        return is_process_alive(self.pid, self.start_time)

@@ -194,7 +194,7 @@ def send_keys(record: SessionRecord, keys: str) -> str:
 
 
 def _send(record: SessionRecord, data: bytes) -> str:
-    from gzia.sessions.holder_client import send_input
+    from gzia.sessions.background import send_input
 
     sent = send_input(record, data)
     return t("run.input_sent", id=record.id, count=sent)
@@ -203,7 +203,7 @@ def _send(record: SessionRecord, data: bytes) -> str:
 def attach(store: SessionStore, record: SessionRecord) -> str:
     """``gz-ia session attach`` on this terminal (the caller has given it up): Ctrl-]
     detaches. The line the CLI prints after it."""
-    from gzia.sessions.holder_client import attach_session
+    from gzia.sessions.background import attach_session
     from gzia.supervisor.attach import DETACHED, AttachStreams
 
     _say(t("run.attach_start", id=record.id, key="C-]"))

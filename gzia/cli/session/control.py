@@ -52,7 +52,7 @@ def stop_session(store: SessionStore, ref: str, *, force: bool = False) -> KillR
     """Kill a session through its holder when it has one, else by its recorded process
     group, after the configured grace (``session kill``; the terminal UI's kill too)."""
     from gzia.cli.run_report import configured_watchdog
-    from gzia.sessions.holder_client import kill_through_holder
+    from gzia.sessions.background import kill_through_holder
     from gzia.sessions.kill import kill_session
 
     grace_s = configured_watchdog().kill_grace_s

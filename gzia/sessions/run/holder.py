@@ -14,13 +14,13 @@ controlling terminal), it reads what to run from its stdin, then
 4. records the agent's pid, group and start time while the agent is held before exec
    (it runs only once that write is durable); once it runs, answers the starting
    command on its stdout (one JSON line) and lets go of it;
-5. writes the final record once (:func:`gzia.sessions.runner.finalize_run`), and only
+5. writes the final record once (:func:`gzia.sessions.run.finalize_run`), and only
    then closes the socket.
 
 It never ends the run for a failure of its own: a log it cannot write any more is given
 up, connections past :data:`gzia.supervisor.control.MAX_CONNECTIONS` are refused, a
 request that breaks a handler gets an error reply. Each such degradation is noted
-(:mod:`gzia.sessions.holder_notes`) in ``.harness/logs/<id>.holder.log`` (opened anew
+(:mod:`gzia.sessions.background.notes`) in ``.harness/logs/<id>.holder.log`` (opened anew
 for each note, so it survives the logs directory being deleted), in the record's
 ``holder_warnings`` and as an event; a crash's traceback goes there too.
 """
@@ -37,10 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from gzia.contract import GzError
-from gzia.sessions.background import HOLDER_EXTRA
-from gzia.sessions.holder_notes import HolderNotes, holder_log_path
+from gzia.sessions.background import HolderNotes, holder_log_path
 from gzia.sessions.project import find_project
-from gzia.sessions.record import SessionRecord
+from gzia.sessions.record import HOLDER_EXTRA, SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.command import Command
 from gzia.supervisor.control import ControlServer, Reply, Request
@@ -96,7 +95,7 @@ class _Holder:
         self.notes = HolderNotes(store, session_id)
 
     def run(self) -> int:
-        from gzia.sessions.runner import finalize_run, finalize_unstarted
+        from gzia.sessions.run.runner import finalize_run, finalize_unstarted
 
         with stop_signals_held() as held:  # a late stop changes nothing: the record is final
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -125,7 +124,7 @@ class _Holder:
     def _conversation(self) -> str | None:
         """The id of a conversation the agent chose itself (pi, opencode), for metrics."""
         from gzia.drivers.registry import get_driver
-        from gzia.sessions.runner import conversation_after_exit
+        from gzia.sessions.run.runner import conversation_after_exit
 
         try:
             record = self.store.load(self.session_id)
@@ -162,7 +161,7 @@ class _Holder:
 
     def _started(self, started: Started) -> None:
         """The agent is held before exec until this write is durable."""
-        from gzia.sessions.runner import record_agent
+        from gzia.sessions.run.runner import record_agent
 
         self.store.update(self.session_id, lambda record: record_agent(record, started))
         self.agent_pid = started.pid

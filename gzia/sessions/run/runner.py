@@ -37,8 +37,6 @@ from gzia.contract import (
     GzError,
     InterruptError,
     InvalidInputError,
-    IOFailure,
-    SafetyBlockError,
     TerminatedError,
     TerminationRequested,
     stop_request,
@@ -47,10 +45,13 @@ from gzia.contract import (
 from gzia.drivers.base import Driver, LaunchRequest, Permission
 from gzia.i18n import t
 from gzia.sessions.background import BackgroundOptions
+from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import (
+    ALLOW_PUSH_EXTRA,
+    COMMAND_EXTRA,
     SessionRecord,
     Status,
     elapsed_ms,
@@ -70,11 +71,6 @@ from gzia.supervisor.watchdog import Watchdog
 if TYPE_CHECKING:
     from gzia.profiles.bundle import Bundle
     from gzia.sessions.idempotency import Reused
-
-COMMAND_EXTRA = "command"
-"""Record field (kept by the store as an extra) holding an ``exec`` session's argv."""
-ALLOW_PUSH_EXTRA = "allow_push"
-"""Record field (an extra, present only when true): the session may push; kept on resume."""
 
 STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
 
@@ -457,27 +453,6 @@ def finalize_run(
     final = store.update(session_id, lambda r: _finalize(r, outcome, conversation_id))
     _log_finish(store, final)
     return final
-
-
-def log_lifecycle_event(
-    store: SessionStore,
-    session_id: str,
-    action: str,
-    stage: str,
-    *,
-    failed: bool | None = None,
-    error: str | None = None,
-    duration_ms: int | None = None,
-) -> None:
-    """Append a lifecycle event; the event log never decides whether a run succeeds."""
-    from gzia.sessions.events import append_event, new_event
-
-    status = None if failed is None else "FAILED" if failed else "OK"
-    event = new_event(session_id, action, stage, status=status, error=error,
-                      duration_ms=duration_ms, agent_id="gz-ia")
-    # IOFailure: not a regular file, say; SafetyBlockError: a symbolic link
-    with contextlib.suppress(OSError, IOFailure, SafetyBlockError):
-        append_event(store, event)
 
 
 def _log_finish(store: SessionStore, record: SessionRecord) -> None:

@@ -2,10 +2,10 @@
 
 The command that runs ``chat``/``exec``/``resume -b`` prepares everything a foreground
 run would (driver check, workspace, ``running`` record, the agent's command), then starts
-a holder (``gz-ia __holder__``: the same gz-ia, see :mod:`gzia.supervisor.selfexec`) in a
+a holder (``gz-ia __holder__``: the same gz-ia, see :mod:`gzia.selfexec`) in a
 new session, sends it what to run on its stdin, and waits until the holder says the
 agent runs (its pid recorded) or that it could not start it. The holder owns the run
-from then on (:mod:`gzia.sessions.holder`).
+from then on (:mod:`gzia.sessions.run`).
 """
 
 from __future__ import annotations
@@ -30,34 +30,6 @@ if TYPE_CHECKING:
 
 START_TIMEOUT_S = 30.0
 """How long the starting command waits for the holder to report the agent running."""
-HOLDER_EXTRA = "holder"
-"""Record field (an extra) naming the holder: ``{"pid", "start_time", "socket"}``."""
-
-
-@dataclass(frozen=True)
-class HolderRef:
-    pid: int
-    start_time: str
-    socket: Path
-
-    @classmethod
-    def of(cls, record: SessionRecord) -> HolderRef | None:
-        """The holder a record names, or None (a foreground run, or an unusable field)."""
-        raw = record.extras.get(HOLDER_EXTRA)
-        if not isinstance(raw, dict):
-            return None
-        pid, start, sock = raw.get("pid"), raw.get("start_time"), raw.get("socket")
-        if not isinstance(pid, int) or pid <= 1 or not isinstance(start, str) \
-                or not isinstance(sock, str):
-            return None  # without a start time a pid proves nothing
-        return cls(pid, start, Path(sock))
-
-    def alive(self) -> bool:
-        from gzia.supervisor.procinfo import is_process_alive
-
-        return is_process_alive(self.pid, self.start_time)
-
-
 @dataclass(frozen=True)
 class BackgroundOptions:
     log_max_bytes: int
@@ -87,13 +59,14 @@ def start_in_background(
 
 
 def _start_holder(spec: Mapping[str, Any]) -> subprocess.Popen[bytes]:
+    from gzia import proc
     from gzia.config import without_secrets
-    from gzia.supervisor.selfexec import HOLDER_ARG, gzia_argv
+    from gzia.selfexec import HOLDER_ARG, gzia_argv
 
-    holder = subprocess.Popen(  # an agent can read its holder's environment: no secrets
-        gzia_argv(HOLDER_ARG), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, cwd="/", start_new_session=True, close_fds=True,
-        env=without_secrets(os.environ),
+    holder = proc.start(  # an agent can read its holder's environment: no secrets
+        gzia_argv(HOLDER_ARG), cwd="/", env=without_secrets(os.environ),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     if holder.stdin is None:  # pragma: no cover - stdin=PIPE always gives one
         raise RuntimeError("no pipe to the holder")

@@ -48,7 +48,7 @@ class HolderNotes:
             self._append_log(traceback.format_exc())
 
     def _record(self, code: str, message: str) -> None:
-        from gzia.sessions.runner import log_lifecycle_event
+        from gzia.sessions.events import log_lifecycle_event
 
         with contextlib.suppress(GzError, OSError):  # deleted meanwhile, or a full disk
             self.store.update(self.session_id, lambda r: _add_warning(r, code, message),

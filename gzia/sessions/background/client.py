@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import ConflictError, GzError, InvalidInputError, IOFailure, SafetyBlockError
-from gzia.sessions.background import HolderRef
 from gzia.sessions.reconcile import get_session
-from gzia.sessions.record import SessionRecord
+from gzia.sessions.record import HolderRef, SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.supervisor import control
 from gzia.supervisor.relay import MAX_PENDING_INPUT

@@ -1,0 +1,26 @@
+"""Running an agent as a session: :mod:`.runner` starts and resumes it (in the foreground,
+or handed to a holder) and decides how the run ended; :mod:`.holder` is the holder process
+that runs a background session to its end.
+"""
+
+from __future__ import annotations
+
+from gzia.sessions.run.holder import holder_main
+from gzia.sessions.run.runner import (
+    LaunchCallback,
+    RunEnd,
+    SessionRequest,
+    SessionRun,
+    resume_session,
+    start_session,
+)
+
+__all__ = [
+    "LaunchCallback",
+    "RunEnd",
+    "SessionRequest",
+    "SessionRun",
+    "holder_main",
+    "resume_session",
+    "start_session",
+]
