@@ -16,11 +16,12 @@ import select
 import subprocess
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import GzError, IOFailure, NotFoundError, TimeoutFailure
+from gzia.sessions.background.spec import HolderSpec
 
 if TYPE_CHECKING:
     from gzia.sessions.record import SessionRecord
@@ -47,18 +48,17 @@ def start_in_background(
     from gzia.supervisor.runtime_dir import new_socket_path
 
     log_path = Path(record.log_path) if record.log_path else store.log_path(record.id)
-    spec = {
-        "project": str(store.project.root), "id": record.id,
-        "argv": list(command.argv), "cwd": str(command.cwd), "env": dict(command.env),
-        "log_path": str(log_path), "log_max_bytes": options.log_max_bytes,
-        "window": list(options.window), "socket": str(new_socket_path(record.id)),
-        "watchdog": asdict(watchdog),
-    }
+    spec = HolderSpec(
+        project=store.project.root, id=record.id, argv=tuple(command.argv),
+        cwd=command.cwd, env=dict(command.env), log_path=log_path,
+        log_max_bytes=options.log_max_bytes, window=options.window,
+        socket=new_socket_path(record.id), watchdog=watchdog,
+    )
     _await_ready(_start_holder(spec), record.id)
     return store.load(record.id)
 
 
-def _start_holder(spec: Mapping[str, Any]) -> subprocess.Popen[bytes]:
+def _start_holder(spec: HolderSpec) -> subprocess.Popen[bytes]:
     from gzia import proc
     from gzia.config import without_secrets
     from gzia.selfexec import HOLDER_ARG, gzia_argv
@@ -71,7 +71,7 @@ def _start_holder(spec: Mapping[str, Any]) -> subprocess.Popen[bytes]:
     if holder.stdin is None:  # pragma: no cover - stdin=PIPE always gives one
         raise RuntimeError("no pipe to the holder")
     try:
-        holder.stdin.write(json.dumps(spec).encode("utf-8"))
+        holder.stdin.write(spec.to_json())
         holder.stdin.close()
     except BrokenPipeError:
         pass  # it died at once: _await_ready reports it

@@ -37,11 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from gzia.contract import GzError
-from gzia.sessions.background import HolderNotes, holder_log_path
+from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
 from gzia.sessions.project import find_project
 from gzia.sessions.record import HOLDER_EXTRA, SessionRecord
 from gzia.sessions.store import SessionStore
-from gzia.supervisor.command import Command
 from gzia.supervisor.control import ControlServer, Reply, Request
 from gzia.supervisor.holder_relay import HolderRelay
 from gzia.supervisor.logfile import RotatingLog
@@ -49,31 +48,20 @@ from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import DetachedPty, Started, run_supervised
 from gzia.supervisor.runtime_dir import bind_private_socket, clean_stale_sockets
 from gzia.supervisor.signals import stop_signals_held
-from gzia.supervisor.watchdog import Watchdog
-
-MAX_SPEC_BYTES = 16 << 20
 
 
 def holder_main() -> int:
     """The whole life of a holder; its exit code matters to nobody (it is detached)."""
-    spec = _read_spec()
+    spec = HolderSpec.from_json(sys.stdin.buffer.read(MAX_SPEC_BYTES))
     _redirect(0, os.devnull)
-    store = SessionStore(find_project(spec["project"]))
-    session_id = str(spec["id"])
+    store = SessionStore(find_project(spec.project))
+    session_id = spec.id
     _redirect(2, str(holder_log_path(store, session_id)))
     try:
-        return _Holder(store, session_id, spec).run()
+        return _Holder(store, spec).run()
     except BaseException:
         HolderNotes(store, session_id).crash(traceback.format_exc())
         raise
-
-
-def _read_spec() -> dict[str, Any]:
-    raw = sys.stdin.buffer.read(MAX_SPEC_BYTES)
-    spec = json.loads(raw)
-    if not isinstance(spec, dict):
-        raise ValueError("holder spec must be an object")
-    return spec
 
 
 def _redirect(fd: int, path: str) -> None:
@@ -84,15 +72,15 @@ def _redirect(fd: int, path: str) -> None:
 
 
 class _Holder:
-    def __init__(self, store: SessionStore, session_id: str, spec: dict[str, Any]) -> None:
+    def __init__(self, store: SessionStore, spec: HolderSpec) -> None:
         self.store = store
-        self.session_id = session_id
+        self.session_id = spec.id
         self.spec = spec
-        self.watchdog = Watchdog(**spec["watchdog"])
-        self.socket_path = Path(spec["socket"])
+        self.watchdog = spec.watchdog
+        self.socket_path = spec.socket
         self.reported = False
         self.agent_pid = 0
-        self.notes = HolderNotes(store, session_id)
+        self.notes = HolderNotes(store, spec.id)
 
     def run(self) -> int:
         from gzia.sessions.run.runner import finalize_run, finalize_unstarted
@@ -103,7 +91,7 @@ class _Holder:
             try:
                 self.store.update(self.session_id, self._take_over)
                 outcome = run_supervised(
-                    self._command(), watchdog=self.watchdog, inbox=held.inbox,
+                    self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
                     on_started=self._started, detached=self._detached(server),
                 )
             except BaseException as exc:
@@ -131,12 +119,7 @@ class _Holder:
             driver = get_driver(record.provider)
         except GzError:  # deleted meanwhile, or its driver is no longer installed
             return None
-        spec = self.spec
-        return conversation_after_exit(driver, record, Path(spec["cwd"]), spec["env"])
-
-    def _command(self) -> Command:
-        spec = self.spec
-        return Command(tuple(spec["argv"]), Path(spec["cwd"]), dict(spec["env"]), pty=True)
+        return conversation_after_exit(driver, record, self.spec.cwd, self.spec.env)
 
     def _serve(self) -> ControlServer:
         clean_stale_sockets(self.socket_path.parent)
@@ -145,11 +128,9 @@ class _Holder:
                              warn=self.notes.warn)
 
     def _detached(self, server: ControlServer) -> DetachedPty:
-        log = RotatingLog(Path(self.spec["log_path"]), int(self.spec["log_max_bytes"]),
-                          warn=self.notes.warn)
-        rows, cols = self.spec["window"]
+        log = RotatingLog(self.spec.log_path, self.spec.log_max_bytes, warn=self.notes.warn)
         return DetachedPty(lambda master: HolderRelay(master, log, server, self.notes.warn),
-                           (rows, cols), on_running=self._running)
+                           self.spec.window, on_running=self._running)
 
     def _take_over(self, record: SessionRecord) -> None:
         """Before the agent exists: this holder owns the run (it alone writes how it
