@@ -50,5 +50,5 @@ def _broken(**changes: object) -> bytes:
     _broken(socket=None),
 ], ids=repr)
 def test_a_spec_that_is_not_one_is_refused_whole(raw: bytes) -> None:
-    with pytest.raises(ValueError, match="holder spec|JSON|Expecting"):
+    with pytest.raises(ValueError, match=r"holder spec|JSON|Expecting"):
         HolderSpec.from_json(raw)

@@ -14,7 +14,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import ConflictError, GzError, InvalidInputError, IOFailure, SafetyBlockError
+from gzia.contract import (
+    ConflictError,
+    ErrorCode,
+    GzError,
+    InvalidInputError,
+    IOFailure,
+    Problem,
+    SafetyBlockError,
+    error_class,
+)
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import HolderRef, SessionRecord
 from gzia.sessions.store import SessionStore
@@ -55,9 +64,19 @@ def ask_holder(record: SessionRecord, request: dict[str, Any],
         raise IOFailure("run.holder_unreachable", id=record.id, detail=str(exc),
                         details={"id": record.id}) from exc
     if not reply.get("ok"):
-        raise IOFailure("run.holder_refused", id=record.id, detail=str(reply.get("error")),
-                        details={"id": record.id})
+        raise _refusal(record, reply.get("error"))
     return reply
+
+
+def _refusal(record: SessionRecord, error: object) -> GzError:
+    """The holder's answer to a request it did not carry out: the class its problem's
+    code names, saying that the holder refused, and why."""
+    try:
+        problem = Problem.from_json(error)
+    except ValueError:
+        problem = Problem(ErrorCode.IO, str(error)[:500])
+    return error_class(problem.code)("run.holder_refused", id=record.id, detail=problem.message,
+                                     details={"id": record.id})
 
 
 def _live_holder(record: SessionRecord) -> HolderRef:

@@ -15,12 +15,11 @@ import os
 import select
 import subprocess
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import GzError, IOFailure, NotFoundError, TimeoutFailure
+from gzia.contract import GzError, IOFailure, Problem, TimeoutFailure, error_from
 from gzia.sessions.background.spec import HolderSpec
 
 if TYPE_CHECKING:
@@ -108,18 +107,15 @@ def _parse_report(line: bytes, session_id: str) -> dict[str, Any]:
                         detail="the holder process ended before starting the agent",
                         details={"id": session_id})
     if not report.get("ok"):
-        raise _start_error(report, session_id)
+        raise _start_error(report.get("error"), session_id)
     return report
 
 
-def _start_error(report: Mapping[str, Any], session_id: str) -> GzError:
-    """The holder's own error when it is one the agent's start can raise (the program
-    is missing or cannot be executed), else a generic one carrying its message."""
-    kind = {"NOT_FOUND": NotFoundError, "IO": IOFailure}.get(str(report.get("code")))
-    key, params = report.get("key"), report.get("params")
-    if kind is not None and isinstance(key, str) and key.startswith("run.") \
-            and isinstance(params, dict):
-        details = report.get("details")
-        return kind(key, details=details if isinstance(details, dict) else None, **params)
-    return IOFailure("run.background_failed", id=session_id,
-                     detail=str(report.get("message")), details={"id": session_id})
+def _start_error(problem: object, session_id: str) -> GzError:
+    """The holder's own error, as the class its code names (:func:`error_from`)."""
+    try:
+        return error_from(Problem.from_json(problem))
+    except ValueError:
+        return IOFailure("run.background_failed", id=session_id,
+                         detail="the holder's report could not be read",
+                         details={"id": session_id})

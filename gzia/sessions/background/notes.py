@@ -18,6 +18,7 @@ from pathlib import Path
 from gzia.contract import GzError
 from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
+from gzia.supervisor.degraded import HolderWarning
 
 WARNINGS_EXTRA = "holder_warnings"
 """Record field (an extra): ``[{"code", "message", "at"}]``, what the holder gave up."""
@@ -36,7 +37,7 @@ class HolderNotes:
         self.session_id = session_id
         self._codes: set[str] = set()
 
-    def warn(self, code: str, message: str) -> None:
+    def warn(self, code: HolderWarning, message: str) -> None:
         """A degradation, noted once per ``code``; never raises."""
         if code in self._codes:
             return

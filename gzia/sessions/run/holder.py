@@ -36,7 +36,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from gzia.contract import GzError
+from gzia.contract import GzError, problem_from
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
 from gzia.sessions.project import find_project
 from gzia.sessions.record import HOLDER_EXTRA, SessionRecord
@@ -87,8 +87,9 @@ class _Holder:
 
         with stop_signals_held() as held:  # a late stop changes nothing: the record is final
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
-            server = self._serve()
+            server: ControlServer | None = None
             try:
+                server = self._serve()
                 self.store.update(self.session_id, self._take_over)
                 outcome = run_supervised(
                     self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
@@ -99,7 +100,8 @@ class _Holder:
                     self.notes.crash(traceback.format_exc())
                 finalize_unstarted(self.store, self.session_id, exc)
                 self._report(_error_report(exc))
-                server.close()
+                if server is not None:
+                    server.close()
                 return 1
             try:
                 finalize_run(self.store, self.session_id, outcome, self._conversation())
@@ -167,14 +169,11 @@ class _Holder:
         try:
             result = kill_session(self.store, self.session_id, grace_s)
         except GzError as exc:
-            return {"ok": False, "code": str(exc.code), "error": exc.message}
+            return {"ok": False, "error": problem_from(exc).to_json()}
         target = result.target.to_json() if result.target is not None else None
         return {"ok": True, "signal": result.signal, "target": target}
 
 
 def _error_report(exc: BaseException) -> dict[str, Any]:
-    if isinstance(exc, GzError):
-        params = {k: v for k, v in exc.params.items() if isinstance(v, str | int | float)}
-        return {"ok": False, "code": str(exc.code), "key": exc.key, "params": params,
-                "details": exc.details, "message": exc.message}
-    return {"ok": False, "code": "INTERNAL", "message": repr(exc)}
+    """Why the agent did not start, in the contract's problem shape (:func:`error_from`)."""
+    return {"ok": False, "error": problem_from(exc).to_json()}
