@@ -83,7 +83,7 @@ class _Holder:
         self.notes = HolderNotes(store, spec.id)
 
     def run(self) -> int:
-        from gzia.sessions.run.runner import finalize_run, finalize_unstarted
+        from gzia.sessions.run.finish import finalize_run, finalize_unstarted
 
         with stop_signals_held() as held:  # a late stop changes nothing: the record is final
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -114,7 +114,7 @@ class _Holder:
     def _conversation(self) -> str | None:
         """The id of a conversation the agent chose itself (pi, opencode), for metrics."""
         from gzia.drivers.registry import get_driver
-        from gzia.sessions.run.runner import conversation_after_exit
+        from gzia.sessions.run.finish import conversation_after_exit
 
         try:
             record = self.store.load(self.session_id)
@@ -144,7 +144,7 @@ class _Holder:
 
     def _started(self, started: Started) -> None:
         """The agent is held before exec until this write is durable."""
-        from gzia.sessions.run.runner import record_agent
+        from gzia.sessions.run.finish import record_agent
 
         self.store.update(self.session_id, lambda record: record_agent(record, started))
         self.agent_pid = started.pid
