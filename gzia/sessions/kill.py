@@ -151,12 +151,10 @@ def agent_programs(record: SessionRecord) -> frozenset[str]:
     and its driver's executable."""
     from gzia.contract import GzError
     from gzia.drivers.registry import get_driver
-    from gzia.sessions.record import COMMAND_EXTRA
 
     programs = set()
-    command = record.extras.get(COMMAND_EXTRA)
-    if isinstance(command, list) and command and isinstance(command[0], str):
-        programs.add(Path(command[0]).name)
+    if record.command:
+        programs.add(Path(record.command[0]).name)
     with contextlib.suppress(GzError):
         programs.add(get_driver(record.provider).binary)
     return frozenset(programs - {""})

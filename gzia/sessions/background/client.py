@@ -46,7 +46,7 @@ line (:data:`gzia.supervisor.control.MAX_REQUEST_LINE`)."""
 
 def holder_state(record: SessionRecord) -> str | None:
     """``running`` or ``gone`` for a background session, None for a foreground one."""
-    holder = HolderRef.of(record)
+    holder = record.holder
     if holder is None:
         return None
     return "running" if holder.alive() else "gone"
@@ -84,7 +84,7 @@ def _live_holder(record: SessionRecord) -> HolderRef:
         raise ConflictError("run.not_running", id=record.id, status=record.status,
                             details={"id": record.id, "status": record.status},
                             data=record.to_json())
-    holder = HolderRef.of(record)
+    holder = record.holder
     if holder is None:
         raise ConflictError("run.not_background", id=record.id, details={"id": record.id})
     if not holder.alive():
@@ -188,7 +188,7 @@ def kill_through_holder(store: SessionStore, record: SessionRecord,
     (:func:`gzia.sessions.kill.kill_session`), which also says why it cannot."""
     from gzia.sessions.kill import KillResult
 
-    holder = HolderRef.of(record)
+    holder = record.holder
     if not record.is_running or holder is None or not holder.alive():
         return None
     try:

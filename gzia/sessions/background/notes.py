@@ -20,7 +20,6 @@ from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.degraded import HolderWarning
 
-WARNINGS_EXTRA = "holder_warnings"
 """Record field (an extra): ``[{"code", "message", "at"}]``, what the holder gave up."""
 MAX_WARNINGS = 16
 RECORD_WAIT_S = 1.0
@@ -78,9 +77,7 @@ class HolderNotes:
 
 
 def _add_warning(record: SessionRecord, code: str, message: str) -> None:
-    warnings = record.extras.get(WARNINGS_EXTRA)
-    if not isinstance(warnings, list):
-        warnings = []
+    warnings = list(record.holder_warnings or ())
     if len(warnings) < MAX_WARNINGS:
-        warnings.append({"code": code, "message": message, "at": now_rfc3339()})
-    record.extras[WARNINGS_EXTRA] = warnings
+        warnings.append({"code": str(code), "message": message, "at": now_rfc3339()})
+    record.holder_warnings = warnings

@@ -39,7 +39,7 @@ from typing import Any
 from gzia.contract import GzError, problem_from
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
 from gzia.sessions.project import find_project
-from gzia.sessions.record import HOLDER_EXTRA, SessionRecord
+from gzia.sessions.record import HolderRef, SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.control import ControlServer, Reply, Request
 from gzia.supervisor.holder_relay import HolderRelay
@@ -139,8 +139,8 @@ class _Holder:
         ends; kill and reconcile ask it, not the command that started it)."""
         me = os.getpid()
         record.owner_pid, record.owner_start_time = me, process_start_time(me)
-        record.extras[HOLDER_EXTRA] = {"pid": me, "start_time": record.owner_start_time,
-                                       "socket": str(self.socket_path)}
+        if record.owner_start_time is not None:  # without it a pid proves nothing
+            record.holder = HolderRef(me, record.owner_start_time, self.socket_path)
 
     def _started(self, started: Started) -> None:
         """The agent is held before exec until this write is durable."""

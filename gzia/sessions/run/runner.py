@@ -38,7 +38,7 @@ from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
-from gzia.sessions.record import ALLOW_PUSH_EXTRA, COMMAND_EXTRA, SessionRecord, Status, now_rfc3339
+from gzia.sessions.record import SessionRecord, Status, now_rfc3339
 from gzia.sessions.run.finish import (
     conversation_after_exit,
     finalize_run,
@@ -129,13 +129,12 @@ def resume_session(
     if record.is_running:
         raise ConflictError("run.already_running", id=record.id, pid=record.pid,
                             details={"id": record.id, "pid": record.pid}, data=record.to_json())
-    command = record.extras.get(COMMAND_EXTRA)
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
-        command=command if isinstance(command, list) else None,
+        command=record.command,
         mode=record.mode or "chat", output_to_stderr=output_to_stderr, mcp_server=mcp_server,
         pty=background is not None, background=background,
-        allow_push=allow_push or record.extras.get(ALLOW_PUSH_EXTRA) is True,
+        allow_push=allow_push or record.allow_push is True,
         profiles=tuple(dict.fromkeys([*(record.profiles or ()), *profiles])),
     )
     bundle = _profile_bundle(project, request.profiles, environ)
@@ -217,9 +216,9 @@ def _new_record(
     if request.pty:
         record.log_path = str(store.log_path(session_id))
     if request.command is not None:
-        record.extras[COMMAND_EXTRA] = list(request.command)
+        record.command = list(request.command)
     if request.allow_push:
-        record.extras[ALLOW_PUSH_EXTRA] = True
+        record.allow_push = True
     record.labels = dict(request.labels) if request.labels else None
     record.idempotency_key = request.idempotency_key
     if request.profiles:
