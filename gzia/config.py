@@ -122,12 +122,41 @@ class Paths:
         return Path(override).expanduser() if override else self.config_dir / "config.toml"
 
     @cached_property
+    def runtime_dir(self) -> Path:
+        """Where background runs' control sockets live: ``$XDG_RUNTIME_DIR/gz-ia`` when that
+        names an absolute directory of this user and a socket's path under it stays short,
+        else ``/tmp/gz-ia-<uid>``. A Unix socket's path is limited to about 100 bytes (108
+        on Linux, 104 on macOS), so sockets never live under a repository's path."""
+        xdg = self.environ.get("XDG_RUNTIME_DIR", "")
+        if xdg and Path(xdg).is_absolute() and _owned_dir(Path(xdg)):
+            candidate = Path(xdg) / APP_NAME
+            if len(os.fsencode(str(candidate))) + SOCKET_NAME_ROOM < MAX_SOCKET_PATH:
+                return candidate
+        return Path(f"/tmp/gz-ia-{os.getuid()}")  # noqa: S108 - private (0700, owner checked)
+
+    @cached_property
     def plugin_dirs(self) -> tuple[Path, ...]:
         """``GZ_PLUGIN_PATH`` (os.pathsep-separated), else ``<data dir>/plugins``."""
         override = self.environ.get("GZ_PLUGIN_PATH")
         if override:
             return tuple(Path(p).expanduser() for p in override.split(os.pathsep) if p)
         return (self.data_dir / "plugins",)
+
+
+MAX_SOCKET_PATH = 100
+"""Bytes: below every system's ``sun_path`` limit (104 on macOS, 108 on Linux)."""
+SOCKET_NAME_ROOM = 32
+"""Bytes kept for a socket's name in the runtime dir (``<id>-<6 hex>.sock``)."""
+
+
+def _owned_dir(path: Path) -> bool:
+    import stat
+
+    try:
+        info = path.stat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
 
 
 def paths(environ: Mapping[str, str] | None = None) -> Paths:

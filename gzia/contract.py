@@ -99,6 +99,8 @@ class GzError(Exception):
     """
 
     code: ClassVar[ErrorCode] = ErrorCode.INTERNAL
+    relayed: tuple[str, str | None] | None = None
+    """Message and hint as another gz-ia process rendered them (:func:`error_from`)."""
 
     def __init__(
         self,
@@ -119,12 +121,16 @@ class GzError(Exception):
 
     @property
     def message(self) -> str:
+        if self.relayed is not None:
+            return self.relayed[0]
         from gzia.i18n import t
 
         return t(self.key, **self.params)
 
     @property
     def hint(self) -> str | None:
+        if self.relayed is not None:
+            return self.relayed[1]
         if self.hint_key is None:
             return None
         from gzia.i18n import t
@@ -276,6 +282,19 @@ class Problem:
     hint: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def from_json(cls, data: object) -> Problem:
+        """The problem :meth:`to_json` wrote (another process's); ``ValueError`` else."""
+        if not isinstance(data, dict):
+            raise ValueError("a problem must be an object")
+        code, message, hint = data.get("code"), data.get("message"), data.get("hint")
+        retryable, details = data.get("retryable", False), data.get("details", {})
+        if not (isinstance(code, str) and isinstance(message, str)
+                and isinstance(hint, str | None) and isinstance(retryable, bool)
+                and isinstance(details, dict)):
+            raise ValueError("a problem needs a code and a message, each a string")
+        return cls(code, message, retryable, hint, details)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "code": self.code,
@@ -302,3 +321,31 @@ def envelope(
         "errors": [e.to_json() for e in errors],
         "warnings": [w.to_json() for w in warnings],
     }
+
+
+ERROR_CLASSES: dict[ErrorCode, type[GzError]] = {
+    cls.code: cls for cls in (
+        UnknownFlagError, UnknownCommandError, MissingRequiredError, InvalidInputError,
+        NotFoundError, DriverNotFoundError, ConflictError, IdempotencyConflictError,
+        SafetyBlockError, LockedError, TimeoutFailure, NetworkError, IntegrityError,
+        IOFailure, AgentFailedError, InternalError, InterruptError, TerminatedError)
+}
+"""The one mapping from an error code back to its class: every error that crosses a
+process boundary (holder, control socket, MCP tool, kernel) travels as a :class:`Problem`
+and comes back through :func:`error_from`."""
+
+
+def error_class(code: str) -> type[GzError]:
+    """The class an error code names; an unknown code is an internal error."""
+    try:
+        return ERROR_CLASSES[ErrorCode(code)]
+    except ValueError:
+        return InternalError
+
+
+def error_from(problem: Problem) -> GzError:
+    """The error another gz-ia process reported, as the class its code names, with its
+    message, hint and details as they were."""
+    error = error_class(problem.code)("contract.relayed", details=dict(problem.details))
+    error.relayed = (problem.message, problem.hint)
+    return error

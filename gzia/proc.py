@@ -1,11 +1,13 @@
-"""The one place that runs short-lived helper programs (git, version probes, a new pyz).
+"""The one place that creates processes.
 
-Always an argv list, never a shell; explicit cwd and environment, never with gz-ia's own
-secrets in it (:func:`gzia.config.without_secrets`: git and the project's hooks it runs get
-no update credentials, as agents get none); a deadline on every wait. A program that
-outlives its deadline is killed with its whole process group, so a hanging binary never
-hangs gz-ia. Long-lived agent processes belong to
-``gzia.supervisor``, not here.
+Always an argv list, never a shell; explicit cwd and environment. :func:`run` runs
+short-lived helper programs (git, version probes, a new pyz) to their end: never with
+gz-ia's own secrets in the environment (:func:`gzia.config.without_secrets`: git and the
+project's hooks it runs get no update credentials, as agents get none), a deadline on
+every wait; a program that outlives its deadline is killed with its whole process group,
+so a hanging binary never hangs gz-ia. :func:`start` starts a long-lived process (an
+agent, a holder) for a caller that owns it from then on: ``gzia.supervisor`` (the agent,
+its process group, its terminal, its waits) and ``gzia.sessions.background`` (a holder).
 
 No ``preexec_fn``: without one no Python code runs between fork and ``exec`` (on Linux
 CPython uses ``vfork``), so a program started from a thread (parallel version probes)
@@ -22,6 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gzia.config import without_secrets
 from gzia.contract import NotFoundError, TimeoutFailure
@@ -105,6 +108,15 @@ def run(
         if outlive_caller:
             stdout, stderr = (_read_back(out), _read_back(err))
     return Completed(tuple(argv), child.returncode, stdout, stderr)
+
+
+def start(argv: Sequence[str], *, cwd: str | Path, env: Mapping[str, str],
+          **options: Any) -> subprocess.Popen[bytes]:
+    """Start ``argv`` with exactly ``env`` in ``cwd``, every other fd closed. ``options``
+    are :class:`subprocess.Popen`'s (stdio, a new session or process group, a
+    ``preexec_fn`` the supervisor needs for a terminal). The caller waits, with deadlines."""
+    return subprocess.Popen(
+        list(argv), cwd=cwd, env=dict(env), close_fds=True, **options)
 
 
 def _spawn(argv: Sequence[str], *, cwd: str | Path | None, env: Mapping[str, str] | None,

@@ -54,7 +54,7 @@ def run_holder(*, sheds_credentials: bool) -> int:
         from gzia.cli.credential_shedding import shed_credentials
 
         shed_credentials("__holder__")
-    from gzia.sessions.holder import holder_main
+    from gzia.sessions.run import holder_main
 
     return holder_main()
 

@@ -31,7 +31,7 @@ from gzia.sessions.workspace import Workspace
 from gzia.views.launch import chat_launch_line
 
 if TYPE_CHECKING:
-    from gzia.sessions.runner import LaunchCallback
+    from gzia.sessions.run import LaunchCallback
 
 app = typer.Typer(add_completion=False)
 
@@ -55,7 +55,7 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     profiles: Profiles = None,
 ) -> None:
     from gzia.sessions.mcp_command import server_command
-    from gzia.sessions.runner import SessionRequest, start_session
+    from gzia.sessions.run import SessionRequest, start_session
 
     driver, permission = chosen_agent(provider, perm)
     request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),

@@ -5,7 +5,7 @@ Any process of the user can read the environment another one of theirs started w
 its parent gz-ia, the holder of a background run, the TUI, an attached terminal. So a
 gz-ia whose environment holds a withheld credential (:func:`gzia.credentials.secret_variables`,
 the one rule) first replaces its own image with the same command line and an environment
-without them (:func:`gzia.supervisor.selfexec.replace_self`: ``os.execve``, so the pid,
+without them (:func:`gzia.selfexec.replace_self`: ``os.execve``, so the pid,
 process group, session and terminal stay the same, and what ``/proc/<pid>/environ``
 shows is the new environment). Everything it starts inherits that environment.
 
@@ -44,7 +44,7 @@ def shed_credentials(command: str) -> None:
     if command in KEEPERS:
         forbid_inspection()
         return
-    from gzia.supervisor.selfexec import replace_self
+    from gzia.selfexec import replace_self
 
     try:
         replace_self(clean)

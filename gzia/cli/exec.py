@@ -31,7 +31,7 @@ from gzia.sessions.workspace import Workspace
 from gzia.views.launch import workspace_label
 
 if TYPE_CHECKING:
-    from gzia.sessions.runner import LaunchCallback
+    from gzia.sessions.run import LaunchCallback
 
 app = typer.Typer(add_completion=False)
 
@@ -57,7 +57,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
-    from gzia.sessions.runner import SessionRequest, start_session
+    from gzia.sessions.run import SessionRequest, start_session
 
     if not command:
         raise MissingRequiredError("run.missing_command", details={"argument": "CMD"})

@@ -12,7 +12,7 @@ from gzia.cli.numbers import Seconds
 from gzia.i18n import t
 
 if TYPE_CHECKING:
-    from gzia.sessions.runner import SessionRun
+    from gzia.sessions.run import SessionRun
 
 ProjectDir = Annotated[str | None, typer.Option("-d", "--dir", help="Project directory.")]
 AllowPush = Annotated[bool, typer.Option(

@@ -10,8 +10,8 @@ from __future__ import annotations
 from gzia.cli import output
 from gzia.i18n import t
 from gzia.sessions.record import SessionRecord
+from gzia.sessions.run import RunEnd, SessionRun
 from gzia.sessions.run_errors import run_error
-from gzia.sessions.runner import RunEnd, SessionRun
 from gzia.sessions.workspace import Workspace
 
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from typing import Any
 
-from gzia.contract import GzError
+from gzia.contract import ErrorCode, GzError, Problem, problem_from
 from gzia.orchy.kernel import Kernel
 from gzia.orchy.limits import MAX_ERROR_CHARS, MAX_MESSAGE_BYTES
 from gzia.orchy.proxy import CircuitOpen
@@ -236,13 +237,12 @@ def _result(value: Any) -> types.CallToolResult:
 
 
 def _error_result(exc: Exception) -> types.CallToolResult:
-    if isinstance(exc, GzError):
-        data = {"code": exc.code.value, "message": exc.message[:MAX_ERROR_CHARS]}
-        if exc.hint:
-            data["hint"] = exc.hint[:MAX_ERROR_CHARS]
-    else:
-        data = {"code": "INTERNAL",
-                "message": f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]}
+    """A tool's failure in the contract's problem shape, each text bounded."""
+    problem = problem_from(exc) if isinstance(exc, GzError) else Problem(
+        ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}")
+    details = problem.details if len(json.dumps(problem.details)) <= MAX_ERROR_CHARS else {}
+    data = replace(problem, message=problem.message[:MAX_ERROR_CHARS], details=details,
+                   hint=problem.hint[:MAX_ERROR_CHARS] if problem.hint else None).to_json()
     return types.CallToolResult(content=[types.TextContent(text=json.dumps(data))],
                                 structured_content={"error": data}, is_error=True)
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gzia.contract import ConflictError, InvalidInputError, NotFoundError
+from gzia.contract import ConflictError, InvalidInputError, NotFoundError, WarningCode
 from gzia.profiles.model import SCOPE_GLOBAL, SCOPE_PROJECT, Notice, Profile, Skill
 from gzia.profiles.profile_file import NAME_PATTERN, ProfileFileError, profile_file, read_profile
 from gzia.profiles.skills import load_skills, subdirectories
@@ -106,7 +106,7 @@ def _read_place(catalog: Catalog, root: Path, scope: str) -> dict[str, Profile]:
         try:
             profile = _read_profile(directory, scope)
         except ProfileFileError as exc:
-            notice = Notice("PROFILE_INVALID", "profiles.invalid",
+            notice = Notice(WarningCode.PROFILE_INVALID, "profiles.invalid",
                             {"path": str(directory), "detail": str(exc)})
             catalog.notices.append(notice)
             catalog.invalid.setdefault(directory.name, notice)
@@ -133,7 +133,7 @@ def _add_place(catalog: Catalog, place: dict[str, Profile]) -> None:
         if winner is None:
             catalog.profiles[name] = profile
             continue
-        catalog.notices.append(Notice("PROFILE_SHADOWED", "profiles.shadowed", {
+        catalog.notices.append(Notice(WarningCode.PROFILE_SHADOWED, "profiles.shadowed", {
             "name": name, "winner": str(winner.path), "shadowed": str(profile.path)}))
 
 

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gzia.contract import WarningCode
+
 SCOPE_PROJECT = "project"
 SCOPE_GLOBAL = "global"
 
@@ -54,6 +56,6 @@ class Profile:
 class Notice:
     """A problem found while reading profiles or skills: a warning, never a crash."""
 
-    code: str
+    code: WarningCode
     key: str
     params: dict[str, str]

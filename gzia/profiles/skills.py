@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from gzia.contract import WarningCode
 from gzia.profiles.front_matter import SkillFileError, front_matter
 from gzia.profiles.model import Notice, Skill
 from gzia.profiles.profile_file import NAME_PATTERN
@@ -39,7 +40,7 @@ def _invalid(path: Path, exc: SkillFileError) -> Notice:
     """``SKILL_INVALID``: the detail in English for scripts, and a limit passed also as
     its own message and number."""
     params = {"path": str(path), "detail": str(exc), **exc.params}
-    return Notice("SKILL_INVALID", exc.key or "profiles.skill_invalid", params)
+    return Notice(WarningCode.SKILL_INVALID, exc.key or "profiles.skill_invalid", params)
 
 
 def read_skill(directory: Path, scope: str) -> Skill:

@@ -13,6 +13,7 @@ written.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gzia.contract import GzError, InvalidInputError, IOFailure
+from gzia.contract import GzError, InvalidInputError, IOFailure, SafetyBlockError
 from gzia.sessions.record import json_bytes, now_rfc3339
 from gzia.sessions.store import NotRegularFileError, SessionStore, SymlinkError, open_regular
 from gzia.sessions.symlinks import symlink_refusal
@@ -204,3 +205,22 @@ def follow_events(
         if not running:
             return
         time.sleep(poll_interval)
+
+
+def log_lifecycle_event(
+    store: SessionStore,
+    session_id: str,
+    action: str,
+    stage: str,
+    *,
+    failed: bool | None = None,
+    error: str | None = None,
+    duration_ms: int | None = None,
+) -> None:
+    """Append a lifecycle event; the event log never decides whether a run succeeds."""
+    status = None if failed is None else "FAILED" if failed else "OK"
+    event = new_event(session_id, action, stage, status=status, error=error,
+                      duration_ms=duration_ms, agent_id="gz-ia")
+    # IOFailure: not a regular file, say; SafetyBlockError: a symbolic link
+    with contextlib.suppress(OSError, IOFailure, SafetyBlockError):
+        append_event(store, event)

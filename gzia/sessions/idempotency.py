@@ -50,8 +50,8 @@ class Payload:
 
     @classmethod
     def of_record(cls, record: SessionRecord) -> Payload:
-        command = record.extras.get("command")
-        return cls(record.provider, tuple(command) if isinstance(command, list) else None,
+        command = record.command
+        return cls(record.provider, tuple(command) if command is not None else None,
                    record.initial_prompt or None, record.working_dir, record.permission_level)
 
     def differs_from(self, other: Payload) -> list[str]:

@@ -24,9 +24,9 @@ from pathlib import Path
 
 from gzia.contract import ConflictError, IOFailure, LockedError, SafetyBlockError
 from gzia.i18n import t
+from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.reconcile import is_stale, owner_alive, reconcile, wait_for_owner
 from gzia.sessions.record import SessionRecord, Status, elapsed_ms, now_rfc3339
-from gzia.sessions.runner import log_lifecycle_event
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.endreason import EndReason
 from gzia.supervisor.killtarget import (
@@ -151,12 +151,10 @@ def agent_programs(record: SessionRecord) -> frozenset[str]:
     and its driver's executable."""
     from gzia.contract import GzError
     from gzia.drivers.registry import get_driver
-    from gzia.sessions.runner import COMMAND_EXTRA
 
     programs = set()
-    command = record.extras.get(COMMAND_EXTRA)
-    if isinstance(command, list) and command and isinstance(command[0], str):
-        programs.add(Path(command[0]).name)
+    if record.command:
+        programs.add(Path(record.command[0]).name)
     with contextlib.suppress(GzError):
         programs.add(get_driver(record.provider).binary)
     return frozenset(programs - {""})

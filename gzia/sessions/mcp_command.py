@@ -3,22 +3,11 @@ in the session's MCP configuration (:mod:`gzia.sessions.mcp_wiring`)."""
 
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
+from gzia.selfexec import gzia_argv
 
 
 def server_command(no_mcp: bool = False) -> list[str] | None:
-    """How the agent starts this same gz-ia: the running pyz, else the installed script,
-    else ``python -m gzia``; ``None`` with ``--no-mcp``."""
-    from gzia.update.apply import running_pyz
-
-    if no_mcp:
-        return None
-    pyz = running_pyz()
-    if pyz is not None:
-        return [sys.executable, str(pyz)]
-    script = Path(sys.argv[0]).absolute() if sys.argv and sys.argv[0] else None
-    if script is not None and script.name == "gz-ia" and os.access(script, os.X_OK):
-        return [str(script)]
-    return [sys.executable, "-m", "gzia"]
+    """How the agent starts this same gz-ia (:func:`gzia.selfexec.gzia_argv`: the running
+    zipapp, else ``python -P -m gzia``, so a ``gzia/`` directory in the agent's worktree is
+    never the code served); ``None`` with ``--no-mcp``."""
+    return None if no_mcp else gzia_argv()

@@ -119,12 +119,7 @@ def wait_for_owner(store: SessionStore, record: SessionRecord,
 
 
 def _holder_alive(record: SessionRecord) -> bool:
-    if "holder" not in record.extras:
-        return False
-    from gzia.sessions.background import HolderRef
-
-    holder = HolderRef.of(record)
-    return holder is not None and holder.alive()
+    return record.holder is not None and record.holder.alive()
 
 
 def _still_setting_up(started_at: str) -> bool:

@@ -9,8 +9,10 @@ written again keeps them byte for byte, and so it keeps every field it does not 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import Enum, StrEnum
+from pathlib import Path
 from types import UnionType
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +49,43 @@ def json_bytes(text: str) -> bytes:
 
 class RecordFormatError(ValueError):
     """A record file whose JSON does not have the shape of a session record."""
+
+
+@dataclass(frozen=True)
+class HolderRef:
+    """The holder of a background run, as its record names it."""
+
+    pid: int
+    start_time: str
+    socket: Path
+    more: dict[str, Any] = field(default_factory=dict, compare=False)
+    """Keys a newer gz-ia added to the field: written back unchanged."""
+
+    @classmethod
+    def from_json(cls, raw: object) -> HolderRef | None:
+        """The holder a record's field names, or None when it is unusable (it then stays
+        in ``extras``, written back as it was)."""
+        if not isinstance(raw, dict):
+            return None
+        pid, start, sock = raw.get("pid"), raw.get("start_time"), raw.get("socket")
+        if type(pid) is not int or pid <= 1 or not isinstance(start, str) \
+                or not isinstance(sock, str):
+            return None  # without a start time a pid proves nothing
+        more = {k: v for k, v in raw.items() if k not in ("pid", "start_time", "socket")}
+        return cls(pid, start, Path(sock), more)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pid": self.pid, "start_time": self.start_time, "socket": str(self.socket),
+                **self.more}
+
+    def alive(self) -> bool:
+        from gzia.supervisor.procinfo import is_process_alive
+
+        return is_process_alive(self.pid, self.start_time)
+
+
+SPARSE = {"sparse": True}
+"""Marks the fields this version writes only when set, after the others."""
 
 
 @dataclass
@@ -89,8 +128,18 @@ class SessionRecord:
     """``--label k=v`` given at the start: metadata for filters, kept on resume."""
     idempotency_key: str | None = None
     """``--idempotency-key``: while this record exists, the key starts no other session."""
+    # Added by this version, written only when set (in this order, after the fields above).
+    command: list[str] | None = field(default=None, metadata=SPARSE)
+    """An ``exec`` session's argv."""
+    allow_push: bool | None = field(default=None, metadata=SPARSE)
+    """``true`` (present only then): the session may push; kept on resume."""
+    holder: HolderRef | None = field(default=None, metadata=SPARSE)
+    """The holder of a background run (``{"pid", "start_time", "socket"}``)."""
+    holder_warnings: list[dict[str, str]] | None = field(default=None, metadata=SPARSE)
+    """What the holder gave up (``{"code", "message", "at"}`` each, at most 16)."""
     extras: dict[str, Any] = field(default_factory=dict)
-    """Fields this version does not know; written back unchanged."""
+    """Fields this version does not know (or not in the form it writes them): written
+    back unchanged. Records of the original gz-ia and of newer versions keep theirs."""
 
     @property
     def is_running(self) -> bool:
@@ -107,11 +156,18 @@ class SessionRecord:
         """Every field in the documented order, then the unknown ones read from disk."""
         data = self.__dict__.copy()  # fields are set in their declared order
         extras = data.pop("extras")
-        if len(data) != len(_FIELD_NAMES):  # an attribute was added by hand: be exact
+        if len(data) != len(_FIELD_NAMES):  # sparse fields, or an attribute added by hand
             data = {name: data[name] for name in _FIELD_NAMES}
+            data.update(self._sparse_json())
         for key, value in extras.items():
             data.setdefault(key, value)
         return data
+
+    def _sparse_json(self) -> dict[str, Any]:
+        values = {name: getattr(self, name) for name in _SPARSE_READERS}
+        if values["holder"] is not None:
+            values["holder"] = values["holder"].to_json()
+        return {name: value for name, value in values.items() if value is not None}
 
     def to_text(self) -> str:
         """The record as one line of JSON: how the store writes it and ``--json`` prints it."""
@@ -157,6 +213,8 @@ class SessionRecord:
             if items is not None and not all(type(item) is item_type for item in
                                              (items.values() if type(items) is dict else items)):
                 raise RecordFormatError(f"field '{name}' has an unexpected type")
+        if extras:
+            _take_sparse(values, extras)
         values["extras"] = extras
         record = cls.__new__(cls)
         record.__dict__.update(values)
@@ -207,7 +265,13 @@ class _Shape(Enum):
     CANONICAL = "canonical"  # PLAIN, and every field present in the documented order
 
 
-_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(SessionRecord) if f.name != "extras")
+def _dense(record_class: type) -> list[str]:
+    """The fields every record has (``extras`` and the sparse fields aside)."""
+    return [f.name for f in fields(record_class)
+            if f.name != "extras" and not f.metadata.get("sparse")]
+
+
+_FIELD_NAMES: tuple[str, ...] = tuple(_dense(SessionRecord))
 
 
 def json_types(record_class: type) -> tuple[dict[str, type], frozenset[str], dict[str, type]]:
@@ -220,7 +284,7 @@ def json_types(record_class: type) -> tuple[dict[str, type], frozenset[str], dic
     kinds: dict[str, type] = {}
     nullable: set[str] = set()
     items: dict[str, type] = {}
-    for name in (f.name for f in fields(record_class) if f.name != "extras"):
+    for name in _dense(record_class):
         hint = hints[name]
         members = typing.get_args(hint) if typing.get_origin(hint) is UnionType else ()
         if type(None) in members:
@@ -235,7 +299,7 @@ def json_types(record_class: type) -> tuple[dict[str, type], frozenset[str], dic
 _TYPES, _NULLABLE, _ITEM_TYPES = json_types(SessionRecord)  # once, at import
 _OBJECT_FIELDS = tuple(name for name, kind in _TYPES.items() if kind is dict)
 _FROM_JSON_DEFAULTS: dict[str, Any] = {
-    f.name: f.default for f in fields(SessionRecord) if f.name != "extras"
+    f.name: f.default for f in fields(SessionRecord) if f.name in _FIELD_NAMES
 }
 _FROM_JSON_DEFAULTS["id"] = None
 _FROM_JSON_DEFAULTS["schema_version"] = 1  # a record without the field is the original's
@@ -267,6 +331,38 @@ def _shape_of(data: object) -> _Shape:
         if len(_SHAPES) < _SHAPE_CACHE_LIMIT:
             _SHAPES[shape] = verdict
     return verdict
+
+
+def _string_list(value: object) -> list[str] | None:
+    return value if type(value) is list and all(type(i) is str for i in value) else None
+
+
+def _true(value: object) -> bool | None:
+    return True if value is True else None
+
+
+def _warnings(value: object) -> list[dict[str, str]] | None:
+    if type(value) is not list or not all(
+            type(item) is dict and all(type(v) is str for v in item.values()) for item in value):
+        return None
+    return value
+
+
+_SPARSE_READERS: dict[str, Callable[[object], Any]] = {
+    "command": _string_list, "allow_push": _true, "holder": HolderRef.from_json,
+    "holder_warnings": _warnings,
+}
+"""Each sparse field, in its written order, and how it is read: a value of another form
+stays in ``extras``."""
+
+
+def _take_sparse(values: dict[str, Any], extras: dict[str, Any]) -> None:
+    for name, read in _SPARSE_READERS.items():
+        if name in extras:
+            typed = read(extras[name])
+            if typed is not None:
+                values[name] = typed
+                del extras[name]
 
 
 def _values_and_extras(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gzia.sessions.runner import LaunchCallback, SessionRun
+    from gzia.sessions.run import LaunchCallback, SessionRun
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,8 @@ class ResumeRequest:
 def resume(request: ResumeRequest, on_launch: LaunchCallback | None = None) -> SessionRun:
     from gzia.drivers.registry import get_driver
     from gzia.sessions.mcp_command import server_command
+    from gzia.sessions.run import resume_session
     from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
-    from gzia.sessions.runner import resume_session
 
     return resume_session(
         request.directory, request.ref,

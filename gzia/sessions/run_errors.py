@@ -15,7 +15,7 @@ from gzia.contract import (
     TimeoutFailure,
 )
 from gzia.sessions.record import SessionRecord
-from gzia.sessions.runner import RunEnd, SessionRun
+from gzia.sessions.run import RunEnd, SessionRun
 
 
 def run_error(run: SessionRun) -> GzError:

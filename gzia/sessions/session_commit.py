@@ -29,11 +29,10 @@ from gzia.sessions.git import (
     index_path,
     rev_parse,
 )
-from gzia.sessions.merge_checks import HARNESS_PATHS
-from gzia.sessions.merge_rollback import SavedIndex
+from gzia.sessions.merge import SavedIndex
 from gzia.sessions.project import Project
 from gzia.sessions.projection import ever_projected, projected_paths
-from gzia.sessions.workspace import ensure_excluded
+from gzia.sessions.workspace import HARNESS_PATHS, ensure_excluded
 
 COMMIT_LOCK = "gz-ia-commit.lock"
 """Beside the worktree's index in its git directory: it goes with the worktree."""

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 def stop_session(store: SessionStore, ref: str, *, force: bool = False) -> KillResult:
     """Kill a session through its holder when it has one, else by its recorded process
     group, after the configured grace (``session kill``; the terminal UI's kill too)."""
-    from gzia.sessions.holder_client import kill_through_holder
+    from gzia.sessions.background import kill_through_holder
     from gzia.sessions.kill import kill_session
 
     grace_s = configured_watchdog().kill_grace_s

@@ -36,6 +36,8 @@ from gzia.sessions.record import SessionRecord
 from gzia.sessions.symlinks import refuse_symlink
 
 INJECTED_DIR = ".harness-session"
+HARNESS_PATHS = (HARNESS_DIR, INJECTED_DIR)
+"""gz-ia's own directories: what is under them is never the user's uncommitted work."""
 BRANCH_PREFIX = "harness/"
 EXCLUDE_HEADER = "# gz-ia session worktrees and metadata"
 EXCLUDED_ENTRIES = (f"{HARNESS_DIR}/", f"{INJECTED_DIR}/")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from gzia.contract import IOFailure
 from gzia.sessions.git import changed_paths
-from gzia.sessions.merge_checks import HARNESS_PATHS
+from gzia.sessions.workspace import HARNESS_PATHS
 
 
 def uncommitted_files(directory: Path) -> list[str] | None:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from types import FrameType
 
+from gzia.contract import Problem, error_from
 from gzia.supervisor.control import Request, decode_bytes, encode_bytes, read_reply, send_request
 from gzia.supervisor.terminal import raw_mode
 
@@ -31,12 +32,19 @@ class AttachStreams:
     detach_byte: int
 
 
+def _refused(error: object) -> Exception:
+    try:
+        return error_from(Problem.from_json(error))  # busy: LOCKED, retryable
+    except ValueError:
+        return ConnectionResetError(str(error))
+
+
 def attach(sock: socket.socket, streams: AttachStreams) -> str:
     """Relay until the user detaches (:data:`DETACHED`) or the run ends (:data:`ENDED`)."""
     send_request(sock, {"op": "attach"})
     reply, rest = read_reply(sock)
     if not reply.get("ok"):
-        raise ConnectionResetError(str(reply.get("error")))
+        raise _refused(reply.get("error"))
     _write(streams.stdout_fd, decode_bytes(reply.get("recent", "")) + rest)
     sock.setblocking(False)
     terminal = os.isatty(streams.stdin_fd)

@@ -1,9 +1,10 @@
 """The control socket of a background run: requests in, replies and output out.
 
 Protocol: one JSON object per line in both directions. A request names its ``op``; the
-reply is ``{"ok": true, ...}`` or ``{"ok": false, "error": "..."}``. After a successful
-``attach`` the connection becomes a stream: the holder sends the agent's raw output,
-the client keeps sending request lines (``input``, ``resize``). Nothing blocks the
+reply is ``{"ok": true, ...}`` or ``{"ok": false, "error": <problem>}`` (the contract's
+problem shape: code, message, retryable, hint, details; :func:`gzia.contract.error_from`).
+After a successful ``attach`` the connection becomes a stream: the holder sends the agent's
+raw output, the client keeps sending request lines (``input``, ``resize``). Nothing blocks the
 holder: every socket is non-blocking, and an attacher that does not read (more than
 :data:`MAX_CLIENT_BACKLOG` unsent) is disconnected rather than buffered without end.
 """
@@ -19,6 +20,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from gzia.contract import ErrorCode, Problem
+from gzia.supervisor.degraded import HolderWarning, Warn
+
 Request = dict[str, Any]
 Reply = dict[str, Any]
 Handler = Callable[[Request], Reply]
@@ -30,13 +34,14 @@ MAX_CONNECTIONS = 128
 """Connections a holder serves at once; one more is answered ``busy`` and closed."""
 ACCEPT_PAUSE_S = 0.1
 """How long a holder out of descriptors stops accepting before it tries again."""
-BUSY_REPLY = {"ok": False, "code": "LOCKED", "error": "busy: the holder serves "
-              f"{MAX_CONNECTIONS} connections already; try again"}
-TOO_MANY = "connections_refused"
-"""Warning codes of a degraded server (``warn(code, message)``)."""
-OUT_OF_DESCRIPTORS = "out_of_descriptors"
-HANDLER_FAILED = "handler_failed"
-Warn = Callable[[str, str], None]
+BUSY_REPLY = {"ok": False, "error": Problem(
+    ErrorCode.LOCKED, f"busy: the holder serves {MAX_CONNECTIONS} connections already",
+    retryable=True, hint="try again").to_json()}
+
+
+def refusal(code: ErrorCode, message: str) -> Reply:
+    """A reply refusing a request: its error in the contract's problem shape."""
+    return {"ok": False, "error": Problem(code, message).to_json()}
 
 
 def encode_bytes(data: bytes) -> str:
@@ -134,7 +139,7 @@ class ControlServer:
                 return
             except OSError as exc:  # EMFILE, ENFILE, ENOBUFS: out of descriptors for now
                 self._accept_after = time.monotonic() + ACCEPT_PAUSE_S
-                self._warn(OUT_OF_DESCRIPTORS, f"cannot accept connections: {exc}")
+                self._warn(HolderWarning.OUT_OF_DESCRIPTORS, f"cannot accept connections: {exc}")
                 return
             sock.setblocking(False)
             if len(self.connections) >= MAX_CONNECTIONS:
@@ -143,8 +148,9 @@ class ControlServer:
                 self.connections.append(Connection(sock))
 
     def _refuse(self, sock: socket.socket) -> None:
-        self._warn(TOO_MANY, f"more than {MAX_CONNECTIONS} connections at once: "
-                             "further ones are answered busy and closed")
+        self._warn(HolderWarning.CONNECTIONS_REFUSED,
+                   f"more than {MAX_CONNECTIONS} connections at once: "
+                   "further ones are answered busy and closed")
         with contextlib.suppress(OSError):
             sock.send(json.dumps(BUSY_REPLY).encode("utf-8") + b"\n")
         sock.close()
@@ -174,8 +180,9 @@ class ControlServer:
             try:
                 conn.reply(reply)
             except (TypeError, ValueError) as exc:  # a reply that is not JSON
-                self._warn(HANDLER_FAILED, f"a reply could not be sent: {exc!r}"[:500])
-                conn.reply({"ok": False, "error": "internal error"})
+                self._warn(HolderWarning.HANDLER_FAILED,
+                           f"a reply could not be sent: {exc!r}"[:500])
+                conn.reply(refusal(ErrorCode.INTERNAL, "internal error"))
         conn.flush()
 
     def _answer(self, line: bytes) -> Reply:
@@ -183,10 +190,10 @@ class ControlServer:
             request = json.loads(line)
             return dict(self.handlers[request["op"]](request))
         except (ValueError, KeyError, TypeError, RecursionError) as exc:  # a bad request
-            return {"ok": False, "error": f"bad request: {exc!r}"[:500]}
+            return refusal(ErrorCode.INVALID_INPUT, f"bad request: {exc!r}"[:500])
         except Exception as exc:  # a handler's own failure never stops the holder
-            self._warn(HANDLER_FAILED, f"a request failed: {exc!r}"[:500])
-            return {"ok": False, "error": f"internal error: {exc!r}"[:500]}
+            self._warn(HolderWarning.HANDLER_FAILED, f"a request failed: {exc!r}"[:500])
+            return refusal(ErrorCode.INTERNAL, f"internal error: {exc!r}"[:500])
 
     def close(self) -> None:
         """Flush what can be sent at once, then close everything and remove the socket."""

@@ -13,16 +13,17 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
+from gzia.contract import ErrorCode
 from gzia.supervisor.control import (
-    HANDLER_FAILED,
     ControlServer,
     Handler,
     Reply,
     Request,
-    Warn,
     decode_bytes,
+    refusal,
 )
 from gzia.supervisor.control import encode_bytes as encode
+from gzia.supervisor.degraded import HolderWarning, Warn
 from gzia.supervisor.logfile import RotatingLog
 from gzia.supervisor.relay import MAX_PENDING_INPUT, PtyRelay
 from gzia.supervisor.terminal import set_window_size
@@ -59,7 +60,7 @@ class HolderRelay(PtyRelay):
         try:
             self.server.handle(readable, writable)
         except Exception as exc:  # the control socket's failure never ends the run
-            self._warn(HANDLER_FAILED, f"the control socket failed: {exc!r}"[:500])
+            self._warn(HolderWarning.HANDLER_FAILED, f"the control socket failed: {exc!r}"[:500])
 
     def close(self) -> None:
         """Close the PTY and the log; the control socket stays until the record is final."""
@@ -96,9 +97,9 @@ class HolderRelay(PtyRelay):
     def _input(self, request: Request) -> Reply:
         data = decode_bytes(request.get("data"))
         if not self.master_open:
-            return {"ok": False, "error": "the agent's terminal is closed"}
+            return refusal(ErrorCode.CONFLICT, "the agent's terminal is closed")
         if len(self._pending) + len(data) > MAX_PENDING_INPUT:
-            return {"ok": False, "error": "too much input waiting for the agent"}
+            return refusal(ErrorCode.LOCKED, "too much input waiting for the agent")
         self._pending += data
         self._flush_input()
         return {"ok": True, "bytes": len(data)}
@@ -106,7 +107,7 @@ class HolderRelay(PtyRelay):
     def _resize(self, request: Request) -> Reply:
         rows, cols = int(request["rows"]), int(request["cols"])
         if not (0 < rows < 10000 and 0 < cols < 10000):
-            return {"ok": False, "error": "bad window size"}
+            return refusal(ErrorCode.INVALID_INPUT, "bad window size")
         set_window_size(self.master, rows, cols)
         return {"ok": True}
 

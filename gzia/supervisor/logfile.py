@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from gzia.supervisor.degraded import HolderWarning, Warn
+
 
 def rotated_path(path: Path) -> Path:
     return path.with_name(path.name + ".1")
-
-
-Warn = Callable[[str, str], None]
-LOG_STOPPED = "log_stopped"
-"""The warning code of a log given up (``warn(LOG_STOPPED, why)``)."""
 
 
 class RotatingLog:
@@ -70,7 +66,8 @@ class RotatingLog:
         self.close()
         if self._warn is not None:
             why = exc.strerror or str(exc)
-            self._warn(LOG_STOPPED, f"output is no longer logged to {self.path}: {why}")
+            self._warn(HolderWarning.LOG_STOPPED,
+                       f"output is no longer logged to {self.path}: {why}")
 
     def close(self) -> None:
         fd, self._fd = self._fd, None

@@ -1,9 +1,7 @@
-"""The per-user runtime directory holding the control sockets of background runs.
+"""The control sockets of background runs, in the per-user runtime directory.
 
-A Unix socket's path is limited to about 100 bytes (108 on Linux, 104 on macOS), so
-sockets never live under a repository's path. The directory is
-``$XDG_RUNTIME_DIR/gz-ia`` when that variable names a directory of this user, else
-``/tmp/gz-ia-<uid>``. It is created with mode 0700 and used only when it belongs to this
+Where that directory is, :attr:`gzia.config.Paths.runtime_dir` decides (short enough for
+a socket's path). Here it is created with mode 0700 and used only when it belongs to this
 user and nobody else may enter it; sockets are created with mode 0600.
 """
 
@@ -19,38 +17,13 @@ from pathlib import Path
 
 from gzia.contract import IOFailure, SafetyBlockError
 
-MAX_SOCKET_PATH = 100
-"""Bytes: below every system's ``sun_path`` limit (104 on macOS, 108 on Linux)."""
-
 
 def runtime_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """The directory, created if needed and checked to be this user's alone."""
-    env = os.environ if environ is None else environ
-    for candidate in _candidates(env):
-        if len(os.fsencode(str(candidate))) + 32 < MAX_SOCKET_PATH:
-            return _ensure_private(candidate)
-    return _ensure_private(_tmp_dir())
+    """The directory (:attr:`gzia.config.Paths.runtime_dir`), created if needed and
+    checked to be this user's alone."""
+    from gzia.config import paths
 
-
-def _candidates(env: Mapping[str, str]) -> list[Path]:
-    xdg = env.get("XDG_RUNTIME_DIR", "")
-    found: list[Path] = []
-    if xdg and Path(xdg).is_absolute() and _owned_dir(Path(xdg)):
-        found.append(Path(xdg) / "gz-ia")
-    found.append(_tmp_dir())
-    return found
-
-
-def _tmp_dir() -> Path:
-    return Path(f"/tmp/gz-ia-{os.getuid()}")  # noqa: S108 - private (0700, owner checked)
-
-
-def _owned_dir(path: Path) -> bool:
-    try:
-        info = path.stat()
-    except OSError:
-        return False
-    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
+    return _ensure_private(paths(environ).runtime_dir)
 
 
 def _ensure_private(path: Path) -> Path:

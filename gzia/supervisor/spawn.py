@@ -17,6 +17,7 @@ import termios
 from collections.abc import Callable
 from typing import Any
 
+from gzia import proc
 from gzia.contract import IOFailure, NotFoundError
 from gzia.supervisor.command import Command
 from gzia.supervisor.terminal import (
@@ -103,16 +104,8 @@ def default_signal_dispositions() -> None:
 
 
 def _popen(command: Command, **options: Any) -> Child:
-    preexec: Callable[[], None] | None = options.pop("preexec_fn", None)
     try:
-        return subprocess.Popen(
-            list(command.argv),
-            cwd=command.cwd,
-            env=dict(command.env),
-            close_fds=True,
-            preexec_fn=preexec,  # noqa: PLW1509 - runs before any relay thread exists
-            **options,
-        )
+        return proc.start(command.argv, cwd=command.cwd, env=command.env, **options)
     except FileNotFoundError as exc:
         if not command.cwd.is_dir():
             raise NotFoundError("run.cwd_not_found", path=str(command.cwd)) from exc

@@ -178,7 +178,7 @@ def send_keys(record: SessionRecord, keys: str) -> str:
 
 
 def _send(record: SessionRecord, data: bytes) -> str:
-    from gzia.sessions.holder_client import send_input
+    from gzia.sessions.background import send_input
 
     sent = send_input(record, data)
     return t("run.input_sent", id=record.id, count=sent)
@@ -187,7 +187,7 @@ def _send(record: SessionRecord, data: bytes) -> str:
 def attach(store: SessionStore, record: SessionRecord) -> str:
     """``gz-ia session attach`` on this terminal (the caller has given it up): Ctrl-]
     detaches. The line the CLI prints after it."""
-    from gzia.sessions.holder_client import attach_session
+    from gzia.sessions.background import attach_session
     from gzia.supervisor.attach import DETACHED, AttachStreams
 
     say(t("run.attach_start", id=record.id, key="C-]"))
@@ -204,8 +204,8 @@ def resume(store: SessionStore, record: SessionRecord) -> None:
     caller): its launch lines and, when the agent completes, its closing lines."""
     from gzia.sessions.resuming import ResumeRequest
     from gzia.sessions.resuming import resume as resume_run
+    from gzia.sessions.run import RunEnd
     from gzia.sessions.run_errors import run_error
-    from gzia.sessions.runner import RunEnd
     from gzia.views.launch import launch_warnings
     from gzia.views.problems import warning_line
     from gzia.views.sessions import finished_lines

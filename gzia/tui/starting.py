@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from gzia.drivers.status import DriverStatus
     from gzia.sessions.project import Project
     from gzia.sessions.record import SessionRecord
-    from gzia.sessions.runner import LaunchCallback, SessionRun
+    from gzia.sessions.run import LaunchCallback, SessionRun
     from gzia.sessions.workspace import Workspace
 
 @dataclass(frozen=True)
@@ -94,8 +94,8 @@ def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = 
     from gzia.drivers.base import takes_prompt as driver_takes_prompt
     from gzia.drivers.registry import get_driver, parse_permission
     from gzia.sessions.mcp_command import server_command
+    from gzia.sessions.run import SessionRequest, start_session
     from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
-    from gzia.sessions.runner import SessionRequest, start_session
 
     driver = get_driver(choice.provider)
     prompt = choice.prompt.strip() if driver_takes_prompt(driver) else ""

@@ -30,7 +30,7 @@ def running_version() -> str:
 
 def installed_path() -> Path | None:
     """The zipapp an update replaces (and a rollback restores): the one running."""
-    from gzia.update.apply import running_pyz
+    from gzia.selfexec import running_pyz
 
     return running_pyz()
 

@@ -24,20 +24,12 @@ from pathlib import Path
 from gzia.atomic import fsync_dir
 from gzia.contract import IntegrityError, LockedError, NotFoundError
 from gzia.filelock import hold_lock, open_lock_file
+from gzia.selfexec import running_pyz as running_pyz  # noqa: PLC0414 - re-exported for update's callers
 
 SELF_TEST_TIMEOUT = 120.0
 LOCK_ATTEMPTS = 5
 _VERSION_OUTPUT = re.compile(r"gz-ia\s+v?(?P<version>\S+)")
 _VERSION_SOURCE = re.compile(r"""__version__\s*=\s*["'](?P<version>[^"']+)["']""")
-
-
-def running_pyz(argv0: str | None = None) -> Path | None:
-    """The zipapp this process runs from (shiv starts from ``sys.argv[0]``), if any."""
-    candidate = sys.argv[0] if argv0 is None else argv0
-    if not candidate:
-        return None
-    path = Path(candidate).resolve()
-    return path if path.is_file() and zipfile.is_zipfile(path) else None
 
 
 def staging_dir(target: Path) -> Path:

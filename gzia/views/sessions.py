@@ -12,8 +12,7 @@ from gzia.sessions.record import SessionRecord, Status, elapsed_ms, parse_rfc333
 
 if TYPE_CHECKING:
     from gzia.sessions.merge import MergeResult
-    from gzia.sessions.prune import PruneReport
-    from gzia.sessions.prune_finished import FinishedReport
+    from gzia.sessions.prune import FinishedReport, PruneReport
 
 ROW = "{:<10}  {:<12}  {:<8}  {:<12}  {:<10}  {:<20}  {:<10}"
 LABEL_WIDTH = 12

@@ -60,7 +60,9 @@ def test_eleven_hundred_connections_are_refused_past_the_bound_and_the_run_goes_
             client.connect(path)  # blocking: waits while the holder's backlog is full
         clients[-1].settimeout(10)
         busy = clients[-1].recv(4096)
-        assert json.loads(busy)["code"] == "LOCKED"
+        assert json.loads(busy) == {"ok": False, "error": {
+            "code": "LOCKED", "message": "busy: the holder serves 128 connections already",
+            "retryable": True, "hint": "try again", "details": {}}}
         assert max(c.fileno() for c in clients) > 1024
         poll = gz("--json", "session", "poll", data["id"], cwd=repo)
         assert (poll.json["data"]["status"], poll.json["data"]["holder"]) == (
@@ -106,14 +108,16 @@ def test_an_internal_error_of_the_holder_reaches_holder_log(
     session_id = gz("--json", "exec", "--", "true", cwd=repo).json["data"]["id"]
     spec = {"project": str(repo), "id": session_id, "argv": ["true"], "cwd": str(repo),
             "env": {}, "log_path": str(tmp_path / "out.log"), "log_max_bytes": 1024,
-            "window": "not a size", "socket": str(tmp_path / "h.sock"), "watchdog": {}}
+            "window": [24, 80], "socket": str(tmp_path / "no-such-dir" / "h.sock"),
+            "watchdog": {}}
     holder = subprocess.run([sys.executable, "-P", "-m", "gzia", "__holder__"],
                             input=json.dumps(spec).encode(), capture_output=True,
                             env=run_env, timeout=60, check=False)
-    assert json.loads(holder.stdout)["code"] == "INTERNAL"
+    report = json.loads(holder.stdout)
+    assert (report["ok"], report["error"]["code"]) == (False, "IO")  # an OSError: IO
     log = _holder_log(repo, session_id)
     assert "crash:\nTraceback (most recent call last):" in log
-    assert "ValueError: too many values to unpack (expected 2)" in log
+    assert "FileNotFoundError" in log
 
 
 def test_bad_control_messages_get_error_replies_and_the_run_goes_on(
@@ -130,7 +134,7 @@ def test_bad_control_messages_get_error_replies_and_the_run_goes_on(
             client.connect(data["holder"]["socket"])
             client.sendall(line + b"\n")
             reply = json.loads(client.makefile("rb").readline())
-            assert reply["ok"] is False, line[:40]
+            assert (reply["ok"], reply["error"]["code"]) == (False, "INVALID_INPUT"), line[:40]
     (notes / "go").touch()
     final = wait_final(repo, data["id"])
     assert (final["status"], final["exit_code"]) == ("completed", 0)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gzia.contract import InvalidInputError
-from gzia.sessions.holder_client import MAX_INPUT_BYTES, send_input
+from gzia.sessions.background import MAX_INPUT_BYTES, send_input
 from gzia.sessions.record import SessionRecord
 from gzia.supervisor.keys import PASTE_END, PASTE_START
 from tests.background.conftest import start_background, wait_final, wait_until

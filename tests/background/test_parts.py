@@ -197,6 +197,20 @@ def test_a_deep_runtime_dir_falls_back_to_tmp(tmp_path: Path) -> None:
     assert directory == Path(f"/tmp/gz-ia-{os.getuid()}")
 
 
+def test_the_runtime_dir_is_one_of_config_paths(short_runtime: Path, tmp_path: Path) -> None:
+    """config.Paths is the one authority on paths: the supervisor creates what it names."""
+    from gzia.config import paths
+
+    env = {"XDG_RUNTIME_DIR": str(short_runtime)}
+    assert paths(env).runtime_dir == short_runtime / "gz-ia"
+    assert not (short_runtime / "gz-ia").exists()  # naming a path creates nothing
+    assert runtime_dir(env) == paths(env).runtime_dir
+    someone_elses = {"XDG_RUNTIME_DIR": "relative/dir"}
+    assert paths(someone_elses).runtime_dir == Path(f"/tmp/gz-ia-{os.getuid()}")
+    assert paths({"XDG_RUNTIME_DIR": str(tmp_path / ("d" * 90))}).runtime_dir == \
+        Path(f"/tmp/gz-ia-{os.getuid()}")
+
+
 def test_a_runtime_dir_others_may_enter_is_refused(short_runtime: Path) -> None:
     (short_runtime / "gz-ia").mkdir(mode=0o755)
     (short_runtime / "gz-ia").chmod(0o755)

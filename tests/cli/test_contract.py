@@ -271,7 +271,7 @@ def test_sigterm_just_before_the_agent_starts_is_143_with_the_record(
     import signal
     import subprocess
 
-    import gzia.sessions.runner as session_runner
+    import gzia.sessions.run.runner as session_runner
 
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t",

@@ -60,7 +60,7 @@ def test_nothing_below_the_command_line_imports_it() -> None:
 
 def test_core_modules_import_nothing_above_them() -> None:
     core = ("contract.py", "config.py", "credentials.py", "plugins.py", "proc.py", "atomic.py",
-            "filelock.py", "i18n/__init__.py")
+            "filelock.py", "selfexec.py", "i18n/__init__.py")
     allowed = ("gzia.contract", "gzia.config", "gzia.credentials", "gzia.i18n", "gzia.atomic",
                "gzia.filelock", "gzia._version")
     for name in core:
@@ -175,3 +175,44 @@ def test_version_session_list_and_help_do_not_import_textual(
                           timeout=60, check=False)
     assert done.returncode == 0, done.stderr  # bare gz-ia off a terminal: the help
     assert done.stdout
+
+
+SUBPACKAGES = ("gzia.sessions.run", "gzia.sessions.background", "gzia.sessions.merge",
+               "gzia.sessions.prune")
+
+
+def test_session_subpackages_are_used_through_their_public_surface() -> None:
+    """Outside run/, background/, merge/ and prune/, only their ``__init__`` is imported."""
+    offenders = {
+        f"{module_name(path)} imports {module}"
+        for path in GZIA.rglob("*.py")
+        for module in imported_gzia_modules(path)
+        for package in SUBPACKAGES
+        if module.startswith(package + ".") and not module_name(path).startswith(package)
+    }
+    assert offenders == set()
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    offenders = {
+        f"{path.relative_to(GZIA)} imports {node.module}.{alias.name}"
+        for path in GZIA.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gzia")
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    }
+    assert offenders == set()
+
+
+def test_only_proc_creates_processes() -> None:
+    """One module spawns processes (argv lists, explicit env and cwd): ``gzia/proc.py``."""
+    spawning = {"Popen", "fork", "forkpty", "posix_spawn", "posix_spawnp", "spawnv", "spawnve"}
+    creators = {
+        str(path.relative_to(GZIA))
+        for path in GZIA.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        and node.func.attr in spawning
+    }
+    assert creators == {"proc.py"}

@@ -152,7 +152,8 @@ def test_a_timed_out_call_counts_and_its_program_is_killed(
             assert time.monotonic() - started < 20
             assert result.is_error
             assert payload(result) == {"code": "TIMEOUT", "message": (
-                "tool 'example_sleep' did not finish within 1.5 s and was stopped")}
+                "tool 'example_sleep' did not finish within 1.5 s and was stopped"),
+                "retryable": True, "hint": None, "details": {}}
             assert_gone(int(pidfile.read_text()))
             health = payload(await client.call_tool("orchy_health", {}))
             sleeper = next(t for t in health["tools"] if t["name"] == "example_sleep")

@@ -12,7 +12,7 @@ import pytest
 
 from gzia.contract import InterruptError, IOFailure, NotFoundError, TerminatedError
 from gzia.drivers.base import LaunchRequest, LaunchSpec, Permission
-from gzia.sessions.runner import SessionRequest, start_session
+from gzia.sessions.run import SessionRequest, start_session
 from gzia.supervisor.watchdog import Watchdog
 from tests.run.conftest import stored_record
 
@@ -85,7 +85,7 @@ def test_ctrl_c_before_the_inbox_is_installed_still_returns_the_record(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     """KeyboardInterrupt right after the record is written becomes INTERRUPTED with data."""
-    from gzia.sessions import runner
+    from gzia.sessions.run import runner
 
     def interrupted(*args: Any, **kwargs: Any) -> None:
         raise KeyboardInterrupt

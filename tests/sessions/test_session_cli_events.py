@@ -268,7 +268,7 @@ def test_a_run_whose_events_file_is_a_fifo_still_records_its_outcome(
     session: Project, fifo_events: Path
 ) -> None:
     """The event log never decides whether a run succeeds (nor hangs it)."""
-    from gzia.sessions.runner import log_lifecycle_event
+    from gzia.sessions.events import log_lifecycle_event
 
     log_lifecycle_event(SessionStore(session), SID, "session finished", "FINISH", failed=False)
     assert stat.S_ISFIFO(fifo_events.lstat().st_mode)

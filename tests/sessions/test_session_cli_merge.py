@@ -450,7 +450,7 @@ def test_one_merge_at_a_time_into_a_base(cli: Cli, project: Project, session: Pa
     import fcntl
     import os
 
-    from gzia.sessions import merge
+    from gzia.sessions.merge import service as merge
 
     monkeypatch.setattr(merge, "MERGE_LOCK_TIMEOUT", 0.2)
     root = project.root

@@ -353,7 +353,7 @@ def test_a_stop_once_the_merge_is_recorded_keeps_it_and_reports_it(
     """From the moment the record says merged, a stop never undoes the merge: it ends
     with TERMINATED, and the envelope's data is the merge that was kept."""
     from gzia.contract import TerminatedError, TerminationRequested
-    from gzia.sessions import merge
+    from gzia.sessions.merge import service as merge
     from gzia.supervisor.signals import SignalInbox
 
     make_session(project, "abcdef01")

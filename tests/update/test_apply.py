@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from gzia.update.apply import build_id, clean_shiv_cache, running_pyz, shiv_root
+from gzia.selfexec import running_pyz
+from gzia.update.apply import build_id, clean_shiv_cache, shiv_root
 from tests.fakes.releases import make_standin_pyz
 
 

@@ -168,7 +168,7 @@ def prune_command(
     store = open_store(ctx, directory)
     done = None
     if finished:
-        from gzia.sessions.prune_finished import prune_finished
+        from gzia.sessions.prune import prune_finished
 
         done = prune_finished(store, dry_run=dry_run, force=force)
     report = prune(store, dry_run=dry_run, force=force)

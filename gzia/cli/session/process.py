@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
 
 
 def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
-    from gzia.sessions.holder_client import poll
+    from gzia.sessions.background import poll
     from gzia.views.sessions import exit_code_text
 
     _, record = open_session(ctx, session, directory)
@@ -75,7 +75,7 @@ def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = Fal
         output.emit(None)
         return
     if follow:
-        from gzia.sessions.holder_client import follow as follow_log
+        from gzia.sessions.background import follow as follow_log
 
         data = tail_lines(data + b"".join(follow_log(store, record.id, start)), tail)
     if not data:
@@ -112,7 +112,7 @@ def _write(data: bytes, raw: bool) -> None:
 
 def _follow(store: SessionStore, session_id: str, start: LogMark, raw: bool) -> None:
     """Print new output as it comes; rendered text goes out a whole line at a time."""
-    from gzia.sessions.holder_client import follow
+    from gzia.sessions.background import follow
 
     pending = b""
     for chunk in follow(store, session_id, start):
@@ -163,7 +163,7 @@ def submit(ctx: typer.Context, session: SessionRef, text: SubmitText = None,
 
 def _read_stdin() -> bytes:
     """Stdin up to one byte past what a session takes at once (send_input refuses it)."""
-    from gzia.sessions.holder_client import MAX_INPUT_BYTES
+    from gzia.sessions.background import MAX_INPUT_BYTES
 
     binary = getattr(sys.stdin, "buffer", None)
     if binary is not None:
@@ -176,7 +176,7 @@ def _encode(text: str | None) -> bytes:
 
 
 def _send(ctx: typer.Context, session: str, directory: str | None, data: bytes) -> None:
-    from gzia.sessions.holder_client import send_input
+    from gzia.sessions.background import send_input
 
     _, record = open_session(ctx, session, directory)
     sent = send_input(record, data)
@@ -190,7 +190,7 @@ DetachKey = Annotated[str, typer.Option("--detach-key", metavar="KEY",
 
 def attach_command(ctx: typer.Context, session: SessionRef, detach_key: DetachKey = "C-]",
                    directory: Dir = None) -> None:
-    from gzia.sessions.holder_client import attach_session
+    from gzia.sessions.background import attach_session
     from gzia.supervisor.attach import DETACHED, AttachStreams
 
     store, record = open_session(ctx, session, directory)

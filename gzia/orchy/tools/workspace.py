@@ -17,7 +17,7 @@ from gzia.sessions.record import SessionRecord
 
 def status(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     from gzia.sessions.git import changed_paths, rev_parse
-    from gzia.sessions.merge_checks import HARNESS_PATHS
+    from gzia.sessions.workspace import HARNESS_PATHS
 
     record = context.record()
     directory = _work_tree(context, record)

@@ -41,7 +41,7 @@ from gzia.tui.screens.sessions import SessionsScreen
 from gzia.tui.services import problem_of
 
 if TYPE_CHECKING:
-    from gzia.sessions.runner import SessionRun
+    from gzia.sessions.run import SessionRun
 
 NOTICE_S = 10.0
 """How long a start's warning stays on the screen."""
@@ -234,8 +234,8 @@ class Tick(Checkbox):
 
 def _outcome(run: SessionRun) -> NoticeScreen:
     """How the run ended, in ``gz-ia chat``'s words: its lines, or its error and hint."""
+    from gzia.sessions.run import RunEnd
     from gzia.sessions.run_errors import run_error
-    from gzia.sessions.runner import RunEnd
 
     record = run.record
     if run.end is not RunEnd.COMPLETED:

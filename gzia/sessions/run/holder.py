@@ -14,13 +14,13 @@ controlling terminal), it reads what to run from its stdin, then
 4. records the agent's pid, group and start time while the agent is held before exec
    (it runs only once that write is durable); once it runs, answers the starting
    command on its stdout (one JSON line) and lets go of it;
-5. writes the final record once (:func:`gzia.sessions.runner.finalize_run`), and only
+5. writes the final record once (:func:`gzia.sessions.run.finalize_run`), and only
    then closes the socket.
 
 It never ends the run for a failure of its own: a log it cannot write any more is given
 up, connections past :data:`gzia.supervisor.control.MAX_CONNECTIONS` are refused, a
 request that breaks a handler gets an error reply. Each such degradation is noted
-(:mod:`gzia.sessions.holder_notes`) in ``.harness/logs/<id>.holder.log`` (opened anew
+(:mod:`gzia.sessions.background.notes`) in ``.harness/logs/<id>.holder.log`` (opened anew
 for each note, so it survives the logs directory being deleted), in the record's
 ``holder_warnings`` and as an event; a crash's traceback goes there too.
 """
@@ -36,13 +36,11 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from gzia.contract import GzError
-from gzia.sessions.background import HOLDER_EXTRA
-from gzia.sessions.holder_notes import HolderNotes, holder_log_path
+from gzia.contract import GzError, problem_from
+from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
 from gzia.sessions.project import find_project
-from gzia.sessions.record import SessionRecord
+from gzia.sessions.record import HolderRef, SessionRecord
 from gzia.sessions.store import SessionStore
-from gzia.supervisor.command import Command
 from gzia.supervisor.control import ControlServer, Reply, Request
 from gzia.supervisor.holder_relay import HolderRelay
 from gzia.supervisor.logfile import RotatingLog
@@ -50,31 +48,20 @@ from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import DetachedPty, Started, run_supervised
 from gzia.supervisor.runtime_dir import bind_private_socket, clean_stale_sockets
 from gzia.supervisor.signals import stop_signals_held
-from gzia.supervisor.watchdog import Watchdog
-
-MAX_SPEC_BYTES = 16 << 20
 
 
 def holder_main() -> int:
     """The whole life of a holder; its exit code matters to nobody (it is detached)."""
-    spec = _read_spec()
+    spec = HolderSpec.from_json(sys.stdin.buffer.read(MAX_SPEC_BYTES))
     _redirect(0, os.devnull)
-    store = SessionStore(find_project(spec["project"]))
-    session_id = str(spec["id"])
+    store = SessionStore(find_project(spec.project))
+    session_id = spec.id
     _redirect(2, str(holder_log_path(store, session_id)))
     try:
-        return _Holder(store, session_id, spec).run()
+        return _Holder(store, spec).run()
     except BaseException:
         HolderNotes(store, session_id).crash(traceback.format_exc())
         raise
-
-
-def _read_spec() -> dict[str, Any]:
-    raw = sys.stdin.buffer.read(MAX_SPEC_BYTES)
-    spec = json.loads(raw)
-    if not isinstance(spec, dict):
-        raise ValueError("holder spec must be an object")
-    return spec
 
 
 def _redirect(fd: int, path: str) -> None:
@@ -85,26 +72,27 @@ def _redirect(fd: int, path: str) -> None:
 
 
 class _Holder:
-    def __init__(self, store: SessionStore, session_id: str, spec: dict[str, Any]) -> None:
+    def __init__(self, store: SessionStore, spec: HolderSpec) -> None:
         self.store = store
-        self.session_id = session_id
+        self.session_id = spec.id
         self.spec = spec
-        self.watchdog = Watchdog(**spec["watchdog"])
-        self.socket_path = Path(spec["socket"])
+        self.watchdog = spec.watchdog
+        self.socket_path = spec.socket
         self.reported = False
         self.agent_pid = 0
-        self.notes = HolderNotes(store, session_id)
+        self.notes = HolderNotes(store, spec.id)
 
     def run(self) -> int:
-        from gzia.sessions.runner import finalize_run, finalize_unstarted
+        from gzia.sessions.run.finish import finalize_run, finalize_unstarted
 
         with stop_signals_held() as held:  # a late stop changes nothing: the record is final
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
-            server = self._serve()
+            server: ControlServer | None = None
             try:
+                server = self._serve()
                 self.store.update(self.session_id, self._take_over)
                 outcome = run_supervised(
-                    self._command(), watchdog=self.watchdog, inbox=held.inbox,
+                    self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
                     on_started=self._started, detached=self._detached(server),
                 )
             except BaseException as exc:
@@ -112,7 +100,8 @@ class _Holder:
                     self.notes.crash(traceback.format_exc())
                 finalize_unstarted(self.store, self.session_id, exc)
                 self._report(_error_report(exc))
-                server.close()
+                if server is not None:
+                    server.close()
                 return 1
             try:
                 finalize_run(self.store, self.session_id, outcome, self._conversation())
@@ -125,19 +114,14 @@ class _Holder:
     def _conversation(self) -> str | None:
         """The id of a conversation the agent chose itself (pi, opencode), for metrics."""
         from gzia.drivers.registry import get_driver
-        from gzia.sessions.runner import conversation_after_exit
+        from gzia.sessions.run.finish import conversation_after_exit
 
         try:
             record = self.store.load(self.session_id)
             driver = get_driver(record.provider)
         except GzError:  # deleted meanwhile, or its driver is no longer installed
             return None
-        spec = self.spec
-        return conversation_after_exit(driver, record, Path(spec["cwd"]), spec["env"])
-
-    def _command(self) -> Command:
-        spec = self.spec
-        return Command(tuple(spec["argv"]), Path(spec["cwd"]), dict(spec["env"]), pty=True)
+        return conversation_after_exit(driver, record, self.spec.cwd, self.spec.env)
 
     def _serve(self) -> ControlServer:
         clean_stale_sockets(self.socket_path.parent)
@@ -146,23 +130,21 @@ class _Holder:
                              warn=self.notes.warn)
 
     def _detached(self, server: ControlServer) -> DetachedPty:
-        log = RotatingLog(Path(self.spec["log_path"]), int(self.spec["log_max_bytes"]),
-                          warn=self.notes.warn)
-        rows, cols = self.spec["window"]
+        log = RotatingLog(self.spec.log_path, self.spec.log_max_bytes, warn=self.notes.warn)
         return DetachedPty(lambda master: HolderRelay(master, log, server, self.notes.warn),
-                           (rows, cols), on_running=self._running)
+                           self.spec.window, on_running=self._running)
 
     def _take_over(self, record: SessionRecord) -> None:
         """Before the agent exists: this holder owns the run (it alone writes how it
         ends; kill and reconcile ask it, not the command that started it)."""
         me = os.getpid()
         record.owner_pid, record.owner_start_time = me, process_start_time(me)
-        record.extras[HOLDER_EXTRA] = {"pid": me, "start_time": record.owner_start_time,
-                                       "socket": str(self.socket_path)}
+        if record.owner_start_time is not None:  # without it a pid proves nothing
+            record.holder = HolderRef(me, record.owner_start_time, self.socket_path)
 
     def _started(self, started: Started) -> None:
         """The agent is held before exec until this write is durable."""
-        from gzia.sessions.runner import record_agent
+        from gzia.sessions.run.finish import record_agent
 
         self.store.update(self.session_id, lambda record: record_agent(record, started))
         self.agent_pid = started.pid
@@ -187,14 +169,11 @@ class _Holder:
         try:
             result = kill_session(self.store, self.session_id, grace_s)
         except GzError as exc:
-            return {"ok": False, "code": str(exc.code), "error": exc.message}
+            return {"ok": False, "error": problem_from(exc).to_json()}
         target = result.target.to_json() if result.target is not None else None
         return {"ok": True, "signal": result.signal, "target": target}
 
 
 def _error_report(exc: BaseException) -> dict[str, Any]:
-    if isinstance(exc, GzError):
-        params = {k: v for k, v in exc.params.items() if isinstance(v, str | int | float)}
-        return {"ok": False, "code": str(exc.code), "key": exc.key, "params": params,
-                "details": exc.details, "message": exc.message}
-    return {"ok": False, "code": "INTERNAL", "message": repr(exc)}
+    """Why the agent did not start, in the contract's problem shape (:func:`error_from`)."""
+    return {"ok": False, "error": problem_from(exc).to_json()}

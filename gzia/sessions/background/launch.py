@@ -2,10 +2,10 @@
 
 The command that runs ``chat``/``exec``/``resume -b`` prepares everything a foreground
 run would (driver check, workspace, ``running`` record, the agent's command), then starts
-a holder (``gz-ia __holder__``: the same gz-ia, see :mod:`gzia.supervisor.selfexec`) in a
+a holder (``gz-ia __holder__``: the same gz-ia, see :mod:`gzia.selfexec`) in a
 new session, sends it what to run on its stdin, and waits until the holder says the
 agent runs (its pid recorded) or that it could not start it. The holder owns the run
-from then on (:mod:`gzia.sessions.holder`).
+from then on (:mod:`gzia.sessions.run`).
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import os
 import select
 import subprocess
 import time
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import GzError, IOFailure, NotFoundError, TimeoutFailure
+from gzia.contract import GzError, IOFailure, Problem, TimeoutFailure, error_from
+from gzia.sessions.background.spec import HolderSpec
 
 if TYPE_CHECKING:
     from gzia.sessions.record import SessionRecord
@@ -30,34 +30,6 @@ if TYPE_CHECKING:
 
 START_TIMEOUT_S = 30.0
 """How long the starting command waits for the holder to report the agent running."""
-HOLDER_EXTRA = "holder"
-"""Record field (an extra) naming the holder: ``{"pid", "start_time", "socket"}``."""
-
-
-@dataclass(frozen=True)
-class HolderRef:
-    pid: int
-    start_time: str
-    socket: Path
-
-    @classmethod
-    def of(cls, record: SessionRecord) -> HolderRef | None:
-        """The holder a record names, or None (a foreground run, or an unusable field)."""
-        raw = record.extras.get(HOLDER_EXTRA)
-        if not isinstance(raw, dict):
-            return None
-        pid, start, sock = raw.get("pid"), raw.get("start_time"), raw.get("socket")
-        if not isinstance(pid, int) or pid <= 1 or not isinstance(start, str) \
-                or not isinstance(sock, str):
-            return None  # without a start time a pid proves nothing
-        return cls(pid, start, Path(sock))
-
-    def alive(self) -> bool:
-        from gzia.supervisor.procinfo import is_process_alive
-
-        return is_process_alive(self.pid, self.start_time)
-
-
 @dataclass(frozen=True)
 class BackgroundOptions:
     log_max_bytes: int
@@ -75,30 +47,30 @@ def start_in_background(
     from gzia.supervisor.runtime_dir import new_socket_path
 
     log_path = Path(record.log_path) if record.log_path else store.log_path(record.id)
-    spec = {
-        "project": str(store.project.root), "id": record.id,
-        "argv": list(command.argv), "cwd": str(command.cwd), "env": dict(command.env),
-        "log_path": str(log_path), "log_max_bytes": options.log_max_bytes,
-        "window": list(options.window), "socket": str(new_socket_path(record.id)),
-        "watchdog": asdict(watchdog),
-    }
+    spec = HolderSpec(
+        project=store.project.root, id=record.id, argv=tuple(command.argv),
+        cwd=command.cwd, env=dict(command.env), log_path=log_path,
+        log_max_bytes=options.log_max_bytes, window=options.window,
+        socket=new_socket_path(record.id), watchdog=watchdog,
+    )
     _await_ready(_start_holder(spec), record.id)
     return store.load(record.id)
 
 
-def _start_holder(spec: Mapping[str, Any]) -> subprocess.Popen[bytes]:
+def _start_holder(spec: HolderSpec) -> subprocess.Popen[bytes]:
+    from gzia import proc
     from gzia.config import without_secrets
-    from gzia.supervisor.selfexec import HOLDER_ARG, gzia_argv
+    from gzia.selfexec import HOLDER_ARG, gzia_argv
 
-    holder = subprocess.Popen(  # an agent can read its holder's environment: no secrets
-        gzia_argv(HOLDER_ARG), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, cwd="/", start_new_session=True, close_fds=True,
-        env=without_secrets(os.environ),
+    holder = proc.start(  # an agent can read its holder's environment: no secrets
+        gzia_argv(HOLDER_ARG), cwd="/", env=without_secrets(os.environ),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     if holder.stdin is None:  # pragma: no cover - stdin=PIPE always gives one
         raise RuntimeError("no pipe to the holder")
     try:
-        holder.stdin.write(json.dumps(spec).encode("utf-8"))
+        holder.stdin.write(spec.to_json())
         holder.stdin.close()
     except BrokenPipeError:
         pass  # it died at once: _await_ready reports it
@@ -135,18 +107,15 @@ def _parse_report(line: bytes, session_id: str) -> dict[str, Any]:
                         detail="the holder process ended before starting the agent",
                         details={"id": session_id})
     if not report.get("ok"):
-        raise _start_error(report, session_id)
+        raise _start_error(report.get("error"), session_id)
     return report
 
 
-def _start_error(report: Mapping[str, Any], session_id: str) -> GzError:
-    """The holder's own error when it is one the agent's start can raise (the program
-    is missing or cannot be executed), else a generic one carrying its message."""
-    kind = {"NOT_FOUND": NotFoundError, "IO": IOFailure}.get(str(report.get("code")))
-    key, params = report.get("key"), report.get("params")
-    if kind is not None and isinstance(key, str) and key.startswith("run.") \
-            and isinstance(params, dict):
-        details = report.get("details")
-        return kind(key, details=details if isinstance(details, dict) else None, **params)
-    return IOFailure("run.background_failed", id=session_id,
-                     detail=str(report.get("message")), details={"id": session_id})
+def _start_error(problem: object, session_id: str) -> GzError:
+    """The holder's own error, as the class its code names (:func:`error_from`)."""
+    try:
+        return error_from(Problem.from_json(problem))
+    except ValueError:
+        return IOFailure("run.background_failed", id=session_id,
+                         detail="the holder's report could not be read",
+                         details={"id": session_id})

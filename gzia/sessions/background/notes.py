@@ -18,8 +18,8 @@ from pathlib import Path
 from gzia.contract import GzError
 from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
+from gzia.supervisor.degraded import HolderWarning
 
-WARNINGS_EXTRA = "holder_warnings"
 """Record field (an extra): ``[{"code", "message", "at"}]``, what the holder gave up."""
 MAX_WARNINGS = 16
 RECORD_WAIT_S = 1.0
@@ -36,7 +36,7 @@ class HolderNotes:
         self.session_id = session_id
         self._codes: set[str] = set()
 
-    def warn(self, code: str, message: str) -> None:
+    def warn(self, code: HolderWarning, message: str) -> None:
         """A degradation, noted once per ``code``; never raises."""
         if code in self._codes:
             return
@@ -48,7 +48,7 @@ class HolderNotes:
             self._append_log(traceback.format_exc())
 
     def _record(self, code: str, message: str) -> None:
-        from gzia.sessions.runner import log_lifecycle_event
+        from gzia.sessions.events import log_lifecycle_event
 
         with contextlib.suppress(GzError, OSError):  # deleted meanwhile, or a full disk
             self.store.update(self.session_id, lambda r: _add_warning(r, code, message),
@@ -77,9 +77,7 @@ class HolderNotes:
 
 
 def _add_warning(record: SessionRecord, code: str, message: str) -> None:
-    warnings = record.extras.get(WARNINGS_EXTRA)
-    if not isinstance(warnings, list):
-        warnings = []
+    warnings = list(record.holder_warnings or ())
     if len(warnings) < MAX_WARNINGS:
-        warnings.append({"code": code, "message": message, "at": now_rfc3339()})
-    record.extras[WARNINGS_EXTRA] = warnings
+        warnings.append({"code": str(code), "message": message, "at": now_rfc3339()})
+    record.holder_warnings = warnings

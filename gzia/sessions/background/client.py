@@ -14,10 +14,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import ConflictError, GzError, InvalidInputError, IOFailure, SafetyBlockError
-from gzia.sessions.background import HolderRef
+from gzia.contract import (
+    ConflictError,
+    ErrorCode,
+    GzError,
+    InvalidInputError,
+    IOFailure,
+    Problem,
+    SafetyBlockError,
+    error_class,
+)
 from gzia.sessions.reconcile import get_session
-from gzia.sessions.record import SessionRecord
+from gzia.sessions.record import HolderRef, SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.supervisor import control
 from gzia.supervisor.relay import MAX_PENDING_INPUT
@@ -38,7 +46,7 @@ line (:data:`gzia.supervisor.control.MAX_REQUEST_LINE`)."""
 
 def holder_state(record: SessionRecord) -> str | None:
     """``running`` or ``gone`` for a background session, None for a foreground one."""
-    holder = HolderRef.of(record)
+    holder = record.holder
     if holder is None:
         return None
     return "running" if holder.alive() else "gone"
@@ -56,9 +64,19 @@ def ask_holder(record: SessionRecord, request: dict[str, Any],
         raise IOFailure("run.holder_unreachable", id=record.id, detail=str(exc),
                         details={"id": record.id}) from exc
     if not reply.get("ok"):
-        raise IOFailure("run.holder_refused", id=record.id, detail=str(reply.get("error")),
-                        details={"id": record.id})
+        raise _refusal(record, reply.get("error"))
     return reply
+
+
+def _refusal(record: SessionRecord, error: object) -> GzError:
+    """The holder's answer to a request it did not carry out: the class its problem's
+    code names, saying that the holder refused, and why."""
+    try:
+        problem = Problem.from_json(error)
+    except ValueError:
+        problem = Problem(ErrorCode.IO, str(error)[:500])
+    return error_class(problem.code)("run.holder_refused", id=record.id, detail=problem.message,
+                                     details={"id": record.id})
 
 
 def _live_holder(record: SessionRecord) -> HolderRef:
@@ -66,7 +84,7 @@ def _live_holder(record: SessionRecord) -> HolderRef:
         raise ConflictError("run.not_running", id=record.id, status=record.status,
                             details={"id": record.id, "status": record.status},
                             data=record.to_json())
-    holder = HolderRef.of(record)
+    holder = record.holder
     if holder is None:
         raise ConflictError("run.not_background", id=record.id, details={"id": record.id})
     if not holder.alive():
@@ -170,7 +188,7 @@ def kill_through_holder(store: SessionStore, record: SessionRecord,
     (:func:`gzia.sessions.kill.kill_session`), which also says why it cannot."""
     from gzia.sessions.kill import KillResult
 
-    holder = HolderRef.of(record)
+    holder = record.holder
     if not record.is_running or holder is None or not holder.alive():
         return None
     try:

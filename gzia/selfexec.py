@@ -18,26 +18,32 @@ from pathlib import Path
 from typing import NoReturn
 
 HOLDER_ARG = "__holder__"
-"""The hidden first argument that makes ``gz-ia`` run as a holder (see cli.main)."""
+"""The hidden first argument that makes ``gz-ia`` run as a holder (see cli.main).
+
+This module sits beside ``proc`` and imports nothing of gz-ia: ``update`` (which must work
+when the rest of an install is broken) and the supervisor both use it."""
 
 
-def running_pyz() -> str | None:
-    """The zipapp gz-ia runs from, or None."""
-    program = sys.argv[0] if sys.argv else ""
-    if not program or not Path(program).is_file():
+def running_pyz(argv0: str | None = None) -> Path | None:
+    """The zipapp this process runs from (``sys.argv[0]``, links resolved), or None."""
+    candidate = (sys.argv[0] if sys.argv else "") if argv0 is None else argv0
+    if not candidate:
         return None
-    import zipfile
+    import zipfile  # only when asked: not on the path of every command
 
     try:
-        return os.path.realpath(program) if zipfile.is_zipfile(program) else None
+        path = Path(candidate).resolve()
+        return path if path.is_file() and zipfile.is_zipfile(path) else None
     except OSError:
         return None
 
 
 def gzia_argv(*args: str) -> list[str]:
+    """The argv that runs this same gz-ia again with ``args``: the same interpreter, and
+    the same zipapp or ``-P -m gzia`` (never a ``gzia`` directory of the current one)."""
     pyz = running_pyz()
     if pyz is not None:
-        return [sys.executable, pyz, *args]
+        return [sys.executable, str(pyz), *args]
     return [sys.executable, "-P", "-m", "gzia", *args]
 
 

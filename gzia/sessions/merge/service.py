@@ -22,7 +22,7 @@ Order matters, so that a refusal never leaves anything half done:
    committed yet, so the session still counts as unmerged).
 
 From step 3 to the record, a hook that refuses a commit, a git failure, or Ctrl+C/SIGTERM
-puts the base and the worktree back as they were (:mod:`gzia.sessions.merge_rollback`),
+puts the base and the worktree back as they were (:mod:`gzia.sessions.merge.rollback`),
 then reports (a stop still ends with 130/143). Stop signals that arrive while the record
 is written are held until it is: a recorded merge is never undone.
 
@@ -59,7 +59,7 @@ from gzia.sessions.git import (
     rev_parse,
     run_git,
 )
-from gzia.sessions.merge_checks import (
+from gzia.sessions.merge.checks import (
     check_mergeable,
     dirty_worktree,
     refuse_conflicts,
@@ -68,8 +68,8 @@ from gzia.sessions.merge_checks import (
     refuse_unsettled_worktree,
     snapshot,
 )
-from gzia.sessions.merge_commit import COMMIT_HOOKS, commit_refused, merge_branch, squash_branch
-from gzia.sessions.merge_rollback import MergeRollback
+from gzia.sessions.merge.commit import COMMIT_HOOKS, commit_refused, merge_branch, squash_branch
+from gzia.sessions.merge.rollback import MergeRollback
 from gzia.sessions.project import Project
 from gzia.sessions.projection import projected_paths, unproject
 from gzia.sessions.record import SessionRecord, now_rfc3339

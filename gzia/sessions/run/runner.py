@@ -24,118 +24,41 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzia.config import without_secrets
-from gzia.contract import (
-    ConflictError,
-    GzError,
-    InterruptError,
-    InvalidInputError,
-    IOFailure,
-    SafetyBlockError,
-    TerminatedError,
-    TerminationRequested,
-    stop_request,
-    stopped_by_signal,
-)
+from gzia.contract import ConflictError, GzError, InvalidInputError, stop_request, stopped_by_signal
 from gzia.drivers.base import Driver, LaunchRequest, Permission
 from gzia.i18n import t
 from gzia.sessions.background import BackgroundOptions
+from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
-from gzia.sessions.record import (
-    SessionRecord,
-    Status,
-    elapsed_ms,
-    now_rfc3339,
-    parse_rfc3339,
+from gzia.sessions.record import SessionRecord, Status, now_rfc3339
+from gzia.sessions.run.finish import (
+    conversation_after_exit,
+    finalize_run,
+    finalize_unstarted,
+    record_agent,
+    run_end,
 )
+from gzia.sessions.run.request import LaunchCallback, RunEnd, SessionRequest, SessionRun
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
 from gzia.supervisor.command import Command
-from gzia.supervisor.endreason import WATCHDOG_REASONS, EndReason
 from gzia.supervisor.procinfo import process_start_time
-from gzia.supervisor.run import RunOutcome, Started, run_supervised
+from gzia.supervisor.run import Started, run_supervised
 from gzia.supervisor.signals import SignalInbox, stop_signals_held
 from gzia.supervisor.watchdog import Watchdog
 
 if TYPE_CHECKING:
     from gzia.profiles.bundle import Bundle
     from gzia.sessions.idempotency import Reused
-
-COMMAND_EXTRA = "command"
-"""Record field (kept by the store as an extra) holding an ``exec`` session's argv."""
-ALLOW_PUSH_EXTRA = "allow_push"
-"""Record field (an extra, present only when true): the session may push; kept on resume."""
-
-STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
-
-
-LaunchCallback = Callable[[SessionRecord, Workspace], None]
-
-
-@dataclass(frozen=True)
-class SessionRequest:
-    directory: str | Path | None
-    driver: Driver
-    permission: Permission
-    prompt: str | None = None
-    command: Sequence[str] | None = None
-    mode: str = "chat"
-    pty: bool = False
-    output_to_stderr: bool = False
-    """Send the agent's stdout to gz-ia's stderr (JSON mode keeps stdout for the envelope)."""
-    mcp_server: Sequence[str] | None = None
-    """How to start this gz-ia: when set, agents that accept MCP configuration get the
-    session's ``gz-ia mcp`` server (:mod:`gzia.sessions.mcp_wiring`)."""
-    background: BackgroundOptions | None = None
-    """Run under a detached holder and return once the agent runs (``-b``)."""
-    allow_push: bool = False
-    """Lift the guardrail's refusal of ``git push`` (:mod:`gzia.sessions.guard`)."""
-    labels: Mapping[str, str] | None = None
-    idempotency_key: str | None = None
-    """While a session holding this key exists, the start returns it instead."""
-    profiles: tuple[str, ...] = ()
-    """Profiles projected into the worktree for this run (:mod:`gzia.sessions.projection`)."""
-
-
-class RunEnd(Enum):
-    """How a foreground run ended for gz-ia; the exit code for each is the contract's
-    (:func:`gzia.contract.classify` of the error :mod:`gzia.cli.run_report` raises)."""
-
-    COMPLETED = "completed"
-    """The agent completed (or a background start, or the idempotency key's session)."""
-    AGENT_FAILED = "agent_failed"
-    """The agent exited with a non-zero code, or died of a signal nobody asked for."""
-    TIMED_OUT = "timed_out"
-    """A watchdog stopped it; which one is the record's ``end_reason``."""
-    INTERRUPTED = "interrupted"
-    """SIGINT: Ctrl+C to gz-ia (during the run or while it recorded), or to the agent."""
-    TERMINATED = "terminated"
-    """SIGTERM/SIGHUP to gz-ia, SIGTERM to the agent, or ``gz-ia session kill``."""
-
-    @classmethod
-    def stopped_by(cls, signum: int) -> RunEnd:
-        """gz-ia's own stop signal: the same split as :func:`gzia.contract.stop_request`."""
-        stop = stop_request(signum)
-        return cls.TERMINATED if isinstance(stop, TerminationRequested) else cls.INTERRUPTED
-
-
-@dataclass(frozen=True)
-class SessionRun:
-    record: SessionRecord
-    end: RunEnd
-    """How the run ended (the agent's own code is in the record)."""
-    reused: Reused | None = None
-    """Set when the idempotency key's existing session answered instead of a new run."""
 
 
 def start_session(
@@ -206,13 +129,12 @@ def resume_session(
     if record.is_running:
         raise ConflictError("run.already_running", id=record.id, pid=record.pid,
                             details={"id": record.id, "pid": record.pid}, data=record.to_json())
-    command = record.extras.get(COMMAND_EXTRA)
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
-        command=command if isinstance(command, list) else None,
+        command=record.command,
         mode=record.mode or "chat", output_to_stderr=output_to_stderr, mcp_server=mcp_server,
         pty=background is not None, background=background,
-        allow_push=allow_push or record.extras.get(ALLOW_PUSH_EXTRA) is True,
+        allow_push=allow_push or record.allow_push is True,
         profiles=tuple(dict.fromkeys([*(record.profiles or ()), *profiles])),
     )
     bundle = _profile_bundle(project, request.profiles, environ)
@@ -294,9 +216,9 @@ def _new_record(
     if request.pty:
         record.log_path = str(store.log_path(session_id))
     if request.command is not None:
-        record.extras[COMMAND_EXTRA] = list(request.command)
+        record.command = list(request.command)
     if request.allow_push:
-        record.extras[ALLOW_PUSH_EXTRA] = True
+        record.allow_push = True
     record.labels = dict(request.labels) if request.labels else None
     record.idempotency_key = request.idempotency_key
     if request.profiles:
@@ -433,161 +355,11 @@ class _Launch:
         return guarded_environment(self.store.project, guard, self.env)
 
 
-def conversation_after_exit(
-    driver: Driver, record: SessionRecord, cwd: Path, env: Mapping[str, str]
-) -> str | None:
-    """The conversation id of an agent that chooses it itself (pi, opencode), found once it
-    has exited, for a record that has none yet: metrics and resume then need no guess."""
-    find = getattr(driver, "conversation_after_exit", None)
-    if record.conversation_id is not None or find is None:
-        return None
-    try:
-        since = parse_rfc3339(record.started_at).timestamp()
-        found = find(cwd, env, since)
-    except Exception:  # a lookup that fails must not change how the run ends
-        return None
-    return found if isinstance(found, str) else None
-
-
-def finalize_run(
-    store: SessionStore, session_id: str, outcome: RunOutcome,
-    conversation_id: str | None = None,
-) -> SessionRecord:
-    """The one final write of a run, then its ``session finished`` event."""
-    final = store.update(session_id, lambda r: _finalize(r, outcome, conversation_id))
-    _log_finish(store, final)
-    return final
-
-
-def log_lifecycle_event(
-    store: SessionStore,
-    session_id: str,
-    action: str,
-    stage: str,
-    *,
-    failed: bool | None = None,
-    error: str | None = None,
-    duration_ms: int | None = None,
-) -> None:
-    """Append a lifecycle event; the event log never decides whether a run succeeds."""
-    from gzia.sessions.events import append_event, new_event
-
-    status = None if failed is None else "FAILED" if failed else "OK"
-    event = new_event(session_id, action, stage, status=status, error=error,
-                      duration_ms=duration_ms, agent_id="gz-ia")
-    # IOFailure: not a regular file, say; SafetyBlockError: a symbolic link
-    with contextlib.suppress(OSError, IOFailure, SafetyBlockError):
-        append_event(store, event)
-
-
-def _log_finish(store: SessionStore, record: SessionRecord) -> None:
-    failed = record.status != Status.COMPLETED
-    error = None
-    if failed:
-        error = f"{record.status}: {record.end_reason}, exit code {record.exit_code}"
-    action = t(f"run.event_finished_{'failed' if failed else 'ok'}")
-    log_lifecycle_event(store, record.id, action, "FINISH", failed=failed,
-                        error=error, duration_ms=record.duration_ms)
-
-
 def _record_started(store: SessionStore, session_id: str, started: Started) -> None:
     store.update(session_id, lambda record: record_agent(record, started))
-
-
-def record_agent(record: SessionRecord, started: Started) -> None:
-    """The agent's identity in its record (``NOT_STARTED``: none, its exec failed)."""
-    record.pid = started.pid
-    record.pgid = started.pgid or None
-    record.pid_start_time = process_start_time(started.pid) if started.pid else None
 
 
 def _raise_if_stopped_before_start(inbox: SignalInbox) -> None:
     received = inbox.take_stop()
     if received is not None:
         raise stopped_by_signal(stop_request(received), None)
-
-
-def finalize_unstarted(
-    store: SessionStore, session_id: str, exc: BaseException
-) -> SessionRecord | None:
-    """A run that ended before its agent started: ``killed``/``canceled`` when gz-ia was
-    interrupted or terminated, else ``failed``/``spawn_failed``. A started run is left to
-    the owner's final write (or to reconcile, which turns it ``lost``)."""
-    canceled = isinstance(exc, KeyboardInterrupt | InterruptError | TerminatedError)
-
-    def mutate(record: SessionRecord) -> None:
-        if record.status != Status.RUNNING or record.pid:
-            return
-        record.status = Status.KILLED if canceled else Status.FAILED
-        record.end_reason = EndReason.CANCELED if canceled else EndReason.SPAWN_FAILED
-        record.exit_code = 1
-        _stamp_finish(record)
-
-    try:
-        return store.update(session_id, mutate)
-    except (GzError, OSError):
-        return None
-
-
-def _finalize(
-    record: SessionRecord, outcome: RunOutcome, conversation_id: str | None = None
-) -> None:
-    """The one final write of a run (under the record's lock)."""
-    if conversation_id is not None and record.conversation_id is None:
-        record.conversation_id = conversation_id
-    record.signal = outcome.signal  # the owner saw how the agent ended: its word is final
-    record.exit_code = agent_exit_status(outcome)
-    if record.status == Status.KILLED:  # ``session kill`` got there first: it stays killed
-        return
-    record.end_reason = outcome.end_reason
-    record.status = _final_status(outcome)
-    _stamp_finish(record)
-
-
-def _final_status(outcome: RunOutcome) -> Status:
-    if outcome.end_reason not in (EndReason.PROCESS_EXIT, EndReason.SIGNAL):
-        return Status.KILLED  # gz-ia stopped it: canceled, timeout, no_output_timeout
-    if outcome.signal is not None:
-        return Status.KILLED if outcome.signal in STOPPED_BY_USER else Status.FAILED
-    return Status.COMPLETED if outcome.exit_code == 0 else Status.FAILED
-
-
-def _stamp_finish(record: SessionRecord) -> None:
-    record.finished_at = now_rfc3339()
-    record.duration_ms = elapsed_ms(record.started_at, record.finished_at)
-
-
-def agent_exit_status(outcome: RunOutcome) -> int:
-    """The agent's own code as a shell reports it: its exit status, or 128 + signal."""
-    if outcome.signal is not None:
-        return 128 + outcome.signal
-    return outcome.exit_code if outcome.exit_code is not None else 1
-
-
-def run_end(record: SessionRecord, outcome: RunOutcome, late_signal: int | None) -> RunEnd:
-    """How the run ended: a watchdog first, then a stop sent to gz-ia (during the run or
-    while it recorded), ``session kill``, a SIGINT/SIGTERM to the agent, its own exit."""
-    if record.end_reason in WATCHDOG_REASONS:
-        return RunEnd.TIMED_OUT  # gz-ia stopped it, not a signal from outside
-    received = outcome.received_signal or late_signal
-    if received is not None:
-        return RunEnd.stopped_by(received)
-    if record.status == Status.KILLED and record.end_reason == EndReason.KILLED:
-        return RunEnd.TERMINATED  # stopped with ``gz-ia session kill``
-    if outcome.signal == signal.SIGINT:
-        return RunEnd.INTERRUPTED
-    if outcome.signal == signal.SIGTERM:
-        return RunEnd.TERMINATED
-    return RunEnd.COMPLETED if record.status == Status.COMPLETED else RunEnd.AGENT_FAILED
-
-
-__all__ = [
-    "RunEnd",
-    "SessionRequest",
-    "SessionRun",
-    "SignalInbox",
-    "agent_exit_status",
-    "resume_session",
-    "run_end",
-    "start_session",
-]

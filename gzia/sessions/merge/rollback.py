@@ -24,8 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gzia.sessions.git import IndexFile, changed_paths, git_ok, index_path, rev_parse, run_git
-from gzia.sessions.merge_checks import HARNESS_PATHS
-from gzia.sessions.workspace import current_branch
+from gzia.sessions.workspace import HARNESS_PATHS, current_branch
 
 
 @dataclass

@@ -27,6 +27,7 @@ from gzia.sessions.git import (
 from gzia.sessions.project import HARNESS_DIR, Project
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import (
+    HARNESS_PATHS,
     INJECTED_DIR,
     branch_exists,
     branch_for,
@@ -34,8 +35,6 @@ from gzia.sessions.workspace import (
     worktree_for,
 )
 
-HARNESS_PATHS = (HARNESS_DIR, INJECTED_DIR)
-"""gz-ia's own directories: what is under them is never the user's uncommitted work."""
 
 def check_mergeable(project: Project, record: SessionRecord) -> tuple[str, str]:
     if not record.is_isolated or not project.is_git:

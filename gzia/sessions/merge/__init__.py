@@ -1,0 +1,12 @@
+"""``session merge`` / ``get``: bring a session's branch into the base repository.
+
+:mod:`.service` runs the merge, :mod:`.checks` refuses before anything moves,
+:mod:`.commit` makes the commits, :mod:`.rollback` puts everything back on failure.
+"""
+
+from __future__ import annotations
+
+from gzia.sessions.merge.rollback import SavedIndex
+from gzia.sessions.merge.service import MergePreview, MergeResult, merge_session, preview_merge
+
+__all__ = ["MergePreview", "MergeResult", "SavedIndex", "merge_session", "preview_merge"]
