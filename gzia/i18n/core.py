@@ -23,28 +23,3 @@ EN = {
     "warning_prefix": "Warning",
     "error_prefix": "Error",
 }
-
-ES = {
-    # The original prints cobra's English usage errors; the seed keeps them verbatim.
-    "unknown_flag": "unknown flag: {flag}",
-    "unknown_command": "comando desconocido: {command}",
-    "did_you_mean": "¿quisiste decir: {choices}?",
-    "missing_argument": "falta el argumento: {name}",
-    "missing_command": "falta el subcomando de '{command}'",
-    "missing_option": "falta la bandera obligatoria: {name}",
-    "invalid_value": "valor inválido para {name}: {detail}",
-    "usage_error": "{detail}",
-    "unexpected_argument": "argumento inesperado: {arguments}",
-    "option_needs_value": "la bandera {flag} necesita un valor",
-    "flag_takes_no_value": "la bandera {flag} no admite valor",
-    "unknown_shell": "shell no soportada '{shell}': elige {choices}",
-    "help_hint": "ejecuta '{command} --help' para ver el uso",
-    "interrupted": "interrumpido",
-    "terminated": "terminado",
-    "io_error": "error de E/S: {detail}",
-    "internal_error": "error interno: {detail}",
-    "exited": "el comando terminó con código {code} sin indicar el motivo",
-    "debug_hint": "vuelve a ejecutar con --debug (o GZ_DEBUG=1) para ver la traza",
-    "warning_prefix": "Aviso",
-    "error_prefix": "Error",
-}

@@ -15,19 +15,3 @@ EN = {
     ),
     "unknown_tool": "no tool named '{name}' (tools: {known})",
 }
-
-ES = {
-    "arguments_not_object": "los argumentos de la herramienta deben ser un objeto JSON",
-    "unknown_argument": "argumento desconocido '{name}'",
-    "missing_argument": "falta el argumento obligatorio '{name}'",
-    "argument_type": "el argumento '{name}' debe ser de tipo {type}",
-    "argument_choice": "el argumento '{name}' debe ser uno de: {choices}",
-    "argument_minimum": "el argumento '{name}' debe ser al menos {minimum}",
-    "argument_empty": "el argumento '{name}' no puede estar vacío",
-    "tool_timed_out": "la herramienta '{name}' no terminó en {seconds} s y fue detenida",
-    "commit_not_isolated": (
-        "la sesión {id} trabaja directamente en el proyecto (sin worktree): workspace_commit "
-        "solo hace commits en una sesión aislada"
-    ),
-    "unknown_tool": "no hay ninguna herramienta llamada '{name}' (herramientas: {known})",
-}
