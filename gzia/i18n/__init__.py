@@ -4,9 +4,9 @@ Code writes each message in English where it is shown, and that text is the mess
 id in the catalogue: ``gettext("unknown command: {command}", command=name)``;
 ``ngettext("1 plugin loaded", "{count} plugins loaded", n)`` for a count;
 ``pgettext(context, text)`` where one English text has two translations. A message chosen
-at run time is marked where it is written with ``N_(text)`` (``NC_(context, text)``) and
-translated where it is shown. Parameters fill ``str.format`` fields; a message shown
-without parameters is shown as written.
+at run time is marked where it is written with ``N_(text)`` (``NC_(context, text)``;
+``NN_(singular, plural)`` for a count) and translated where it is shown. Parameters fill
+``str.format`` fields; a message shown without parameters is shown as written.
 
 Translations live in ``gzia/locale/<lang>/LC_MESSAGES/gzia.po``, compiled to ``gzia.mo``
 by ``hatch_build.py`` (every install and build). click's own texts ("Usage:", "Options")
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 LANGUAGE_VARIABLES = ("GZ_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
 DOMAIN = "gzia"
 CONTEXT = "\x04"  # joins a context and its text, as a .mo file does
+PLURAL = "\x00"  # joins a counted message's singular and plural, as a .mo file does
 
 
 def detect_language(environ: dict[str, str] | os._Environ[str] | None = None) -> str:
@@ -68,7 +69,11 @@ def translations(lang: str) -> NullTranslations:
 
 
 def gettext(message: str, /, **params: Any) -> str:
-    """``message`` (English, or ``NC_``'s context and text) in the current language."""
+    """``message`` (English, ``NC_``'s context and text, or ``NN_``'s two forms, counted
+    by the ``count`` parameter) in the current language."""
+    if PLURAL in message:
+        singular, _, plural = message.partition(PLURAL)
+        return ngettext(singular, plural, params.pop("count"), **params)
     context, _, english = message.rpartition(CONTEXT)
     catalogue = translations(language())
     text = catalogue.pgettext(context, english) if context else catalogue.gettext(english)
@@ -91,6 +96,11 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark, translate
 
 def NC_(context: str, message: str) -> str:  # noqa: N802
     return f"{context}{CONTEXT}{message}"
+
+
+def NN_(singular: str, plural: str) -> str:  # noqa: N802
+    """A counted message, translated later by :func:`gettext` with a ``count``."""
+    return f"{singular}{PLURAL}{plural}"
 
 
 def bind_click() -> None:

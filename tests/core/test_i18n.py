@@ -22,11 +22,11 @@ import pytest
 import gzia
 import gzia.i18n
 from gzia.contract import ErrorCode, WarningCode
-from gzia.i18n import CONTEXT, detect_language, gettext, ngettext, pgettext, translations
+from gzia.i18n import CONTEXT, NC_, NN_, detect_language, gettext, ngettext, pgettext, translations
 from hatch_build import LOCALE, mo_bytes, parse_po
 
 PO = LOCALE / "es" / "LC_MESSAGES" / "gzia.po"
-MARKERS = {"gettext": 1, "N_": 1, "ngettext": 2, "pgettext": 2, "NC_": 2}
+MARKERS = {"gettext": 1, "N_": 1, "ngettext": 2, "NN_": 2, "pgettext": 2, "NC_": 2}
 CONTEXT_MARKERS = {"pgettext", "NC_"}
 
 
@@ -123,6 +123,21 @@ def test_a_count_of_one_takes_the_singular_form(lang: str, expected: list[str]) 
     try:
         assert [ngettext("1 plugin loaded", "{count} plugins loaded", n)
                 for n in (0, 1, 2)] == expected
+    finally:
+        gzia.i18n.set_language(None)
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ["0 plugins loaded", "1 plugin loaded", "Prune"]),
+    ("es", ["0 plugins cargados", "1 plugin cargado", "Limpiar"]),
+])
+def test_a_message_marked_for_later_keeps_its_count_and_context(
+        lang: str, expected: list[str]) -> None:
+    counted = NN_("1 plugin loaded", "{count} plugins loaded")
+    gzia.i18n.set_language(lang)
+    try:
+        assert [gettext(counted, count=0), gettext(counted, count=1),
+                gettext(NC_("tui.key_prune", "Prune"))] == expected
     finally:
         gzia.i18n.set_language(None)
 
