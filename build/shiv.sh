@@ -32,10 +32,13 @@ export SOURCE_DATE_EPOCH=$epoch
 date=${GZ_BUILD_DATE:-$("$python" -c "import datetime,sys; print(datetime.datetime.fromtimestamp(int(sys.argv[1]), datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'))" "$epoch")}
 version=${GZ_BUILD_VERSION:-$("$python" -c "import re,sys; print(re.search(r'__version__ = \"([^\"]+)\"', open(sys.argv[1]).read()).group(1))" "$root/gzia/_version.py")}
 
-# 1. A copy of the sources with the release values embedded.
+# 1. A copy of the sources with the release values embedded. hatch_build.py compiles the
+#    message catalogues (.po) into the wheel installed below; a stale .mo of the checkout
+#    is not copied.
 mkdir -p "$work/src"
-cp -R "$root/gzia" "$root/pyproject.toml" "$root/README.md" "$work/src/"
+cp -R "$root/gzia" "$root/pyproject.toml" "$root/README.md" "$root/hatch_build.py" "$work/src/"
 find "$work/src" -name __pycache__ -prune -exec rm -rf {} +
+find "$work/src/gzia/locale" -name "*.mo" -delete
 cat > "$work/src/gzia/_version.py" <<PY
 """Version of gz-ia, embedded by build/shiv.sh."""
 

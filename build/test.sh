@@ -6,6 +6,8 @@
 # `-n 0` as an extra argument runs them one by one). Tests that share the release builds
 # are kept in one worker (xdist_group).
 #
+# Needs GNU gettext's msgfmt (Debian package gettext; .ci/run installs it).
+#
 # Environment: PYTHON (3.11+, default python3), GZ_TEST_VENV (default .venv),
 # GZ_TEST_WORKERS.
 set -euo pipefail
@@ -23,6 +25,8 @@ echo "== ruff"
 "$venv/bin/ruff" check gzia tests bench build release
 echo "== mypy"
 "$venv/bin/mypy"
+echo "== msgfmt --check (message catalogues)"
+for po in gzia/locale/*/LC_MESSAGES/*.po; do msgfmt --check -o /dev/null "$po"; done
 echo "== build dist/gz-ia.pyz"
 PYTHON="$venv/bin/python" bash build/shiv.sh
 echo "== pytest"

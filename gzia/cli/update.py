@@ -19,7 +19,7 @@ def _on_failure(source: Any, failure: Any) -> None:
     from gzia.update.errors import source_failed_params
 
     output.warn("NETWORK", "update.source_failed", **source_failed_params(source.name, failure),
-                details={"source": source.name, "reason": failure.key})
+                details={"source": source.name, "reason": failure.reason_code})
 
 
 def _progress_bar() -> Any:

@@ -1,20 +1,33 @@
-"""Messages in English and Spanish.
+"""Messages in the user's language, with gettext.
 
-A message key is ``<area>.<name>``; the catalogue of an area is the module
-``gzia.i18n.<area>`` with two dicts, ``EN`` and ``ES``, holding ``str.format`` templates.
-Areas load on first use, so a command pays only for the messages it shows.
-The language comes from ``GZ_LANG``, ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` (first set wins):
-Spanish when it starts with ``es``, English otherwise.
+Code writes each message in English where it is shown, and that text is the message's
+id in the catalogue: ``gettext("unknown command: {command}", command=name)``;
+``ngettext("1 plugin loaded", "{count} plugins loaded", n)`` for a count;
+``pgettext(context, text)`` where one English text has two translations. A message chosen
+at run time is marked where it is written with ``N_(text)`` (``NC_(context, text)``;
+``NN_(singular, plural)`` for a count) and translated where it is shown. Parameters fill
+``str.format`` fields; a message shown without parameters is shown as written.
+
+Translations live in ``gzia/locale/<lang>/LC_MESSAGES/gzia.po``, compiled to ``gzia.mo``
+by ``hatch_build.py`` (every install and build). click's own texts ("Usage:", "Options")
+are in the same catalogue (:func:`bind_click`). English needs no catalogue.
+The language comes from ``GZ_LANG``, ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` (first set
+wins): Spanish when it starts with ``es``, English otherwise.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gettext import NullTranslations
 
 LANGUAGE_VARIABLES = ("GZ_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
+DOMAIN = "gzia"
+CONTEXT = "\x04"  # joins a context and its text, as a .mo file does
+PLURAL = "\x00"  # joins a counted message's singular and plural, as a .mo file does
 
 
 def detect_language(environ: dict[str, str] | os._Environ[str] | None = None) -> str:
@@ -43,24 +56,92 @@ def set_language(lang: str | None) -> None:
 
 
 @cache
-def catalogue(area: str, lang: str) -> dict[str, str]:
-    module = importlib.import_module(f"gzia.i18n.{area}")
-    table: dict[str, str] = getattr(module, lang.upper())
-    return table
+def translations(lang: str) -> NullTranslations:
+    """The compiled catalogue of ``lang``, read from the package (a pyz included)."""
+    from gettext import GNUTranslations, NullTranslations
+    from importlib.resources import files
+
+    if lang == "en":
+        return NullTranslations()
+    compiled = files("gzia") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    with compiled.open("rb") as stream:
+        return GNUTranslations(stream)
 
 
-def t(key: str, /, **params: Any) -> str:
-    """Render message ``key`` in the current language.
+def gettext(message: str, /, **params: Any) -> str:
+    """``message`` (English, ``NC_``'s context and text, or ``NN_``'s two forms, counted
+    by the ``count`` parameter) in the current language."""
+    if PLURAL in message:
+        singular, _, plural = message.partition(PLURAL)
+        return ngettext(singular, plural, params.pop("count"), **params)
+    context, _, english = message.rpartition(CONTEXT)
+    catalogue = translations(language())
+    text = catalogue.pgettext(context, english) if context else catalogue.gettext(english)
+    return text.format(**params) if params else text
 
-    Counted messages: when ``count`` is 1 and the catalogue has ``<name>_one``, that form
-    is used (``1 plugin loaded``); ``<name>`` holds the plural (``0 plugins``, ``2 ...``).
+
+def pgettext(context: str, message: str, /, **params: Any) -> str:
+    return gettext(NC_(context, message), **params)
+
+
+def ngettext(singular: str, plural: str, count: int, /, **params: Any) -> str:
+    """The form for ``count`` of a counted message; ``{count}`` is filled in."""
+    return translations(language()).ngettext(singular, plural, count).format(
+        count=count, **params)
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"
+    return message
+
+
+def NC_(context: str, message: str) -> str:  # noqa: N802
+    return f"{context}{CONTEXT}{message}"
+
+
+def NN_(singular: str, plural: str) -> str:  # noqa: N802
+    """A counted message, translated later by :func:`gettext` with a ``count``."""
+    return f"{singular}{PLURAL}{plural}"
+
+
+def bind_click() -> None:
+    """click's and typer's own texts ("Usage:", "[default: ...]") from gz-ia's catalogue.
+
+    They call ``gettext.gettext``, bound at their import to a module global ``_``
+    (``ngettext`` likewise). That name is pointed at this catalogue in the current
+    language, so no global gettext domain or ``LANGUAGE`` is set (an agent's environment
+    stays the user's). Idempotent.
     """
+    import gettext as stdlib
+    import sys
+
+    for name, module in list(sys.modules.items()):
+        if name.partition(".")[0] not in ("click", "typer") or module is None:
+            continue
+        if getattr(module, "_", None) is stdlib.gettext:
+            module._ = _frame_gettext  # type: ignore[attr-defined]
+        if getattr(module, "ngettext", None) is stdlib.ngettext:
+            module.ngettext = _frame_ngettext  # type: ignore[attr-defined]
+
+
+def _frame_gettext(message: str) -> str:
+    return translations(language()).gettext(message)
+
+
+def _frame_ngettext(singular: str, plural: str, count: int) -> str:
+    return translations(language()).ngettext(singular, plural, count)
+
+
+# --- transition: key-based messages (t("area.key")), removed by the call-site conversion
+def t(key: str, /, **params: Any) -> str:
+    """Render message ``key``: ``gzia.i18n.<area>.EN[name]``, translated by gettext.
+
+    A key with a ``<name>_one`` entry is counted: ``_one`` is the singular."""
+    import importlib
+
     area, _, name = key.partition(".")
-    lang = language()
-    table = catalogue(area, lang)
-    if params.get("count") == 1 and f"{name}_one" in table:
-        name = f"{name}_one"
-    template = table.get(name)
-    if template is None:
-        template = catalogue(area, "en")[name]
-    return template.format(**params) if params else template
+    table: dict[str, str] = importlib.import_module(f"gzia.i18n.{area}").EN
+    singular = table.get(f"{name}_one")
+    if singular is not None and "count" in params:
+        return ngettext(singular, table[name], params.pop("count"), **params)
+    return gettext(table[name], **params)
+# --- end transition

@@ -19,23 +19,3 @@ EN = {
     "set_done": "✓ {key} = {value} (in {file})",
     "unset_done": "✓ {key} removed from {file}",
 }
-
-ES = {
-    "unknown_key": "ajuste desconocido '{key}' (válidos: {valid})",
-    "unknown_key_in_file": "ajuste desconocido '{key}' en {file}",
-    "bad_type": "el ajuste '{key}' de {origin} debe ser {expected}, se recibió '{value}'",
-    "bad_value": "el ajuste '{key}' debe ser {expected}, se recibió '{value}'",
-    "origin_builtin": "los valores predeterminados integrados ({file})",
-    "expected_int": "un número entero",
-    "expected_int_min": "un número entero no menor que {minimum}",
-    "expected_float": "un número",
-    "expected_float_positive": "un número mayor que 0",
-    "expected_str": "texto",
-    "expected_bool": "true o false",
-    "expected_choice": "uno de {choices}",
-    "malformed": "el archivo de configuración {file} no es TOML válido: {detail}",
-    "unreadable": "no se puede leer el archivo de configuración {file}: {detail}",
-    "header": "CLAVE                 VALOR                     ORIGEN",
-    "set_done": "✓ {key} = {value} (en {file})",
-    "unset_done": "✓ {key} eliminado de {file}",
-}

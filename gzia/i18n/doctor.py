@@ -31,35 +31,3 @@ EN = {
     "ready": "✓ gz-ia is ready",
     "not_ready": "✕ gz-ia is not ready: fix the items marked ✕",
 }
-
-ES = {
-    "python": "Python {version}",
-    "python_fix": "instala Python 3.11 o posterior",
-    "git": "git {version}",
-    "git_missing": "git no se encuentra en el PATH",
-    "git_old": "git {version} es anterior a 2.38 (no se pueden anticipar conflictos de merge)",
-    "git_fix": "instala git 2.38 o posterior",
-    "config_ok": "configuración {file}",
-    "config_fix": "corrige o elimina {file}",
-    "mcp_ok": "el servidor MCP puede arrancar (SDK mcp {version})",
-    "mcp_broken": "el servidor MCP no puede arrancar: {error}",
-    "mcp_fix": "reinstala gz-ia: su pyz para esta plataforma y este Python incluye el SDK MCP",
-    "plugins_ok": "{count} plugins cargados",
-    "plugins_ok_one": "1 plugin cargado",
-    "plugins_failed": "{count} plugins con fallos: {names}",
-    "plugins_failed_one": "1 plugin con fallos: {names}",
-    "plugins_fix": "ejecuta 'gz-ia plugins' para ver el motivo",
-    "agents_ok": "agentes disponibles: {names}",
-    "agents_none": "no se encontró ningún agente en el PATH (solo el driver shell)",
-    "agents_fix": "instala un agente, p. ej. {hint}",
-    "update_ok": "fuentes de actualización: {sources}",
-    "update_none": "no hay fuente de actualización configurada",
-    "update_fix": "define GZ_NEXUS_SEARCH_URL o GZ_FORGEJO_API_URL (gz-ia config set ...)",
-    "legacy_base_unsupported": "GZ_NEXUS_BASE_URL no se puede usar: no es "
-                               "<nexus>/repository/<repositorio>/gz-ia, así que no se deduce "
-                               "de ella una URL de búsqueda",
-    "legacy_base_fix": "define GZ_NEXUS_SEARCH_URL (<nexus>/service/rest/v1/search/assets"
-                       "?repository=<repositorio>) y elimina GZ_NEXUS_BASE_URL",
-    "ready": "✓ gz-ia está listo",
-    "not_ready": "✕ gz-ia no está listo: corrige los puntos marcados con ✕",
-}

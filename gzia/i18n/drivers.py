@@ -31,36 +31,3 @@ EN = {
         "agent '{name}' did not answer '--version' within {seconds:g} s: its version is unknown"
     ),
 }
-
-ES = {
-    "not_available": "el agente '{name}' ({binary}) no está disponible en el PATH.",
-    "install_line": "Instalación: {hint}",
-    "unknown_provider": "proveedor de agente desconocido: '{provider}' (válidos: {valid})",
-    "unknown_permission": "nivel de permiso desconocido: '{permission}' (válidos: {valid})",
-    "none_available": "no se encontró ningún agente en el PATH (buscados: {providers}).",
-    "none_available_hint": "instala uno (mira 'gz-ia drivers') o usa '--provider shell'",
-    "invalid_conversation_id": "id de conversación inválido para {provider}: '{conversation_id}'",
-    "readonly_unsupported": (
-        "el agente '{name}' no se puede restringir a solo lectura; elige supervised o autonomous"
-    ),
-    "bad_mcp_config": "no se puede usar la configuración MCP {path}: {detail}",
-    "plugin_failed": "no se pudo cargar el driver '{provider}': {error}",
-    "not_a_driver": "'{name}' no proporciona un driver (falta: {missing})",
-    "id_mismatch": "el entry point '{name}' proporciona un driver cuyo id es '{driver_id}'",
-    "hint_agy": "Instala Google Antigravity CLI siguiendo las instrucciones oficiales.",
-    "hint_claude": "npm install -g @anthropic-ai/claude-code",
-    "hint_opencode": "curl -fsSL https://opencode.ai/install | bash",
-    "hint_pi": "npm install -g @mariozechner/pi-coding-agent",
-    "column_id": "ID",
-    "column_name": "NOMBRE",
-    "column_status": "ESTADO",
-    "column_version": "VERSIÓN",
-    "status_available": "disponible",
-    "status_missing": "no encontrado",
-    "install_header": "Para instalar los agentes que faltan:",
-    "listed_hint": "  {id}: {hint}",
-    "not_answering": (
-        "el agente '{name}' no respondió a '--version' en {seconds:g} s: su versión es "
-        "desconocida"
-    ),
-}

@@ -29,29 +29,3 @@ EN = {
     "ref_operator": "[gz-ia GUARD] Commit the session's work on {branch}; the operator merges "
                     "it with 'gz-ia session merge {id}'.",
 }
-
-ES = {
-    "provider_runs_no_command": "el driver {provider} no puede ejecutar un comando: exec "
-                                "ejecuta comandos con un driver que los ejecuta (shell)",
-    "provider_runs_no_command_hint": "inicia {provider} con 'gz-ia chat -p {provider}', u "
-                                     "omite --provider para ejecutar el comando con la shell",
-    "prompt_ignored": "{name} no admite prompt: se ignora -i/--prompt",
-    "uncommitted_base": "{count} cambios sin confirmar en {base} no están en la sesión: "
-                        "parte del último commit ({commit}); confírmalos antes para incluirlos",
-    "uncommitted_base_one": "{count} cambio sin confirmar en {base} no está en la sesión: "
-                            "parte del último commit ({commit}); confírmalo antes para "
-                            "incluirlo",
-    "hooks_symlink": "{path} es un enlace simbólico: gz-ia no escribe hooks de sesión a "
-                     "través de él",
-    "guardrails_off": "git {version} es anterior a {minimum}: la sesión se ejecuta sin sus "
-                      "salvaguardas (no se rechazan los push ni los cambios de referencias "
-                      "fuera de su rama)",
-    "push_refused": "[gz-ia GUARD] 'git push' está estrictamente prohibido desde un worktree "
-                    "de sesión de gz-ia.",
-    "push_operator": "[gz-ia GUARD] La integración y publicación al remoto deben realizarse "
-                     "por el operador humano en el repositorio principal.",
-    "ref_refused": "[gz-ia GUARD] Modificación prohibida: la referencia '{ref}' no puede ser "
-                   "modificada desde este worktree.",
-    "ref_operator": "[gz-ia GUARD] Confirma el trabajo de la sesión en {branch}; el operador "
-                    "lo integra con 'gz-ia session merge {id}'.",
-}

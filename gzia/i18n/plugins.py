@@ -9,13 +9,3 @@ EN = {
     "failed_header": "Failed:",
     "dirs": "Plugins directories: {dirs}",
 }
-
-ES = {
-    "failed_warning": "el plugin '{name}' de {distribution} no se pudo cargar: {error}",
-    "name_conflict": "'{name}' en {group} ya lo provee {owner}; {claimant} no puede reclamarlo",
-    "not_a_command": "el plugin '{name}' no es un grupo de comandos (es {kind})",
-    "command_unavailable": "no se pudo cargar el comando '{name}': falló su plugin {distribution}",
-    "header": "GRUPO           NOMBRE        ORIGEN      DISTRIBUCIÓN",
-    "failed_header": "Con fallos:",
-    "dirs": "Directorios de plugins: {dirs}",
-}

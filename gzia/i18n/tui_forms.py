@@ -34,34 +34,3 @@ EN = {
                         "({path}.previous)?",
     "restart_hint": "Quit and start gz-ia again to run that version.",
 }
-
-ES = {
-    "new_title": "Nueva sesión",
-    "key_start": "Iniciar",
-    "agent_label": "Agente",
-    "agents_checking": "Buscando agentes en el PATH...",
-    "agent_ready": "{name} — Listo para usar",
-    "agent_missing": "{name} — No instalado (no encontrado en PATH)",
-    "agent_path": "Encontrado en {path}",
-    "permission_label": "Permiso",
-    "profiles_label": "Perfiles",
-    "prompt_label": "Tarea",
-    "prompt_placeholder": "La primera tarea del agente (opcional)",
-    "prompt_unused": "{name} no admite prompt",
-    "where_label": "Ejecutar",
-    "foreground": "en primer plano (esta terminal)",
-    "background": "en segundo plano",
-    "starting": "Iniciando la sesión...",
-    "outcome_title": "Sesión {id}",
-    "update_title": "Actualizar gz-ia",
-    "key_check": "Comprobar",
-    "key_install": "Instalar",
-    "key_rollback": "Revertir",
-    "checking": "Comprobando actualizaciones de gz-ia...",
-    "update_available": "⚡ Nueva versión disponible: v{current} -> v{version} ({source})",
-    "update_confirm": "Nueva versión disponible (v{current} -> v{version}). "
-                      "¿Deseas descargar e instalar la actualización ahora?",
-    "rollback_confirm": "¿Volver a la versión que se ejecutaba antes de la última "
-                        "actualización ({path}.previous)?",
-    "restart_hint": "Sal y vuelve a iniciar gz-ia para usar esa versión.",
-}

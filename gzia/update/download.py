@@ -28,7 +28,7 @@ def _too_large(file: ReleaseFile, limit: int) -> IntegrityError:
 
 def _failed(file: ReleaseFile, failure: SourceFailure) -> NetworkError:
     return NetworkError("update.download_failed", file=file.name, reason=failure.message,
-                        details={"file": file.name, "reason": failure.key})
+                        details={"file": file.name, "reason": failure.reason_code})
 
 
 def fetch_small(client: httpx.Client, file: ReleaseFile, credentials: Credentials | None,

@@ -1,4 +1,5 @@
-"""Why one update source could not be used; ``key`` and ``params`` name the message."""
+"""Why one update source could not be used: ``key`` and ``params`` make the message,
+``reason_code`` (the key unless given) is what JSON ``details.reason`` says."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ from typing import Any
 
 
 class SourceFailure(Exception):
-    def __init__(self, key: str, /, **params: Any) -> None:
+    def __init__(self, key: str, /, *, reason_code: str | None = None, **params: Any) -> None:
         super().__init__(key)
         self.key = key
+        self.reason_code = key if reason_code is None else reason_code
         self.params = params
 
     @property

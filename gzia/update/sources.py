@@ -71,7 +71,8 @@ def discover(client: httpx.Client, sources: list[Source], want: Want,
     for source in sources:
         try:
             if not source.url:
-                raise SourceFailure(NOT_CONFIGURED, setting=source.setting)
+                raise SourceFailure(NOT_CONFIGURED, reason_code="update.reason_not_configured",
+                                    setting=source.setting)
             if not usable_url(source.url):
                 raise SourceFailure("update.reason_bad_url", setting=source.setting)
             if source.credentials is not None and not source.credentials.protected:

@@ -57,7 +57,7 @@ def verify_sums(sums: bytes, signature_text: bytes, keys: list[PublicKey]) -> di
         verify_signature(sums, signature, keys)
     except SignatureProblem as problem:
         raise IntegrityError("update.signature_invalid", reason=problem.message,
-                             details={"reason": problem.key}) from problem
+                             details={"reason": problem.reason_code}) from problem
     return parse_sums(sums).entries
 
 

@@ -14,9 +14,14 @@ Cli = Callable[..., Result]
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_errors_json_equals_the_classifier_table(cli: Cli, lang: str) -> None:
-    from gzia.i18n import catalogue
+    from gzia.i18n import set_language, t
 
-    summaries = catalogue("errors", lang)
+    set_language(lang)
+    try:
+        summaries = {f"error_{c.value}": t(f"errors.error_{c.value}") for c in ErrorCode} | {
+            f"warning_{c.value}": t(f"errors.warning_{c.value}") for c in WarningCode}
+    finally:
+        set_language(None)
     result = cli("errors", "--json", env={"GZ_LANG": lang})
     assert result.exit_code == 0
     assert result.json == {"ok": True, "errors": [], "warnings": [], "data": {
