@@ -26,6 +26,24 @@ from gzia.credentials import CREDENTIAL_VARIABLES, MASK, mask_credentials
 # variable consults it); callers that read settings take it from here as well.
 from gzia.credentials import secret_variables as secret_variables  # noqa: PLC0414 - re-exported
 from gzia.credentials import without_secrets as without_secrets  # noqa: PLC0414 - re-exported
+from gzia.i18n import N_, gettext
+
+_MSG_EXPECTED: dict[object, str] = {
+    "bool": N_("true or false"),
+    "float": N_("a number"),
+    "int": N_("an integer"),
+    "str": N_("text"),
+}
+
+
+_MSG_EXPECTED_MIN: dict[object, str] = {
+    "int": N_("an integer of at least {minimum}"),
+}
+
+
+_MSG_EXPECTED_POSITIVE: dict[object, str] = {
+    "float": N_("a number greater than 0"),
+}
 
 APP_NAME = "gz-ia"
 
@@ -223,7 +241,8 @@ def setting_for(key: str) -> Setting:
         return SETTINGS_BY_KEY[key]
     except KeyError:
         raise InvalidInputError(
-            "config.unknown_key", key=key, valid=", ".join(SETTINGS_BY_KEY),
+            N_("unknown setting '{key}' (valid: {valid})"), key=key,
+            valid=", ".join(SETTINGS_BY_KEY),
             details={"key": key, "valid": list(SETTINGS_BY_KEY)},
         ) from None
 
@@ -250,12 +269,12 @@ def bad_value(setting: Setting, raw: Any, *, origin: str | None,
     details: dict[str, Any] = {"key": setting.key, "origin": origin}
     named = origin
     if origin == SOURCE_BUILTIN:
-        from gzia.i18n import t
-
         details["file"] = str(BUILTIN_DEFAULTS)
-        named = t("config.origin_builtin", file=BUILTIN_DEFAULTS)
+        named = gettext("the built-in defaults ({file})", file=BUILTIN_DEFAULTS)
     return InvalidInputError(
-        "config.bad_type" if origin else "config.bad_value", key=setting.key,
+        (N_("setting '{key}' from {origin} must be {expected}, got '{value}'")
+         if origin else N_("setting '{key}' must be {expected}, got '{value}'")),
+        key=setting.key,
         origin=named, expected=expected, value=str(masked(setting, str(raw))),
         details=details,
     )
@@ -289,15 +308,13 @@ def _converted(setting: Setting, raw: Any) -> Any:
 
 
 def _expected(setting: Setting) -> str:
-    from gzia.i18n import t
-
     if setting.choices:
-        return t("config.expected_choice", choices=", ".join(setting.choices))
+        return gettext("one of {choices}", choices=", ".join(setting.choices))
     if setting.minimum is not None:
-        return t(f"config.expected_{setting.type.__name__}_min", minimum=setting.minimum)
+        return gettext(_MSG_EXPECTED_MIN[setting.type.__name__], minimum=setting.minimum)
     if setting.positive:
-        return t(f"config.expected_{setting.type.__name__}_positive")
-    return t(f"config.expected_{setting.type.__name__}")
+        return gettext(_MSG_EXPECTED_POSITIVE[setting.type.__name__])
+    return gettext(_MSG_EXPECTED[setting.type.__name__])
 
 
 def load_config(environ: Mapping[str, str] | None = None) -> Config:
@@ -321,13 +338,15 @@ def read_config_file(file: Path, *, origin: str | None = None) -> dict[str, Any]
         return {}
     except (OSError, UnicodeDecodeError) as exc:
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise IOFailure("config.unreadable", file=str(file), detail=detail,
+        raise IOFailure(N_("cannot read the configuration file {file}: {detail}"), file=str(file),
+                        detail=detail,
                         details={"file": str(file)}) from exc
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidInputError(
-            "config.malformed", file=str(file), detail=str(exc),
+            N_("configuration file {file} is not valid TOML: {detail}"), file=str(file),
+            detail=str(exc),
             details={"file": str(file), "line": _error_line(exc, text)},
         ) from None
     values: dict[str, Any] = {}
@@ -335,7 +354,7 @@ def read_config_file(file: Path, *, origin: str | None = None) -> dict[str, Any]
         setting = SETTINGS_BY_KEY.get(key)
         if setting is None:
             raise InvalidInputError(
-                "config.unknown_key_in_file", key=key, file=str(file),
+                N_("unknown setting '{key}' in {file}"), key=key, file=str(file),
                 details={"file": str(file), "key": key},
             )
         values[key] = coerce(setting, raw, origin=origin or str(file))

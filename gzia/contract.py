@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any, ClassVar
 
+from gzia.i18n import N_, gettext
+
 
 class ExitCode(IntEnum):
     OK = 0
@@ -123,9 +125,8 @@ class GzError(Exception):
     def message(self) -> str:
         if self.relayed is not None:
             return self.relayed[0]
-        from gzia.i18n import t
 
-        return t(self.key, **self.params)
+        return gettext(self.key, **self.params)
 
     @property
     def hint(self) -> str | None:
@@ -133,9 +134,8 @@ class GzError(Exception):
             return self.relayed[1]
         if self.hint_key is None:
             return None
-        from gzia.i18n import t
 
-        return t(self.hint_key, **self.params)
+        return gettext(self.hint_key, **self.params)
 
     def __str__(self) -> str:
         return self.message
@@ -233,8 +233,8 @@ def stop_request(signum: int) -> KeyboardInterrupt:
 def stopped_by_signal(exc: KeyboardInterrupt, data: Any) -> GzError:
     """Ctrl+C (exit 130) or SIGTERM (143) as an error that still carries ``data``."""
     if isinstance(exc, TerminationRequested):
-        return TerminatedError("core.terminated", data=data)
-    return InterruptError("core.interrupted", data=data)
+        return TerminatedError(N_("terminated"), data=data)
+    return InterruptError(N_("interrupted"), data=data)
 
 
 def classify(exc: BaseException) -> tuple[ExitCode, ErrorCode]:
@@ -254,15 +254,14 @@ def error_message(exc: BaseException) -> str:
     """The one-line message for any exception, in the user's language."""
     if isinstance(exc, GzError):
         return exc.message
-    from gzia.i18n import t
 
     if isinstance(exc, TerminationRequested):
-        return t("core.terminated")
+        return gettext("terminated")
     if isinstance(exc, KeyboardInterrupt):
-        return t("core.interrupted")
+        return gettext("interrupted")
     if isinstance(exc, OSError):
-        return t("core.io_error", detail=_describe_os_error(exc))
-    return t("core.internal_error", detail=f"{type(exc).__name__}: {exc}")
+        return gettext("I/O error: {detail}", detail=_describe_os_error(exc))
+    return gettext("internal error: {detail}", detail=f"{type(exc).__name__}: {exc}")
 
 
 def _describe_os_error(exc: OSError) -> str:

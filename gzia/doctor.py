@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gzia.contract import GzError
-from gzia.i18n import t
+from gzia.i18n import gettext, ngettext
 
 MIN_GIT = (2, 38)
 
@@ -33,24 +33,29 @@ class Check:
 def check_python() -> Check:
     version = platform.python_version()
     ok = sys.version_info >= (3, 11)
-    return Check("python", ok, True, t("doctor.python", version=version),
-                 None if ok else t("doctor.python_fix"))
+    return Check("python", ok, True, gettext("Python {version}", version=version),
+                 None if ok else gettext("install Python 3.11 or newer"))
 
 
 def check_git() -> Check:
     from gzia import proc
 
     if shutil.which("git") is None:
-        return Check("git", False, True, t("doctor.git_missing"), t("doctor.git_fix"))
+        return Check("git", False, True, gettext("git not found on PATH"),
+                     gettext("install git 2.38 or newer"))
     try:
         text = proc.run(["git", "--version"], timeout=5).stdout
     except GzError as exc:
-        return Check("git", False, True, exc.message, t("doctor.git_fix"))
+        return Check("git", False, True, exc.message, gettext("install git 2.38 or newer"))
     match = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", text)
     version = match.group(0) if match else text.strip()
     if match is None or (int(match.group(1)), int(match.group(2))) < MIN_GIT:
-        return Check("git", False, True, t("doctor.git_old", version=version), t("doctor.git_fix"))
-    return Check("git", True, True, t("doctor.git", version=version))
+        return Check("git", False, True,
+                     gettext("git {version} is older than 2.38 (merge conflicts cannot be checked "
+                             "first)",
+                             version=version),
+                     gettext("install git 2.38 or newer"))
+    return Check("git", True, True, gettext("git {version}", version=version))
 
 
 def check_config() -> Check:
@@ -60,8 +65,8 @@ def check_config() -> Check:
     try:
         load_config().values()
     except GzError as exc:
-        return Check("config", False, True, exc.message, t("doctor.config_fix", file=file))
-    return Check("config", True, True, t("doctor.config_ok", file=file))
+        return Check("config", False, True, exc.message, gettext("fix or remove {file}", file=file))
+    return Check("config", True, True, gettext("configuration {file}", file=file))
 
 
 def check_plugins() -> Check:
@@ -75,9 +80,11 @@ def check_plugins() -> Check:
         failed.extend(f.info.name for f in result.failures)
     if failed:
         return Check("plugins", False, False,
-                     t("doctor.plugins_failed", count=len(failed), names=", ".join(failed)),
-                     t("doctor.plugins_fix"))
-    return Check("plugins", True, False, t("doctor.plugins_ok", count=count))
+                     ngettext("1 plugin failed: {names}", "{count} plugins failed: {names}",
+                              len(failed), names=", ".join(failed)),
+                     gettext("run 'gz-ia plugins' to see why"))
+    return Check("plugins", True, False, ngettext("1 plugin loaded", "{count} plugins loaded",
+                                                  count))
 
 
 def check_agents() -> Check:
@@ -87,9 +94,12 @@ def check_agents() -> Check:
     available = [name for name, driver in drivers.items()
                  if name != "shell" and _driver_available(driver)]
     if available:
-        return Check("agents", True, False, t("doctor.agents_ok", names=", ".join(available)))
+        return Check("agents", True, False, gettext("agents available: {names}",
+                                                    names=", ".join(available)))
     hint = "npm install -g @anthropic-ai/claude-code"
-    return Check("agents", False, False, t("doctor.agents_none"), t("doctor.agents_fix", hint=hint))
+    return Check("agents", False, False,
+                 gettext("no agent CLI found on PATH (only the shell driver)"),
+                 gettext("install an agent, e.g. {hint}", hint=hint))
 
 
 def _driver_available(driver: Any) -> bool:
@@ -107,8 +117,13 @@ def check_update_sources() -> Check:
 
     base = os.environ.get(LEGACY_BASE_ENV, "").strip()
     if base and search_url_from_base(base) is None:
-        return Check("update", False, False, t("doctor.legacy_base_unsupported"),
-                     t("doctor.legacy_base_fix"))
+        return Check("update", False, False,
+                     gettext("GZ_NEXUS_BASE_URL cannot be used: it is not "
+                             "<nexus>/repository/<repository>/gz-ia, so no search URL follows from "
+                             "it"),
+                     gettext("set GZ_NEXUS_SEARCH_URL "
+                             "(<nexus>/service/rest/v1/search/assets?repository=<repository>) and "
+                             "unset GZ_NEXUS_BASE_URL"))
     try:
         settings = UpdateSettings.load()
         urls = {"nexus_search_url": settings.nexus_search_url,
@@ -117,8 +132,10 @@ def check_update_sources() -> Check:
     except GzError:
         sources = []
     if sources:
-        return Check("update", True, False, t("doctor.update_ok", sources=", ".join(sources)))
-    return Check("update", False, False, t("doctor.update_none"), t("doctor.update_fix"))
+        return Check("update", True, False, gettext("update sources: {sources}",
+                                                    sources=", ".join(sources)))
+    return Check("update", False, False, gettext("no update source configured"),
+                 gettext("set GZ_NEXUS_SEARCH_URL or GZ_FORGEJO_API_URL (gz-ia config set ...)"))
 
 
 def check_mcp() -> Check:
@@ -129,13 +146,19 @@ def check_mcp() -> Check:
     try:
         importlib.import_module("gzia.orchy.server")
     except Exception as exc:  # a missing SDK, or pydantic-core built for another platform
-        return Check("mcp", False, False, t("doctor.mcp_broken", error=f"{type(exc).__name__}: "
-                                            f"{exc}"), t("doctor.mcp_fix"))
+        return Check("mcp", False,
+                     False, gettext("MCP server "
+                                    "cannot start: {error}", error=f"{type(exc).__name__}: "
+                                                  f"{exc}"), gettext(
+                                                          "reinstall gz-ia: its pyz for this "
+                                                          "platform and Python "
+                                                          "carries the MCP SDK"))
     try:
         sdk = version("mcp")
     except PackageNotFoundError:
         sdk = "?"
-    return Check("mcp", True, False, t("doctor.mcp_ok", version=sdk))
+    return Check("mcp", True, False, gettext("MCP server can start (mcp SDK {version})",
+                                             version=sdk))
 
 
 CHECKS: tuple[Callable[[], Check], ...] = (

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gzia.config import paths
+from gzia.i18n import gettext
 
 GROUPS = ("gzia.commands", "gzia.drivers", "gzia.tools")
 BUILTIN_DISTRIBUTION = "gz-ia"
@@ -218,9 +219,8 @@ def _is_disabled(info: PluginInfo, disabled: set[str]) -> bool:
 
 
 def _conflict_message(info: PluginInfo, owner: PluginInfo) -> str:
-    from gzia.i18n import t
-
-    return t(
-        "plugins.name_conflict", name=info.name, group=info.group,
+    return gettext(
+        "'{name}' in {group} is already provided by {owner}; {claimant} cannot claim it",
+        name=info.name, group=info.group,
         owner=owner.distribution or owner.value, claimant=info.distribution or info.value,
     )

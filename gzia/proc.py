@@ -28,6 +28,7 @@ from typing import Any
 
 from gzia.config import without_secrets
 from gzia.contract import NotFoundError, TimeoutFailure
+from gzia.i18n import N_
 
 DEFAULT_TIMEOUT = 30.0
 STOP_GRACE = 2.0
@@ -137,7 +138,7 @@ def _spawn(argv: Sequence[str], *, cwd: str | Path | None, env: Mapping[str, str
             pass_fds=tuple(pass_fds),
         )
     except FileNotFoundError as exc:
-        raise NotFoundError("proc.program_not_found", program=argv[0]) from exc
+        raise NotFoundError(N_("program '{program}' not found"), program=argv[0]) from exc
 
 
 def _read_back(fd: int) -> str:
@@ -155,7 +156,8 @@ def _wait(child: subprocess.Popen[str], argv: Sequence[str], timeout: float,
     except subprocess.TimeoutExpired as exc:
         _kill_group(child)
         raise TimeoutFailure(
-            "proc.timed_out", program=argv[0], seconds=timeout, details={"argv": list(argv)}
+            N_("'{program}' did not finish within {seconds} s and was stopped"), program=argv[0],
+            seconds=timeout, details={"argv": list(argv)}
         ) from exc
     except BaseException:  # Ctrl+C or SIGTERM reached gz-ia: let the program clean up
         _stop_group(child)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import sys
 
+from gzia.i18n import gettext
+
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
@@ -108,10 +110,9 @@ def reader_went_away() -> int:
 def output_failed(exc: OSError) -> int:
     """stdout could not be written: one ``Error:`` line on stderr, exit 1, no traceback."""
     from gzia.contract import error_message
-    from gzia.i18n import t
 
     try:
-        sys.stderr.write(f"{t('core.error_prefix')}: {error_message(exc)}\n")
+        sys.stderr.write(f"{gettext('Error')}: {error_message(exc)}\n")
         sys.stderr.flush()
     except OSError:
         pass

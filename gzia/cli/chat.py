@@ -24,7 +24,7 @@ from gzia.cli.run_report import (
 )
 from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
 from gzia.drivers.base import Driver, Permission
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 from gzia.sessions.workspace import Workspace
@@ -110,7 +110,8 @@ def task_for(driver: Driver, prompt: str | None) -> str | None:
 
     if not takes_prompt(driver):
         if prompt is not None:
-            output.warn("INVALID_INPUT", "launch.prompt_ignored", name=driver.display_name,
+            output.warn("INVALID_INPUT", N_("{name} takes no prompt: -i/--prompt is ignored"),
+                        name=driver.display_name,
                         details={"provider": driver.id, "option": "--prompt"})
         return None
     if prompt is None and os.isatty(0):
@@ -120,7 +121,7 @@ def task_for(driver: Driver, prompt: str | None) -> str | None:
 
 def ask_task() -> str:
     """Ask for the task on the terminal; Ctrl+C here is KeyboardInterrupt (exit 130)."""
-    sys.stderr.write(t("run.task_question"))
+    sys.stderr.write(gettext("[?] Describe the task for the agent: "))
     sys.stderr.flush()
     answer = sys.stdin.readline()
     if not answer:  # Ctrl+D: no task, the agent starts without one

@@ -14,6 +14,7 @@ import typer
 from gzia.cli import output
 from gzia.cli.runner import COMPLETE_VAR, PROGRAM
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 
 if TYPE_CHECKING:
     import click
@@ -37,6 +38,7 @@ def completion_script(root: click.Command, shell: str) -> str:
 
     completer = get_completion_class(shell) if shell in SHELLS else None
     if completer is None:
-        raise InvalidInputError("core.unknown_shell", shell=shell, choices=", ".join(SHELLS),
+        raise InvalidInputError(N_("unsupported shell '{shell}': choose {choices}"), shell=shell,
+                                choices=", ".join(SHELLS),
                                 details={"shell": shell, "choices": list(SHELLS)})
     return completer(root, {}, PROGRAM, COMPLETE_VAR).source()

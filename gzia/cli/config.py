@@ -8,7 +8,7 @@ import typer
 
 from gzia.cli import output
 from gzia.config import Value, load_config, paths, write_config_value
-from gzia.i18n import t
+from gzia.i18n import gettext
 
 app = typer.Typer(add_completion=False, help="Show and change gz-ia settings.")
 
@@ -38,7 +38,7 @@ def list_settings(reveal: Reveal = False) -> None:
     entries = [_entry(v, reveal) for v in load_config().values()]
 
     def human() -> None:
-        output.line(t("config.header"))
+        output.line(gettext("KEY                   VALUE                     SOURCE"))
         for e in entries:
             shown = human_text(e["value"], none="-")
             output.line(f"{e['key']:<21} {shown:<25} {e['source']}")
@@ -64,7 +64,8 @@ def set_setting(key: Key, value: NewValue) -> None:
     entry = _entry(load_config().value(key), reveal=False)
     entry["file"] = str(file)
     output.emit(entry, lambda: output.line(
-        t("config.set_done", key=key, value=human_text(entry["value"], none=""), file=file)))
+        gettext("✓ {key} = {value} (in {file})", key=key, value=human_text(entry["value"], none=""),
+                file=file)))
 
 
 @app.command("unset", help="Remove a setting from the configuration file.")
@@ -72,7 +73,7 @@ def unset_setting(key: Key) -> None:
     file = paths().config_file
     write_config_value(file, key, None)
     output.emit({"key": key, "file": str(file)},
-                lambda: output.line(t("config.unset_done", key=key, file=file)))
+                lambda: output.line(gettext("✓ {key} removed from {file}", key=key, file=file)))
 
 
 @app.command("path", help="Print the configuration file and gz-ia's directories.")

@@ -6,7 +6,7 @@ import typer
 
 from gzia.cli import output
 from gzia.doctor import is_ready, run_checks
-from gzia.i18n import t
+from gzia.i18n import gettext
 
 app = typer.Typer(add_completion=False)
 
@@ -22,6 +22,7 @@ def doctor() -> None:
             output.line(f"{mark} {check.name:<8} {check.detail}")
             if not check.ok and check.fix:
                 output.line(f"  → {check.fix}")
-        output.line(t("doctor.ready") if ready else t("doctor.not_ready"))
+        output.line(gettext("✓ gz-ia is ready")
+                     if ready else gettext("✕ gz-ia is not ready: fix the items marked ✕"))
 
     output.emit({"ready": ready, "checks": [c.to_json() for c in checks]}, human)

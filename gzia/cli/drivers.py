@@ -8,7 +8,12 @@ import typer
 
 from gzia.cli import output
 from gzia.drivers.status import DriverStatus
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
+
+_MSG_STATUS: dict[object, str] = {
+    "available": N_("available"),
+    "missing": N_("missing"),
+}
 
 app = typer.Typer(add_completion=False)
 
@@ -25,21 +30,24 @@ def drivers() -> None:
     statuses = describe_all(catalog.drivers, os.environ, timeout=PROBE_TIMEOUT)
     for status in statuses:
         if not status.answered:
-            output.warn("DRIVER_NOT_ANSWERING", "drivers.not_answering", name=status.name,
+            output.warn("DRIVER_NOT_ANSWERING",
+                        N_("agent '{name}' did not answer '--version' within {seconds:g} s: its "
+                           "version is unknown"),
+                        name=status.name,
                         seconds=PROBE_TIMEOUT, details={"id": status.id, "seconds": PROBE_TIMEOUT})
     output.emit({"drivers": [s.to_json() for s in statuses]}, lambda: render(statuses))
 
 
 def render(statuses: list[DriverStatus]) -> None:
-    id_width = max([len(t("drivers.column_id")), *(len(s.id) for s in statuses)]) + 2
-    name_width = max([len(t("drivers.column_name")), *(len(s.name) for s in statuses)]) + 2
-    state_width = max(len(t(f"drivers.status_{k}")) for k in ("available", "missing")) + 2
+    id_width = max([len(gettext("ID")), *(len(s.id) for s in statuses)]) + 2
+    name_width = max([len(gettext("NAME")), *(len(s.name) for s in statuses)]) + 2
+    state_width = max(len(gettext(_MSG_STATUS[k])) for k in ("available", "missing")) + 2
     output.line(
-        f"{t('drivers.column_id'):<{id_width}}{t('drivers.column_name'):<{name_width}}"
-        f"{t('drivers.column_status'):<{state_width}}{t('drivers.column_version')}"
+        f"{gettext('ID'):<{id_width}}{gettext('NAME'):<{name_width}}"
+        f"{gettext('STATUS'):<{state_width}}{gettext('VERSION')}"
     )
     for status in statuses:
-        state = t("drivers.status_available" if status.available else "drivers.status_missing")
+        state = gettext(N_("available") if status.available else N_("missing"))
         output.line(
             f"{status.id:<{id_width}}{status.name:<{name_width}}"
             f"{state:<{state_width}}{status.version or '-'}"
@@ -47,6 +55,6 @@ def render(statuses: list[DriverStatus]) -> None:
     missing = [s for s in statuses if not s.available and s.install_hint]
     if missing:
         output.line()
-        output.line(t("drivers.install_header"))
+        output.line(gettext("To install the missing agents:"))
     for status in missing:
-        output.line(t("drivers.listed_hint", id=status.id, hint=status.install_hint))
+        output.line(gettext("  {id}: {hint}", id=status.id, hint=status.install_hint))

@@ -24,7 +24,7 @@ from gzia.cli.run_report import (
 from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
 from gzia.contract import InvalidInputError, MissingRequiredError
 from gzia.drivers.base import Driver
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 from gzia.sessions.workspace import Workspace
@@ -60,7 +60,8 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
     from gzia.sessions.run import SessionRequest, start_session
 
     if not command:
-        raise MissingRequiredError("run.missing_command", details={"argument": "CMD"})
+        raise MissingRequiredError(N_("missing command: gz-ia exec -- CMD [ARGS...]"),
+                                   details={"argument": "CMD"})
     driver = command_driver(get_driver(provider), command)
     request = SessionRequest(
         directory, driver, Permission.SUPERVISED, command=command, mode="exec",
@@ -83,8 +84,9 @@ def launch_report(command: list[str], *, background: bool) -> LaunchCallback:
         warn_at_launch(workspace)
         if background:  # the record printed on return says what runs where
             return
-        output.progress(t("run.exec_launch", command=shlex.join(command), id=record.id,
-                          workspace=workspace_label(workspace)))
+        output.progress(gettext("❯❯ Running {command} in session {id} (Workspace: {workspace})...",
+                                command=shlex.join(command), id=record.id,
+                                workspace=workspace_label(workspace)))
 
     return launched
 
@@ -97,7 +99,10 @@ def command_driver(driver: Driver, command: list[str]) -> Driver:
     if runs_commands(driver):
         return driver
     raise InvalidInputError(
-        "launch.provider_runs_no_command", provider=driver.id,
-        hint_key="launch.provider_runs_no_command_hint",
+        N_("the {provider} driver cannot run a command: exec runs commands with a driver that runs "
+           "them (shell)"),
+        provider=driver.id,
+        hint_key=N_("start {provider} with 'gz-ia chat -p {provider}', or leave out --provider to "
+                    "run the command with the shell"),
         details={"provider": driver.id, "command": command},
     )

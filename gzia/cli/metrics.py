@@ -10,6 +10,38 @@ import typer
 
 from gzia.cli import output
 from gzia.cli.session.common import Dir, SessionRef, open_session
+from gzia.i18n import N_, NN_
+
+_MSG_WARN: dict[object, str] = {
+    "bad_values": NN_("session {id}: {count} figure of {path} cannot be true (negative, "
+                      "fractional, infinite, not a number or too large) and was left out",
+                      "session {id}: {count} figures of {path} cannot be true (negative, "
+                      "fractional, infinite, not a number or too large) and were left out"),
+    "diff_unavailable": N_("session {id}: files and lines changed are unknown: {detail}"),
+    "line_too_long": NN_("session {id}: {count} line of {path} is longer than {detail} and was "
+                         "skipped",
+                         "session {id}: {count} lines of {path} are longer than {detail} and were "
+                         "skipped"),
+    "missing": N_("session {id}: no transcript found at {path}; usage figures are missing"),
+    "no_conversation": N_("session {id}: its record names no conversation and it ran in direct "
+                          "mode, so its transcript is not guessed ({path}); usage figures are "
+                          "missing"),
+    "not_regular": N_("session {id}: {path} is not a regular file (a FIFO, a device, a socket or a "
+                      "directory); it was not read"),
+    "partial": N_("session {id}: the last line of {path} is incomplete (the agent is still writing "
+                  "it); it was left out"),
+    "too_complex": NN_("session {id}: {count} line of {path} nests deeper than 100 levels or holds "
+                       "more than 262144 objects and arrays, and was skipped",
+                       "session {id}: {count} lines of {path} nest deeper than 100 levels or hold "
+                       "more than 262144 objects and arrays, and were skipped"),
+    "too_large": N_("session {id}: {path} is larger than {detail}; only its first {detail} were "
+                    "read"),
+    "unknown_format": N_("session {id}: {path} is not in a format gz-ia knows; no figures read "
+                         "from it"),
+    "unreadable": N_("session {id}: cannot read {path}: {detail}"),
+    "unreadable_lines": NN_("session {id}: {count} line of {path} is not JSON and was skipped",
+                            "session {id}: {count} lines of {path} are not JSON and were skipped"),
+}
 
 if TYPE_CHECKING:
     from gzia.metrics.model import Notice
@@ -41,7 +73,8 @@ def metrics(since: Since = None, provider: Provider = None, status: StatusOpt = 
     store = SessionStore(find_project(directory))
     listed = list_sessions(store)
     for bad in listed.unreadable:
-        output.warn("IO", "sessions.unreadable_warning", path=bad.path, detail=bad.error,
+        output.warn("IO", N_("skipped unreadable session record {path}: {detail}"), path=bad.path,
+                    detail=bad.error,
                     details=bad.to_json())
     result = project_metrics(listed.records, store, filters, os.environ, grouping)
     for row in result.sessions:
@@ -70,6 +103,6 @@ def register(session_app: typer.Typer) -> None:
 def warn_notices(session_id: str, notices: list[Notice]) -> None:
     """Each notice becomes an ``IO`` warning; ``details.reason`` says which kind."""
     for notice in notices:
-        output.warn("IO", f"metrics.warn_{notice.reason}", id=session_id, path=notice.path,
+        output.warn("IO", _MSG_WARN[notice.reason], id=session_id, path=notice.path,
                     count=notice.count, detail=notice.detail,
                     details={"id": session_id, **notice.to_json()})

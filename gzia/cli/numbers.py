@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 import click
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 
 
 def _refuse(key: str, value: Any, param: click.Parameter | None, ctx: click.Context | None,
@@ -39,7 +40,8 @@ class Seconds(click.ParamType[float]):
         seconds = _float(value)
         if seconds is None or not math.isfinite(seconds) or seconds < 0 or (
                 self.positive and seconds == 0):
-            key = "core.bad_seconds_positive" if self.positive else "core.bad_seconds"
+            key = (N_("invalid {option} {value}: expected more than 0 seconds")
+                   if self.positive else N_("invalid {option} {value}: expected 0 or more seconds"))
             _refuse(key, value if seconds is None else seconds, param, ctx)
         return seconds
 
@@ -59,7 +61,8 @@ class Count(click.ParamType[int]):
         except ValueError:
             count = None
         if count is None or count < self.minimum:
-            _refuse("core.bad_count", value, param, ctx, minimum=self.minimum)
+            _refuse(N_("invalid {option} {value}: expected {minimum} or more"), value, param, ctx,
+                    minimum=self.minimum)
         return count
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from gzia.contract import Problem
+from gzia.i18n import gettext
 
 
 class JSONText(str):
@@ -146,9 +147,8 @@ def write_for_people(stream: TextIO, text: str) -> None:
 
 def warn(code: str, key: str, /, *, details: dict[str, Any] | None = None, **params: Any) -> None:
     """Add a warning: into the envelope in JSON mode, on stderr otherwise (not with -q)."""
-    from gzia.i18n import t
 
-    problem = Problem(code, t(key, **params), details=details or {})
+    problem = Problem(code, gettext(key, **params), details=details or {})
     add_warning(problem)
 
 

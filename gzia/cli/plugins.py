@@ -6,7 +6,7 @@ import typer
 
 from gzia.cli import output
 from gzia.config import paths
-from gzia.i18n import t
+from gzia.i18n import gettext
 from gzia.plugins import GROUPS, PluginFailure, PluginInfo, load_group
 
 app = typer.Typer(add_completion=False)
@@ -23,14 +23,14 @@ def plugins() -> None:
     dirs = [str(d) for d in paths().plugin_dirs]
 
     def human() -> None:
-        output.line(t("plugins.header"))
+        output.line(gettext("GROUP           NAME          ORIGIN      DISTRIBUTION"))
         for info in loaded:
             output.line(f"{info.group:<15} {info.name:<13} {info.origin:<11} {info.distribution}")
         if failed:
-            output.line(t("plugins.failed_header"))
+            output.line(gettext("Failed:"))
             for failure in failed:
                 output.line(f"  {failure.info.group} {failure.info.name}: {failure.error}")
-        output.line(t("plugins.dirs", dirs=", ".join(dirs)))
+        output.line(gettext("Plugins directories: {dirs}", dirs=", ".join(dirs)))
 
     data = {"plugins": [i.to_json() for i in loaded],
             "failed": [f.to_json() for f in failed], "plugin_dirs": dirs}

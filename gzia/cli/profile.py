@@ -12,7 +12,23 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzia.cli import output
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
+
+_MSG_COLUMN: dict[object, str] = {
+    "agents_file": N_("AGENTS FILE"),
+    "category": N_("CATEGORY"),
+    "description": N_("DESCRIPTION"),
+    "name": N_("NAME"),
+    "scope": N_("SCOPE"),
+    "skill": N_("SKILL"),
+    "skills": N_("SKILLS"),
+}
+
+
+_MSG_SCOPE: dict[object, str] = {
+    "global": N_("global"),
+    "project": N_("project"),
+}
 
 if TYPE_CHECKING:
     from gzia.profiles.catalog import Catalog, Locations
@@ -124,14 +140,14 @@ def table(header: list[str], rows: list[list[str]]) -> None:
 
 
 def scope_label(scope: str) -> str:
-    return t(f"profiles.scope_{scope}")
+    return gettext(_MSG_SCOPE[scope])
 
 
 def render_list(profiles: list[Profile], places: str) -> None:
     if not profiles:
-        output.line(t("profiles.empty", places=places))
+        output.line(gettext("✧ No profiles found (looked in {places}).", places=places))
         return
-    header = [t(f"profiles.column_{c}") for c in
+    header = [gettext(_MSG_COLUMN[c]) for c in
               ("name", "description", "skills", "agents_file", "scope")]
     table(header, [[p.name, p.description or "-", str(len(p.skills)),
                     p.agents_file.name if p.agents_file else "-", scope_label(p.scope)]
@@ -139,28 +155,28 @@ def render_list(profiles: list[Profile], places: str) -> None:
 
 
 def render_show(profile: Profile) -> None:
-    output.line(t("profiles.show_title", name=profile.name))
-    output.line(t("profiles.show_description", value=profile.description or "-"))
-    output.line(t("profiles.show_scope", value=scope_label(profile.scope)))
-    output.line(t("profiles.show_path", value=str(profile.path)))
-    output.line(t("profiles.show_agents_file", value=str(profile.agents_file or "-")))
-    output.line(t("profiles.show_skills", count=len(profile.skills),
-                  value=", ".join(profile.skills) or "-"))
-    output.line(t("profiles.show_env", value=", ".join(sorted(profile.env)) or "-"))
-    output.line(t("profiles.show_mcp"))
+    output.line(gettext("✧ Profile: {name}", name=profile.name))
+    output.line(gettext("  Description: {value}", value=profile.description or "-"))
+    output.line(gettext("  Scope:       {value}", value=scope_label(profile.scope)))
+    output.line(gettext("  Directory:   {value}", value=str(profile.path)))
+    output.line(gettext("  Agents file: {value}", value=str(profile.agents_file or "-")))
+    output.line(gettext("  Skills ({count}): {value}", count=len(profile.skills),
+                        value=", ".join(profile.skills) or "-"))
+    output.line(gettext("  Env:         {value}", value=", ".join(sorted(profile.env)) or "-"))
+    output.line(gettext("  MCP servers:"))
     for text in json.dumps(profile.mcp_servers, indent=2, ensure_ascii=False).splitlines():
         output.line("    " + text)
 
 
 def render_created(profile: Profile) -> None:
-    output.line(t("profiles.created", name=profile.name))
-    output.line(t("profiles.created_dir", dir=str(profile.path)))
-    output.line(t("profiles.created_file", file=str(profile.agents_file)))
+    output.line(gettext("✓ Profile '{name}' created.", name=profile.name))
+    output.line(gettext("  Location: {dir}", dir=str(profile.path)))
+    output.line(gettext("  File:     {file}", file=str(profile.agents_file)))
 
 
 def render_skills(skills: list[Skill], places: str) -> None:
     if not skills:
-        output.line(t("profiles.skills_empty", places=places))
+        output.line(gettext("✧ No skills in the catalogue (looked in {places}).", places=places))
         return
-    header = [t(f"profiles.column_{c}") for c in ("skill", "category", "scope", "description")]
+    header = [gettext(_MSG_COLUMN[c]) for c in ("skill", "category", "scope", "description")]
     table(header, [[s.name, s.category, scope_label(s.scope), s.description] for s in skills])

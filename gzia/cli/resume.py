@@ -10,7 +10,7 @@ import typer
 from gzia.cli import output
 from gzia.cli import run_options as run
 from gzia.cli.run_report import warn_at_launch
-from gzia.i18n import t
+from gzia.i18n import gettext
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.resuming import ResumeRequest
 from gzia.sessions.workspace import Workspace
@@ -42,7 +42,8 @@ def resume_and_report(request: ResumeRequest) -> None:
         warn_at_launch(workspace, base_changes=False)
         if request.background:  # the record printed on return says what runs where
             return
-        output.progress(t("run.resume_launch", id=record.id, dir=workspace.target_dir))
+        output.progress(gettext("↻ Resuming session [{id}] in [{dir}]...", id=record.id,
+                                dir=workspace.target_dir))
 
     session_run = resume_run(replace(request, output_to_stderr=output.is_json()), launched)
     run.report_outcome(session_run, background=request.background)

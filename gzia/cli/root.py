@@ -17,6 +17,7 @@ from gzia.cli import output
 from gzia.cli.global_flags import apply_global_flags, global_options
 from gzia.cli.plugin_warnings import discover_commands, report_plugin_failure
 from gzia.contract import InternalError, InvalidInputError, UnknownCommandError
+from gzia.i18n import N_
 from gzia.plugins import Discovery, PluginFailure, load_entry_point
 
 ARGS_META_KEY = "gzia.args"
@@ -52,7 +53,8 @@ class GzCommand(click.Command):
         finally:
             ctx.allow_extra_args = False
         if ctx.args and not ctx.resilient_parsing:
-            raise InvalidInputError("core.unexpected_argument", arguments=" ".join(ctx.args),
+            raise InvalidInputError(N_("unexpected argument: {arguments}"),
+                                    arguments=" ".join(ctx.args),
                                     details={"arguments": list(ctx.args)})
         return rest
 
@@ -187,7 +189,8 @@ class RootGroup(GzGroup):
             if name in self.discovery.available:
                 info = self.discovery.available[name][0]
                 raise InternalError(
-                    "plugins.command_unavailable", name=name,
+                    N_("command '{name}' could not be loaded: its plugin {distribution} failed"),
+                    name=name,
                     distribution=info.distribution or info.value, details=info.to_json(),
                 )
             raise_unknown_command(name, self.list_commands(ctx), args[1:])
@@ -220,14 +223,15 @@ def to_click(loaded: Any, name: str) -> click.Command:
         command = typer.main.get_command(loaded)
         command.name = name
         return command
-    raise InternalError("plugins.not_a_command", name=name, kind=type(loaded).__name__)
+    raise InternalError(N_("plugin '{name}' is not a command group (it is a {kind})"), name=name,
+                        kind=type(loaded).__name__)
 
 
 def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> None:
     apply_global_flags(None, rest)
     close = difflib.get_close_matches(name, known, n=3)
     raise UnknownCommandError(
-        "core.unknown_command", command=name,
-        hint_key="core.did_you_mean" if close else None,
+        N_("unknown command: {command}"), command=name,
+        hint_key=N_("did you mean: {choices}?") if close else None,
         choices=", ".join(close), details={"command": name, "suggestions": close},
     )

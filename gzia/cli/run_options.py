@@ -9,7 +9,7 @@ import typer
 
 from gzia.cli import output
 from gzia.cli.numbers import Seconds
-from gzia.i18n import t
+from gzia.i18n import gettext
 
 if TYPE_CHECKING:
     from gzia.sessions.run import SessionRun
@@ -54,7 +54,10 @@ def report_started(run: SessionRun) -> None:
     record = run.record
 
     def human() -> None:
-        output.line(t("run.background_started", id=record.id, pid=record.pid))
-        output.line(t("run.background_next", id=record.id))
+        output.line(gettext("● Session '{id}' is running in the background (PID {pid}).",
+                            id=record.id, pid=record.pid))
+        output.line(gettext("  Output: gz-ia session output {id} -f   Attach: gz-ia session attach "
+                            "{id}   Stop: gz-ia session kill {id}",
+                            id=record.id))
 
     output.emit(record.to_json(), human)

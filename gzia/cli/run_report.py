@@ -8,7 +8,7 @@ otherwise inside the error (``AGENT_FAILED`` exit 1, ``INTERRUPTED`` 130, ``TERM
 from __future__ import annotations
 
 from gzia.cli import output
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.run import RunEnd, SessionRun
 from gzia.sessions.run_errors import run_error
@@ -38,12 +38,15 @@ def _report_reused(run: SessionRun) -> None:
     """The idempotency key's session answered: no new run; its record, whatever its state."""
     record = run.record
     if run.reused is not None and run.reused.metadata_differs:
-        output.warn("IDEMPOTENCY_METADATA_DIFFERS", "run.idempotency_metadata_differs",
+        output.warn("IDEMPOTENCY_METADATA_DIFFERS",
+                    N_("session {id} holds this idempotency key with other {fields}; it is "
+                       "returned as it is"),
                     id=record.id, fields=", ".join(run.reused.metadata_differs),
                     details={"session_id": record.id,
                              "differs": run.reused.metadata_differs})
     output.emit(record.to_json(), human=lambda: output.progress(
-        t("run.idempotency_reused", id=record.id, status=record.status)))
+        gettext("session {id} already holds this idempotency key ({status}): nothing was started",
+                id=record.id, status=record.status)))
 
 
 def _finished(record: SessionRecord) -> None:

@@ -22,6 +22,7 @@ from gzia.contract import (
     MissingRequiredError,
     UnknownFlagError,
 )
+from gzia.i18n import N_
 
 PROGRAM = "gz-ia"
 COMPLETE_VAR = "_GZ_IA_COMPLETE"
@@ -96,7 +97,8 @@ def complete_if_asked(root: click.Command) -> int | None:
 
 
 def _exited(code: object) -> GzError:
-    return InternalError("core.exited", code=code, details={"exit_code": code})
+    return InternalError(N_("the command exited with code {code} without saying why"), code=code,
+                         details={"exit_code": code})
 
 
 def _usage_error(error: click.UsageError) -> GzError:
@@ -104,8 +106,8 @@ def _usage_error(error: click.UsageError) -> GzError:
     failing = error.ctx or context_being_parsed()
     if isinstance(error, click.NoSuchOption):
         return UnknownFlagError(
-            "core.unknown_flag", flag=error.option_name,
-            hint_key="core.did_you_mean" if error.possibilities else None,
+            N_("unknown flag: {flag}"), flag=error.option_name,
+            hint_key=N_("did you mean: {choices}?") if error.possibilities else None,
             choices=", ".join(sorted(error.possibilities or [])),
             details={"flag": error.option_name},
         )
@@ -119,16 +121,18 @@ def _usage_error(error: click.UsageError) -> GzError:
         isinstance(error, click.exceptions.NoArgsIsHelpError) or "Missing command" in error.message
     ):
         path = error.ctx.command_path
-        return MissingRequiredError("core.missing_command", command=path,
-                                    hint_key="core.help_hint", details={"command": path})
-    return InvalidInputError("core.usage_error", detail=error.message)
+        return MissingRequiredError(N_("missing command for '{command}'"), command=path,
+                                    hint_key=N_("run '{command} --help' for usage"),
+                                    details={"command": path})
+    return InvalidInputError(N_("{detail}"), detail=error.message)
 
 
 def _bad_parameter(error: click.BadParameter) -> GzError:
     if isinstance(error.__cause__, GzError):
         return error.__cause__  # a check of gzia.cli.numbers, in its own words
     name = error.param.get_error_hint(error.ctx) if error.param and error.ctx else "value"
-    return InvalidInputError("core.invalid_value", name=name.strip('"'), detail=error.message,
+    return InvalidInputError(N_("invalid value for {name}: {detail}"), name=name.strip('"'),
+                             detail=error.message,
                              details={"parameter": name.strip('"')})
 
 
@@ -139,16 +143,20 @@ def _bad_option_usage(error: click.BadOptionUsage, failing: click.Context | None
     option = next((p for p in params if isinstance(p, click.Option)
                    and name in (*p.opts, *p.secondary_opts)), None)
     if option is not None and (option.is_flag or option.count):
-        return InvalidInputError("core.flag_takes_no_value", flag=name, details={"flag": name})
+        return InvalidInputError(N_("flag {flag} takes no value"), flag=name,
+                                 details={"flag": name})
     if option is not None:
-        return MissingRequiredError("core.option_needs_value", flag=name, details={"flag": name})
-    return InvalidInputError("core.usage_error", detail=error.message)
+        return MissingRequiredError(N_("flag {flag} needs a value"), flag=name,
+                                    details={"flag": name})
+    return InvalidInputError(N_("{detail}"), detail=error.message)
 
 
 def _missing(error: click.MissingParameter) -> GzError:
     param = error.param
     if isinstance(param, click.Option):
         name = param.opts[-1] if param.opts else str(param.name)
-        return MissingRequiredError("core.missing_option", name=name, details={"flag": name})
+        return MissingRequiredError(N_("missing required flag: {name}"), name=name,
+                                    details={"flag": name})
     name = (param.human_readable_name if param else "argument").upper()
-    return MissingRequiredError("core.missing_argument", name=name, details={"argument": name})
+    return MissingRequiredError(N_("missing argument: {name}"), name=name,
+                                details={"argument": name})

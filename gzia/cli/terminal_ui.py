@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 
 
 def on_a_terminal() -> bool:
@@ -22,7 +23,9 @@ def open_tui(directory: str | None) -> None:
 
     store = SessionStore(find_project(directory))
     if not on_a_terminal():
-        raise InvalidInputError("tui.not_a_terminal", hint_key="tui.not_a_terminal_hint")
+        raise InvalidInputError(N_("gz-ia start needs a terminal on stdin and stdout"),
+                                hint_key=N_("run it in a terminal; scripts use 'gz-ia session list "
+                                            "--json'"))
     from gzia.tui.app import run_app
 
     run_app(store)

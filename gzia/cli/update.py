@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from gzia.cli import output
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 
 app = typer.Typer(add_completion=False, invoke_without_command=True,
                   help="Update gz-ia from Nexus (or Forgejo), verified and atomic.")
@@ -18,7 +18,8 @@ app = typer.Typer(add_completion=False, invoke_without_command=True,
 def _on_failure(source: Any, failure: Any) -> None:
     from gzia.update.errors import source_failed_params
 
-    output.warn("NETWORK", "update.source_failed", **source_failed_params(source.name, failure),
+    output.warn("NETWORK", N_("{source} failed: {reason}; trying {next}"),
+                **source_failed_params(source.name, failure),
                 details={"source": source.name, "reason": failure.reason_code})
 
 
@@ -71,28 +72,36 @@ def update(  # noqa: PLR0917 - typer maps each flag to one parameter
             return
         result = service.update(client, settings, options, apply.running_pyz(),
                                 on_failure=_on_failure, progress=_progress_bar(),
-                                on_install=lambda v: output.progress(t("update.downloading",
-                                                                       version=v)))
+                                on_install=lambda v: output.progress(gettext(
+                                        "↻ Downloading and installing gz-ia v{version}...",
+                                                                             version=v)))
     output.emit(result, lambda: _render_update(result))
 
 
 def _render_check(result: dict[str, Any]) -> None:
-    output.line(t("update.current_version", version=result["current"]))
-    output.line(t("update.remote_version", version=result["latest"], source=result["source"]))
+    output.line(gettext("❯ Current version: v{version}", version=result["current"]))
+    output.line(gettext("✧ Remote version: v{version} ({source})", version=result["latest"],
+                        source=result["source"]))
     if result["newer"]:
-        output.line(t("update.newer_available", version=result["latest"]))
+        output.line(gettext("⚡ A new version is available (v{version}). Run 'gz-ia update' to "
+                            "install it.",
+                            version=result["latest"]))
     else:
-        output.line(t("update.up_to_date", version=_highest(result["current"], result["latest"])))
+        output.line(gettext("✓ gz-ia is already at the latest version (v{version})",
+                            version=_highest(result["current"], result["latest"])))
 
 
 def _render_update(result: dict[str, Any]) -> None:
     if result["updated"]:
-        output.line(t("update.updated", version=result["version"], path=result["path"]))
+        output.line(gettext("✓ gz-ia updated successfully to v{version} in {path}",
+                            version=result["version"], path=result["path"]))
     elif result["dry_run"] and result["verified"]:
-        output.line(t("update.dry_run_ok", version=result["version"]))
+        output.line(gettext("✓ gz-ia v{version} downloaded and verified; nothing was changed "
+                            "(--dry-run)",
+                            version=result["version"]))
     else:
-        output.line(t("update.up_to_date",
-                      version=_highest(result["current"], result["version"])))
+        output.line(gettext("✓ gz-ia is already at the latest version (v{version})",
+                            version=_highest(result["current"], result["version"])))
 
 
 def _highest(current: str, remote: str) -> str:
@@ -112,8 +121,10 @@ def _refuse_update_flags(ctx: typer.Context) -> None:
         from gzia.contract import InvalidInputError
 
         command = str(ctx.info_name)
-        raise InvalidInputError("update.flags_with_subcommand", command=command,
-                                hint_key="update.subcommand_alone_hint",
+        raise InvalidInputError(N_("the options of 'gz-ia update' do not apply to 'gz-ia update "
+                                   "{command}'"),
+                                command=command,
+                                hint_key=N_("run 'gz-ia update {command}' alone"),
                                 details={"command": command})
 
 
@@ -124,4 +135,5 @@ def rollback(ctx: typer.Context) -> None:
 
     result = service.rollback(apply.running_pyz())
     output.emit(result, lambda: output.line(
-        t("update.rolled_back", version=result["version"], path=result["path"])))
+        gettext("✓ gz-ia rolled back to v{version} in {path}", version=result["version"],
+                path=result["path"])))

@@ -18,6 +18,7 @@ from gzia.drivers.base import (
     checked_conversation_id,
     readonly_unsupported,
 )
+from gzia.i18n import gettext
 
 
 class AntigravityDriver(ExecutableDriver):
@@ -27,9 +28,7 @@ class AntigravityDriver(ExecutableDriver):
     mcp_support: ClassVar[str] = "none"
 
     def install_hint(self) -> str:
-        from gzia.i18n import t
-
-        return t("drivers.hint_agy")
+        return gettext("Install the Google Antigravity CLI following the official instructions.")
 
     def arguments(self, request: LaunchRequest) -> list[str]:
         if request.permission is Permission.READONLY:

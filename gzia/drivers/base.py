@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
 from gzia.contract import DriverNotFoundError, GzError, TimeoutFailure
+from gzia.i18n import N_
 
 VERSION_PATTERN = re.compile(r"\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.-]+)?")
 VERSION_LINE_LIMIT = 80
@@ -188,8 +189,8 @@ def driver_not_found(driver: Driver) -> DriverNotFoundError:
     hint = driver.install_hint()
     names = (driver.binary, *getattr(driver, "other_binaries", ()))
     return DriverNotFoundError(
-        "drivers.not_available",
-        hint_key="drivers.install_line" if hint else None,
+        N_("agent '{name}' ({binary}) is not available on PATH."),
+        hint_key=N_("Install: {hint}") if hint else None,
         details={"provider": driver.id, "binary": driver.binary, "install_hint": hint or None},
         name=driver.display_name,
         binary=", ".join(names),
@@ -204,7 +205,7 @@ def checked_conversation_id(driver_id: str, conversation_id: str) -> str:
         from gzia.contract import InvalidInputError
 
         raise InvalidInputError(
-            "drivers.invalid_conversation_id",
+            N_("invalid conversation id for {provider}: '{conversation_id}'"),
             details={"provider": driver_id, "conversation_id": conversation_id},
             provider=driver_id,
             conversation_id=conversation_id,
@@ -217,7 +218,7 @@ def readonly_unsupported(driver: Driver) -> GzError:
     from gzia.contract import InvalidInputError
 
     return InvalidInputError(
-        "drivers.readonly_unsupported",
+        N_("agent '{name}' cannot be restricted to read-only; choose supervised or autonomous"),
         details={"provider": driver.id, "permission": Permission.READONLY.value},
         name=driver.display_name,
     )

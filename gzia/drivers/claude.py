@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
+from gzia.i18n import N_, gettext
 
 PERMISSION_FLAGS: dict[Permission, list[str]] = {
     Permission.READONLY: ["--permission-mode", "plan"],
@@ -37,9 +38,7 @@ class ClaudeDriver(ExecutableDriver):
     unset_env: ClassVar[tuple[str, ...]] = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
 
     def install_hint(self) -> str:
-        from gzia.i18n import t
-
-        return t("drivers.hint_claude")
+        return gettext("npm install -g @anthropic-ai/claude-code")
 
     def new_conversation_id(self) -> str | None:
         return str(uuid.uuid4())
@@ -78,7 +77,7 @@ def _checked_uuid(conversation_id: str) -> str:
         from gzia.contract import InvalidInputError
 
         raise InvalidInputError(
-            "drivers.invalid_conversation_id",
+            N_("invalid conversation id for {provider}: '{conversation_id}'"),
             details={"provider": "claude", "conversation_id": conversation_id},
             provider="claude",
             conversation_id=conversation_id,

@@ -19,6 +19,7 @@ from gzia.drivers.base import (
     Permission,
     checked_conversation_id,
 )
+from gzia.i18n import N_, gettext
 
 PERMISSION_ENV = "OPENCODE_PERMISSION"
 CONFIG_CONTENT_ENV = "OPENCODE_CONFIG_CONTENT"
@@ -36,9 +37,7 @@ class OpenCodeDriver(ExecutableDriver):
     mcp_support: ClassVar[str] = "env"
 
     def install_hint(self) -> str:
-        from gzia.i18n import t
-
-        return t("drivers.hint_opencode")
+        return gettext("curl -fsSL https://opencode.ai/install | bash")
 
     def arguments(self, request: LaunchRequest) -> list[str]:
         argv: list[str] = []
@@ -100,7 +99,7 @@ def _read_servers(mcp_config: Path) -> dict[str, dict[str, Any]]:
             raise ValueError("'mcpServers' must map names to servers with a command or url")
     except (OSError, ValueError) as exc:
         raise InvalidInputError(
-            "drivers.bad_mcp_config",
+            N_("cannot use the MCP configuration {path}: {detail}"),
             details={"path": str(mcp_config)},
             path=str(mcp_config),
             detail=str(exc),

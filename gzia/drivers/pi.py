@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
+from gzia.i18n import gettext
 
 READONLY_TOOLS = "read,grep,find,ls"
 SUBCOMMANDS = frozenset({"install", "remove", "uninstall", "update", "list", "config"})
@@ -28,9 +29,7 @@ class PiDriver(ExecutableDriver):
     mcp_support: ClassVar[str] = "none"
 
     def install_hint(self) -> str:
-        from gzia.i18n import t
-
-        return t("drivers.hint_pi")
+        return gettext("npm install -g @mariozechner/pi-coding-agent")
 
     def arguments(self, request: LaunchRequest) -> list[str]:
         argv: list[str] = []

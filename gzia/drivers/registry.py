@@ -14,6 +14,7 @@ from typing import Any
 
 from gzia.contract import DriverNotFoundError, InvalidInputError
 from gzia.drivers.base import Driver, Permission
+from gzia.i18n import N_, gettext
 from gzia.plugins import PluginFailure
 
 GROUP = "gzia.drivers"
@@ -70,14 +71,14 @@ def get_driver(provider: str, drivers: Mapping[str, Driver] | None = None) -> Dr
     for failure in catalog.failures:
         if failure.info.name == provider:
             raise DriverNotFoundError(
-                "drivers.plugin_failed",
+                N_("driver '{provider}' could not be loaded: {error}"),
                 details={"provider": provider, "error": failure.error,
                          "distribution": failure.info.distribution},
                 provider=provider,
                 error=failure.error,
             )
     raise InvalidInputError(
-        "drivers.unknown_provider",
+        N_("unknown agent provider: '{provider}' (valid: {valid})"),
         details={"provider": provider, "valid": list(catalog.drivers)},
         provider=provider,
         valid=", ".join(catalog.drivers),
@@ -89,13 +90,12 @@ def checked_provider_setting(name: str, origin: str | None,
     """``name`` as a ``default_provider`` value: a driver that exists (loaded, or a plugin
     that failed to load, which using it reports), else a settings error naming ``origin``."""
     from gzia.config import bad_value, setting_for
-    from gzia.i18n import t
 
     known = catalog if catalog is not None else load_catalog()
     names = [*known.drivers, *(f.info.name for f in known.failures)]
     if name not in names:
         raise bad_value(setting_for("default_provider"), name, origin=origin,
-                        expected=t("config.expected_choice", choices=", ".join(names)))
+                        expected=gettext("one of {choices}", choices=", ".join(names)))
     return name
 
 
@@ -105,7 +105,7 @@ def parse_permission(value: str) -> Permission:
     except ValueError:
         valid = [p.value for p in Permission]
         raise InvalidInputError(
-            "drivers.unknown_permission",
+            N_("unknown permission level: '{permission}' (valid: {valid})"),
             details={"permission": value, "valid": valid},
             permission=value,
             valid=", ".join(valid),
@@ -137,8 +137,8 @@ def _none_available(available: Mapping[str, Driver]) -> DriverNotFoundError:
     wanted = [p for p in PREFERRED_PROVIDERS if p in available]
     hints = {p: available[p].install_hint() for p in wanted}
     return DriverNotFoundError(
-        "drivers.none_available",
-        hint_key="drivers.none_available_hint",
+        N_("no agent found on PATH (looked for: {providers})."),
+        hint_key=N_("install one (see 'gz-ia drivers'), or use '--provider shell'"),
         details={"providers": wanted, "install_hints": hints},
         providers=", ".join(wanted),
     )
@@ -155,7 +155,6 @@ def _as_driver(name: str, obj: Any) -> tuple[Driver | None, str]:
 
     Otherwise return why not (the text of the plugin failure).
     """
-    from gzia.i18n import t
 
     try:
         candidate = obj() if isinstance(obj, type) else obj
@@ -163,8 +162,10 @@ def _as_driver(name: str, obj: Any) -> tuple[Driver | None, str]:
         return None, f"{type(exc).__name__}: {exc}"
     missing = [member for member in REQUIRED_MEMBERS if not hasattr(candidate, member)]
     if missing:
-        return None, t("drivers.not_a_driver", name=name, missing=", ".join(missing))
+        return None, gettext("'{name}' does not provide a driver (missing: {missing})", name=name,
+                             missing=", ".join(missing))
     if candidate.id != name:
-        return None, t("drivers.id_mismatch", name=name, driver_id=str(candidate.id))
+        return None, gettext("entry point '{name}' provides a driver whose id is '{driver_id}'",
+                             name=name, driver_id=str(candidate.id))
     driver: Driver = candidate
     return driver, ""

@@ -21,6 +21,7 @@ from gzia.drivers.base import (
     readonly_unsupported,
     which,
 )
+from gzia.i18n import N_
 
 FALLBACK_SHELL = "/bin/sh"
 
@@ -62,16 +63,20 @@ def _program_path(program: str, request: LaunchRequest) -> str:
     if os.sep not in program:
         found = which(program, request.env)
         if found is None:
-            raise NotFoundError("proc.program_not_found", program=program, details=details)
+            raise NotFoundError(N_("program '{program}' not found"), program=program,
+                                details=details)
         return found
     candidate = request.workdir / program
     if not candidate.is_file():
-        raise NotFoundError("proc.program_not_found", program=program, details=details,
-                            hint_key="proc.relative_program_hint" if not Path(program).is_absolute()
+        raise NotFoundError(N_("program '{program}' not found"), program=program, details=details,
+                            hint_key=N_("a path is read from the session's worktree root, not from "
+                                        "the directory "
+                                        "you are in") if not Path(program).is_absolute()
                             else None)
     if not os.access(candidate, os.X_OK):
-        raise IOFailure("proc.program_not_executable", program=program, details=details,
-                        hint_key="proc.not_executable_hint")
+        raise IOFailure(N_("program '{program}' is not executable"), program=program,
+                        details=details,
+                        hint_key=N_("make it executable: chmod +x {program}"))
     return str(candidate)
 
 

@@ -129,19 +129,3 @@ def _frame_gettext(message: str) -> str:
 
 def _frame_ngettext(singular: str, plural: str, count: int) -> str:
     return translations(language()).ngettext(singular, plural, count)
-
-
-# --- transition: key-based messages (t("area.key")), removed by the call-site conversion
-def t(key: str, /, **params: Any) -> str:
-    """Render message ``key``: ``gzia.i18n.<area>.EN[name]``, translated by gettext.
-
-    A key with a ``<name>_one`` entry is counted: ``_one`` is the singular."""
-    import importlib
-
-    area, _, name = key.partition(".")
-    table: dict[str, str] = importlib.import_module(f"gzia.i18n.{area}").EN
-    singular = table.get(f"{name}_one")
-    if singular is not None and "count" in params:
-        return ngettext(singular, table[name], params.pop("count"), **params)
-    return gettext(table[name], **params)
-# --- end transition

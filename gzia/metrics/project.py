@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 from gzia.metrics.model import Usage
 from gzia.metrics.session import SessionMetrics, session_metrics
 from gzia.sessions.record import SessionRecord, Status, parse_rfc3339
@@ -38,7 +39,8 @@ class Filters:
 def parse_filters(since: str | None, provider: str | None, status: str | None) -> Filters:
     """Checked filters: a bad ``--since`` or ``--status`` is a usage error (exit 2)."""
     if status is not None and status not in {s.value for s in Status}:
-        raise InvalidInputError("metrics.bad_status", status=status,
+        raise InvalidInputError(N_("invalid --status '{status}': expected one of {choices}"),
+                                status=status,
                                 choices=", ".join(s.value for s in Status),
                                 details={"status": status})
     return Filters(parse_since(since) if since is not None else None, provider, status)
@@ -46,7 +48,8 @@ def parse_filters(since: str | None, provider: str | None, status: str | None) -
 
 def parse_by(by: str | None) -> str | None:
     if by is not None and by not in GROUPINGS:
-        raise InvalidInputError("metrics.bad_by", by=by, choices=", ".join(GROUPINGS),
+        raise InvalidInputError(N_("invalid --by '{by}': expected one of {choices}"), by=by,
+                                choices=", ".join(GROUPINGS),
                                 details={"by": by})
     return by
 
@@ -58,7 +61,9 @@ def parse_since(text: str) -> datetime:
             return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC)
         return parse_rfc3339(text)
     except ValueError:
-        raise InvalidInputError("metrics.bad_since", since=text,
+        raise InvalidInputError(N_("invalid --since '{since}': expected a date (YYYY-MM-DD) or an "
+                                   "RFC 3339 time"),
+                                since=text,
                                 details={"since": text}) from None
 
 

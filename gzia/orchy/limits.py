@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_FAILURES = 5
@@ -31,14 +32,18 @@ def checked_options(timeout: float, max_failures: int) -> tuple[float, int]:
     low, high = TOOL_TIMEOUT_RANGE
     if not (isinstance(timeout, int | float) and math.isfinite(timeout)
             and low <= timeout <= high):
-        raise InvalidInputError("orchy.bad_tool_timeout", value=_shown(timeout),
+        raise InvalidInputError(N_("--tool-timeout must be a number of seconds from {low} to "
+                                   "{high} (got {value})"),
+                                value=_shown(timeout),
                                 low=f"{low:g}", high=f"{high:g}",
                                 details={"option": "--tool-timeout", "value": _shown(timeout),
                                          "min": low, "max": high})
     low_n, high_n = MAX_FAILURES_RANGE
     if isinstance(max_failures, bool) or not (isinstance(max_failures, int)
                                               and low_n <= max_failures <= high_n):
-        raise InvalidInputError("orchy.bad_max_failures", value=_shown(max_failures),
+        raise InvalidInputError(N_("--max-failures must be a whole number from {low} to {high} "
+                                   "(got {value})"),
+                                value=_shown(max_failures),
                                 low=low_n, high=high_n,
                                 details={"option": "--max-failures",
                                          "value": _shown(max_failures),

@@ -31,6 +31,7 @@ import anyio.to_thread
 
 from gzia import proc
 from gzia.contract import InvalidInputError, TimeoutFailure
+from gzia.i18n import N_
 from gzia.orchy.limits import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT, MAX_ERROR_CHARS
 from gzia.orchy.tool import Tool, ToolContext, validate_arguments
 
@@ -116,7 +117,9 @@ class ToolProxy:
                 return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
         except TimeoutError:
             _kill_groups(children)
-            raise TimeoutFailure("orchy.tool_timed_out", name=self.tool.name,
+            raise TimeoutFailure(N_("tool '{name}' did not finish within {seconds} s and was "
+                                    "stopped"),
+                                 name=self.tool.name,
                                  seconds=self.timeout) from None
         except anyio.get_cancelled_exc_class():
             _kill_groups(children)  # the client cancelled the call: its programs stop too

@@ -14,6 +14,7 @@ import json
 from itertools import islice
 from typing import Any
 
+from gzia.i18n import gettext
 from gzia.orchy.limits import MAX_RESULT_BYTES
 
 
@@ -23,9 +24,9 @@ def bounded_result(value: Any, limit: int = MAX_RESULT_BYTES) -> tuple[str, dict
     size = _size(text)
     if size <= limit:
         return text, value if isinstance(value, dict) else None
-    from gzia.i18n import t
 
-    note = t("orchy.result_truncated", size=size, limit=limit)
+    note = gettext("[result truncated: {size} bytes, more than the {limit} a tool may return]",
+                   size=size, limit=limit)
     room = limit - _size(note) - 1
     if isinstance(value, str):
         return _cut(value, room) + "\n" + note, None

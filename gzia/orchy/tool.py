@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 
 if TYPE_CHECKING:
     from gzia.sessions.record import SessionRecord
@@ -83,14 +84,14 @@ _PYTHON_TYPES: dict[str, tuple[type, ...]] = {
 def validate_arguments(schema: Mapping[str, Any], arguments: object) -> dict[str, Any]:
     """Check ``arguments`` against an :func:`object_schema`; defaults filled in."""
     if not isinstance(arguments, dict):
-        raise InvalidInputError("orchy.arguments_not_object")
+        raise InvalidInputError(N_("the tool's arguments must be a JSON object"))
     properties: Mapping[str, Any] = schema.get("properties", {})
     unknown = sorted(set(arguments) - set(properties))
     if unknown and schema.get("additionalProperties") is False:
-        raise InvalidInputError("orchy.unknown_argument", name=unknown[0])
+        raise InvalidInputError(N_("unknown argument '{name}'"), name=unknown[0])
     for name in schema.get("required", ()):
         if name not in arguments:
-            raise InvalidInputError("orchy.missing_argument", name=name)
+            raise InvalidInputError(N_("missing required argument '{name}'"), name=name)
     values = {name: spec["default"] for name, spec in properties.items() if "default" in spec}
     for name, value in arguments.items():
         _check_value(name, properties.get(name, {}), value)
@@ -103,14 +104,17 @@ def _check_value(name: str, spec: Mapping[str, Any], value: object) -> None:
     kinds = _PYTHON_TYPES.get(expected) if isinstance(expected, str) else None
     wrong_bool = isinstance(value, bool) and expected == "integer"
     if kinds is not None and (not isinstance(value, kinds) or wrong_bool):
-        raise InvalidInputError("orchy.argument_type", name=name, type=expected)
+        raise InvalidInputError(N_("argument '{name}' must be of type {type}"), name=name,
+                                type=expected)
     if "enum" in spec and value not in spec["enum"]:
         choices = ", ".join(str(c) for c in spec["enum"])
-        raise InvalidInputError("orchy.argument_choice", name=name, choices=choices)
+        raise InvalidInputError(N_("argument '{name}' must be one of: {choices}"), name=name,
+                                choices=choices)
     if isinstance(value, str) and len(value.strip()) < spec.get("minLength", 0):
-        raise InvalidInputError("orchy.argument_empty", name=name)
+        raise InvalidInputError(N_("argument '{name}' must not be empty"), name=name)
     if isinstance(value, int) and "minimum" in spec and value < spec["minimum"]:
-        raise InvalidInputError("orchy.argument_minimum", name=name, minimum=spec["minimum"])
+        raise InvalidInputError(N_("argument '{name}' must be at least {minimum}"), name=name,
+                                minimum=spec["minimum"])
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from gzia.contract import ConflictError, InvalidInputError, NotFoundError
+from gzia.i18n import N_
 from gzia.profiles.catalog import Catalog
 from gzia.profiles.mcp import RESERVED_SERVER
 from gzia.profiles.model import Profile
+
+_MSG_COLLISION: dict[object, str] = {
+    "server": N_("MCP server '{item}' is defined differently by profiles '{first}' and '{second}'"),
+    "variable": N_("env variable '{item}' is set differently by profiles '{first}' and '{second}'"),
+}
 
 REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 RESERVED_PREFIXES = ("GIT_CONFIG", "GZ_")
@@ -69,8 +75,10 @@ def _skills(catalog: Catalog, profiles: list[Profile]) -> dict[str, Path]:
         for name in profile.skills:
             skill = catalog.skills.get(name)
             if skill is None:
-                raise NotFoundError("profiles.skill_missing", profile=profile.name, skill=name,
-                                    hint_key="profiles.skill_missing_hint",
+                raise NotFoundError(N_("profile '{profile}' names skill '{skill}', which is not in "
+                                       "the catalogue"),
+                                    profile=profile.name, skill=name,
+                                    hint_key=N_("gz-ia profile skills"),
                                     details={"profile": profile.name, "skill": name})
             found[name] = skill.path
     return found
@@ -83,10 +91,12 @@ def _merged(profiles: list[Profile], part: Callable[[Profile], Mapping[str, Any]
     for profile in profiles:
         for name, value in part(profile).items():
             if what == "server" and name == RESERVED_SERVER:
-                raise InvalidInputError("profiles.reserved_server", profile=profile.name,
+                raise InvalidInputError(N_("profile '{profile}' names an MCP server '{server}': "
+                                           "that name is the session's own"),
+                                        profile=profile.name,
                                         server=name, details={"profile": profile.name})
             if name in merged and merged[name] != value:
-                raise ConflictError(f"profiles.{what}_collision", item=name,
+                raise ConflictError(_MSG_COLLISION[what], item=name,
                                     first=owner[name], second=profile.name,
                                     details={what: name, "profiles": [owner[name], profile.name]})
             merged[name], owner[name] = value, profile.name
@@ -96,8 +106,10 @@ def _merged(profiles: list[Profile], part: Callable[[Profile], Mapping[str, Any]
 def _refuse_reserved(profile: Profile) -> None:
     for name in profile.env:
         if name.startswith(RESERVED_PREFIXES):
-            raise InvalidInputError("profiles.env_reserved", profile=profile.name, name=name,
-                                    hint_key="profiles.env_reserved_hint",
+            raise InvalidInputError(N_("profile '{profile}' sets {name}, which is gz-ia's own "
+                                       "(GIT_CONFIG*, GZ_*)"),
+                                    profile=profile.name, name=name,
+                                    hint_key=N_("remove {name} from the profile's env"),
                                     details={"profile": profile.name, "env": name})
 
 
@@ -107,13 +119,17 @@ def _expand(profile: Profile, name: str, value: str, environ: Mapping[str, str],
         variable = match.group(1)
         if variable in withheld:
             raise InvalidInputError(
-                "profiles.env_withheld", profile=profile.name, variable=variable, name=name,
-                hint_key="profiles.env_withheld_hint",
+                N_("profile '{profile}' asks for {variable} (for {name}), a credential gz-ia keeps "
+                   "from agents"),
+                profile=profile.name, variable=variable, name=name,
+                hint_key=N_("give the agent a variable of its own: set it in gz-ia's environment "
+                            "under another name"),
                 details={"profile": profile.name, "variable": variable, "env": name})
         if variable not in environ:
             raise InvalidInputError(
-                "profiles.env_missing", profile=profile.name, variable=variable, name=name,
-                hint_key="profiles.env_missing_hint",
+                N_("profile '{profile}' needs {variable} (for {name}), which is not set"),
+                profile=profile.name, variable=variable, name=name,
+                hint_key=N_("set {variable} in gz-ia's environment, or remove it from the profile"),
                 details={"profile": profile.name, "variable": variable, "env": name})
         return environ[variable]
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gzia.contract import ConflictError, InvalidInputError, NotFoundError, WarningCode
+from gzia.i18n import N_
 from gzia.profiles.model import SCOPE_GLOBAL, SCOPE_PROJECT, Notice, Profile, Skill
 from gzia.profiles.profile_file import NAME_PATTERN, ProfileFileError, profile_file, read_profile
 from gzia.profiles.skills import load_skills, subdirectories
@@ -81,11 +82,15 @@ class Catalog:
             return self.profiles[name]
         if name in self.invalid:
             notice = self.invalid[name]
-            raise InvalidInputError("profiles.invalid", details=dict(notice.params),
+            raise InvalidInputError(N_("profile in '{path}' cannot be read: {detail}"),
+                                    details=dict(notice.params),
                                     **notice.params)
         if NAME_PATTERN.fullmatch(name) is None:
-            raise InvalidInputError("profiles.bad_name", name=name, details={"name": name})
-        raise NotFoundError("profiles.not_found", name=name, hint_key="profiles.list_hint",
+            raise InvalidInputError(N_("invalid profile name: '{name}' (letters, digits, '.', '_' "
+                                       "and '-')"),
+                                    name=name, details={"name": name})
+        raise NotFoundError(N_("profile '{name}' not found"), name=name,
+                            hint_key=N_("gz-ia profile list"),
                             details={"name": name})
 
 
@@ -106,15 +111,19 @@ def _read_place(catalog: Catalog, root: Path, scope: str) -> dict[str, Profile]:
         try:
             profile = _read_profile(directory, scope)
         except ProfileFileError as exc:
-            notice = Notice(WarningCode.PROFILE_INVALID, "profiles.invalid",
+            notice = Notice(WarningCode.PROFILE_INVALID,
+                            N_("profile in '{path}' cannot be read: {detail}"),
                             {"path": str(directory), "detail": str(exc)})
             catalog.notices.append(notice)
             catalog.invalid.setdefault(directory.name, notice)
             continue
         if profile.name in place:
             first, second = str(place[profile.name].path), str(directory)
-            raise ConflictError("profiles.collision", name=profile.name, first=first,
-                                second=second, hint_key="profiles.collision_hint",
+            raise ConflictError(N_("profile collision: '{name}' is defined by both '{first}' and "
+                                   "'{second}'"),
+                                name=profile.name, first=first,
+                                second=second,
+                                hint_key=N_("rename one of them (the 'name' in its profile.json)"),
                                 details={"name": profile.name, "paths": [first, second]})
         place[profile.name] = profile
     return place
@@ -133,7 +142,9 @@ def _add_place(catalog: Catalog, place: dict[str, Profile]) -> None:
         if winner is None:
             catalog.profiles[name] = profile
             continue
-        catalog.notices.append(Notice(WarningCode.PROFILE_SHADOWED, "profiles.shadowed", {
+        catalog.notices.append(Notice(WarningCode.PROFILE_SHADOWED,
+                                      N_("profile '{name}' in '{shadowed}' is hidden by the one in "
+                                         "'{winner}'"), {
             "name": name, "winner": str(winner.path), "shadowed": str(profile.path)}))
 
 
@@ -145,10 +156,13 @@ def create_profile(where: Locations, name: str, description: str, *,
     from gzia.atomic import write_atomic
 
     if NAME_PATTERN.fullmatch(name) is None:
-        raise InvalidInputError("profiles.bad_name", name=name, details={"name": name})
+        raise InvalidInputError(N_("invalid profile name: '{name}' (letters, digits, '.', '_' and "
+                                   "'-')"),
+                                name=name, details={"name": name})
     directory = where.create_dir(global_scope=global_scope) / name
     if directory.exists():
-        raise ConflictError("profiles.exists", name=name, dir=str(directory),
+        raise ConflictError(N_("profile '{name}' already exists in '{dir}'"), name=name,
+                            dir=str(directory),
                             details={"name": name, "path": str(directory)})
     agents_file = f"{name.upper()}-AGENTS.md"
     document = {"name": name, "description": description, "agents_file": agents_file,

@@ -16,6 +16,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from gzia.i18n import N_
+
 MAX_BYTES = 16 * 1024
 """Bytes of a ``SKILL.md`` read to find its front matter (both ``---`` lines included)."""
 MAX_DEPTH = 32
@@ -60,7 +62,9 @@ def _front_matter_text(path: Path) -> str:
     end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() == FENCE), None)
     if end is None and truncated:
         raise SkillFileError(f"the front matter is larger than {MAX_BYTES} bytes",
-                             "profiles.skill_too_large", limit=MAX_BYTES)
+                             N_("skill '{path}' cannot be read: its front matter is larger than "
+                                "{limit} bytes"),
+                             limit=MAX_BYTES)
     if end is None:
         raise SkillFileError("the front matter has no closing '---'")
     return "\n".join(lines[1:end])
@@ -125,10 +129,14 @@ def _check_nodes(total: int) -> None:
     if total > MAX_NODES:
         raise SkillFileError(
             f"the front matter holds more than {MAX_NODES} values with its aliases expanded",
-            "profiles.skill_too_many_values", limit=MAX_NODES)
+            N_("skill '{path}' cannot be read: its front matter holds more than {limit} values "
+               "with its aliases expanded"),
+            limit=MAX_NODES)
 
 
 def _check_depth(depth: int) -> None:
     if depth > MAX_DEPTH:
         raise SkillFileError(f"the front matter nests deeper than {MAX_DEPTH} levels",
-                             "profiles.skill_too_deep", limit=MAX_DEPTH)
+                             N_("skill '{path}' cannot be read: its front matter nests deeper than "
+                                "{limit} levels"),
+                             limit=MAX_DEPTH)

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gzia.contract import WarningCode
+from gzia.i18n import N_
 from gzia.profiles.front_matter import SkillFileError, front_matter
 from gzia.profiles.model import Notice, Skill
 from gzia.profiles.profile_file import NAME_PATTERN
@@ -40,7 +41,8 @@ def _invalid(path: Path, exc: SkillFileError) -> Notice:
     """``SKILL_INVALID``: the detail in English for scripts, and a limit passed also as
     its own message and number."""
     params = {"path": str(path), "detail": str(exc), **exc.params}
-    return Notice(WarningCode.SKILL_INVALID, exc.key or "profiles.skill_invalid", params)
+    return Notice(WarningCode.SKILL_INVALID,
+                  exc.key or N_("skill '{path}' cannot be read: {detail}"), params)
 
 
 def read_skill(directory: Path, scope: str) -> Skill:

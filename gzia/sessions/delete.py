@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import ConflictError, SafetyBlockError
+from gzia.i18n import N_, NN_, ngettext
 from gzia.sessions.git import commits_on_no_branch, holds_work_of, rev_parse, run_git
 from gzia.sessions.project import Project
 from gzia.sessions.reconcile import reconcile, wait_for_owner
@@ -51,13 +52,14 @@ class UnmergedWork:
 
     def describe(self) -> str:
         """``1 unmerged commit, 2 uncommitted files``, in the user's language."""
-        from gzia.i18n import t
 
         parts = []
         if self.commits:
-            parts.append(t("sessions.delete_what_commits", count=self.commits))
+            parts.append(ngettext("{count} unmerged commit", "{count} unmerged commits",
+                                  self.commits))
         if self.files:
-            parts.append(t("sessions.delete_what_files", count=len(self.files)))
+            parts.append(ngettext("{count} uncommitted file", "{count} uncommitted files",
+                                  len(self.files)))
         return ", ".join(parts)
 
 
@@ -155,12 +157,16 @@ def _stop(
     it ended on its own meanwhile, and its owner recorded how)."""
     details = {"id": record.id, "pid": record.pid}
     if not force:
-        raise SafetyBlockError("sessions.delete_running", id=record.id, pid=record.pid,
-                               hint_key="sessions.force_hint", details=details)
+        raise SafetyBlockError(N_("session '{id}' is running (PID {pid}); stop it first or use "
+                                  "--force"),
+                               id=record.id, pid=record.pid,
+                               hint_key=N_("gz-ia session delete {id} --force"), details=details)
     try:
         kill = importlib.import_module(KILL_MODULE)
     except ModuleNotFoundError:
-        raise SafetyBlockError("sessions.delete_running_no_kill", id=record.id, pid=record.pid,
+        raise SafetyBlockError(N_("session '{id}' is running (PID {pid}) and this gz-ia cannot "
+                                  "stop it; stop the agent first"),
+                               id=record.id, pid=record.pid,
                                details=details) from None
     from gzia.config import load_config
 
@@ -179,13 +185,19 @@ def _unmerged_refusal(project: Project, session_id: str, work: UnmergedWork) -> 
     if work.unreadable:
         worktree = str(worktree_for(project, session_id))
         return SafetyBlockError(
-            "sessions.delete_unreadable", id=session_id, worktree=worktree,
-            count=len(work.files), hint_key="sessions.force_hint",
+            NN_("session '{id}' has a worktree git cannot read ({worktree}): its {count} file "
+                "cannot be checked for unmerged work; look at it, or delete with --force",
+                "session '{id}' has a worktree git cannot read ({worktree}): its {count} files "
+                "cannot be checked for unmerged work; look at them, or delete with --force"),
+            id=session_id, worktree=worktree,
+            count=len(work.files), hint_key=N_("gz-ia session delete {id} --force"),
             details={"id": session_id, "worktree": worktree, "files": work.files,
                      "unmerged_commits": work.commits})
     return SafetyBlockError(
-        "sessions.delete_unmerged", id=session_id, what=work.describe(),
-        hint_key="sessions.force_hint",
+        N_("session '{id}' has work that was never merged ({what}); merge it with 'gz-ia session "
+           "merge {id}' or delete with --force"),
+        id=session_id, what=work.describe(),
+        hint_key=N_("gz-ia session delete {id} --force"),
         details={"id": session_id, "unmerged_commits": work.commits,
                  "uncommitted_files": work.files},
     )

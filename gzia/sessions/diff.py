@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gzia.contract import NotFoundError
+from gzia.i18n import N_
 from gzia.sessions.git import git_failure, git_ok, private_index, rev_parse, run_git
 from gzia.sessions.project import HARNESS_DIR, Project
 from gzia.sessions.record import SessionRecord
@@ -54,7 +55,8 @@ def session_diff(project: Project, record: SessionRecord, *, stat: bool = False)
         base = _base_ref(project, record, branch)
         files, text = _branch_diff(project.root, base, branch, stat)
     else:
-        raise NotFoundError("sessions.diff_unavailable", id=record.id, details={"id": record.id})
+        raise NotFoundError(N_("session '{id}': neither its worktree nor its branch is available"),
+                            id=record.id, details={"id": record.id})
     return DiffResult(record.id, True, stat, base, files, text)
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from gzia.contract import GzError, InvalidInputError, IOFailure, SafetyBlockError
+from gzia.i18n import N_
 from gzia.sessions.record import json_bytes, now_rfc3339
 from gzia.sessions.store import NotRegularFileError, SessionStore, SymlinkError, open_regular
 from gzia.sessions.symlinks import symlink_refusal
@@ -87,7 +88,8 @@ class EventBatch:
 def parse_stage(raw: str) -> str:
     stage = raw.strip().upper()
     if stage not in STAGES:
-        raise InvalidInputError("sessions.invalid_stage", value=raw, details={"stage": raw})
+        raise InvalidInputError(N_("invalid stage: '{value}' (valid: READ, PENDING, FINISH)"),
+                                value=raw, details={"stage": raw})
     return stage
 
 
@@ -96,7 +98,8 @@ def parse_status(raw: str | None) -> str | None:
         return None
     status = raw.strip().upper()
     if status not in STATUSES:
-        raise InvalidInputError("sessions.invalid_status", value=raw, details={"status": raw})
+        raise InvalidInputError(N_("invalid status: '{value}' (valid: OK, FAILED)"), value=raw,
+                                details={"status": raw})
     return status
 
 
@@ -116,9 +119,10 @@ def new_event(
     import secrets
 
     if not action.strip():
-        raise InvalidInputError("sessions.empty_action")
+        raise InvalidInputError(N_("the action must not be empty"))
     if duration_ms is not None and duration_ms < 0:
-        raise InvalidInputError("sessions.invalid_duration", value=str(duration_ms))
+        raise InvalidInputError(N_("invalid duration: '{value}' (milliseconds, 0 or more)"),
+                                value=str(duration_ms))
     return Event(
         id=secrets.token_hex(6), session_id=session_id, action=action,
         stage=parse_stage(stage), status=parse_status(status), timestamp=now_rfc3339(),
@@ -135,7 +139,9 @@ def append_event(store: SessionStore, event: Event) -> None:
     data = json_bytes(line)
     size = len(data)
     if size > MAX_EVENT_BYTES:
-        raise InvalidInputError("sessions.event_too_large", size=size, limit=MAX_EVENT_BYTES,
+        raise InvalidInputError(N_("the event is {size} bytes; an event may hold at most {limit} "
+                                   "bytes"),
+                                size=size, limit=MAX_EVENT_BYTES,
                                 details={"size": size, "limit": MAX_EVENT_BYTES})
     try:
         fd, _ = open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
@@ -145,7 +151,8 @@ def append_event(store: SessionStore, event: Event) -> None:
         finally:
             os.close(fd)
     except OSError as exc:
-        raise _events_error(path, exc, "sessions.events_unwritable") from exc
+        raise _events_error(path, exc,
+                            N_("cannot append to the event log {path}: {detail}")) from exc
 
 
 def read_events(store: SessionStore, session_id: str, offset: int = 0) -> EventBatch:
@@ -156,7 +163,7 @@ def read_events(store: SessionStore, session_id: str, offset: int = 0) -> EventB
     except FileNotFoundError:
         return EventBatch([], [], offset)
     except OSError as exc:
-        raise _events_error(path, exc, "sessions.events_unreadable") from exc
+        raise _events_error(path, exc, N_("the event log {path} cannot be read: {detail}")) from exc
     complete = raw[: raw.rfind(b"\n") + 1]
     events, bad = [], []
     for number, line in enumerate(complete.splitlines(), start=1 + before.count(b"\n")):
@@ -182,7 +189,9 @@ def _events_error(path: Path, exc: OSError, key: str) -> GzError:
     if isinstance(exc, SymlinkError):
         return symlink_refusal(path)
     if isinstance(exc, NotRegularFileError):
-        return IOFailure("sessions.events_not_regular", path=str(path), details=details)
+        return IOFailure(N_("the event log {path} is not a regular file (a FIFO, a device or a "
+                            "directory); gz-ia neither reads nor writes it"),
+                         path=str(path), details=details)
     return IOFailure(key, path=str(path), detail=exc.strerror or str(exc), details=details)
 
 

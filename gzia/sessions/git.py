@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzia.contract import IOFailure
+from gzia.i18n import N_
 
 if TYPE_CHECKING:
     from gzia import proc
@@ -73,7 +74,7 @@ def git_ok(args: Sequence[str], cwd: str | Path, *, env: Mapping[str, str] | Non
 def git_failure(done: proc.Completed) -> IOFailure:
     detail = (done.stderr or done.stdout).strip() or f"exit status {done.returncode}"
     return IOFailure(
-        "sessions.git_failed",
+        N_("'{command}' failed: {detail}"),
         command=" ".join(done.argv),
         detail=detail,
         details={"argv": list(done.argv), "exit_code": done.returncode, "output": detail},

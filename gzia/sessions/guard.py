@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzia.i18n import N_, gettext
 from gzia.sessions.git import git_ok
 from gzia.sessions.project import Project
 from gzia.sessions.workspace import BRANCH_PREFIX
@@ -144,7 +145,9 @@ def _refuse_symlinks(*directories: Path) -> None:
 
     for directory in directories:
         if directory.is_symlink():
-            raise IOFailure("launch.hooks_symlink", path=str(directory),
+            raise IOFailure(N_("{path} is a symbolic link: gz-ia "
+                               "writes no session hooks through it"),
+                            path=str(directory),
                             details={"path": str(directory)})
 
 
@@ -181,12 +184,20 @@ def _git_paths(worktree: Path) -> tuple[str, str, Path]:
 
 def hook_script() -> str:
     """The one script behind every hook name (it reads its name from ``$0``)."""
-    from gzia.i18n import t
 
-    push_lines = _message(t("launch.push_refused")) + _message(t("launch.push_operator"))
-    ref_lines = _message(t("launch.ref_refused", ref=_VAR + "ref" + _VAR)) + _message(
-        t("launch.ref_operator", branch=BRANCH_PREFIX + _VAR + SESSION_VARIABLE + _VAR,
-          id=_VAR + SESSION_VARIABLE + _VAR))
+    push_lines = _message(gettext("[gz-ia GUARD] 'git push' is strictly forbidden from a gz-ia "
+                                  "session "
+                                  "worktree.")) + _message(gettext(
+                                          "[gz-ia GUARD] Integration and publishing to the remote "
+                                          "must be done by the human operator in the main "
+                                          "repository."))
+    ref_lines = _message(gettext("[gz-ia GUARD] Forbidden change: the reference '{ref}' cannot be "
+                                 "modified from this worktree.",
+                                 ref=_VAR + "ref" + _VAR)) + _message(
+        gettext("[gz-ia GUARD] Commit the session's work on {branch}; the operator merges it with "
+                "'gz-ia session merge {id}'.",
+                branch=BRANCH_PREFIX + _VAR + SESSION_VARIABLE + _VAR,
+                id=_VAR + SESSION_VARIABLE + _VAR))
     return HOOK_TEMPLATE.format(
         neutral_key=NEUTRAL_KEY, branch_prefix=BRANCH_PREFIX, push_lines=push_lines,
         ref_lines=ref_lines, session=SESSION_VARIABLE, allow_push=ALLOW_PUSH_VARIABLE,

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from gzia.contract import IdempotencyConflictError, InvalidInputError, LockedError
 from gzia.filelock import lock_fd
+from gzia.i18n import N_
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore, open_regular
 
@@ -33,7 +34,9 @@ LOCK_TIMEOUT_S = 30.0
 
 def validate_key(key: str) -> str:
     if KEY.fullmatch(key) is None:
-        raise InvalidInputError("sessions.idempotency_bad_key", key=key,
+        raise InvalidInputError(N_("invalid idempotency key '{key}': expected 1-200 letters, "
+                                   "digits or . _ : @ / + = -"),
+                                key=key,
                                 details={"option": "--idempotency-key", "value": key})
     return key
 
@@ -86,7 +89,9 @@ def existing_session(store: SessionStore, key: str, payload: Payload,
     differs = Payload.of_record(holder).differs_from(payload)
     if differs:
         raise IdempotencyConflictError(
-            "sessions.idempotency_conflict", key=key, id=holder.id, fields=", ".join(differs),
+            N_("idempotency key '{key}' belongs to session {id}, started with another {fields}; "
+               "nothing was started"),
+            key=key, id=holder.id, fields=", ".join(differs),
             details={"key": key, "session_id": holder.id, "differs": differs})
     metadata = ["labels"] if (holder.labels or None) != (dict(labels or {}) or None) else []
     return Reused(holder, metadata)
@@ -101,7 +106,9 @@ def key_lock(store: SessionStore, key: str) -> Iterator[None]:
     fd, _ = open_regular(directory / f"{digest}.lock", os.O_RDWR | os.O_CREAT)
     try:
         if not lock_fd(fd, time.monotonic() + LOCK_TIMEOUT_S, poll=0.01):
-            raise LockedError("sessions.idempotency_locked", key=key, details={"key": key})
+            raise LockedError(N_("another gz-ia is starting a "
+                                 "session with idempotency key '{key}'"),
+                              key=key, details={"key": key})
         yield
     finally:
         os.close(fd)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 
 ID_LENGTH = 8
 MIN_PREFIX = 4
@@ -26,7 +27,7 @@ def validate_session_id(raw: str) -> str:
     """Return ``raw`` as a full session id, or raise ``INVALID_INPUT`` (exit 2)."""
     candidate = raw.strip().lower()
     if not is_session_id(candidate):
-        raise _invalid(raw, "sessions.invalid_id")
+        raise _invalid(raw, N_("invalid session id '{id}': expected 8 hexadecimal characters"))
     return candidate
 
 
@@ -34,7 +35,9 @@ def validate_session_ref(raw: str) -> str:
     """A full id or a unique-prefix candidate (4 to 8 hex); the store resolves prefixes."""
     candidate = raw.strip().lower()
     if _ID_OR_PREFIX.fullmatch(candidate) is None:
-        raise _invalid(raw, "sessions.invalid_ref")
+        raise _invalid(raw,
+                       N_("invalid session id '{id}': expected 8 hexadecimal characters, or a "
+                          "unique prefix of 4 or more"))
     return candidate
 
 
@@ -43,7 +46,8 @@ SHOWN_ID_LIMIT = 40  # an id longer than any real one is cut where it is echoed
 
 def _invalid(raw: str, key: str) -> InvalidInputError:
     if len(raw) <= SHOWN_ID_LIMIT:
-        return InvalidInputError(key, id=raw, hint_key="sessions.list_hint", details={"id": raw})
+        return InvalidInputError(key, id=raw, hint_key=N_("gz-ia session list"),
+                                 details={"id": raw})
     shown = raw[:SHOWN_ID_LIMIT] + "…"
-    return InvalidInputError(key, id=shown, hint_key="sessions.list_hint",
+    return InvalidInputError(key, id=shown, hint_key=N_("gz-ia session list"),
                              details={"id": shown, "length": len(raw)})

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gzia.contract import ConflictError, IOFailure, LockedError, SafetyBlockError
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.reconcile import is_stale, owner_alive, reconcile, wait_for_owner
 from gzia.sessions.record import SessionRecord, Status, elapsed_ms, now_rfc3339
@@ -66,7 +66,9 @@ def kill_session(store: SessionStore, ref: str, grace_s: float, *,
         except _OwnerFinishing:  # the agent ended meanwhile: wait for its owner, again
             continue
         return _finish(store, record, claim, grace_s)
-    raise LockedError("run.still_finishing", id=session_id, details={"id": session_id})
+    raise LockedError(N_("the agent of session '{id}' has ended and the gz-ia running it is still "
+                         "writing how; try again in a moment"),
+                      id=session_id, details={"id": session_id})
 
 
 KILL_ATTEMPTS = 2
@@ -79,7 +81,8 @@ def _finish(store: SessionStore, record: SessionRecord, claim: _SignalThenClaim,
     if target is None:  # cannot happen: the claim either signalled the agent or raised
         raise RuntimeError("session kill: the claim signalled nothing")
     sent = finish_kill(target, grace_s)
-    log_lifecycle_event(store, record.id, t("run.event_killed", pid=record.pid), "FINISH",
+    log_lifecycle_event(store, record.id,
+                        gettext("session killed (kill PID {pid})", pid=record.pid), "FINISH",
                         failed=True, error="killed", duration_ms=record.duration_ms)
     with contextlib.suppress(_AlreadyRecorded):
         store.update(record.id, lambda r: _note_signal(r, sent))
@@ -103,7 +106,8 @@ class _SignalThenClaim:
         except ProcessLookupError:
             delivered = False
         except PermissionError:
-            raise IOFailure("run.kill_not_permitted", id=record.id, pid=record.pid,
+            raise IOFailure(N_("cannot stop session '{id}': no permission to signal PID {pid}"),
+                            id=record.id, pid=record.pid,
                             details={"id": record.id, "pid": record.pid}) from None
         if not delivered:  # vanished between the check and the signal
             raise _vanished(record)
@@ -117,14 +121,18 @@ def _check_killable(record: SessionRecord) -> None:
     """Only a live, running session whose pid could be an agent may be signalled."""
     if record.status != Status.RUNNING:
         raise ConflictError(
-            "run.not_running", id=record.id, status=record.status,
+            N_("session '{id}' is not running (current status: {status})"), id=record.id,
+            status=record.status,
             details={"id": record.id, "status": record.status}, data=record.to_json(),
         )
     if record.pid <= 0:
-        raise LockedError("run.still_starting", id=record.id, details={"id": record.id})
+        raise LockedError(N_("session '{id}' is still starting; try again in a moment"),
+                          id=record.id, details={"id": record.id})
     if never_signalled(record.pid):  # pid 1, gz-ia, or what gz-ia runs under
-        key = "run.kill_refused_pid" if record.pid in (1, os.getpid()) else \
-            "run.kill_refused_ancestor"
+        key = N_("session '{id}' names PID {pid}, which gz-ia will not signal; the record was left "
+                 "as it is") if record.pid in (1, os.getpid()) else \
+            N_("session '{id}' names PID {pid}, a process gz-ia runs under (its caller or one of "
+               "its parents), which gz-ia never signals; the record was left as it is")
         raise SafetyBlockError(key, id=record.id, pid=record.pid,
                                details={"id": record.id, "pid": record.pid})
     if is_stale(record):  # vanished between the first read and the lock
@@ -140,8 +148,11 @@ def _refuse_unproven(record: SessionRecord) -> None:
     command = describe_command(record.pid)
     expected = ", ".join(sorted(programs)) or "?"
     raise SafetyBlockError(
-        "run.kill_unproven", id=record.id, pid=record.pid, command=command, expected=expected,
-        hint_key="run.kill_force_hint",
+        N_("session '{id}' has no start time to prove that PID {pid} is still its agent, and that "
+           "process ({command}) runs none of the agent's programs ({expected}): nothing was "
+           "signalled"),
+        id=record.id, pid=record.pid, command=command, expected=expected,
+        hint_key=N_("if PID {pid} is the agent: gz-ia session kill --force {id}"),
         details={"id": record.id, "pid": record.pid, "command": command,
                  "expected": sorted(programs)})
 
@@ -166,10 +177,13 @@ class _OwnerFinishing(Exception):
 
 def _vanished(record: SessionRecord) -> Exception:
     if record.owner_pid == os.getpid():  # a holder asked to kill: it writes the end itself
-        return LockedError("run.still_finishing", id=record.id, details={"id": record.id})
+        return LockedError(N_("the agent of session '{id}' has ended and the gz-ia running it is "
+                              "still writing how; try again in a moment"),
+                           id=record.id, details={"id": record.id})
     if owner_alive(record):
         return _OwnerFinishing()
-    return ConflictError("run.not_running", id=record.id, status=Status.LOST,
+    return ConflictError(N_("session '{id}' is not running (current status: {status})"),
+                         id=record.id, status=Status.LOST,
                          details={"id": record.id, "status": Status.LOST})
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 
 KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,62}")
 MAX_VALUE = 256
@@ -24,9 +25,14 @@ def parse_label(text: str) -> tuple[str, str]:
     """``("k", "v")`` from ``k=v``; ``INVALID_INPUT`` (exit 2) for anything else."""
     key, sep, value = text.partition("=")
     if not sep or KEY.fullmatch(key) is None:
-        raise _invalid(text, "sessions.label_bad_key")
+        raise _invalid(text,
+                       N_("invalid label '{label}': expected key=value, the key 1-63 letters, "
+                          "digits or . _ - /"))
     if len(value) > MAX_VALUE or _CONTROL.search(value) is not None:
-        raise _invalid(text, "sessions.label_bad_value", limit=MAX_VALUE)
+        raise _invalid(text,
+                       N_("invalid label '{label}': the value must be at most {limit} characters, "
+                          "without control characters"),
+                       limit=MAX_VALUE)
     return key, value
 
 
@@ -36,10 +42,10 @@ def parse_labels(texts: Iterable[str]) -> dict[str, str]:
     for text in texts:
         key, value = parse_label(text)
         if key in labels:
-            raise _invalid(text, "sessions.label_repeated", key=key)
+            raise _invalid(text, N_("label key '{key}' given twice ('{label}')"), key=key)
         labels[key] = value
     if len(labels) > MAX_LABELS:
-        raise InvalidInputError("sessions.label_too_many", limit=MAX_LABELS,
+        raise InvalidInputError(N_("too many labels: at most {limit}"), limit=MAX_LABELS,
                                 details={"option": "--label", "limit": MAX_LABELS})
     return labels
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 from gzia.sessions.labels import has_labels, parse_labels
 from gzia.sessions.record import SessionRecord, Status
 from gzia.sessions.store import start_key
@@ -64,11 +65,12 @@ def build_filter(*, statuses: Sequence[str] = (), providers: Sequence[str] = (),
     known = [s.value for s in Status]
     for status in statuses:
         if status not in known:
-            raise InvalidInputError("sessions.filter_bad_status", value=status,
+            raise InvalidInputError(N_("invalid status '{value}': expected one of {allowed}"),
+                                    value=status,
                                     allowed=", ".join(known),
                                     details={"option": "--status", "value": status})
     if limit is not None and limit < 1:
-        raise InvalidInputError("sessions.filter_bad_limit", value=limit,
+        raise InvalidInputError(N_("invalid --limit {value}: expected 1 or more"), value=limit,
                                 details={"option": "--limit", "value": limit})
     return ListFilter(frozenset(statuses), frozenset(providers), parse_labels(labels),
                       None if since is None else since_key(since), limit)
@@ -89,7 +91,9 @@ def since_key(text: str) -> tuple[str, str]:
         else:
             moment = parse_rfc3339(text).astimezone(UTC)
     except (ValueError, OverflowError):
-        raise InvalidInputError("sessions.filter_bad_since", value=text,
+        raise InvalidInputError(N_("invalid --since '{value}': expected an RFC 3339 time or a "
+                                   "duration such as 30m, 2h, 7d"),
+                                value=text,
                                 details={"option": "--since", "value": text}) from None
     fraction = f".{moment.microsecond:06d}".rstrip("0")  # ".5" is where ".5", ".50" start
     return moment.strftime("%Y-%m-%dT%H:%M:%S"), fraction.rstrip(".")

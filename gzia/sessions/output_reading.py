@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gzia.contract import NotFoundError
+from gzia.i18n import N_
 from gzia.sessions.record import SessionRecord
 
 
@@ -20,7 +21,9 @@ def read_output(record: SessionRecord, tail: int | None = None) -> bytes:
 
 def log_of(record: SessionRecord) -> Path:
     if not record.log_path:
-        raise NotFoundError("run.no_output", id=record.id, details={"id": record.id})
+        raise NotFoundError(N_("session '{id}' has no output log (only -b and terminal runs keep "
+                               "one)"),
+                            id=record.id, details={"id": record.id})
     return Path(record.log_path)
 
 

@@ -22,7 +22,28 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 from gzia.sessions.git import git_installed, run_git
+
+_MSG_HINT: dict[object, str] = {
+    N_("'{dir}' is inside git's own directory {git_dir}, and gz-ia cannot tell which work tree it "
+       "belongs to; sessions never "
+       "run inside a git directory"): N_("run gz-ia from the repository's work tree, or name it "
+                                         "with -d <work tree>"),
+    N_("'{dir}' is inside the bare git repository {git_dir}, which has no work tree for sessions "
+       "to "
+       "run in"): N_("run gz-ia in a clone or a worktree of it (git -C {git_dir} worktree add "
+                     "<path>)"),
+    N_("a git hook ({hooks}) refused the commit of the uncommitted work in the worktree of session "
+       "'{id}' ({worktree}); nothing was "
+       "changed. The hook said: {output}"): N_("fix what the hook reports in the worktree and "
+                                               "commit there yourself, then run gz-ia session "
+                                               "merge {id} again"),
+    N_("a git hook ({hooks}) refused the merge commit of session '{id}' in {root}; the base and "
+       "the worktree are back as "
+       "they were. The hook said: {output}"): N_("fix what the hook asks for, or run gz-ia session "
+                                                 "merge {id} --no-commit and commit yourself"),
+}
 
 HARNESS_DIR = ".harness"
 
@@ -61,7 +82,8 @@ def find_project(directory: str | Path | None = None) -> Project:
     """The project containing ``directory`` (default: the current directory)."""
     start = Path(directory).expanduser() if directory is not None else _current_directory()
     if not start.is_dir():
-        key = "sessions.not_a_dir" if start.exists() else "sessions.dir_not_found"
+        key = (N_("'{dir}' is not a directory")
+               if start.exists() else N_("directory '{dir}' does not exist"))
         raise InvalidInputError(key, dir=str(start), details={"dir": str(start)})
     start = start.resolve()
     if not git_installed():
@@ -79,7 +101,8 @@ def _current_directory() -> Path:
         return Path.cwd()
     except FileNotFoundError:  # removed under us, e.g. a worktree that session delete removed
         gone = os.environ.get("PWD") or "."
-        raise InvalidInputError("sessions.dir_not_found", dir=gone, details={"dir": gone}) from None
+        raise InvalidInputError(N_("directory '{dir}' does not exist"), dir=gone,
+                                details={"dir": gone}) from None
 
 
 class _AskGit:
@@ -186,8 +209,12 @@ def _from_inside_git_dir(start: Path) -> Project | None:
     main = None if bare else _named_main_worktree(common_dir)
     located = _locate_in_git(main) if main is not None else None
     if located is None or _is_within(located.root, common_dir):
-        key = "sessions.bare_repository" if bare else "sessions.git_dir_without_work_tree"
-        raise InvalidInputError(key, hint_key=f"{key}_hint", dir=str(start),
+        key = (N_("'{dir}' is inside the bare git repository {git_dir}, which has no work tree for "
+                  "sessions to run in")
+               if bare else N_("'{dir}' is inside git's own directory {git_dir}, and gz-ia cannot "
+                               "tell which work tree it belongs to; sessions never run inside a "
+                               "git directory"))
+        raise InvalidInputError(key, hint_key=_MSG_HINT[key], dir=str(start),
                                 git_dir=str(common_dir),
                                 details={"dir": str(start), "git_dir": str(common_dir),
                                          "bare": bare})

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from gzia.contract import ConflictError
+from gzia.i18n import N_
 
 CHUNK = 1 << 16
 
@@ -31,7 +32,9 @@ def refuse_occupied(worktree: Path, relpaths: Iterable[str]) -> None:
     real directory of the worktree."""
     for relpath in relpaths:
         if not is_free(worktree, relpath):
-            raise ConflictError("profiles.skill_in_worktree", path=relpath,
+            raise ConflictError(N_("'{path}' is the project's own "
+                                   "file: a profile cannot replace it"),
+                                path=relpath,
                                 details={"path": relpath})
 
 
@@ -57,7 +60,8 @@ def create_file(worktree: Path, relpath: str, content: bytes, created_dirs: list
     ``created_dirs`` (relative, parents first)."""
     parts = _parts(relpath)
     if parts is None or not is_free(worktree, relpath):
-        raise ConflictError("profiles.skill_in_worktree", path=relpath,
+        raise ConflictError(N_("'{path}' is the project's own file: a profile cannot replace it"),
+                            path=relpath,
                             details={"path": relpath})
     for index in range(1, len(parts)):
         directory = worktree.joinpath(*parts[:index])

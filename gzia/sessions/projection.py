@@ -34,6 +34,7 @@ from typing import Any
 
 from gzia.atomic import write_atomic
 from gzia.contract import ConflictError
+from gzia.i18n import N_
 from gzia.profiles.bundle import Bundle
 from gzia.profiles.layout import AgentLayout, layout_for
 from gzia.profiles.mcp import merged_document
@@ -140,8 +141,12 @@ def _instructions_file(worktree: Path, layout: AgentLayout) -> str | None:
         return layout.more_instructions
     if layout.instructions_config is not None:
         return None
-    raise ConflictError("profiles.instructions_taken", path=layout.instructions,
-                        hint_key="profiles.instructions_taken_hint",
+    raise ConflictError(N_("'{path}' is the project's own (a file, a link or a directory): a "
+                           "profile never changes it, and this agent reads no second instructions "
+                           "file"),
+                        path=layout.instructions,
+                        hint_key=N_("remove the agents file from the profile, or use an agent that "
+                                    "reads a second one (claude, pi-agent, opencode)"),
                         details={"path": layout.instructions})
 
 

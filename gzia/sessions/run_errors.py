@@ -14,8 +14,15 @@ from gzia.contract import (
     TerminatedError,
     TimeoutFailure,
 )
+from gzia.i18n import N_
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.run import RunEnd, SessionRun
+
+_MSG_RUN: dict[object, str] = {
+    "no_output_timeout": N_("session '{id}' was stopped: no output for longer than its "
+                            "--no-output-timeout"),
+    "timeout": N_("session '{id}' was stopped: it ran longer than its --timeout"),
+}
 
 
 def run_error(run: SessionRun) -> GzError:
@@ -26,18 +33,22 @@ def run_error(run: SessionRun) -> GzError:
     if run.end is RunEnd.TIMED_OUT:
         return _timed_out(record, data, details)
     if run.end is RunEnd.INTERRUPTED:
-        return InterruptError("run.agent_interrupted", id=record.id, hint_key="run.show_hint",
+        return InterruptError(N_("session '{id}' was interrupted (SIGINT)"), id=record.id,
+                              hint_key=N_("details: gz-ia session show {id}"),
                                  data=data, details=details)
     if run.end is RunEnd.TERMINATED:
-        return TerminatedError("run.agent_terminated", id=record.id, hint_key="run.show_hint",
+        return TerminatedError(N_("session '{id}' was terminated ({signal})"), id=record.id,
+                               hint_key=N_("details: gz-ia session show {id}"),
                                data=data, details=details, signal=_signal_name(record.signal))
-    return AgentFailedError("run.agent_failed", id=record.id, hint_key="run.show_hint",
+    return AgentFailedError(N_("the agent of session '{id}' exited with code {code}"), id=record.id,
+                            hint_key=N_("details: gz-ia session show {id}"),
                             data=data, details=details, code=record.exit_code)
 
 
 def _timed_out(record: SessionRecord, data: object, details: dict[str, object]) -> GzError:
     """``--timeout`` or ``--no-output-timeout`` stopped the agent: the message names which."""
-    return TimeoutFailure(f"run.{record.end_reason}", id=record.id, hint_key="run.show_hint",
+    return TimeoutFailure(_MSG_RUN[record.end_reason], id=record.id,
+                          hint_key=N_("details: gz-ia session show {id}"),
                           data=data, details={**details, "end_reason": record.end_reason})
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from gzia.contract import LockedError
 from gzia.filelock import hold_lock
+from gzia.i18n import N_
 from gzia.sessions.git import (
     commit_with_fallback_identity,
     git_failure,
@@ -84,7 +85,9 @@ def _stage(project: Project, session_id: str, worktree: Path) -> list[str]:
 def _commit_lock(session_id: str, worktree: Path) -> Iterator[None]:
     path = index_path(worktree).with_name(COMMIT_LOCK)
     fd = hold_lock(path, time.monotonic() + LOCK_TIMEOUT, poll=0.02, locked=lambda: (
-        LockedError("sessions.commit_locked", id=session_id, seconds=int(LOCK_TIMEOUT),
+        LockedError(N_("another commit of session {id} has held its worktree for {seconds} s; try "
+                       "again"),
+                    id=session_id, seconds=int(LOCK_TIMEOUT),
                     details={"id": session_id})))
     try:
         yield

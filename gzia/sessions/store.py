@@ -20,6 +20,7 @@ from pathlib import Path
 from gzia.atomic import write_atomic
 from gzia.contract import ConflictError, InvalidInputError, IOFailure, LockedError, NotFoundError
 from gzia.filelock import hold_lock, is_same_file, lock_fd
+from gzia.i18n import N_
 from gzia.sessions.ids import is_session_id, validate_session_id, validate_session_ref
 from gzia.sessions.project import Project
 from gzia.sessions.record import (
@@ -101,7 +102,8 @@ class SessionStore:
             raise _not_found(candidate)
         if len(matches) > 1:
             raise InvalidInputError(
-                "sessions.ambiguous_id", id=candidate, matches=", ".join(matches),
+                N_("session id prefix '{id}' is ambiguous: {matches}"), id=candidate,
+                matches=", ".join(matches),
                 details={"id": candidate, "matches": matches},
             )
         return matches[0]
@@ -119,8 +121,10 @@ class SessionStore:
             raise symlink_refusal(path) from None
         except (OSError, ValueError) as exc:  # RecordFormatError is a ValueError
             raise IOFailure(
-                "sessions.record_unreadable", path=str(path), detail=str(exc),
-                hint_key="sessions.record_unreadable_hint",
+                N_("session record {path} is unreadable: {detail}"), path=str(path),
+                detail=str(exc),
+                hint_key=N_("fix that file, or remove it and run gz-ia session prune to remove the "
+                            "session's worktree and branch"),
                 details={"path": str(path), "error": str(exc)},
             ) from exc
 
@@ -174,7 +178,8 @@ class SessionStore:
         """Write a new record; ``CONFLICT`` if one with this id exists already."""
         with self.lock(record.id):
             if self.record_path(record.id).exists():
-                raise ConflictError("sessions.id_taken", id=record.id, details={"id": record.id})
+                raise ConflictError(N_("session '{id}' already exists"), id=record.id,
+                                    details={"id": record.id})
             self._write(record)
         return record
 
@@ -229,7 +234,8 @@ class SessionStore:
         path = self.lock_path(session_id)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = hold_lock(path, time.monotonic() + timeout, opener=_open_lock_file, locked=lambda: (
-            LockedError("sessions.locked", id=session_id, details={"id": session_id})))
+            LockedError(N_("session '{id}' is locked by another gz-ia process"), id=session_id,
+                        details={"id": session_id})))
         try:
             yield
         finally:
@@ -368,6 +374,6 @@ def start_key(record: SessionRecord) -> tuple[str, str]:
 
 def _not_found(session_id: str) -> NotFoundError:
     return NotFoundError(
-        "sessions.not_found", id=session_id, hint_key="sessions.list_hint",
+        N_("session '{id}' not found"), id=session_id, hint_key=N_("gz-ia session list"),
         details={"id": session_id},
     )

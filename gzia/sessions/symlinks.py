@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzia.contract import SafetyBlockError
+from gzia.i18n import N_
 
 if TYPE_CHECKING:
     from gzia.sessions.project import Project
@@ -46,6 +47,9 @@ def symlink_refusal(path: Path) -> SafetyBlockError:
         target = str(path.readlink())
     except OSError:  # replaced meanwhile: still not something to follow
         target = "?"
-    return SafetyBlockError("sessions.symlink_refused", path=str(path), target=target,
-                            hint_key="sessions.symlink_refused_hint",
+    return SafetyBlockError(N_("refusing to use {path}: it is a symbolic link (to {target}); gz-ia "
+                               "never writes or deletes through a link it did not create"),
+                            path=str(path), target=target,
+                            hint_key=N_("remove the link (rm {path}; its target stays as it is), "
+                                        "then run the command again"),
                             details={"path": str(path), "target": target})

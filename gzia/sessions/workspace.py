@@ -29,6 +29,7 @@ from pathlib import Path, PurePosixPath
 from gzia.atomic import write_atomic
 from gzia.contract import InvalidInputError, LockedError, NotFoundError
 from gzia.filelock import hold_lock
+from gzia.i18n import N_
 from gzia.sessions.git import git_ok, run_git
 from gzia.sessions.ids import validate_session_id
 from gzia.sessions.project import HARNESS_DIR, Project
@@ -135,7 +136,7 @@ def inject_file(workspace: Workspace, relpath: str, content: str | bytes) -> Pat
     """
     parts = PurePosixPath(relpath).parts
     if not parts or PurePosixPath(relpath).is_absolute() or ".." in parts or "\\" in relpath:
-        raise InvalidInputError("sessions.invalid_inject_path", path=relpath,
+        raise InvalidInputError(N_("invalid injected file path '{path}'"), path=relpath,
                                 details={"path": relpath})
     destination = workspace.injected_dir.joinpath(*parts)
     _refuse_links_on_the_way(workspace.target_dir, destination)
@@ -185,8 +186,12 @@ def _head_commit(project: Project) -> str:
     done = run_git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], project.base)
     if not done.ok:
         root = str(project.base)
-        raise NotFoundError("sessions.no_commits", root=root,
-                            hint_key="sessions.no_commits_hint", details={"root": root})
+        raise NotFoundError(N_("the repository at {root} has no commits yet; sessions branch from "
+                               "HEAD"),
+                            root=root,
+                            hint_key=N_("make a first commit: git add -A && git commit -m 'initial "
+                                        "commit'"),
+                            details={"root": root})
     return done.stdout.strip()
 
 
@@ -230,7 +235,9 @@ def worktree_adds_in_turn(project: Project) -> Iterator[None]:
     root = str(project.root)
     fd = hold_lock(project.worktrees_dir.parent / "worktrees.lock",
                    time.monotonic() + WORKTREE_ADD_LOCK_TIMEOUT, poll=0.02,
-                   locked=lambda: LockedError("sessions.worktrees_locked", root=root,
+                   locked=lambda: LockedError(N_("another gz-ia process has been creating a "
+                                                 "worktree in {root} for a minute: try again"),
+                                              root=root,
                                               details={"root": root}))
     try:
         yield

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 
 
 @dataclass(frozen=True)
@@ -27,10 +28,11 @@ class Command:
 
     def __post_init__(self) -> None:
         if not self.argv or not self.argv[0]:
-            raise InvalidInputError("run.empty_command")
+            raise InvalidInputError(N_("no command to run"))
         for arg in self.argv:
             if not isinstance(arg, str) or "\0" in arg:
-                raise InvalidInputError("run.bad_argument", argument=repr(arg))
+                raise InvalidInputError(N_("invalid command argument: {argument}"),
+                                        argument=repr(arg))
 
     @property
     def output_fd(self) -> int:

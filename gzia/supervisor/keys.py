@@ -10,6 +10,7 @@ sent as the literal text it is, so ``send-keys ID 'ls -l' Enter`` types a comman
 from __future__ import annotations
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 
 NAMED: dict[str, bytes] = {
     "enter": b"\r", "escape": b"\x1b", "esc": b"\x1b", "tab": b"\t", "btab": b"\x1b[Z",
@@ -55,7 +56,7 @@ def _control(base: bytes, key: str) -> bytes:
         return b"\x7f"
     if len(base) == 1 and 0x40 <= base.upper()[0] <= 0x5F:
         return bytes([base.upper()[0] & 0x1F])
-    raise InvalidInputError("run.bad_key", key=key, details={"key": key})
+    raise InvalidInputError(N_("unknown key: {key}"), key=key, details={"key": key})
 
 
 def bracketed_paste(text: bytes) -> bytes:

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from gzia.contract import IOFailure, SafetyBlockError
+from gzia.i18n import N_
 
 
 def runtime_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -32,10 +33,12 @@ def _ensure_private(path: Path) -> Path:
     try:
         info = path.lstat()
     except OSError as exc:
-        raise IOFailure("run.runtime_dir_unusable", path=str(path),
+        raise IOFailure(N_("cannot use the runtime directory {path}: {detail}"), path=str(path),
                         detail=exc.strerror or str(exc)) from exc
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
-        raise SafetyBlockError("run.runtime_dir_unsafe", path=str(path),
+        raise SafetyBlockError(N_("the runtime directory {path} is not private to this user (it "
+                                  "must be your own directory with mode 0700)"),
+                               path=str(path),
                                details={"path": str(path)})
     return path
 

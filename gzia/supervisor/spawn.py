@@ -19,6 +19,7 @@ from typing import Any
 
 from gzia import proc
 from gzia.contract import IOFailure, NotFoundError
+from gzia.i18n import N_
 from gzia.supervisor.command import Command
 from gzia.supervisor.terminal import (
     child_take_terminal,
@@ -108,13 +109,16 @@ def _popen(command: Command, **options: Any) -> Child:
         return proc.start(command.argv, cwd=command.cwd, env=command.env, **options)
     except FileNotFoundError as exc:
         if not command.cwd.is_dir():
-            raise NotFoundError("run.cwd_not_found", path=str(command.cwd)) from exc
+            raise NotFoundError(N_("working directory '{path}' does not exist"),
+                                path=str(command.cwd)) from exc
         program = command.argv[0]
         # Drivers pass the absolute path they found: it vanished between lookup and exec.
-        key = "run.program_gone" if os.sep in program else "run.program_not_found"
+        key = (N_("executable '{program}' no longer exists")
+               if os.sep in program else N_("executable '{program}' not found in PATH"))
         raise NotFoundError(key, program=program, details={"argv": list(command.argv)}) from exc
     except PermissionError as exc:
-        raise IOFailure("run.program_not_executable", program=command.argv[0]) from exc
+        raise IOFailure(N_("'{program}' cannot be executed (permission denied)"),
+                        program=command.argv[0]) from exc
     except OSError as exc:  # e.g. ENOEXEC: a script without ``#!``, a binary for another CPU
-        raise IOFailure("run.program_cannot_start", program=command.argv[0],
+        raise IOFailure(N_("'{program}' cannot be started: {detail}"), program=command.argv[0],
                         detail=exc.strerror or str(exc)) from exc

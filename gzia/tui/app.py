@@ -22,7 +22,7 @@ from textual.binding import BindingType
 from textual.command import CommandPalette
 
 from gzia.contract import TerminatedError
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 from gzia.sessions.store import SessionStore
 from gzia.tui.context import TuiContext
 from gzia.tui.keys import key, translate_bindings
@@ -44,10 +44,10 @@ class GzApp(App[None]):
     ENABLE_COMMAND_PALETTE = True
     COMMANDS: ClassVar = {ScreenActions}
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("ctrl+q", "quit", "tui.key_quit", show=False, priority=True),
-        key("ctrl+p", "command_palette", "tui.key_palette", show=False, priority=True),
-        key("n", "new_session", "tui.key_new"),
-        key("u", "update", "tui.key_update", show=False),  # 80 columns: in the palette
+        key("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+        key("ctrl+p", "command_palette", N_("Commands"), show=False, priority=True),
+        key("n", "new_session", N_("New")),
+        key("u", "update", N_("Update"), show=False),  # 80 columns: in the palette
     ]
 
     def __init__(self, context: TuiContext, terminal_fd: int | None = None) -> None:
@@ -103,7 +103,7 @@ class GzApp(App[None]):
 
     def action_command_palette(self) -> None:
         if not isinstance(self.screen, CommandPalette):
-            self.push_screen(CommandPalette(placeholder=t("tui.palette_placeholder"),
+            self.push_screen(CommandPalette(placeholder=gettext("Search for a command…"),
                                             id="--command-palette"))
 
 
@@ -123,7 +123,7 @@ def run_app(store: SessionStore) -> None:
         app.run()
     if app.terminal_lost:
         silence_standard_output()  # nobody is left to read it, and writing it would fail
-        raise TerminatedError("core.terminated")
+        raise TerminatedError(N_("terminated"))
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from dataclasses import replace
 from textual.binding import Binding
 from textual.dom import DOMNode
 
-from gzia.i18n import t
+from gzia.i18n import gettext
 
 
 def key(keys: str, action: str, message_key: str, *, show: bool = True,
@@ -29,6 +29,4 @@ def translate_bindings(node: DOMNode) -> None:
 
 
 def _translated(binding: Binding) -> Binding:
-    if not binding.description.startswith(("tui.", "tui_forms.")):
-        return binding
-    return replace(binding, description=t(binding.description))
+    return replace(binding, description=gettext(binding.description))

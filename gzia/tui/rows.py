@@ -7,11 +7,12 @@ table reads that clock in steps of :data:`TICK_S` (:func:`ticked`).
 
 from __future__ import annotations
 
+from gzia.i18n import N_, NC_
 from gzia.sessions.record import SessionRecord, Status, parse_rfc3339
 from gzia.views.sessions import format_duration
 
-COLUMN_TITLES = ("tui.col_id", "tui.col_status", "tui.col_provider", "tui.col_age",
-                 "tui.col_duration", "tui.col_labels", "tui.col_branch", "tui.col_ahead_behind")
+COLUMN_TITLES = (N_("ID"), N_("STATUS"), NC_("tui.col_provider", "PROVIDER"), N_("AGE"),
+                 N_("DURATION"), N_("LABELS"), N_("BRANCH"), N_("+/-BASE"))
 """The table's columns, by their titles' message keys, in the order :func:`row_of` fills."""
 
 ROWS_SHOWN = 200
@@ -38,7 +39,7 @@ def ticked(now: float) -> float:
 
 def columns_for(width: int) -> tuple[int, ...]:
     """Which of :data:`COLUMN_TITLES` a terminal ``width`` columns wide shows."""
-    branch = COLUMN_TITLES.index("tui.col_branch")
+    branch = COLUMN_TITLES.index(N_("BRANCH"))
     return tuple(i for i in range(len(COLUMN_TITLES))
                  if width >= WIDE_ENOUGH_FOR_BRANCH or i != branch)
 

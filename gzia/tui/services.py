@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from gzia.contract import Problem, problem_from
-from gzia.i18n import t
+from gzia.i18n import N_, gettext, ngettext
 
 if TYPE_CHECKING:
     from gzia.sessions.diff import DiffResult
@@ -82,8 +82,8 @@ def diff_of(store: SessionStore, record: SessionRecord, *, stat: bool = False) -
 def diff_text(result: DiffResult) -> str:
     """The diff as ``session diff`` prints it, its notes for direct and empty sessions too."""
     if not result.is_isolated:
-        return t("sessions.diff_direct")
-    return result.text.rstrip("\n") or t("sessions.diff_empty")
+        return gettext("The session ran in direct mode and has no isolated diff.")
+    return result.text.rstrip("\n") or gettext("✧ No changes recorded in the session.")
 
 
 def event_lines(store: SessionStore, session_id: str) -> list[str]:
@@ -106,7 +106,7 @@ def preview_text(store: SessionStore, record: SessionRecord) -> str:
     """The home screen's preview: the last output of a run that keeps a log, else the
     diff stat."""
     if record.log_path:
-        return output_text(record).rstrip("\n") or t("tui.no_output_yet")
+        return output_text(record).rstrip("\n") or gettext("(no output yet)")
     return diff_text(diff_of(store, record, stat=True))
 
 
@@ -123,10 +123,14 @@ def kill(store: SessionStore, session_id: str) -> str:
     from gzia.sessions.stopping import stop_session
 
     result = stop_session(store, session_id)
-    key = "run.kill_lost" if result.was_lost else "run.kill_done"
-    done = t(key, id=result.record.id, pid=result.record.pid)
+    key = (N_("✧ Session '{id}' was no longer running (PID {pid} had vanished): marked lost.")
+           if result.was_lost else N_("✓ Session '{id}' (PID {pid}) stopped."))
+    done = gettext(key, id=result.record.id, pid=result.record.pid)
     if result.record.is_running:  # its owner has not recorded the end yet (the CLI warns)
-        return f"{done}\n{t('run.kill_async', id=result.record.id)}"
+        still = gettext("session '{id}' was signalled; its owner has not yet recorded how it "
+                        "ended (the record still reads running): check with gz-ia session "
+                        "wait {id}", id=result.record.id)
+        return f"{done}\n{still}"
     return done
 
 
@@ -145,7 +149,7 @@ def merge(store: SessionStore, session_id: str) -> list[str]:
     from gzia.views.sessions import render_merge
 
     result = merge_session(store, load_session(store, session_id))
-    return render_merge(result, "sessions.merge_done")
+    return render_merge(result, N_("✓ Merge completed successfully for session '{id}'."))
 
 
 def delete(store: SessionStore, session_id: str) -> str:
@@ -153,7 +157,7 @@ def delete(store: SessionStore, session_id: str) -> str:
     from gzia.sessions.delete import delete_session
 
     delete_session(store, load_session(store, session_id), force=False)
-    return t("sessions.deleted", id=session_id)
+    return gettext("✓ Session '{id}' deleted from the registry.", id=session_id)
 
 
 def prune(store: SessionStore) -> list[str]:
@@ -181,7 +185,8 @@ def _send(record: SessionRecord, data: bytes) -> str:
     from gzia.sessions.background import send_input
 
     sent = send_input(record, data)
-    return t("run.input_sent", id=record.id, count=sent)
+    return ngettext("✓ 1 byte sent to session '{id}'.", "✓ {count} bytes sent to session '{id}'.",
+                    sent, id=record.id)
 
 
 def attach(store: SessionStore, record: SessionRecord) -> str:
@@ -190,10 +195,11 @@ def attach(store: SessionStore, record: SessionRecord) -> str:
     from gzia.sessions.background import attach_session
     from gzia.supervisor.attach import DETACHED, AttachStreams
 
-    say(t("run.attach_start", id=record.id, key="C-]"))
+    say(gettext("[attached to session {id}: {key} detaches]", id=record.id, key="C-]"))
     how, after = attach_session(store, record, AttachStreams(0, 1, DETACH_BYTE))
-    key = "run.attach_detached" if how == DETACHED else "run.attach_ended"
-    return t(key, id=after.id, status=after.status)
+    key = (N_("[detached from session {id}: it keeps running]")
+           if how == DETACHED else N_("[session {id} ended: {status}]"))
+    return gettext(key, id=after.id, status=after.status)
 
 
 DETACH_BYTE = 0x1D  # Ctrl-], the CLI's default --detach-key
@@ -213,7 +219,8 @@ def resume(store: SessionStore, record: SessionRecord) -> None:
     def launched(resumed: SessionRecord, workspace: Workspace) -> None:
         for problem in launch_warnings(workspace, base_changes=False):
             say(warning_line(problem))
-        say(t("run.resume_launch", id=resumed.id, dir=workspace.target_dir))
+        say(gettext("↻ Resuming session [{id}] in [{dir}]...", id=resumed.id,
+                    dir=workspace.target_dir))
 
     run = resume_run(ResumeRequest(record.id, str(store.project.root)), launched)
     if run.end is not RunEnd.COMPLETED:

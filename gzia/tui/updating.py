@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.i18n import t
+from gzia.i18n import gettext
 
 if TYPE_CHECKING:
     from gzia.update.download import Progress
@@ -70,6 +70,7 @@ def _reporter(warn: Say) -> OnFailure:
     from gzia.update.errors import source_failed_params
 
     def on_failure(source: Source, failure: SourceFailure) -> None:
-        warn(t("update.source_failed", **source_failed_params(source.name, failure)))
+        warn(gettext("{source} failed: {reason}; trying {next}",
+                     **source_failed_params(source.name, failure)))
 
     return on_failure

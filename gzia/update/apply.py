@@ -24,6 +24,7 @@ from pathlib import Path
 from gzia.atomic import fsync_dir
 from gzia.contract import IntegrityError, LockedError, NotFoundError
 from gzia.filelock import hold_lock, open_lock_file
+from gzia.i18n import N_
 from gzia.selfexec import running_pyz as running_pyz  # noqa: PLC0414 - re-exported for update's callers
 
 SELF_TEST_TIMEOUT = 120.0
@@ -51,7 +52,8 @@ def update_lock(target: Path) -> Iterator[Path]:
     """
     folder = staging_dir(target)
     fd = hold_lock(folder / "lock", time.monotonic(), opener=_open_lock, locked=lambda: (
-        LockedError("update.locked", path=str(target), hint_key="update.locked_hint",
+        LockedError(N_("another update of {path} is in progress"), path=str(target),
+                    hint_key=N_("wait for it to finish, then run the command again"),
                     details={"path": str(target)})))
     try:
         _finish_rollback(target, folder)
@@ -114,7 +116,8 @@ def self_test(staged: Path, expected: str, shiv_root: Path | None = None) -> Non
         ok = False
     if not ok:
         output = (result.stdout + result.stderr).strip()[:200]
-        raise IntegrityError("update.self_test_failed", version=expected, output=output,
+        raise IntegrityError(N_("the downloaded gz-ia does not report version {version}: {output}"),
+                             version=expected, output=output,
                              details={"exit_code": result.returncode, "output": output})
 
 
@@ -170,7 +173,7 @@ def rollback(target: Path, scratch: Path) -> None:
     """Swap ``target`` and ``<name>.previous`` (a second rollback undoes the first)."""
     previous = previous_path(target)
     if not previous.is_file():
-        raise NotFoundError("update.no_previous", path=str(previous),
+        raise NotFoundError(N_("no previous version to roll back to ({path})"), path=str(previous),
                             details={"path": str(previous)})
     displaced = _displaced(target, scratch)
     _keep_copy(target, displaced, scratch)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 from gzia.update.errors import SourceFailure
 
 if TYPE_CHECKING:
@@ -108,7 +109,9 @@ def ssl_context() -> ssl.SSLContext:
             context.load_verify_locations(cafile=extra)
         except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
             detail = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
-            raise InvalidInputError("update.bad_cert_file", path=extra, detail=detail) from exc
+            raise InvalidInputError(N_("SSL_CERT_FILE {path} is not a readable PEM certificate "
+                                       "bundle: {detail}"),
+                                    path=extra, detail=detail) from exc
     return context
 
 
@@ -149,8 +152,10 @@ def make_client(timeout: float = 30.0) -> httpx.Client:
     except (httpx.InvalidURL, ValueError, ImportError) as exc:  # an unusable proxy URL
         detail = "SOCKS proxies are not supported" if isinstance(exc, ImportError) \
             else _safe(exc)
-        raise InvalidInputError("update.bad_proxy", detail=detail,
-                                hint_key="update.bad_proxy_hint") from exc
+        raise InvalidInputError(N_("unusable proxy setting (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): "
+                                   "{detail}"),
+                                detail=detail,
+                                hint_key=N_("set it to http://[user:password@]host:port")) from exc
 
 
 @contextmanager
@@ -161,10 +166,14 @@ def open_stream(
     response = _follow(client, url, credentials, accept)
     try:
         if response.status_code == 407:
-            raise SourceFailure("update.reason_proxy_auth", host=host_of(str(response.url)),
+            raise SourceFailure(N_("the proxy refused the credentials for {host} (HTTP 407); check "
+                                   "the user and password in HTTPS_PROXY/HTTP_PROXY"),
+                                reason_code="update.reason_proxy_auth",
+                                host=host_of(str(response.url)),
                                 detail="HTTP 407")
         if response.status_code != 200:
-            raise SourceFailure("update.reason_status", host=host_of(str(response.url)),
+            raise SourceFailure(N_("{host} answered HTTP {status}"),
+                                reason_code="update.reason_status", host=host_of(str(response.url)),
                                 status=response.status_code)
         yield response
     finally:
@@ -184,7 +193,8 @@ def _follow(client: httpx.Client, url: str, credentials: Credentials | None,
             return response
         response.close()
         url = str(response.url.join(response.headers["location"]))
-    raise SourceFailure("update.reason_redirects", host=host_of(url))
+    raise SourceFailure(N_("too many redirects from {host}"), reason_code="update.reason_redirects",
+                        host=host_of(url))
 
 
 def get_json(client: httpx.Client, url: str, credentials: Credentials | None,
@@ -196,7 +206,8 @@ def get_json(client: httpx.Client, url: str, credentials: Credentials | None,
         try:
             document = json.loads(body)
         except ValueError as exc:
-            raise SourceFailure("update.reason_bad_json", host=host_of(url)) from exc
+            raise SourceFailure(N_("{host} sent an invalid JSON document"),
+                                reason_code="update.reason_bad_json", host=host_of(url)) from exc
         return document, {k.lower(): v for k, v in response.headers.items()}
 
 
@@ -205,7 +216,8 @@ def _read_bounded(response: httpx.Response, url: str) -> bytes:
     for chunk in response.iter_bytes():
         received += len(chunk)
         if received > JSON_LIMIT:
-            raise SourceFailure("update.reason_json_too_large", host=host_of(url),
+            raise SourceFailure(N_("{host} sent more than {mib} MiB of JSON"),
+                                reason_code="update.reason_json_too_large", host=host_of(url),
                                 mib=JSON_LIMIT >> 20)
         chunks.append(chunk)
     return b"".join(chunks)
@@ -231,19 +243,28 @@ def translate_errors(url: str, client: httpx.Client | None = None) -> Iterator[N
     try:
         yield
     except httpx.ProxyError as exc:
-        key = "update.reason_proxy_auth" if "407" in str(exc) else "update.reason_proxy"
+        key = (N_("the proxy refused the credentials for {host} (HTTP 407); check the user and "
+                  "password in HTTPS_PROXY/HTTP_PROXY")
+               if "407" in str(exc) else N_("the proxy failed to reach {host}: {detail}"))
         raise SourceFailure(key, host=host, detail=_safe(exc)) from exc
     except httpx.TimeoutException as exc:
         seconds = client.timeout.read if client is not None else None
-        raise SourceFailure("update.reason_timeout", host=host, seconds=seconds) from exc
+        raise SourceFailure(N_("{host} did not answer within {seconds} s"),
+                            reason_code="update.reason_timeout", host=host,
+                            seconds=seconds) from exc
     except httpx.ConnectError as exc:
         proxy = proxy_host_for(url)
         if proxy is not None:
-            raise SourceFailure("update.reason_proxy_connect", proxy=proxy, host=host,
+            raise SourceFailure(N_("cannot connect to the proxy {proxy} (for {host}): {detail}"),
+                                reason_code="update.reason_proxy_connect", proxy=proxy, host=host,
                                 detail=_safe(exc)) from exc
-        raise SourceFailure("update.reason_connect", host=host, detail=_safe(exc)) from exc
+        raise SourceFailure(N_("cannot connect to {host}: {detail}"),
+                            reason_code="update.reason_connect", host=host,
+                            detail=_safe(exc)) from exc
     except httpx.HTTPError as exc:
-        raise SourceFailure("update.reason_broken", host=host, detail=_safe(exc)) from exc
+        raise SourceFailure(N_("the connection to {host} broke: {detail}"),
+                            reason_code="update.reason_broken", host=host,
+                            detail=_safe(exc)) from exc
 
 
 def proxy_host_for(url: str) -> str | None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzia.contract import IntegrityError, NetworkError
+from gzia.i18n import N_
 from gzia.update.client import Credentials, open_stream, translate_errors
 from gzia.update.errors import SourceFailure
 from gzia.update.model import ReleaseFile
@@ -22,12 +23,14 @@ Progress = Callable[[int, "int | None"], None]
 
 
 def _too_large(file: ReleaseFile, limit: int) -> IntegrityError:
-    return IntegrityError("update.too_large", file=file.name, limit=limit,
+    return IntegrityError(N_("{file} is larger than expected ({limit} bytes); download stopped"),
+                          file=file.name, limit=limit,
                           details={"file": file.name, "limit": limit})
 
 
 def _failed(file: ReleaseFile, failure: SourceFailure) -> NetworkError:
-    return NetworkError("update.download_failed", file=file.name, reason=failure.message,
+    return NetworkError(N_("download of {file} failed: {reason}"), file=file.name,
+                        reason=failure.message,
                         details={"file": file.name, "reason": failure.reason_code})
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gzia.i18n import gettext
+
 
 class SourceFailure(Exception):
     def __init__(self, key: str, /, *, reason_code: str | None = None, **params: Any) -> None:
@@ -15,9 +17,7 @@ class SourceFailure(Exception):
 
     @property
     def message(self) -> str:
-        from gzia.i18n import t
-
-        return t(self.key, **self.params)
+        return gettext(self.key, **self.params)
 
     def __str__(self) -> str:
         return self.message

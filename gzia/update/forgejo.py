@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
+from gzia.i18n import N_
 from gzia.update.client import Credentials, get_json, host_of
 from gzia.update.errors import SourceFailure
 from gzia.update.model import Release, ReleaseFile, Want, nothing_found, parse_version
@@ -29,12 +30,14 @@ def list_tags(client: httpx.Client, url: str, credentials: Credentials | None) -
     for page in range(1, MAX_PAGES + 1):
         document, headers = get_json(client, _page_url(url, page), credentials)
         if not isinstance(document, list):
-            raise SourceFailure("update.reason_bad_json", host=host_of(url))
+            raise SourceFailure(N_("{host} sent an invalid JSON document"),
+                                reason_code="update.reason_bad_json", host=host_of(url))
         names += [t["name"] for t in document if isinstance(t, dict)
                   and isinstance(t.get("name"), str)]
         if _last_page(document, names, headers.get("x-total-count", "")):
             return names
-    raise SourceFailure("update.reason_too_many_pages", host=host_of(url))
+    raise SourceFailure(N_("{host} returned too many pages"),
+                        reason_code="update.reason_too_many_pages", host=host_of(url))
 
 
 def _last_page(document: list[Any], names: list[str], total: str) -> bool:
@@ -77,7 +80,8 @@ def discover_forgejo(client: httpx.Client, url: str, credentials: Credentials | 
     """The newest usable release (or the pinned one) found on Forgejo."""
     tags = list_tags(client, url, credentials)
     if not tags:
-        raise SourceFailure("update.reason_no_tags")
+        raise SourceFailure(N_("no published tags in the repository"),
+                            reason_code="update.reason_no_tags")
     candidates = []
     for tag in tags:
         version = parse_version(tag)

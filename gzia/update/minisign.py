@@ -14,6 +14,7 @@ import binascii
 import hashlib
 from dataclasses import dataclass
 
+from gzia.i18n import N_
 from gzia.update.errors import SourceFailure
 
 TRUSTED_PREFIX = "trusted comment: "
@@ -51,7 +52,7 @@ def _b64(text: str) -> bytes:
     try:
         return base64.b64decode(text.strip(), validate=True)
     except (binascii.Error, ValueError) as exc:
-        raise SignatureProblem("update.bad_base64") from exc
+        raise SignatureProblem(N_("invalid base64 data"), reason_code="update.bad_base64") from exc
 
 
 def parse_public_key(text: str) -> PublicKey:
@@ -60,18 +61,21 @@ def parse_public_key(text: str) -> PublicKey:
     lines = [ln for ln in lines if not ln.startswith("untrusted comment:")]
     raw = _b64(lines[-1]) if lines else b""
     if len(raw) != 42 or raw[:2] != b"Ed":
-        raise SignatureProblem("update.bad_public_key")
+        raise SignatureProblem(N_("not a minisign Ed25519 public key"),
+                               reason_code="update.bad_public_key")
     return PublicKey(raw[2:10], raw[10:])
 
 
 def parse_signature(text: str) -> Signature:
     lines = [ln.rstrip("\r") for ln in text.splitlines()]
     if len(lines) < 4 or not lines[2].startswith(TRUSTED_PREFIX):
-        raise SignatureProblem("update.bad_signature_file")
+        raise SignatureProblem(N_("not a minisign signature file"),
+                               reason_code="update.bad_signature_file")
     raw = _b64(lines[1])
     global_sig = _b64(lines[3])
     if len(raw) != 74 or raw[:2] not in (b"Ed", b"ED") or len(global_sig) != 64:
-        raise SignatureProblem("update.bad_signature_file")
+        raise SignatureProblem(N_("not a minisign signature file"),
+                               reason_code="update.bad_signature_file")
     return Signature(raw[:2], raw[2:10], raw[10:], lines[2][len(TRUSTED_PREFIX):], global_sig)
 
 
@@ -82,7 +86,9 @@ def verify(data: bytes, signature: Signature, keys: list[PublicKey]) -> PublicKe
 
     key = next((k for k in keys if k.key_id == signature.key_id), None)
     if key is None:
-        raise SignatureProblem("update.untrusted_key", key_id=key_id_text(signature.key_id))
+        raise SignatureProblem(N_("signed by key {key_id}, which is not trusted"),
+                               reason_code="update.untrusted_key",
+                               key_id=key_id_text(signature.key_id))
     message = data if signature.algorithm == b"Ed" else hashlib.blake2b(data).digest()
     verifier = Ed25519PublicKey.from_public_bytes(key.key)
     try:
@@ -90,5 +96,6 @@ def verify(data: bytes, signature: Signature, keys: list[PublicKey]) -> PublicKe
         verifier.verify(signature.global_signature,
                         signature.signature + signature.trusted_comment.encode())
     except InvalidSignature as exc:
-        raise SignatureProblem("update.signature_mismatch", key_id=key.id_hex) from exc
+        raise SignatureProblem(N_("the signature by key {key_id} does not match"),
+                               reason_code="update.signature_mismatch", key_id=key.id_hex) from exc
     return key

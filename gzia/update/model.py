@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from packaging.version import InvalidVersion, Version
 
+from gzia.i18n import N_
 from gzia.update.errors import SourceFailure
 from gzia.update.platform import platform_tag, pyz_asset_name
 
@@ -65,6 +66,8 @@ def parse_version(text: str) -> Version | None:
 def nothing_found(want: Want) -> SourceFailure:
     platform = want.platform or platform_tag()
     if want.version is not None:
-        return SourceFailure("update.reason_version_missing", version=str(want.version),
+        return SourceFailure(N_("no complete release of version {version} for {platform}"),
+                             reason_code="update.reason_version_missing", version=str(want.version),
                              platform=platform)
-    return SourceFailure("update.reason_no_release", platform=platform)
+    return SourceFailure(N_("no complete gz-ia release for {platform}"),
+                         reason_code="update.reason_no_release", platform=platform)

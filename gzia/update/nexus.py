@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from gzia.i18n import N_
 from gzia.update.client import Credentials, get_json, host_of
 from gzia.update.errors import SourceFailure
 from gzia.update.model import Release, ReleaseFile, Want, nothing_found, parse_version
@@ -35,12 +36,14 @@ def search_items(client: httpx.Client, url: str, credentials: Credentials | None
     for _ in range(MAX_PAGES):
         document, _ = get_json(client, with_token(url, token), credentials)
         if not isinstance(document, dict) or not isinstance(document.get("items"), list):
-            raise SourceFailure("update.reason_bad_json", host=host_of(url))
+            raise SourceFailure(N_("{host} sent an invalid JSON document"),
+                                reason_code="update.reason_bad_json", host=host_of(url))
         yield from (i for i in document["items"] if isinstance(i, dict))
         token = document.get("continuationToken")
         if token is None:
             return
-    raise SourceFailure("update.reason_too_many_pages", host=host_of(url))
+    raise SourceFailure(N_("{host} returned too many pages"),
+                        reason_code="update.reason_too_many_pages", host=host_of(url))
 
 
 def assets_of(item: dict[str, Any]) -> list[dict[str, Any]]:
@@ -83,7 +86,9 @@ def discover_nexus(client: httpx.Client, url: str, credentials: Credentials | No
     if not seen and credentials is None:
         # Nexus 3.71 answers an anonymous search with 200 and no items when anonymous
         # access is off, instead of 401
-        raise SourceFailure("update.reason_nexus_nothing_anonymous", host=host_of(url))
+        raise SourceFailure(N_("{host} found no assets at all; if anonymous access is off, set "
+                               "GZ_NEXUS_USER and GZ_NEXUS_PASSWORD"),
+                            reason_code="update.reason_nexus_nothing_anonymous", host=host_of(url))
     if not usable:
         raise nothing_found(want)
     return usable

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from packaging.version import Version
 
 from gzia.contract import SafetyBlockError
+from gzia.i18n import N_
 from gzia.update.model import Release, parse_version
 
 
@@ -35,8 +36,10 @@ def decide(releases: list[Release], current: str, *, pinned: bool = False,
     newer = running is None or release.version > running
     if running is not None and release.version < running:
         if pinned and not allow_downgrade:
-            raise SafetyBlockError("update.downgrade_refused", version=release.label,
-                                   current=current, hint_key="update.downgrade_hint",
+            raise SafetyBlockError(N_("refusing to downgrade from v{current} to v{version}"),
+                                   version=release.label,
+                                   current=current,
+                                   hint_key=N_("add --allow-downgrade to install an older version"),
                                    details={"version": release.label, "current": current})
         return Decision(release, current, False, install=pinned or (force and allow_downgrade))
     return Decision(release, current, newer, install=newer or force)

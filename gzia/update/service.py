@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import IntegrityError, InvalidInputError, NetworkError, NotFoundError
+from gzia.i18n import N_
 from gzia.update import apply, download, verify
 from gzia.update.client import Credentials
 from gzia.update.errors import SourceFailure
@@ -44,7 +45,7 @@ def want_for(options: Options) -> Want:
         return Want(pre=options.pre)
     pinned = parse_version(options.version)
     if pinned is None:
-        raise InvalidInputError("update.bad_version", version=options.version,
+        raise InvalidInputError(N_("invalid version: {version}"), version=options.version,
                                 details={"version": options.version})
     return Want(version=pinned, pre=True)
 
@@ -64,7 +65,11 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
            progress: download.Progress | None = None,
            on_install: Callable[[str], None] | None = None) -> dict[str, Any]:
     if target is None and not options.dry_run:
-        raise NotFoundError("update.not_a_pyz", hint_key="update.not_a_pyz_hint")
+        raise NotFoundError(N_("gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace "
+                               "itself"),
+                            hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
+                                        "install --upgrade gz-ia'; 'gz-ia update --check' still "
+                                        "works"))
     keys = verify.trusted_keys(settings.public_keys)
     sources, want = configured_sources(settings), want_for(options)
     installs = target is not None and not options.dry_run
@@ -117,7 +122,8 @@ def _fall_back(client: httpx.Client, sources: list[Source], found: Discovery, wa
     rest = [s for s in sources[sources.index(found.source) + 1:] if s.url]
     if not rest:
         raise error
-    failure = SourceFailure("update.download_failed", **error.params)
+    failure = SourceFailure(N_("download of {file} failed: {reason}"),
+                            reason_code="update.download_failed", **error.params)
     if on_failure is not None:
         on_failure(found.source, failure)
     return discover(client, rest, want, on_failure, earlier=((found.source, failure),))
@@ -157,12 +163,17 @@ def fetch_verified(client: httpx.Client, release: Release, credentials: Credenti
 
 def rollback(target: Path | None) -> dict[str, Any]:
     if target is None:
-        raise NotFoundError("update.not_a_pyz", hint_key="update.not_a_pyz_hint")
+        raise NotFoundError(N_("gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace "
+                               "itself"),
+                            hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
+                                        "install --upgrade gz-ia'; 'gz-ia update --check' still "
+                                        "works"))
     previous = apply.previous_path(target)
     with apply.update_lock(target) as folder:
         version = apply.pyz_version(previous) if previous.is_file() else None
         if previous.is_file() and version is None:
-            raise IntegrityError("update.previous_broken", path=str(previous),
+            raise IntegrityError(N_("{path} is not a gz-ia zipapp; nothing was rolled back"),
+                                 path=str(previous),
                                  details={"path": str(previous)})
         replaced = apply.pyz_version(target)
         apply.rollback(target, folder)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gzia.contract import GzError, InvalidInputError, NetworkError, NotFoundError
+from gzia.i18n import N_, gettext
 from gzia.update.client import Credentials, host_of, usable_url
 from gzia.update.errors import SourceFailure
 from gzia.update.forgejo import discover_forgejo
@@ -23,9 +24,10 @@ from gzia.update.settings import UpdateSettings
 if TYPE_CHECKING:
     import httpx
 
-NOT_CONFIGURED = "update.reason_not_configured"
-NOTHING_PUBLISHED = frozenset({"update.reason_version_missing", "update.reason_no_release",
-                               "update.reason_no_tags"})
+NOT_CONFIGURED = N_("{setting} is not set")
+NOTHING_PUBLISHED = frozenset({N_("no complete release of version {version} for {platform}"),
+                               N_("no complete gz-ia release for {platform}"),
+                               N_("no published tags in the repository")})
 """The reasons that say a source answered and has nothing matching what was asked."""
 
 Discover = Callable[["httpx.Client", str, "Credentials | None", Want], list[Release]]
@@ -74,9 +76,12 @@ def discover(client: httpx.Client, sources: list[Source], want: Want,
                 raise SourceFailure(NOT_CONFIGURED, reason_code="update.reason_not_configured",
                                     setting=source.setting)
             if not usable_url(source.url):
-                raise SourceFailure("update.reason_bad_url", setting=source.setting)
+                raise SourceFailure(N_("{setting} is not an http(s) URL with a host name"),
+                                    reason_code="update.reason_bad_url", setting=source.setting)
             if source.credentials is not None and not source.credentials.protected:
-                raise SourceFailure("update.reason_plain_http_credentials",
+                raise SourceFailure(N_("refusing to send {secrets} over plain http to {host}; use "
+                                       "an https URL"),
+                                    reason_code="update.reason_plain_http_credentials",
                                     secrets=source.secrets, host=host_of(source.url))
             releases = source.discover(client, source.url, source.credentials, want)
             return Discovery(releases, source, failures)
@@ -92,29 +97,36 @@ def _all_failed(failures: list[tuple[Source, SourceFailure]], want: Want) -> GzE
     reasons = {s.name: f.message for s, f in failures}
     answered = [s for s, f in failures if f.key != NOT_CONFIGURED]
     if not answered:
-        return InvalidInputError("update.no_source_configured", hint_key="update.configure_hint",
+        return InvalidInputError(N_("no release source is configured: neither GZ_NEXUS_SEARCH_URL "
+                                    "nor GZ_FORGEJO_API_URL is set"),
+                                 hint_key=N_("set GZ_NEXUS_SEARCH_URL and/or GZ_FORGEJO_API_URL "
+                                             "(see docs/update.md)"),
                                  details={"reasons": reasons})
     if all(f.key in NOTHING_PUBLISHED for _, f in failures if f.key != NOT_CONFIGURED):
         return _not_published(answered, want, reasons)
     return NetworkError(
-        "update.all_sources_failed", nexus=reasons.get("nexus", ""),
-        forgejo=reasons.get("forgejo", ""), hint_key="update.network_hint",
+        N_("could not check for updates (Nexus: {nexus}; Forgejo: {forgejo})"),
+        nexus=reasons.get("nexus", ""),
+        forgejo=reasons.get("forgejo", ""),
+        hint_key=N_("check the network, GZ_NEXUS_SEARCH_URL and GZ_FORGEJO_API_URL; behind a proxy "
+                    "set HTTPS_PROXY or HTTP_PROXY"),
         details={"reasons": reasons},
     )
 
 
 def _not_published(answered: list[Source], want: Want, reasons: dict[str, str]) -> GzError:
     """Every source that answered has nothing matching ``want``: retrying cannot help."""
-    from gzia.i18n import t
 
     names = [s.name.capitalize() for s in answered]
-    where = (t("update.in_sources", first=names[0], second=names[1]) if len(names) == 2
-             else t("update.in_source", name=names[0]))
+    where = (gettext("in {first} nor {second}", first=names[0], second=names[1]) if len(names) == 2
+             else gettext("in {name}", name=names[0]))
     platform = want.platform or platform_tag()
     version = str(want.version) if want.version is not None else None
     return NotFoundError(
-        "update.version_not_published" if version else "update.nothing_published",
+        (N_("version {version} is not published for {platform} {where}")
+         if version else N_("no gz-ia release is published for {platform} {where}")),
         version=version, platform=platform, where=where,
-        hint_key="update.check_hint" if version else None,
+        hint_key=(N_("'gz-ia update --check' shows the newest published version")
+                  if version else None),
         details={"version": version, "platform": platform,
                  "sources": [s.name for s in answered], "reasons": reasons})

@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from gzia.contract import IntegrityError
+from gzia.i18n import N_
 from gzia.update.minisign import PublicKey, SignatureProblem, parse_public_key, parse_signature
 from gzia.update.minisign import verify as verify_signature
 
@@ -34,8 +35,12 @@ def configured_keys(value: str) -> list[PublicKey]:
             text = path.read_text() if path.is_file() else entry
             keys.append(parse_public_key(text))
         except (SignatureProblem, OSError) as exc:
-            raise IntegrityError("update.bad_configured_key", entry=_short(entry),
-                                 hint_key="update.keys_hint") from exc
+            raise IntegrityError(N_("GZ_UPDATE_PUBLIC_KEYS: '{entry}' is neither a minisign public "
+                                    "key nor a readable .pub file"),
+                                 entry=_short(entry),
+                                 hint_key=N_("set GZ_UPDATE_PUBLIC_KEYS to the release public key "
+                                             "(the base64 line of minisign.pub, or the path of "
+                                             "that file)")) from exc
     return keys
 
 
@@ -46,7 +51,10 @@ def _short(entry: str) -> str:
 def trusted_keys(configured: str) -> list[PublicKey]:
     keys = builtin_keys() + configured_keys(configured)
     if not keys:
-        raise IntegrityError("update.no_trusted_keys", hint_key="update.keys_hint")
+        raise IntegrityError(N_("no trusted minisign public key: refusing to install an unverified "
+                                "release"),
+                             hint_key=N_("set GZ_UPDATE_PUBLIC_KEYS to the release public key (the "
+                                         "base64 line of minisign.pub, or the path of that file)"))
     return keys
 
 
@@ -56,7 +64,7 @@ def verify_sums(sums: bytes, signature_text: bytes, keys: list[PublicKey]) -> di
         signature = parse_signature(signature_text.decode("utf-8", errors="replace"))
         verify_signature(sums, signature, keys)
     except SignatureProblem as problem:
-        raise IntegrityError("update.signature_invalid", reason=problem.message,
+        raise IntegrityError(N_("SHA256SUMS signature rejected: {reason}"), reason=problem.message,
                              details={"reason": problem.reason_code}) from problem
     return parse_sums(sums).entries
 
@@ -89,9 +97,11 @@ def parse_sums(sums: bytes) -> Sums:
 def expected_hash(entries: dict[str, str], name: str, registry_sha256: str | None) -> str:
     digest = entries.get(name)
     if digest is None:
-        raise IntegrityError("update.not_in_sums", file=name, details={"file": name})
+        raise IntegrityError(N_("{file} is not listed in SHA256SUMS"), file=name,
+                             details={"file": name})
     if registry_sha256 is not None and registry_sha256.lower() != digest:
-        raise IntegrityError("update.registry_hash_differs", file=name,
+        raise IntegrityError(N_("the registry's sha256 of {file} differs from SHA256SUMS"),
+                             file=name,
                              details={"file": name})
     return digest
 
@@ -99,9 +109,10 @@ def expected_hash(entries: dict[str, str], name: str, registry_sha256: str | Non
 def check_download(name: str, digest: str, expected: str, size: int,
                    expected_size: int | None) -> None:
     if expected_size is not None and size != expected_size:
-        raise IntegrityError("update.size_mismatch", file=name, size=size,
+        raise IntegrityError(N_("{file}: received {size} bytes, expected {expected}"), file=name,
+                             size=size,
                              expected=expected_size,
                              details={"file": name, "size": size, "expected": expected_size})
     if digest != expected:
-        raise IntegrityError("update.hash_mismatch", file=name, details={
+        raise IntegrityError(N_("{file}: sha256 does not match SHA256SUMS"), file=name, details={
             "file": name, "sha256": digest, "expected": expected})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gzia.contract import Problem
-from gzia.i18n import t
+from gzia.i18n import gettext, ngettext
 
 if TYPE_CHECKING:
     from gzia.drivers.base import Driver, Permission
@@ -33,8 +33,11 @@ def unguarded_warning(workspace: Workspace) -> Problem | None:
     if version is None:
         return None
     minimum = ".".join(map(str, MINIMUM_GIT))
-    return Problem("GUARDRAILS_OFF", t("launch.guardrails_off", version=version,
-                                       minimum=minimum),
+    return Problem("GUARDRAILS_OFF", gettext("git {version} is older than {minimum}: the session "
+                                             "runs without its guardrails (pushes and ref updates "
+                                             "outside its branch are not refused)",
+                                             version=version,
+                                             minimum=minimum),
                    details={"git_version": version, "minimum": minimum})
 
 
@@ -47,8 +50,13 @@ def base_changes_warning(workspace: Workspace) -> Problem | None:
         return None
     base = str(workspace.base_dir or workspace.working_dir)
     commit = (workspace.base_commit or "HEAD")[:12]
-    return Problem("UNCOMMITTED_CHANGES", t("launch.uncommitted_base", count=len(paths),
-                                            base=base, commit=commit),
+    return Problem("UNCOMMITTED_CHANGES", ngettext("{count} uncommitted change in {base} is not in "
+                                                   "the session: it starts from the last commit "
+                                                   "({commit}); commit it first to include it",
+                                                   "{count} uncommitted changes in {base} are not "
+                                                   "in the session: it starts from the last commit "
+                                                   "({commit}); commit them first to include them",
+                                                   len(paths), base=base, commit=commit),
                    details={"base": base, "base_commit": workspace.base_commit,
                             "count": len(paths), "files": paths[:LISTED_FILES]})
 
@@ -56,13 +64,16 @@ def base_changes_warning(workspace: Workspace) -> Problem | None:
 def workspace_label(workspace: Workspace) -> str:
     if workspace.is_isolated and workspace.base_dir is not None:  # a linked worktree's
         base = workspace.base_branch or (workspace.base_commit or "HEAD")[:12]
-        return t("run.workspace_isolated_from", path=str(workspace.worktree_dir), base=base)
+        return gettext("Isolated worktree ({path}) from {base}", path=str(workspace.worktree_dir),
+                       base=base)
     if workspace.is_isolated:
-        return t("run.workspace_isolated", id=workspace.session_id)
-    return t("run.workspace_direct")
+        return gettext("Isolated worktree (.harness/worktrees/{id})", id=workspace.session_id)
+    return gettext("Direct directory (no Git)")
 
 
 def chat_launch_line(driver: Driver, permission: Permission, workspace: Workspace) -> str:
     """Which agent runs where (``gz-ia chat`` in the foreground)."""
-    return t("run.chat_launch", name=driver.display_name, permission=permission.value,
-             workspace=workspace_label(workspace))
+    return gettext("❯❯ Starting chat with {name} (Permission: {permission} | Workspace: "
+                   "{workspace})...",
+                   name=driver.display_name, permission=permission.value,
+                   workspace=workspace_label(workspace))

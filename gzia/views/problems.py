@@ -4,19 +4,19 @@
 from __future__ import annotations
 
 from gzia.contract import Problem
-from gzia.i18n import t
+from gzia.i18n import gettext
 
 
 def error_lines(problem: Problem, *, debug_hint: bool = False) -> list[str]:
     """``Error: <message>``, then the hint (none for an unknown flag: the message names
     the close matches), then (``debug_hint``, an internal error) how to see more."""
-    lines = [f"{t('core.error_prefix')}: {problem.message}"]
+    lines = [f"{gettext('Error')}: {problem.message}"]
     if problem.hint and problem.code != "UNKNOWN_FLAG":
         lines.append(problem.hint)
     if debug_hint and problem.code == "INTERNAL":
-        lines.append(t("core.debug_hint"))
+        lines.append(gettext("run again with --debug (or GZ_DEBUG=1) to see the traceback"))
     return lines
 
 
 def warning_line(problem: Problem) -> str:
-    return f"{t('core.warning_prefix')}: {problem.message}"
+    return f"{gettext('Warning')}: {problem.message}"

@@ -6,9 +6,120 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from gzia.i18n import t
+from gzia.i18n import N_, NN_, gettext
 from gzia.sessions.events import Event
 from gzia.sessions.record import SessionRecord, Status, elapsed_ms, parse_rfc3339
+
+_MSG_COL: dict[object, str] = {
+    "duration": N_("DURATION"),
+    "id": N_("ID"),
+    "mode": N_("MODE"),
+    "permission": N_("PERMISSION"),
+    "pid": N_("PID"),
+    "started": N_("STARTED"),
+    "status": N_("STATUS"),
+}
+
+
+_MSG_LABEL: dict[object, str] = {
+    "base": N_("Base:"),
+    "branch": N_("Branch:"),
+    "dir": N_("Directory:"),
+    "end_reason": N_("End reason:"),
+    "exit_code": N_("Exit Code:"),
+    "finished": N_("Finished:"),
+    "labels": N_("Labels:"),
+    "merged": N_("Merged:"),
+    "mode": N_("Mode:"),
+    "permission": N_("Permission:"),
+    "pid": N_("PID:"),
+    "prompt": N_("Prompt:"),
+    "provider": N_("Provider:"),
+    "started": N_("Started:"),
+    "status": N_("Status:"),
+}
+
+
+_MSG_PRUNE_BRANCH: dict[object, str] = {
+    "": N_("  ✓ Orphaned branch deleted: {name} (was {commit}); recover it with: git branch {name} "
+           "{commit}"),
+    "_dry": N_("  - Would delete orphaned branch: {name} (at {commit}); it could be recovered "
+               "with: git branch {name} {commit}"),
+}
+
+
+_MSG_PRUNE_DISCARDED_COMMITS: dict[object, str] = {
+    "": N_("    ! Unmerged commits discarded: {count}"),
+    "_dry": N_("    ! Unmerged commits it would discard: {count}"),
+}
+
+
+_MSG_PRUNE_KEPT: dict[object, str] = {
+    "locked": N_("  ! Orphaned worktree kept, it is locked: {name}; unlock it with: git worktree "
+                 "unlock .harness/worktrees/{name}"),
+    "symlink": N_("  ! Orphaned worktree kept, it is a symbolic link gz-ia did not create: {name}; "
+                  "remove the link yourself (its target stays as it is)"),
+    "uncommitted": N_("  ! Orphaned worktree kept, it has uncommitted work: {name}; remove it "
+                      "anyway with: gz-ia session prune --force"),
+    "unmerged_head": N_("  ! Orphaned worktree kept, its HEAD holds commits no branch has: {name}; "
+                        "remove it anyway with: gz-ia session prune --force"),
+    "unreadable": N_("  ! Orphaned worktree kept, git cannot read its status: {name}; remove it "
+                     "anyway with: gz-ia session prune --force"),
+    "young": N_("  ! Orphaned worktree kept, created less than a minute ago (its session may be "
+                "starting): {name}; run gz-ia session prune again later"),
+}
+
+
+_MSG_PRUNE_KEPT_BRANCH: dict[object, str] = {
+    "checked_out": N_("  ! Orphaned branch kept, it is checked out in {path}: {name}; switch that "
+                      "worktree to another branch first"),
+}
+
+
+_MSG_PRUNE_SESSION: dict[object, str] = {
+    "": N_("  ✓ Finished session removed: {name} ({status})"),
+    "_dry": N_("  - Would remove finished session: {name} ({status})"),
+}
+
+
+_MSG_PRUNE_SESSION_BRANCH: dict[object, str] = {
+    "": N_("    {branch} was {commit}; recover it with: git branch {branch} {commit}"),
+    "_dry": N_("    {branch} is at {commit}; it could be recovered with: git branch {branch} "
+               "{commit}"),
+}
+
+
+_MSG_PRUNE_SESSION_KEPT: dict[object, str] = {
+    "running": N_("  ! Session kept, it is still running: {name}"),
+    "unmerged": N_("  ! Session kept, it has unmerged work ({what}): {name}; merge it with gz-ia "
+                   "session merge {name}, or remove it anyway with: gz-ia session prune --finished "
+                   "--force"),
+}
+
+
+_MSG_PRUNE_WORKTREE: dict[object, str] = {
+    "": N_("  ✓ Orphaned worktree pruned: {name}"),
+    "_dry": N_("  - Would remove orphaned worktree: {name}"),
+}
+
+
+_MSG_SESSIONS: dict[object, str] = {
+    "merge_note_no_commit": N_("Note: the changes are staged but not committed (--no-commit)."),
+    "merge_note_squash_no_commit": N_("Note: the changes are staged but not committed (--squash "
+                                      "--no-commit)."),
+    "prune_dir": N_("  ✓ Orphaned worktree directory removed: {name}"),
+    "prune_dir_dry": N_("  - Would remove orphaned worktree directory: {name}"),
+    "prune_discarded": NN_("    ! Uncommitted work discarded ({count} file):",
+                           "    ! Uncommitted work discarded ({count} files):"),
+    "prune_discarded_dry": NN_("    ! Uncommitted work it would discard ({count} file):",
+                               "    ! Uncommitted work it would discard ({count} files):"),
+    "prune_events": N_("  ✓ Orphaned event log removed: {name}"),
+    "prune_events_dry": N_("  - Would remove orphaned event log: {name}"),
+    "prune_kept_files": N_("    Uncommitted files ({count}):"),
+    "prune_lock": N_("  ✓ Orphaned lock file removed: {name}"),
+    "prune_lock_dry": N_("  - Would remove orphaned lock file: {name}"),
+    "prune_missing": N_("  ! Session {name} lost its worktree (record kept)"),
+}
 
 if TYPE_CHECKING:
     from gzia.sessions.merge import MergeResult
@@ -20,10 +131,10 @@ LABEL_WIDTH = 12
 
 def render_list(records: list[SessionRecord]) -> list[str]:
     if not records:
-        return [t("sessions.list_empty")]
-    header = ROW.format(*(t(f"sessions.col_{c}") for c in
+        return [gettext("✧ No sessions recorded in this project.")]
+    header = ROW.format(*(gettext(_MSG_COL[c]) for c in
                           ("id", "status", "pid", "permission", "mode", "started", "duration")))
-    worktree, direct = t("sessions.mode_worktree"), t("sessions.mode_direct")
+    worktree, direct = gettext("Worktree"), gettext("Direct")
     rows = [
         ROW.format(r.id, r.status, str(r.pid) if r.pid else "-", r.permission_level,
                    worktree if r.is_isolated else direct, local_time(r.started_at),
@@ -44,12 +155,12 @@ def render_show(r: SessionRecord) -> list[str]:
         rows.append(("provider", r.provider))
     rows += [("permission", r.permission_level), ("dir", r.working_dir)]
     if r.is_isolated:
-        rows.append(("mode", t("sessions.show_mode_isolated", path=r.worktree_dir or "")))
+        rows.append(("mode", gettext("Isolated worktree ({path})", path=r.worktree_dir or "")))
         rows.append(("branch", r.branch_name or ""))
         if r.base_branch or r.base_commit:
             rows.append(("base", " ".join(x for x in (r.base_branch, _short(r.base_commit)) if x)))
     else:
-        rows.append(("mode", t("sessions.show_mode_direct")))
+        rows.append(("mode", gettext("Direct (no Git)")))
     optional = [("prompt", r.initial_prompt), ("started", r.started_at),
                 ("finished", r.finished_at), ("end_reason", r.end_reason),
                 ("merged", r.merged_at)]
@@ -57,8 +168,8 @@ def render_show(r: SessionRecord) -> list[str]:
     rows.append(("exit_code", exit_code_text(r.exit_code)))
     if r.labels:
         rows.append(("labels", ", ".join(f"{k}={v}" for k, v in r.labels.items())))
-    return [t("sessions.show_title", id=r.id),
-            *(f"{t('sessions.label_' + key):<{LABEL_WIDTH}}{value}" for key, value in rows)]
+    return [gettext("❯ Session details: {id}", id=r.id),
+            *(f"{gettext(_MSG_LABEL[key]):<{LABEL_WIDTH}}{value}" for key, value in rows)]
 
 
 def event_line(e: Event) -> str:
@@ -118,20 +229,21 @@ def _short(commit: str | None) -> str | None:
 
 def finished_lines(record: SessionRecord) -> list[str]:
     """What a run that completed says at its end (on stderr, for people)."""
-    lines = [t("run.finished_ok", id=record.id)]
+    lines = [gettext("✓ Session '{id}' finished successfully.", id=record.id)]
     if record.is_isolated:
-        lines.append(t("run.next_steps", id=record.id))
+        lines.append(gettext("  Review: gz-ia session diff {id}   Merge: gz-ia session merge {id}",
+                             id=record.id))
     return lines
 
 
 def render_merge(result: MergeResult, done_key: str) -> list[str]:
     if result.already_up_to_date:
-        return [t("sessions.merge_up_to_date")]
-    lines = [t(done_key, id=result.session_id), t("sessions.merge_files")]
+        return [gettext("✧ The branch is already up to date. Nothing to merge.")]
+    lines = [gettext(done_key, id=result.session_id), gettext("Integrated files:")]
     lines += (f"  • {name}" for name in result.files)
     if result.no_commit:
         key = "merge_note_squash_no_commit" if result.squash else "merge_note_no_commit"
-        lines.append(t(f"sessions.{key}"))
+        lines.append(gettext(_MSG_SESSIONS[key]))
     return lines
 
 
@@ -139,34 +251,36 @@ def render_prune(report: PruneReport, finished: FinishedReport | None = None) ->
     if not report.removed_anything and not report.missing_worktrees \
             and not report.kept_worktrees and not report.kept_branches \
             and not (finished and (finished.removed or finished.kept)):
-        return [t("sessions.prune_nothing")]
-    out = [t("sessions.prune_title")]
+        return [gettext("✓ No orphaned Git branches or worktrees found. Everything is in sync.")]
+    out = [gettext("✧ Orphan cleanup:")]
     if report.dry_run:  # first: every line below is what prune would do
-        out.append(t("sessions.prune_dry_run"))
+        out.append(gettext("(dry run: what prune would do; nothing is removed)"))
     would = "_dry" if report.dry_run else ""  # "would remove" instead of "removed"
     if finished is not None:
         out += _render_finished(finished, would)
     discarded = {work.session_id: work.files for work in report.discarded_files}
     for name in report.removed_worktrees:
-        out.append(t(f"sessions.prune_worktree{would}", name=name))
+        out.append(gettext(_MSG_PRUNE_WORKTREE[would], name=name))
         out += _prune_files(f"prune_discarded{would}", discarded.get(name, []))
     for kept in report.kept_worktrees:
-        out.append(t(f"sessions.prune_kept_{kept.reason}", name=kept.session_id))
+        out.append(gettext(_MSG_PRUNE_KEPT[kept.reason], name=kept.session_id))
         out += _prune_files("prune_kept_files", kept.files)
     for branch in report.kept_branches:
-        out.append(t(f"sessions.prune_kept_branch_{branch.reason}", name=branch.branch,
-                     path=branch.path))
+        out.append(gettext(_MSG_PRUNE_KEPT_BRANCH[branch.reason], name=branch.branch,
+                           path=branch.path))
     for tip in report.branch_tips:
-        out.append(t(f"sessions.prune_branch{would}", name=tip.branch, commit=tip.short))
+        out.append(gettext(_MSG_PRUNE_BRANCH[would], name=tip.branch, commit=tip.short))
         if not tip.on_other_branch:
-            out.append(t("sessions.prune_branch_unique", commit=tip.short))
+            out.append(gettext("    ! {commit} is on no other branch: keep this SHA to get its "
+                               "commits back",
+                               commit=tip.short))
     groups = [(f"prune_dir{would}", report.removed_dirs),
               (f"prune_events{would}", report.removed_events),
               (f"prune_lock{would}", report.removed_locks),
               ("prune_missing", report.missing_worktrees)]
     for key, names in groups:
         for name in names:
-            out.append(t(f"sessions.{key}", name=name))
+            out.append(gettext(_MSG_SESSIONS[key], name=name))
             if key.startswith("prune_dir"):
                 out += _prune_files(f"prune_discarded{would}", discarded.get(name, []))
     return out
@@ -175,21 +289,21 @@ def render_prune(report: PruneReport, finished: FinishedReport | None = None) ->
 def _render_finished(report: FinishedReport, would: str) -> list[str]:
     out: list[str] = []
     for removed in report.removed:
-        out.append(t(f"sessions.prune_session{would}", name=removed.session_id,
+        out.append(gettext(_MSG_PRUNE_SESSION[would], name=removed.session_id,
                       status=removed.status))
         if removed.branch and removed.commit:
-            out.append(t(f"sessions.prune_session_branch{would}", branch=removed.branch,
+            out.append(gettext(_MSG_PRUNE_SESSION_BRANCH[would], branch=removed.branch,
                           commit=removed.commit[:12]))
         out += _prune_files(f"prune_discarded{would}", removed.discarded.files)
         if removed.discarded.commits:
-            out.append(t(f"sessions.prune_discarded_commits{would}",
+            out.append(gettext(_MSG_PRUNE_DISCARDED_COMMITS[would],
                           count=removed.discarded.commits))
     for kept in report.kept:
-        out.append(t(f"sessions.prune_session_kept_{kept.reason}", name=kept.session_id,
+        out.append(gettext(_MSG_PRUNE_SESSION_KEPT[kept.reason], name=kept.session_id,
                       what=kept.work.describe()))
     return out
 
 
 def _prune_files(key: str, files: list[str]) -> list[str]:
-    counted = [t(f"sessions.{key}", count=len(files))] if files else []
+    counted = [gettext(_MSG_SESSIONS[key], count=len(files))] if files else []
     return counted + [f"      • {name}" for name in files]

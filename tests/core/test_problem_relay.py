@@ -17,6 +17,7 @@ from gzia.contract import (
     error_from,
     problem_from,
 )
+from gzia.i18n import N_
 
 
 def test_every_error_code_maps_back_to_its_class() -> None:
@@ -26,8 +27,8 @@ def test_every_error_code_maps_back_to_its_class() -> None:
 
 @pytest.mark.parametrize("code", list(ErrorCode))
 def test_an_error_comes_back_as_it_left(code: ErrorCode) -> None:
-    sent = ERROR_CLASSES[code]("sessions.not_found", id="ab12cd34",
-                               hint_key="sessions.list_hint", details={"id": "ab12cd34"})
+    sent = ERROR_CLASSES[code](N_("session '{id}' not found"), id="ab12cd34",
+                               hint_key=N_("gz-ia session list"), details={"id": "ab12cd34"})
     wire = json.loads(json.dumps(problem_from(sent).to_json()))
     back = error_from(Problem.from_json(wire))
     assert type(back) is type(sent)

@@ -15,7 +15,7 @@ from gzia.drivers import (
     load_drivers,
     parse_permission,
 )
-from gzia.i18n import t
+from gzia.i18n import gettext
 from tests.drivers.driver_fakes import DRIVER_CODE, FakeAgents, write_plugin
 
 BUILTINS = ["agy", "claude", "opencode", "pi-agent", "shell"]
@@ -140,14 +140,18 @@ def test_a_broken_plugin_is_reported_and_hides_nothing(
     assert catalog.drivers["claude"].display_name == "Claude Code (claude)"
     failures = {f.info.name: f.error for f in catalog.failures}
     assert failures == {
-        "claude": t("plugins.name_conflict", name="claude", group="gzia.drivers", owner="gz-ia",
-                    claimant="gzia-test-drivers"),
+        "claude": gettext("'{name}' in {group} is already provided by {owner}; {claimant} cannot "
+                          "claim it",
+                          name="claude", group="gzia.drivers", owner="gz-ia",
+                          claimant="gzia-test-drivers"),
         "missing": "ModuleNotFoundError: No module named 'gzia_test_drivers_gone'",
-        "bare": t("drivers.not_a_driver", name="bare", missing=", ".join([
+        "bare": gettext("'{name}' does not provide a driver (missing: {missing})",
+                        name="bare", missing=", ".join([
             "id", "display_name", "binary", "mcp_support", "install_hint", "resolve",
             "probe_version", "new_conversation_id", "launch"])),
         "exploding": "RuntimeError: cannot start",
-        "misnamed": t("drivers.id_mismatch", name="misnamed", driver_id="something-else"),
+        "misnamed": gettext("entry point '{name}' provides a driver whose id is '{driver_id}'",
+                            name="misnamed", driver_id="something-else"),
     }
     good = catalog.drivers["good"]
     fake_agents.install("good-agent")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from gzia.contract import ConflictError, InvalidInputError, NotFoundError
+from gzia.i18n import N_
 from gzia.profiles.catalog import load_catalog, locations
 from gzia.profiles.model import Notice
 from tests.profiles.conftest import write_profile, write_skill
@@ -49,7 +50,9 @@ def test_the_first_place_wins_and_the_shadowed_one_is_reported(
     catalog = load_catalog(locations(repo))
 
     assert catalog.profile("x").description == "project"
-    assert catalog.notices == [Notice("PROFILE_SHADOWED", "profiles.shadowed", {
+    assert catalog.notices == [Notice("PROFILE_SHADOWED",
+                                      N_("profile '{name}' in '{shadowed}' is hidden by the one in "
+                                         "'{winner}'"), {
         "name": "x", "winner": str(repo / "profiles/x"),
         "shadowed": str(config_dir / "profiles/x")})]
 
@@ -88,7 +91,7 @@ def test_a_malformed_profile_is_a_notice_and_an_error_when_used(
     catalog = load_catalog(locations(repo))
 
     assert list(catalog.profiles) == ["fine"]
-    notice = Notice("PROFILE_INVALID", "profiles.invalid",
+    notice = Notice("PROFILE_INVALID", N_("profile in '{path}' cannot be read: {detail}"),
                     {"path": str(repo / "profiles/broken"), "detail": detail})
     assert catalog.notices == [notice]
     with pytest.raises(InvalidInputError) as raised:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from gzia.contract import ErrorCode, InvalidInputError, classify
+from gzia.i18n import N_, gettext
 from gzia.sessions.ids import new_session_id, validate_session_id, validate_session_ref
 from gzia.sessions.project import find_project
 from tests.sessions.session_testkit import make_repo, run_git
@@ -161,7 +162,8 @@ def test_a_bare_repository_is_refused_wherever_inside_it(repo: Path, tmp_path: P
     for start in (bare, bare / "refs" / "heads", bare / "objects"):
         with pytest.raises(InvalidInputError) as caught:
             find_project(start)
-        assert caught.value.key == "sessions.bare_repository"
+        assert caught.value.key == N_("'{dir}' is inside the bare git repository {git_dir}, which "
+                                      "has no work tree for sessions to run in")
         assert caught.value.details == {"dir": str(start), "git_dir": str(bare), "bare": True}
         assert classify(caught.value) == (2, ErrorCode.INVALID_INPUT)
     assert not any(bare.rglob(".harness"))
@@ -175,12 +177,15 @@ def test_a_git_dir_whose_work_tree_git_cannot_name_is_refused(tmp_path: Path) ->
     run_git(work, "init", "-q", f"--separate-git-dir={store}")
     with pytest.raises(InvalidInputError) as caught:
         find_project(store / "refs")
-    assert caught.value.key == "sessions.git_dir_without_work_tree"
+    assert caught.value.key == N_("'{dir}' is inside git's own directory {git_dir}, and gz-ia "
+                                  "cannot tell which work tree it belongs to; sessions never run "
+                                  "inside a git directory")
     assert caught.value.details == {"dir": str(store / "refs"), "git_dir": str(store),
                                     "bare": False}
-    from gzia.i18n import t
 
-    assert t("sessions.git_dir_without_work_tree", **caught.value.params) == (
+    assert gettext("'{dir}' is inside git's own directory {git_dir}, and gz-ia cannot tell which "
+                   "work tree it belongs to; sessions never run inside a git directory",
+                   **caught.value.params) == (
         f"'{store / 'refs'}' is inside git's own directory {store}, and gz-ia cannot tell "
         "which work tree it belongs to; sessions never run inside a git directory")
     assert find_project(work).root == work

@@ -16,6 +16,7 @@ from gzia.contract import (
     NotFoundError,
     SafetyBlockError,
 )
+from gzia.i18n import N_
 from gzia.sessions.project import find_project
 from gzia.sessions.record import SessionRecord, Status
 from gzia.sessions.store import SessionStore
@@ -158,8 +159,8 @@ def test_create_refuses_an_existing_id(store: SessionStore) -> None:
 def test_load_missing_is_not_found_with_hint(store: SessionStore) -> None:
     with pytest.raises(NotFoundError) as caught:
         store.load("abcdef01")
-    assert caught.value.key == "sessions.not_found"
-    assert caught.value.hint_key == "sessions.list_hint"
+    assert caught.value.key == N_("session '{id}' not found")
+    assert caught.value.hint_key == N_("gz-ia session list")
     assert caught.value.details == {"id": "abcdef01"}
 
 

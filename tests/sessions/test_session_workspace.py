@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from gzia.contract import InvalidInputError, NotFoundError, SafetyBlockError
+from gzia.i18n import N_
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
@@ -64,8 +65,10 @@ def test_repository_without_commits_is_a_clear_error(tmp_path: Path) -> None:
     project = find_project(make_repo(tmp_path / "empty", commit=False))
     with pytest.raises(NotFoundError) as caught:
         prepare_workspace(project, SID)
-    assert caught.value.key == "sessions.no_commits"
-    assert caught.value.hint_key == "sessions.no_commits_hint"
+    assert caught.value.key == N_("the repository at {root} has no commits yet; sessions branch "
+                                  "from HEAD")
+    assert caught.value.hint_key == N_("make a first commit: git add -A && git commit -m 'initial "
+                                       "commit'")
     assert not (tmp_path / "empty" / ".harness").exists()
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Checkbox, OptionList, TextArea
 
-from gzia.i18n import set_language, t
+from gzia.i18n import ngettext, set_language
 from gzia.profiles.catalog import create_profile, locations
 from gzia.tui.app import GzApp
 from gzia.tui.screens.sessions import SessionsScreen
@@ -236,8 +236,12 @@ async def test_a_background_start_puts_the_cursor_on_it_and_shows_chats_warnings
         assert selected is not None and selected.id == second["id"]
         [warning] = list(app._notifications)
     commit = str(second["base_commit"])[:12]
-    assert (warning.severity, warning.message) == ("warning", t(
-        "launch.uncommitted_base", count=1, base=str(root), commit=commit))
+    assert (warning.severity, warning.message) == ("warning", ngettext(
+            "{count} uncommitted change in {base} is not in the session: it starts from the last "
+            "commit ({commit}); commit it first to include it",
+            "{count} uncommitted changes in {base} are not in the session: it starts from the last "
+            "commit ({commit}); commit them first to include them",
+            1, base=str(root), commit=commit))
     for record in (first, second):
         wait_final(root, str(record["id"]))
 

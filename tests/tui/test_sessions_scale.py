@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
+from gzia.i18n import N_
 from gzia.sessions.project import find_project
 from gzia.sessions.record import SessionRecord, Status
 from gzia.sessions.store import SessionStore
@@ -152,7 +153,7 @@ async def test_running_durations_move_on_once_per_tick_not_on_every_refresh(
         provider="shell", pid=sleeper.pid, pid_start_time=process_start_time(sleeper.pid)))
     now = [started + 65.0]
     app = make_app(store.project.root, clock=lambda: now[0], refresh_s=0.05)
-    duration = COLUMN_TITLES.index("tui.col_duration")
+    duration = COLUMN_TITLES.index(N_("DURATION"))
     async with app.run_test(size=(120, 40)) as pilot:
         table = app.screen.query_one("#sessions", DataTable)
         await until(pilot, lambda: table_ids(app) == [running.id], "the session")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from gzia.contract import IntegrityError
+from gzia.i18n import N_
 from gzia.update.minisign import (
     SignatureProblem,
     parse_public_key,
@@ -55,7 +56,7 @@ def test_wrong_key_and_garbage(minisign_key: MinisignKey, sums: Path, tmp_path: 
     text = minisign_key.sign(sums)
     with pytest.raises(SignatureProblem) as untrusted:
         verify(sums.read_bytes(), parse_signature(text), [parse_public_key(other.public_line)])
-    assert untrusted.value.key == "update.untrusted_key"
+    assert untrusted.value.key == N_("signed by key {key_id}, which is not trusted")
     for garbage in ("", "untrusted comment: x\nnot base64!\n", "a\nb\nc\nd\n"):
         with pytest.raises(SignatureProblem):
             parse_signature(garbage)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from gzia.i18n import N_
 from gzia.update.platform import platform_tag
 from tests.conftest import Result
 from tests.fakes.forgejo import ForgejoFake
@@ -634,7 +635,7 @@ def test_a_lock_file_unlinked_by_its_finished_holder_is_not_held(target, monkeyp
         patch.setattr(apply, "_open_lock", lambda lock: stale)
         with pytest.raises(LockedError) as refused, update_lock(target):
             pass
-    assert refused.value.key == "update.locked"
+    assert refused.value.key == N_("another update of {path} is in progress")
     with update_lock(target) as again:
         assert again == folder and (folder / "lock").exists()
     assert not folder.exists()

@@ -23,7 +23,7 @@ from gzia.cli.session.common import (
 )
 from gzia.cli.session.events import log_command, logs_command
 from gzia.cli.session.wait import wait_command
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 
 app = typer.Typer(
     add_completion=False,
@@ -90,7 +90,9 @@ def delete_command(
     store, record = open_session(ctx, session, directory)
     result = delete_session(store, record, force=force)
     warn_if_process_only(record.id, result.kill_target)
-    output.emit(result.to_json(), lambda: output.line(t("sessions.deleted", id=record.id)))
+    output.emit(result.to_json(),
+                lambda: output.line(gettext("✓ Session '{id}' deleted from the registry.",
+                                            id=record.id)))
 
 
 app.command("delete", help="Delete a session and its worktree and branch (alias: rm).")(
@@ -110,9 +112,9 @@ def diff_command(
 
     def human() -> None:
         if not result.is_isolated:
-            output.line(t("sessions.diff_direct"))
+            output.line(gettext("The session ran in direct mode and has no isolated diff."))
         elif not result.text:
-            output.line(t("sessions.diff_empty"))
+            output.line(gettext("✧ No changes recorded in the session."))
         else:
             output.line(result.text.rstrip("\n"))
 
@@ -140,14 +142,14 @@ def _merge(ctx: typer.Context, session: str, *, squash: bool, no_commit: bool,
 def merge_command(ctx: typer.Context, session: SessionRef, squash: Squash = False,
                   no_commit: NoCommit = False, directory: Dir = None) -> None:
     _merge(ctx, session, squash=squash, no_commit=no_commit, directory=directory,
-           done_key="sessions.merge_done")
+           done_key=N_("✓ Merge completed successfully for session '{id}'."))
 
 
 @app.command("get", hidden=True, help="Alias of merge.")
 def get_command(ctx: typer.Context, session: SessionRef, squash: Squash = False,
                 no_commit: NoCommit = False, directory: Dir = None) -> None:
     _merge(ctx, session, squash=squash, no_commit=no_commit, directory=directory,
-           done_key="sessions.get_done")
+           done_key=N_("✓ Worktree changes brought in and merged successfully for session '{id}'."))
 
 
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Report, remove nothing.")]

@@ -13,7 +13,16 @@ import typer
 from gzia.cli import output
 from gzia.cli.run_options import Background
 from gzia.cli.session.common import Dir, SessionRef, open_store
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
+
+_MSG_KILL_WHY: dict[object, str] = {
+    "caller_group": N_("it is in the process group of gz-ia or of its caller ({pgid})"),
+    "not_group_leader": N_("it shares process group {pgid} with other processes and does not lead "
+                           "it"),
+    "pgid_mismatch": N_("the record names process group {recorded_pgid}, but the process is in "
+                        "group {pgid}"),
+    "unsafe_group": N_("it is in process group {pgid}, which gz-ia never signals"),
+}
 
 if TYPE_CHECKING:
     from gzia.sessions.record import SessionRecord
@@ -43,15 +52,20 @@ def kill(ctx: typer.Context, session: SessionRef, force: KillForce = False,
     record = result.record
     warn_if_process_only(record.id, result.target)
     warn_if_still_stopping(record)
-    key = "run.kill_lost" if result.was_lost else "run.kill_done"
-    output.emit(record.to_json(), human=lambda: output.line(t(key, id=record.id, pid=record.pid)))
+    key = (N_("✧ Session '{id}' was no longer running (PID {pid} had vanished): marked lost.")
+           if result.was_lost else N_("✓ Session '{id}' (PID {pid}) stopped."))
+    output.emit(record.to_json(),
+                human=lambda: output.line(gettext(key, id=record.id, pid=record.pid)))
 
 
 def warn_if_still_stopping(record: SessionRecord) -> None:
     """The session was signalled but its owner has not written how it ended yet (a
     holder still in its grace, or busy): the record reads ``running`` for a moment more."""
     if record.is_running:
-        output.warn("KILL_ASYNC", "run.kill_async", id=record.id, details={"id": record.id})
+        output.warn("KILL_ASYNC",
+                    N_("session '{id}' was signalled; its owner has not yet recorded how it ended "
+                       "(the record still reads running): check with gz-ia session wait {id}"),
+                    id=record.id, details={"id": record.id})
 
 
 def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
@@ -59,9 +73,12 @@ def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
     (warning ``SAFETY_BLOCK``; ``details`` tell what was signalled)."""
     if target is None or target.whole_group:
         return
-    why = t(f"run.kill_why_{target.reason}", pgid=target.pgid,
-            recorded_pgid=target.recorded_pgid)
-    output.warn("SAFETY_BLOCK", "run.kill_process_only", pid=target.pid, why=why,
+    why = gettext(_MSG_KILL_WHY[target.reason], pgid=target.pgid,
+                  recorded_pgid=target.recorded_pgid)
+    output.warn("SAFETY_BLOCK",
+                N_("only PID {pid} was signalled, not a process group: {why}; processes it started "
+                   "may still be running"),
+                pid=target.pid, why=why,
                 details={"id": session_id, **target.to_json()})
 
 

@@ -9,7 +9,7 @@ import typer
 from gzia.cli import output
 from gzia.cli.session.common import Dir, SessionRef, open_session
 from gzia.contract import NotFoundError, stopped_by_signal
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 from gzia.sessions.events import DEFAULT_AGENT, Event, append_event, new_event
 
 Action = Annotated[str, typer.Option("-a", "--action", help="What happened.")]
@@ -32,7 +32,8 @@ def log_command(  # noqa: PLR0917 - typer maps one parameter to each flag
     store, record = open_session(ctx, session, directory)
     event.session_id = record.id
     append_event(store, event)
-    output.emit(event.to_json(), lambda: output.line(t("sessions.logged", id=record.id)))
+    output.emit(event.to_json(),
+                lambda: output.line(gettext("✓ Event recorded for session '{id}'.", id=record.id)))
 
 
 def logs_command(
@@ -69,7 +70,7 @@ def logs_command(
     except KeyboardInterrupt as stop:  # Ctrl+C ends -f: the envelope still holds the events
         raise stopped_by_signal(stop, listing()) from stop
     output.emit(listing(), lambda: None if seen else output.line(
-        t("sessions.no_events", id=record.id)))
+        gettext("✧ No events recorded for session '{id}'.", id=record.id)))
 
 
 WARNED_LINES = 5  # one warning each; the rest of the unreadable lines get one summary
@@ -77,10 +78,14 @@ WARNED_LINES = 5  # one warning each; the rest of the unreadable lines get one s
 
 def _warn_unreadable(lines: list[int], path: str) -> None:
     for line in lines[:WARNED_LINES]:
-        output.warn("IO", "sessions.event_unreadable", line=line, path=path,
+        output.warn("IO", N_("skipped unreadable event line {line} in {path}"), line=line,
+                    path=path,
                     details={"line": line})
     rest = lines[WARNED_LINES:]
     if rest:
-        output.warn("IO", "sessions.event_unreadable_more", count=len(rest), first=rest[0],
+        output.warn("IO",
+                    N_("skipped {count} more unreadable event lines in {path} (lines {first} to "
+                       "{last})"),
+                    count=len(rest), first=rest[0],
                     last=rest[-1], path=path,
                     details={"count": len(rest), "first_line": rest[0], "last_line": rest[-1]})

@@ -15,7 +15,7 @@ import typer
 from gzia.cli import output
 from gzia.cli.numbers import Count
 from gzia.cli.session.common import Dir, SessionRef, open_session
-from gzia.i18n import t
+from gzia.i18n import N_, gettext, ngettext
 from gzia.sessions.output_reading import log_of, tail_lines
 
 if TYPE_CHECKING:
@@ -48,9 +48,11 @@ def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None)
 
     def human() -> None:
         idle = "-" if state["idle_s"] is None else f"{state['idle_s']:.1f}s"
-        output.line(t("run.poll_line", id=record.id, status=state["status"],
-                      exit_code=exit_code_text(state["exit_code"]),
-                      bytes=state["output_bytes"], idle=idle, holder=state["holder"] or "-"))
+        output.line(gettext("{id}  {status}  exit {exit_code}  {bytes} bytes  idle {idle}  holder "
+                            "{holder}",
+                            id=record.id, status=state["status"],
+                            exit_code=exit_code_text(state["exit_code"]),
+                            bytes=state["output_bytes"], idle=idle, holder=state["holder"] or "-"))
 
     output.emit(state, human)
 
@@ -85,7 +87,7 @@ def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = Fal
 
 def warn_no_output_yet(session_id: str) -> None:
     """Nothing written yet is an answer (empty output), said as a warning, not an error."""
-    output.warn("NO_OUTPUT_YET", "run.no_output_yet", id=session_id,
+    output.warn("NO_OUTPUT_YET", N_("session '{id}' has written no output yet"), id=session_id,
                 details={"id": session_id})
 
 
@@ -181,7 +183,9 @@ def _send(ctx: typer.Context, session: str, directory: str | None, data: bytes) 
     _, record = open_session(ctx, session, directory)
     sent = send_input(record, data)
     output.emit({"id": record.id, "bytes": sent},
-                lambda: output.line(t("run.input_sent", id=record.id, count=sent)))
+                lambda: output.line(ngettext("✓ 1 byte sent to session '{id}'.",
+                                             "✓ {count} bytes sent to session '{id}'.", sent,
+                                             id=record.id)))
 
 
 DetachKey = Annotated[str, typer.Option("--detach-key", metavar="KEY",
@@ -195,11 +199,13 @@ def attach_command(ctx: typer.Context, session: SessionRef, detach_key: DetachKe
 
     store, record = open_session(ctx, session, directory)
     streams = AttachStreams(0, sys.stdout.fileno(), _detach_byte(detach_key))
-    output.progress(t("run.attach_start", id=record.id, key=detach_key))
+    output.progress(gettext("[attached to session {id}: {key} detaches]", id=record.id,
+                            key=detach_key))
     sys.stdout.flush()
     how, record = attach_session(store, record, streams)
-    key = "run.attach_detached" if how == DETACHED else "run.attach_ended"
-    output.progress("\r\n" + t(key, id=record.id, status=record.status))
+    key = (N_("[detached from session {id}: it keeps running]")
+           if how == DETACHED else N_("[session {id} ended: {status}]"))
+    output.progress("\r\n" + gettext(key, id=record.id, status=record.status))
     output.emit({"id": record.id, "detached": how == DETACHED, "status": record.status})
 
 
@@ -209,5 +215,7 @@ def _detach_byte(name: str) -> int:
 
     data = key_bytes(name)
     if len(data) != 1:
-        raise InvalidInputError("run.bad_detach_key", key=name, details={"key": name})
+        raise InvalidInputError(N_("the detach key must be one "
+                                   "key that sends one byte, not '{key}'"),
+                                key=name, details={"key": name})
     return data[0]

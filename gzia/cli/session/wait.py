@@ -16,7 +16,7 @@ from gzia.cli import output
 from gzia.cli.numbers import Seconds
 from gzia.cli.session.common import Dir, open_store
 from gzia.contract import TimeoutFailure
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 from gzia.sessions.ids import validate_session_ref
 from gzia.views.sessions import exit_code_text
 
@@ -44,7 +44,9 @@ def wait_command(ctx: typer.Context, sessions: Ids, timeout: Timeout = None,
     data = result.to_json(ids)
     if result.timed_out:
         running = [r.id for r in result.records if r is not None and r.is_running]
-        raise TimeoutFailure("sessions.wait_timeout", seconds=timeout, count=len(running),
+        raise TimeoutFailure(N_("timed out after {seconds} s waiting for sessions; {count} still "
+                                "running (left as they are)"),
+                             seconds=timeout, count=len(running),
                              details={"timeout": timeout, "running": running}, data=data)
     if not result.all_succeeded:
         output.exit_with(1)
@@ -54,8 +56,9 @@ def wait_command(ctx: typer.Context, sessions: Ids, timeout: Timeout = None,
 def _render(ids: list[str], result: WaitResult) -> None:
     for session_id, record in zip(ids, result.records, strict=True):
         if record is None:
-            output.line(t("sessions.wait_deleted", id=session_id))
+            output.line(gettext("{id}  deleted while waiting", id=session_id))
             continue
-        output.line(t("sessions.wait_line", id=record.id, status=record.status,
-                      exit_code=exit_code_text(record.exit_code),
-                      end_reason=record.end_reason or "-"))
+        output.line(gettext("{id}  {status}  exit code: {exit_code}  end reason: {end_reason}",
+                            id=record.id, status=record.status,
+                            exit_code=exit_code_text(record.exit_code),
+                            end_reason=record.end_reason or "-"))

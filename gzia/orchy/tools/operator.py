@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 from gzia.orchy.tool import Tool, ToolContext, ToolPlugin, object_schema
 
 
@@ -22,7 +23,8 @@ def reset(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     proxy = context.proxies.get(args["tool"])
     if proxy is None:
         known = ", ".join(context.proxies)
-        raise InvalidInputError("orchy.unknown_tool", name=args["tool"], known=known,
+        raise InvalidInputError(N_("no tool named '{name}' (tools: {known})"), name=args["tool"],
+                                known=known,
                                 details={"tool": args["tool"], "known": list(context.proxies)})
     proxy.reset()
     return proxy.to_json()

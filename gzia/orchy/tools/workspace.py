@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from gzia.contract import NotFoundError, SafetyBlockError
+from gzia.i18n import N_
 from gzia.orchy.tool import Tool, ToolContext, ToolPlugin, object_schema
 from gzia.sessions.record import SessionRecord
 
@@ -35,7 +36,9 @@ def commit(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
     record = context.record()
     if not record.is_isolated:
-        raise SafetyBlockError("orchy.commit_not_isolated", id=record.id,
+        raise SafetyBlockError(N_("session {id} works directly in the project (no worktree): "
+                                  "workspace_commit commits only in an isolated session"),
+                               id=record.id,
                                details={"id": record.id})
     worktree = _work_tree(context, record)
     done = commit_session_work(context.store.project, record.id, worktree, args["message"])
@@ -49,7 +52,8 @@ def _work_tree(context: ToolContext, record: SessionRecord) -> Path:
 
     workspace = workspace_of(context.store.project, record)
     if workspace.is_isolated and not (workspace.target_dir / ".git").is_file():
-        raise NotFoundError("sessions.diff_unavailable", id=record.id,
+        raise NotFoundError(N_("session '{id}': neither its worktree nor its branch is available"),
+                            id=record.id,
                             details={"id": record.id})
     return workspace.target_dir
 

@@ -24,6 +24,7 @@ from gzia.contract import (
     SafetyBlockError,
     error_class,
 )
+from gzia.i18n import N_
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import HolderRef, SessionRecord
 from gzia.sessions.store import SessionStore
@@ -61,7 +62,8 @@ def ask_holder(record: SessionRecord, request: dict[str, Any],
     except OSError as exc:
         if not holder.alive():
             raise _holder_gone(record) from exc
-        raise IOFailure("run.holder_unreachable", id=record.id, detail=str(exc),
+        raise IOFailure(N_("cannot reach the holder of session '{id}': {detail}"), id=record.id,
+                        detail=str(exc),
                         details={"id": record.id}) from exc
     if not reply.get("ok"):
         raise _refusal(record, reply.get("error"))
@@ -75,18 +77,22 @@ def _refusal(record: SessionRecord, error: object) -> GzError:
         problem = Problem.from_json(error)
     except ValueError:
         problem = Problem(ErrorCode.IO, str(error)[:500])
-    return error_class(problem.code)("run.holder_refused", id=record.id, detail=problem.message,
+    return error_class(problem.code)(N_("the holder of session '{id}' refused: {detail}"),
+                                     id=record.id, detail=problem.message,
                                      details={"id": record.id})
 
 
 def _live_holder(record: SessionRecord) -> HolderRef:
     if not record.is_running:
-        raise ConflictError("run.not_running", id=record.id, status=record.status,
+        raise ConflictError(N_("session '{id}' is not running (current status: {status})"),
+                            id=record.id, status=record.status,
                             details={"id": record.id, "status": record.status},
                             data=record.to_json())
     holder = record.holder
     if holder is None:
-        raise ConflictError("run.not_background", id=record.id, details={"id": record.id})
+        raise ConflictError(N_("session '{id}' was not started with -b: there is no holder to talk "
+                               "to"),
+                            id=record.id, details={"id": record.id})
     if not holder.alive():
         raise _holder_gone(record)
     return holder
@@ -98,20 +104,28 @@ def _trusted_holder(record: SessionRecord) -> HolderRef:
 
     holder = _live_holder(record)
     if socket_missing(holder.socket):
-        raise IOFailure("run.holder_socket_gone", id=record.id, pid=holder.pid,
-                        socket=str(holder.socket), hint_key="run.holder_gone_hint",
+        raise IOFailure(N_("the holder of session '{id}' runs (PID {pid}) but its control socket "
+                           "{socket} is gone (deleted, or its directory was): it can no longer "
+                           "take input or be attached to"),
+                        id=record.id, pid=holder.pid,
+                        socket=str(holder.socket),
+                        hint_key=N_("stop it with: gz-ia session kill {id}"),
                         details={"id": record.id, "holder": "running",
                                  "socket": str(holder.socket)})
     if not is_trusted_socket(holder.socket):
-        raise SafetyBlockError("run.holder_socket_untrusted", id=record.id,
+        raise SafetyBlockError(N_("the control socket {socket} of session '{id}' is not a socket "
+                                  "of this user in a private directory: gz-ia does not talk to it"),
+                               id=record.id,
                                socket=str(holder.socket),
                                details={"id": record.id, "socket": str(holder.socket)})
     return holder
 
 
 def _holder_gone(record: SessionRecord) -> GzError:
-    return ConflictError("run.holder_gone", id=record.id, pid=record.pid,
-                         hint_key="run.holder_gone_hint",
+    return ConflictError(N_("the holder of session '{id}' is gone; its agent (PID {pid}) may still "
+                            "run"),
+                         id=record.id, pid=record.pid,
+                         hint_key=N_("stop it with: gz-ia session kill {id}"),
                          details={"id": record.id, "pid": record.pid, "holder": "gone"})
 
 
@@ -119,8 +133,11 @@ def send_input(record: SessionRecord, data: bytes) -> int:
     """Write ``data`` to the agent's terminal; the number of bytes taken. More than
     :data:`MAX_INPUT_BYTES` is refused before the holder is asked."""
     if len(data) > MAX_INPUT_BYTES:
-        raise InvalidInputError("run.input_too_large", id=record.id, limit=MAX_INPUT_BYTES,
-                                hint_key="run.input_too_large_hint",
+        raise InvalidInputError(N_("input for session '{id}' is larger than {limit} bytes, the "
+                                   "most one send-keys, paste or submit takes"),
+                                id=record.id, limit=MAX_INPUT_BYTES,
+                                hint_key=N_("send it in parts, or write it to a file in the "
+                                            "session's worktree and name the file"),
                                 details={"id": record.id, "limit": MAX_INPUT_BYTES})
     reply = ask_holder(record, {"op": "input", "data": control.encode_bytes(data)})
     return int(reply.get("bytes", len(data)))
@@ -219,8 +236,10 @@ def attach_session(store: SessionStore, record: SessionRecord,
     from gzia.supervisor.attach import ENDED, attach
 
     if not record.is_running:
-        raise ConflictError("run.attach_finished", id=record.id, status=record.status,
-                            hint_key="run.attach_finished_hint",
+        raise ConflictError(N_("session '{id}' has finished ({status}): there is nothing to attach "
+                               "to"),
+                            id=record.id, status=record.status,
+                            hint_key=N_("its output: gz-ia session output {id}"),
                             details={"id": record.id, "status": record.status},
                             data=record.to_json())
     holder = _trusted_holder(record)
@@ -228,7 +247,8 @@ def attach_session(store: SessionStore, record: SessionRecord,
         with control.connect(holder.socket, CALL_TIMEOUT_S) as sock:
             how = attach(sock, streams)
     except OSError as exc:
-        raise IOFailure("run.holder_unreachable", id=record.id, detail=str(exc),
+        raise IOFailure(N_("cannot reach the holder of session '{id}': {detail}"), id=record.id,
+                        detail=str(exc),
                         details={"id": record.id}) from exc
     if how == ENDED:
         deadline = time.monotonic() + CALL_TIMEOUT_S

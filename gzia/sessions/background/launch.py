@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import GzError, IOFailure, Problem, TimeoutFailure, error_from
+from gzia.i18n import N_
 from gzia.sessions.background.spec import HolderSpec
 
 if TYPE_CHECKING:
@@ -87,7 +88,9 @@ def _await_ready(holder: subprocess.Popen[bytes], session_id: str) -> dict[str, 
     while not line.endswith(b"\n"):
         remaining = deadline - time.monotonic()
         if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
-            raise TimeoutFailure("run.background_no_answer", id=session_id,
+            raise TimeoutFailure(N_("the holder of session '{id}' "
+                                    "did not report within {seconds} s"),
+                                 id=session_id,
                                  seconds=int(START_TIMEOUT_S), details={"id": session_id})
         chunk = os.read(fd, 4096)
         if not chunk:
@@ -103,7 +106,8 @@ def _parse_report(line: bytes, session_id: str) -> dict[str, Any]:
     except ValueError:
         report = None
     if not isinstance(report, dict):
-        raise IOFailure("run.background_failed", id=session_id,
+        raise IOFailure(N_("session '{id}' could not start in the background: {detail}"),
+                        id=session_id,
                         detail="the holder process ended before starting the agent",
                         details={"id": session_id})
     if not report.get("ok"):
@@ -116,6 +120,7 @@ def _start_error(problem: object, session_id: str) -> GzError:
     try:
         return error_from(Problem.from_json(problem))
     except ValueError:
-        return IOFailure("run.background_failed", id=session_id,
+        return IOFailure(N_("session '{id}' could not start in the background: {detail}"),
+                         id=session_id,
                          detail="the holder's report could not be read",
                          details={"id": session_id})

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gzia.contract import ConflictError, LockedError, NotFoundError, SafetyBlockError
+from gzia.i18n import N_, NN_
 from gzia.sessions.git import (
     changed_paths,
     commit_with_fallback_identity,
@@ -38,20 +39,28 @@ from gzia.sessions.workspace import (
 
 def check_mergeable(project: Project, record: SessionRecord) -> tuple[str, str]:
     if not record.is_isolated or not project.is_git:
-        raise NotFoundError("sessions.merge_direct", id=record.id, details={"id": record.id})
+        raise NotFoundError(N_("session '{id}' ran in direct mode and has no isolated worktree "
+                               "branch to merge"),
+                            id=record.id, details={"id": record.id})
     if record.is_running:
-        raise LockedError("sessions.merge_running", id=record.id, pid=record.pid,
+        raise LockedError(N_("session '{id}' is still running (PID {pid}); wait for it to finish "
+                             "or stop it with 'gz-ia session kill {id}'"),
+                          id=record.id, pid=record.pid,
                           details={"id": record.id, "pid": record.pid})
     branch = branch_for(record.id)
     if not branch_exists(project.root, branch):
-        raise NotFoundError("sessions.merge_no_branch", id=record.id, branch=branch,
+        raise NotFoundError(N_("session '{id}': branch '{branch}' does not exist"), id=record.id,
+                            branch=branch,
                             details={"id": record.id, "branch": branch})
     _refuse_operation_in_progress(project)
     into = _refuse_detached_base(project, record)
     dirty = changed_paths(project.base, ignore_dirs=HARNESS_PATHS)
     if dirty:
         root = str(project.base)
-        raise SafetyBlockError("sessions.merge_base_dirty", root=root,
+        raise SafetyBlockError(N_("the base repository ('{root}') has uncommitted changes or "
+                                  "untracked files.\nCommit or stash them before merging the "
+                                  "session's changes, to avoid losing data"),
+                               root=root,
                                details={"root": root, "files": dirty})
     return branch, into
 
@@ -65,8 +74,13 @@ def _refuse_detached_base(project: Project, record: SessionRecord) -> str:
     root, head = str(project.base), (rev_parse(project.base, "HEAD") or "HEAD")[:12]
     base = record.base_branch
     raise SafetyBlockError(
-        "sessions.merge_detached", id=record.id, root=root, head=head, branch=base,
-        hint_key="sessions.merge_detached_hint" if base else "sessions.merge_detached_hint_any",
+        N_("the base repository ('{root}') has no branch checked out (detached HEAD at {head}); no "
+           "branch would keep the merged work. Nothing was changed"),
+        id=record.id, root=root, head=head, branch=base,
+        hint_key=(N_("check out the branch to merge into (git -C {root} switch {branch}), then run "
+                     "gz-ia session merge {id} again")
+                  if base else N_("check out the branch to merge into (git -C {root} switch "
+                                  "<branch>), then run gz-ia session merge {id} again")),
         details={"id": record.id, "root": root, "head": head, "base_branch": base})
 
 
@@ -79,7 +93,9 @@ def _refuse_operation_in_progress(project: Project) -> None:
     operation = _operation_in_progress(_base_git_dir(project))
     if operation is not None:
         root = str(project.base)
-        raise SafetyBlockError("sessions.merge_in_progress", root=root, operation=operation,
+        raise SafetyBlockError(N_("the base repository ('{root}') has a {operation} in progress; "
+                                  "finish or abort it before merging the session"),
+                               root=root, operation=operation,
                                details={"root": root, "operation": operation})
 
 
@@ -110,15 +126,20 @@ def refuse_unsettled_worktree(project: Project, session_id: str, branch: str) ->
         operation = "merge"  # unresolved conflicts without MERGE_HEAD (a stash pop, say)
     if operation is not None:  # the safety commit would conclude it, conflict markers and all
         raise SafetyBlockError(
-            "sessions.merge_worktree_in_progress", id=session_id, root=str(worktree),
+            N_("the worktree of session '{id}' ({root}) has a {operation} in progress; finish or "
+               "abort it there before merging the session"),
+            id=session_id, root=str(worktree),
             operation=operation,
             details={"id": session_id, "worktree": str(worktree), "operation": operation})
     checked_out = current_branch(worktree) or (rev_parse(worktree, "HEAD") or "HEAD")[:12]
     if checked_out != branch:
         raise SafetyBlockError(
-            "sessions.merge_worktree_moved", id=session_id, branch=branch,
+            N_("the worktree of session '{id}' is not on its branch {branch} ({checked_out} is "
+               "checked out); nothing was changed"),
+            id=session_id, branch=branch,
             checked_out=checked_out, worktree=str(worktree),
-            hint_key="sessions.merge_worktree_moved_hint",
+            hint_key=N_("switch it back (git -C {worktree} switch {branch}), then run gz-ia "
+                        "session merge {id} again"),
             details={"id": session_id, "branch": branch, "checked_out": checked_out,
                      "worktree": str(worktree)},
         )
@@ -162,10 +183,17 @@ def refuse_conflicts(project: Project, session_id: str, branch: str, tip: str, *
     files = _conflicted_files(done.stdout)
     base = current_branch(project.base) or "HEAD"  # a detached base was refused before
     blocking = _uncommitted_in_the_way(project, branch, worktree) if worktree else []
-    hint = "sessions.merge_conflict_hint_uncommitted" if blocking else (
-        "sessions.merge_conflict_hint")
+    hint = N_("git merge would refuse to overwrite uncommitted files in the worktree "
+              "({uncommitted}): commit them there first (or remove them), then resolve in the "
+              "worktree (git merge {base} there) "
+              "and run gz-ia session merge {id}") if blocking else (
+        N_("resolve in the worktree (git merge {base} there), then run gz-ia session merge {id}"))
     raise ConflictError(
-        "sessions.merge_conflict", id=session_id, count=len(files), files=", ".join(files),
+        NN_("merging session '{id}' would conflict in {count} file: {files}. Nothing was changed: "
+            "the base and the worktree are intact (inspect with 'gz-ia session path {id}')",
+            "merging session '{id}' would conflict in {count} files: {files}. Nothing was changed: "
+            "the base and the worktree are intact (inspect with 'gz-ia session path {id}')"),
+        id=session_id, count=len(files), files=", ".join(files),
         base=base, hint_key=hint, uncommitted=", ".join(blocking),
         details={"id": session_id, "files": files, "branch": branch,
                  "worktree": str(worktree_for(project, session_id))},
@@ -211,8 +239,11 @@ def refuse_injected_files(project: Project, session_id: str, branch: str, tip: s
     files = sorted({name.strip("\n") for name in names if name.strip("\n")})
     if files:
         raise SafetyBlockError(
-            "sessions.merge_injected", id=session_id, files=", ".join(files), branch=branch,
-            hint_key="sessions.merge_injected_hint",
+            N_("session '{id}' committed files that gz-ia injected or owns ({files}); merging "
+               "would put them on your branch. Nothing was changed"),
+            id=session_id, files=", ".join(files), branch=branch,
+            hint_key=N_("remove them from the commits of {branch} in the worktree (gz-ia session "
+                        "path {id}), then run gz-ia session merge {id} again"),
             details={"id": session_id, "branch": branch, "files": files},
         )
 
@@ -235,8 +266,12 @@ def refuse_overwriting_ignored(project: Project, session_id: str, tip: str) -> N
     if files:
         root = str(project.base)
         raise SafetyBlockError(
-            "sessions.merge_overwrites_ignored", id=session_id, root=root,
-            files=", ".join(files), hint_key="sessions.merge_overwrites_ignored_hint",
+            N_("merging session '{id}' would overwrite files git ignores in {root} ({files}); "
+               "nothing was changed"),
+            id=session_id, root=root,
+            files=", ".join(files),
+            hint_key=N_("move them aside, or remove them from the session's commits, then run "
+                        "gz-ia session merge {id} again"),
             details={"id": session_id, "root": root, "files": files},
         )
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from gzia import proc
 from gzia.contract import GzError, SafetyBlockError
+from gzia.i18n import N_
 from gzia.sessions.git import (
     commit_with_fallback_identity,
     git_failure,
@@ -31,11 +32,32 @@ from gzia.sessions.git import (
     run_git,
 )
 
+_MSG_HINT: dict[object, str] = {
+    N_("'{dir}' is inside git's own directory {git_dir}, and gz-ia cannot tell which work tree it "
+       "belongs to; sessions never "
+       "run inside a git directory"): N_("run gz-ia from the repository's work tree, or name it "
+                                         "with -d <work tree>"),
+    N_("'{dir}' is inside the bare git repository {git_dir}, which has no work tree for sessions "
+       "to "
+       "run in"): N_("run gz-ia in a clone or a worktree of it (git -C {git_dir} worktree add "
+                     "<path>)"),
+    N_("a git hook ({hooks}) refused the commit of the uncommitted work in the worktree of session "
+       "'{id}' ({worktree}); nothing was "
+       "changed. The hook said: {output}"): N_("fix what the hook reports in the worktree and "
+                                               "commit there yourself, then run gz-ia session "
+                                               "merge {id} again"),
+    N_("a git hook ({hooks}) refused the merge commit of session '{id}' in {root}; the base and "
+       "the worktree are back as "
+       "they were. The hook said: {output}"): N_("fix what the hook asks for, or run gz-ia session "
+                                                 "merge {id} --no-commit and commit yourself"),
+}
+
 COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg")
 MERGE_HOOKS = ("pre-merge-commit", "prepare-commit-msg", "commit-msg")
 GIT_ADVICE = frozenset({"Not committing merge; use 'git commit' to complete the merge."})
 """git's advice after a refused merge commit: wrong once the merge is undone."""
-REFUSED_KEY = "sessions.merge_hook_refused_merge"
+REFUSED_KEY = N_("a git hook ({hooks}) refused the merge commit of session '{id}' in {root}; the "
+                 "base and the worktree are back as they were. The hook said: {output}")
 SQUASH_SCRATCH = "merge-squash"
 """Name of the private index and message files under ``.harness/`` (one merge at a time)."""
 
@@ -50,7 +72,7 @@ def commit_refused(done: proc.Completed, cwd: Path, hooks: tuple[str, ...], key:
     output = "\n".join(line for line in lines if line not in GIT_ADVICE).strip()
     output = output or f"exit status {done.returncode}"
     return SafetyBlockError(
-        key, hooks=", ".join(present), output=output, hint_key=f"{key}_hint", **params,
+        key, hooks=", ".join(present), output=output, hint_key=_MSG_HINT[key], **params,
         details={**params, "hooks": present, "output": output, "exit_code": done.returncode})
 
 

@@ -23,6 +23,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gzia.i18n import N_, gettext
 from gzia.sessions.git import IndexFile, changed_paths, git_ok, index_path, rev_parse, run_git
 from gzia.sessions.workspace import HARNESS_PATHS, current_branch
 
@@ -98,35 +99,36 @@ class MergeRollback:
                 try:
                     step()
                 except Exception as exc:  # reported; the other step still runs
-                    self._problem("sessions.merge_problem_error",
+                    self._problem(N_("{detail}"),
                                   detail=f"{type(exc).__name__}: {exc}")
         return not self.problems
 
     def _problem(self, key: str, **params: str | None) -> None:
-        from gzia.i18n import t
-
-        self.problems.append(t(key, **params))
+        self.problems.append(gettext(key, **params))
 
     # the base
 
     def _undo_base(self) -> None:
         root = str(self.root)
         if current_branch(self.root) != self.into:
-            self._problem("sessions.merge_problem_switched", root=root, branch=self.into)
+            self._problem(N_("{root} no longer has {branch} checked out"), root=root,
+                          branch=self.into)
             return
         head = rev_parse(self.root, "HEAD")
         if head != self.base_head and not self._made_by_merge(head):
-            self._problem("sessions.merge_problem_head_moved", root=root, branch=self.into,
+            self._problem(N_("{branch} moved to {head}, not by this merge (left as it is)"),
+                          root=root, branch=self.into,
                           head=head)
             return
         if head != self.base_head or self._base_changed():
             done = run_git(["reset", "-q", "--merge", self.base_head], self.root)
             if not done.ok:
                 detail = (done.stderr or done.stdout).strip()
-                self._problem("sessions.merge_problem_reset_failed", root=root, detail=detail)
+                self._problem(N_("{root} could not be reset ({detail})"), root=root, detail=detail)
                 return
         if rev_parse(self.root, "HEAD") != self.base_head or self._base_changed():
-            self._problem("sessions.merge_problem_reset_failed", root=root, detail="git status")
+            self._problem(N_("{root} could not be reset ({detail})"), root=root,
+                          detail="git status")
             return
         self._restore_orig_head()
 
@@ -159,7 +161,7 @@ class MergeRollback:
         if not self._undo_safety_commit():
             return  # the index goes with a commit that stays
         if not self.saved_index.restore():
-            self._problem("sessions.merge_problem_index_locked",
+            self._problem(N_("{path}.lock exists: git is using the index"),
                           path=str(self.saved_index.path))
 
     def _undo_safety_commit(self) -> bool:
@@ -169,13 +171,14 @@ class MergeRollback:
             return True
         parents = git_ok(["rev-list", "--parents", "-n", "1", head], self.root).split()[1:]
         if parents != [self.worktree_head]:
-            self._problem("sessions.merge_problem_head_moved", root=str(self.root),
+            self._problem(N_("{branch} moved to {head}, not by this merge (left as it is)"),
+                          root=str(self.root),
                           branch=self.session_branch, head=head)
             return False
         done = run_git(["update-ref", "-m", f"gz-ia: merge of {self.session_id} undone",
                         f"refs/heads/{self.session_branch}", self.worktree_head, head],
                        self.root)
         if not done.ok:
-            self._problem("sessions.merge_problem_reset_failed", root=str(self.root),
+            self._problem(N_("{root} could not be reset ({detail})"), root=str(self.root),
                           detail=done.stderr.strip())
         return done.ok

@@ -51,6 +51,7 @@ from gzia.contract import (
     stopped_by_signal,
 )
 from gzia.filelock import hold_lock
+from gzia.i18n import N_
 from gzia.sessions.git import (
     commit_with_fallback_identity,
     git_failure,
@@ -123,7 +124,8 @@ def _base_lock(project: Project) -> Iterator[int]:
     refuse_symlink(path)
     root = str(project.root)
     fd = hold_lock(path, time.monotonic() + MERGE_LOCK_TIMEOUT, poll=0.02, locked=lambda: (
-        LockedError("sessions.merge_locked", root=root, details={"root": root})))
+        LockedError(N_("another gz-ia session merge into {root} is in progress; try again"),
+                    root=root, details={"root": root})))
     try:
         yield fd
     finally:
@@ -234,15 +236,22 @@ def _after_undo(exc: BaseException, rollback: MergeRollback) -> BaseException | 
                "problems": rollback.problems}
     params = {"id": rollback.session_id, "root": str(rollback.root),
               "head": rollback.base_head, "problems": "; ".join(rollback.problems)}
-    hint = None if restored else "sessions.merge_not_restored_hint"
+    hint = (None
+            if restored else N_("look with git -C {root} status; git -C {root} reset --merge "
+                                "{head} takes the base back to where it was before the merge"))
     if isinstance(exc, KeyboardInterrupt):
         stopped = TerminatedError if isinstance(exc, TerminationRequested) else InterruptError
-        key = "sessions.merge_stopped" if restored else "sessions.merge_stopped_not_restored"
+        key = (N_("the merge of session '{id}' was stopped; {root} and the session's worktree are "
+                  "back as they were")
+               if restored else N_("the merge of session '{id}' was stopped, and gz-ia could not "
+                                   "put everything back as it was: {problems}"))
         return stopped(key, hint_key=hint, details=details, **params)
     if restored:
         return None
     cause = _cause(exc)
-    return IOFailure("sessions.merge_not_restored", cause=cause, hint_key=hint,
+    return IOFailure(N_("merging session '{id}' failed ({cause}), and gz-ia could not put "
+                        "everything back as it was: {problems}"),
+                     cause=cause, hint_key=hint,
                      details={**details, "cause": cause}, **params)
 
 
@@ -261,7 +270,10 @@ def _commit_worktree_changes(worktree: Path, session_id: str) -> str | None:
         ["commit", "-q", "-m", f"harness({session_id}): session changes"], worktree
     )
     if not done.ok:
-        raise commit_refused(done, worktree, COMMIT_HOOKS, "sessions.merge_hook_refused_safety",
+        raise commit_refused(done, worktree, COMMIT_HOOKS,
+                             N_("a git hook ({hooks}) refused the commit of the uncommitted work "
+                                "in the worktree of session '{id}' ({worktree}); nothing was "
+                                "changed. The hook said: {output}"),
                               id=session_id, worktree=str(worktree))
     return rev_parse(worktree, "HEAD")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gzia.contract import GzError, InterruptError, TerminatedError
 from gzia.drivers.base import Driver
-from gzia.i18n import t
+from gzia.i18n import NC_, gettext
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.record import SessionRecord, Status, elapsed_ms, now_rfc3339, parse_rfc3339
 from gzia.sessions.run.request import RunEnd
@@ -22,6 +22,11 @@ from gzia.sessions.store import SessionStore
 from gzia.supervisor.endreason import WATCHDOG_REASONS, EndReason
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import RunOutcome, Started
+
+_MSG_EVENT_FINISHED: dict[object, str] = {
+    "failed": NC_("run.event_finished_failed", "session finished"),
+    "ok": NC_("run.event_finished_ok", "session finished"),
+}
 
 STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
 
@@ -57,7 +62,7 @@ def _log_finish(store: SessionStore, record: SessionRecord) -> None:
     error = None
     if failed:
         error = f"{record.status}: {record.end_reason}, exit code {record.exit_code}"
-    action = t(f"run.event_finished_{'failed' if failed else 'ok'}")
+    action = gettext(_MSG_EVENT_FINISHED["failed" if failed else "ok"])
     log_lifecycle_event(store, record.id, action, "FINISH", failed=failed,
                         error=error, duration_ms=record.duration_ms)
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from gzia.config import without_secrets
 from gzia.contract import ConflictError, GzError, InvalidInputError, stop_request, stopped_by_signal
 from gzia.drivers.base import Driver, LaunchRequest, Permission
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
@@ -55,6 +55,11 @@ from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import Started, run_supervised
 from gzia.supervisor.signals import SignalInbox, stop_signals_held
 from gzia.supervisor.watchdog import Watchdog
+
+_MSG_EVENT: dict[object, str] = {
+    "resumed": N_("{mode} session resumed"),
+    "started": N_("{mode} session started"),
+}
 
 if TYPE_CHECKING:
     from gzia.profiles.bundle import Bundle
@@ -127,7 +132,8 @@ def resume_session(
     store = SessionStore(project)
     record = get_session(store, ref)
     if record.is_running:
-        raise ConflictError("run.already_running", id=record.id, pid=record.pid,
+        raise ConflictError(N_("session '{id}' is already running (PID {pid})"), id=record.id,
+                            pid=record.pid,
                             details={"id": record.id, "pid": record.pid}, data=record.to_json())
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
@@ -155,7 +161,9 @@ def _profile_bundle(project: Project, names: Sequence[str],
     from gzia.profiles.catalog import load_catalog, locations
 
     if not project.is_git:
-        raise InvalidInputError("profiles.direct_mode", dir=str(project.root),
+        raise InvalidInputError(N_("profiles need an isolated session: '{dir}' is not in a git "
+                                   "repository"),
+                                dir=str(project.root),
                                 details={"dir": str(project.root)})
     from gzia.credentials import withheld_names
 
@@ -269,7 +277,7 @@ class _Launch:
 
     def _run(self, record: SessionRecord, resume: bool) -> SessionRun:
         store = self.store
-        action = t(f"run.event_{'resumed' if resume else 'started'}", mode=record.mode or "chat")
+        action = gettext(_MSG_EVENT['resumed' if resume else 'started'], mode=record.mode or "chat")
         log_lifecycle_event(store, record.id, action, "PENDING")
         with stop_signals_held() as held:
             try:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
-from gzia.i18n import t
+from gzia.i18n import gettext, pgettext
 from gzia.sessions.record import SessionRecord
 from gzia.tui import services
 from gzia.tui.screens.base import GzScreen, terminal_lent
@@ -57,7 +57,9 @@ class SessionActions(GzScreen):
 
     def _kill(self, record: SessionRecord) -> None:
         store = self.context.store
-        ask(self, t("tui.confirm_kill", id=record.id), lambda: self.call(
+        ask(self,
+            gettext("Kill session '{id}'? Its processes get SIGTERM, then SIGKILL after the grace.",
+                    id=record.id), lambda: self.call(
             lambda: services.kill(store, record.id), self._done))
 
     def action_delete(self) -> None:
@@ -70,7 +72,9 @@ class SessionActions(GzScreen):
             self.notify(message, markup=False)
             self.after_removal()
 
-        ask(self, t("tui.confirm_delete", id=record.id), lambda: self.call(
+        ask(self,
+            gettext("Delete session '{id}' from .harness/sessions/ (its worktree and branch too)?",
+                    id=record.id), lambda: self.call(
             lambda: services.delete(store, record.id), deleted))
 
     def action_merge(self) -> None:
@@ -80,19 +84,22 @@ class SessionActions(GzScreen):
         store = self.context.store
 
         def checked(preview: MergePreview) -> None:
-            question = t("tui.confirm_merge", id=record.id, into=preview.into or "HEAD")
+            question = gettext("Bring the changes of session '{id}' into {into} and merge them?",
+                               id=record.id, into=preview.into or "HEAD")
             ask(self, question, lambda: self.call(
                 lambda: services.merge(store, record.id),
-                lambda lines: self._report(t("tui.merge_title", id=record.id), lines)),
+                lambda lines: self._report(gettext("Merge of session {id}", id=record.id), lines)),
                 merge_details(preview))
 
         self.call(lambda: services.preview_merge(store, record.id), checked)
 
     def action_prune(self) -> None:
         store = self.context.store
-        ask(self, t("tui.confirm_prune"), lambda: self.call(
+        ask(self,
+            gettext("Remove worktrees and harness/* "
+                    "branches that have no record?"), lambda: self.call(
             lambda: services.prune(store),
-            lambda lines: self._report(t("tui.prune_title"), lines)))
+            lambda lines: self._report(pgettext("tui.prune_title", "Prune"), lines)))
 
     def action_send_input(self) -> None:
         self._with_current(self._send_input)
@@ -105,7 +112,7 @@ class SessionActions(GzScreen):
             send = services.submit if how == "submit" else services.send_keys
             self.call(lambda: send(record, text), self._done)
 
-        self.app.push_screen(TextScreen(t("tui.input_title", id=record.id)), entered)
+        self.app.push_screen(TextScreen(gettext("Send to session {id}", id=record.id)), entered)
 
     def action_attach(self) -> None:
         store = self.context.store
@@ -123,7 +130,8 @@ class SessionActions(GzScreen):
             with terminal_lent(self.app):
                 message = job()
         except SuspendNotSupported:
-            self.notify(t("tui.no_suspend"), severity="error")
+            self.notify(gettext("This terminal cannot be handed over (no suspend here)."),
+                        severity="error")
             return
         except Exception as exc:  # shown as the CLI words it
             self.show_problem(exc)
@@ -134,11 +142,11 @@ class SessionActions(GzScreen):
 
 def _resumed(store: SessionStore, record: SessionRecord) -> str:
     services.resume(store, record)
-    return t("tui.resume_ended", id=record.id)
+    return gettext("Session '{id}' ended; back in gz-ia.", id=record.id)
 
 
 def merge_details(preview: MergePreview) -> list[str]:
     """What the merge would bring in, as ``session merge`` lists it."""
     if preview.already_up_to_date:
-        return [t("sessions.merge_up_to_date")]
-    return [t("sessions.merge_files"), *(f"  • {name}" for name in preview.files)]
+        return [gettext("✧ The branch is already up to date. Nothing to merge.")]
+    return [gettext("Integrated files:"), *(f"  • {name}" for name in preview.files)]

@@ -11,6 +11,7 @@ from textual.app import App
 from textual.binding import BindingType
 from textual.screen import Screen
 
+from gzia.i18n import N_
 from gzia.tui import services
 from gzia.tui.context import TuiContext
 from gzia.tui.keys import key, translate_bindings
@@ -21,7 +22,7 @@ T = TypeVar("T")
 class GzScreen(Screen[None]):
     """A screen whose bindings' labels are message keys (see :mod:`gzia.tui.keys`)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [key("escape", "back", "tui.key_back")]
+    BINDINGS: ClassVar[list[BindingType]] = [key("escape", "back", N_("Back"))]
 
     def __init__(self) -> None:
         super().__init__()

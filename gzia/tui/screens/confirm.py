@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from gzia.contract import Problem
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 from gzia.tui.keys import key, translate_bindings
 from gzia.views.problems import error_lines
 
@@ -31,8 +31,8 @@ class ConfirmScreen(ModalScreen[bool]):
 
     DEFAULT_CSS = DIALOG_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("y", "answer(True)", "tui.key_yes"),
-        key("n,escape", "answer(False)", "tui.key_no"),
+        key("y", "answer(True)", N_("Yes")),
+        key("n,escape", "answer(False)", N_("No")),
     ]
 
     def __init__(self, question: str, details: list[str] | None = None) -> None:
@@ -46,7 +46,7 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(self.question, classes="dialog-title", markup=False)
             with VerticalScroll(classes="dialog-body"):
                 yield Static("\n".join(self.details), markup=False)
-            yield Static(t("tui.confirm_keys"))
+            yield Static(gettext("y: yes   n / Esc: no"))
         yield Footer(compact=True)
 
     def action_answer(self, answer: bool) -> None:
@@ -57,7 +57,7 @@ class NoticeScreen(ModalScreen[None]):
     """Lines to read (a report, or an error and its hint); Enter or Esc closes it."""
 
     DEFAULT_CSS = DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [key("enter,escape", "close", "tui.key_close")]
+    BINDINGS: ClassVar[list[BindingType]] = [key("enter,escape", "close", N_("Close"))]
 
     def __init__(self, title: str, lines: list[str], *, error: bool = False) -> None:
         super().__init__()
@@ -69,7 +69,7 @@ class NoticeScreen(ModalScreen[None]):
     @classmethod
     def of_problem(cls, problem: Problem) -> NoticeScreen:
         """An error as the CLI prints it: ``Error: <message>``, then the hint."""
-        return cls(t("tui.error_title", code=problem.code), error_lines(problem), error=True)
+        return cls(gettext("Error ({code})", code=problem.code), error_lines(problem), error=True)
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -89,9 +89,9 @@ class TextScreen(ModalScreen[tuple[str, str] | None]):
 
     DEFAULT_CSS = DIALOG_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("enter", "send('submit')", "tui.key_submit", priority=True),
-        key("ctrl+k", "send('keys')", "tui.key_send_keys", priority=True),
-        key("escape", "cancel", "tui.key_cancel"),
+        key("enter", "send('submit')", N_("Submit"), priority=True),
+        key("ctrl+k", "send('keys')", N_("Send as keys"), priority=True),
+        key("escape", "cancel", N_("Cancel")),
     ]
 
     def __init__(self, title: str) -> None:
@@ -102,7 +102,9 @@ class TextScreen(ModalScreen[tuple[str, str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, classes="dialog-title", markup=False)
-            yield Input(placeholder=t("tui.input_placeholder"), id="text")
+            yield Input(placeholder=gettext("Text (Enter: text + Enter) or key names (Ctrl+K): C-c "
+                                            "Escape Up"),
+                        id="text")
         yield Footer(compact=True)
 
     def action_send(self, how: str) -> None:

@@ -12,15 +12,15 @@ from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
-from gzia.i18n import t
+from gzia.i18n import N_, NC_, gettext
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.tui import services
 from gzia.tui.keys import key
 from gzia.tui.screens.actions import SessionActions
 
-TABS = (("record", "tui.tab_record"), ("diff", "tui.tab_diff"), ("events", "tui.tab_events"),
-        ("output", "tui.tab_output"))
+TABS = (("record", N_("Record")), ("diff", N_("Diff")), ("events", N_("Events")),
+        ("output", N_("Output")))
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,12 @@ class SessionView:
 def read_view(store: SessionStore, session_id: str) -> SessionView:
     record = services.load_session(store, session_id)
     output = (services.output_text(record) if record.log_path
-              else t("run.no_output", id=record.id))
+              else gettext("session '{id}' has no output log (only -b and terminal runs keep one)",
+                           id=record.id))
     return SessionView(record, services.show_lines(record),
                        services.diff_text(services.diff_of(store, record)),
-                       services.event_lines(store, session_id) or [t("tui.no_events")],
-                       output.rstrip("\n") or t("tui.no_output_yet"))
+                       services.event_lines(store, session_id) or [gettext("(no events)")],
+                       output.rstrip("\n") or gettext("(no output yet)"))
 
 
 class DetailScreen(SessionActions):
@@ -52,15 +53,15 @@ class DetailScreen(SessionActions):
     DetailScreen VerticalScroll { padding: 0 1; height: 1fr; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("escape", "back", "tui.key_back", show=False),  # 80 columns: Esc goes without saying
-        key("r", "resume", "tui.key_resume"),
-        key("a", "attach", "tui.key_attach"),
-        key("i", "send_input", "tui.key_input"),
-        key("k", "kill", "tui.key_kill"),
-        key("m", "merge", "tui.key_merge"),
-        key("d", "delete", "tui.key_delete"),
-        key("p", "prune", "tui.key_prune", show=False),
-        key("f5", "reload", "tui.key_reload", show=False),
+        key("escape", "back", N_("Back"), show=False),  # 80 columns: Esc goes without saying
+        key("r", "resume", N_("Resume")),
+        key("a", "attach", N_("Attach")),
+        key("i", "send_input", N_("Input")),
+        key("k", "kill", N_("Kill")),
+        key("m", "merge", N_("Merge")),
+        key("d", "delete", N_("Delete")),
+        key("p", "prune", NC_("tui.key_prune", "Prune"), show=False),
+        key("f5", "reload", N_("Reload"), show=False),
         *(key(str(n), f"tab('{name}')", label, show=False)
           for n, (name, label) in enumerate(TABS, 1)),
     ]
@@ -74,7 +75,7 @@ class DetailScreen(SessionActions):
         yield Static(self.session_id, id="heading", markup=False)
         with TabbedContent(id="tabs"):
             for name, label in TABS:
-                with TabPane(t(label), id=f"tab-{name}"), VerticalScroll():
+                with TabPane(gettext(label), id=f"tab-{name}"), VerticalScroll():
                     yield Static("", id=f"{name}-body", markup=False)
         yield Footer(compact=True)
 
@@ -106,8 +107,8 @@ class DetailScreen(SessionActions):
         self.view = view
         record = view.record
         self.query_one("#heading", Static).update(
-            t("tui.detail_heading", id=record.id, status=record.status,
-              provider=record.provider or "-"))
+            gettext("Session {id} · {status} · {provider}", id=record.id, status=record.status,
+                    provider=record.provider or "-"))
         self.query_one("#record-body", Static).update("\n".join(view.show))
         self.query_one("#diff-body", Static).update(highlighted_diff(view.diff))
         self.query_one("#events-body", Static).update("\n".join(view.events))

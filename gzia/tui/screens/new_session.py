@@ -31,7 +31,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from gzia.drivers.base import Permission
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 from gzia.tui import starting
 from gzia.tui.keys import key
 from gzia.tui.screens.base import GzScreen, terminal_lent
@@ -49,7 +49,7 @@ NOTICE_S = 10.0
 
 class NewSessionScreen(GzScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("ctrl+s", "start", "tui_forms.key_start"),
+        key("ctrl+s", "start", N_("Start")),
     ]
     DEFAULT_CSS = """
     NewSessionScreen #new-form { padding: 0 1; }
@@ -77,24 +77,25 @@ class NewSessionScreen(GzScreen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="new-form"):
-            yield Static(t("tui_forms.new_title"), classes="title")
+            yield Static(gettext("New session"), classes="title")
             with Horizontal(classes="row"):
-                yield Label(t("tui_forms.agent_label"))
-                yield OptionList(Option(t("tui_forms.agents_checking"), disabled=True),
+                yield Label(gettext("Agent"))
+                yield OptionList(Option(gettext("Looking for agents on PATH..."), disabled=True),
                                  id="agents")
             yield Static("", id="agent-detail", markup=False)
             with Horizontal(classes="row", id="permission-row"):
-                yield Label(t("tui_forms.permission_label"))
+                yield Label(gettext("Permission"))
                 yield _permission_set(starting.default_permission())
             yield from self._profiles()
             with Horizontal(classes="row"):
-                yield Label(t("tui_forms.prompt_label"), id="prompt-label")
+                yield Label(gettext("Prompt"), id="prompt-label")
                 yield TextArea(id="prompt", soft_wrap=True, show_line_numbers=False)
             with Horizontal(classes="row"):
-                yield Label(t("tui_forms.where_label"))
+                yield Label(gettext("Run"))
                 with RadioSet(id="where"):
-                    yield Pick(t("tui_forms.foreground"), value=True, id="foreground")
-                    yield Pick(t("tui_forms.background"), id="background")
+                    yield Pick(gettext("in the foreground (this terminal)"), value=True,
+                               id="foreground")
+                    yield Pick(gettext("in the background"), id="background")
             yield Static("", id="problem", markup=False)
         yield Footer()
 
@@ -107,7 +108,7 @@ class NewSessionScreen(GzScreen):
             return
         if names:
             with Horizontal(classes="row"):
-                yield Label(t("tui_forms.profiles_label"))
+                yield Label(gettext("Profiles"))
                 with Vertical(id="profiles"):
                     yield from (Tick(name, name=name) for name in names)
 
@@ -136,8 +137,8 @@ class NewSessionScreen(GzScreen):
         self.query_one("#agent-detail", Static).update(_agent_detail(agent))
         prompt = self.query_one("#prompt", TextArea)
         prompt.disabled = not agent.takes_prompt
-        prompt.placeholder = (t("tui_forms.prompt_placeholder") if agent.takes_prompt
-                              else t("tui_forms.prompt_unused", name=agent.status.name))
+        prompt.placeholder = (gettext("The agent's first task (optional)") if agent.takes_prompt
+                              else gettext("{name} takes no prompt", name=agent.status.name))
 
     def _agent(self, provider: str | None) -> starting.Agent | None:
         found = [a for a in self.agents.all if a.status.id == provider] if self.agents else []
@@ -150,7 +151,7 @@ class NewSessionScreen(GzScreen):
         self._say("")
         if choice.background:
             self.busy = True
-            self._say(t("tui_forms.starting"))
+            self._say(gettext("Starting the session..."))
             self.refresh_bindings()
             project_dir = self.context.store.project.base
             self.call(lambda: starting.start_in_background(project_dir, choice),
@@ -194,7 +195,7 @@ class NewSessionScreen(GzScreen):
     def _started_in_background(self, started: tuple[str, list[str]]) -> None:
         session_id, warnings = started
         for warning in warnings:
-            self.app.notify(warning, title=t("core.warning_prefix"), severity="warning",
+            self.app.notify(warning, title=gettext("Warning"), severity="warning",
                             markup=False, timeout=NOTICE_S)
         self._started(session_id)
 
@@ -243,7 +244,7 @@ def _outcome(run: SessionRun) -> NoticeScreen:
     from gzia.views.sessions import finished_lines
 
     lines = [line.strip() for line in finished_lines(record)]
-    return NoticeScreen(t("tui_forms.outcome_title", id=record.id), lines)
+    return NoticeScreen(gettext("Session {id}", id=record.id), lines)
 
 
 def _first_pick(agents: starting.Agents) -> int | None:
@@ -263,15 +264,16 @@ def _permission_set(default: str) -> RadioSet:
 def _agent_row(agent: starting.Agent) -> Text:
     status = agent.status
     if status.available:
-        state = t("tui_forms.agent_ready", name=status.name)
+        state = gettext("{name} — ready to use", name=status.name)
         return Text(f"[✓] {state}" + (f" ({status.version})" if status.version else ""))
-    return Text(f"[✗] {t('tui_forms.agent_missing', name=status.name)}", style="dim")
+    return Text(f"[✗] {gettext('{name} — not installed (not found on PATH)', name=status.name)}",
+                style="dim")
 
 
 def _agent_detail(agent: starting.Agent) -> str:
     status = agent.status
     if status.available:
-        return t("tui_forms.agent_path", path=status.path or "")
+        return gettext("Found at {path}", path=status.path or "")
     if status.install_hint:
-        return t("drivers.install_line", hint=status.install_hint)
+        return gettext("Install: {hint}", hint=status.install_hint)
     return ""

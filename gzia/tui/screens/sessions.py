@@ -22,7 +22,7 @@ from textual.binding import BindingType
 from textual.events import Resize
 from textual.widgets import DataTable, Footer, Input, Static
 
-from gzia.i18n import t
+from gzia.i18n import N_, NC_, gettext
 from gzia.sessions.record import SessionRecord, Status
 from gzia.tui import services
 from gzia.tui.keys import key
@@ -43,18 +43,18 @@ class SessionsScreen(SessionActions):
     SessionsScreen #preview { height: 8; border-top: solid $accent; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("escape", "back", "tui.key_back", show=False),  # home: from the filter to the table
-        key("enter", "open", "tui.key_open", show=False),
-        key("slash", "filter", "tui.key_filter"),
-        key("s", "cycle_status", "tui.key_status"),
-        key("k", "kill", "tui.key_kill"),
-        key("m", "merge", "tui.key_merge"),
-        key("d", "delete", "tui.key_delete"),
-        key("a", "attach", "tui.key_attach", show=False),
-        key("i", "send_input", "tui.key_input", show=False),
-        key("p", "prune", "tui.key_prune", show=False),
-        key("f5", "reload", "tui.key_reload", show=False),
-        key("q", "app.quit", "tui.key_quit"),
+        key("escape", "back", N_("Back"), show=False),  # home: from the filter to the table
+        key("enter", "open", N_("Open"), show=False),
+        key("slash", "filter", N_("Filter")),
+        key("s", "cycle_status", N_("Status")),
+        key("k", "kill", N_("Kill")),
+        key("m", "merge", N_("Merge")),
+        key("d", "delete", N_("Delete")),
+        key("a", "attach", N_("Attach"), show=False),
+        key("i", "send_input", N_("Input"), show=False),
+        key("p", "prune", NC_("tui.key_prune", "Prune"), show=False),
+        key("f5", "reload", N_("Reload"), show=False),
+        key("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self) -> None:
@@ -72,7 +72,7 @@ class SessionsScreen(SessionActions):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title", markup=False)
-        yield Input(placeholder=t("tui.filter_placeholder"), id="filter")
+        yield Input(placeholder=gettext("Filter: id, provider, branch, label, prompt"), id="filter")
         yield DataTable(id="sessions", cursor_type="row")
         yield Static("", id="preview", markup=False)
         yield Footer(compact=True)
@@ -117,7 +117,7 @@ class SessionsScreen(SessionActions):
         self.shown = {}
         self.columns = columns_for(width)
         for index in self.columns:
-            title = t(COLUMN_TITLES[index])
+            title = gettext(COLUMN_TITLES[index])
             table.add_column(Text(title), key=COLUMN_TITLES[index], width=cell_len(title))
 
     def action_reload(self) -> None:
@@ -130,7 +130,7 @@ class SessionsScreen(SessionActions):
 
     def _refresh_failed(self, exc: BaseException) -> None:
         problem = services.problem_of(exc)
-        self._set_text("#title", f"{t('core.error_prefix')}: {problem.message}")
+        self._set_text("#title", f"{gettext('Error')}: {problem.message}")
 
     def _show(self, records: list[SessionRecord]) -> None:
         """The records; once the table is drawn, the preview and the ahead/behind counts
@@ -213,10 +213,12 @@ class SessionsScreen(SessionActions):
             column.width = max([column.label.cell_len, *(cell_len(row[index]) for row in rows)])
 
     def _show_title(self, shown: int, matching: int) -> None:
-        status = self.status_filter or t("tui.status_all")
-        key = "tui.sessions_heading" if shown == matching else "tui.sessions_heading_capped"
-        title = t(key, shown=shown, matching=matching, total=len(self.records),
-                  status=status)
+        status = self.status_filter or gettext("all")
+        key = (N_("Sessions: {shown} of {total} · status: {status}")
+               if shown == matching else N_("Sessions: showing {shown} of {matching}: filter to "
+                                            "narrow · status: {status}"))
+        title = gettext(key, shown=shown, matching=matching, total=len(self.records),
+                        status=status)
         self._set_text("#title", title)
 
     def _selected_id(self) -> str | None:
@@ -246,7 +248,8 @@ class SessionsScreen(SessionActions):
     def _load_preview(self) -> None:
         record = self.current()
         if record is None:
-            self._set_text("#preview", t("tui.no_sessions") if not self.records else "")
+            self._set_text("#preview", (gettext("No sessions in this project yet: n starts one.")
+                                        if not self.records else ""))
             return
         store = self.context.store
         self.call(lambda: (record.id, services.preview_text(store, record)),

@@ -13,7 +13,7 @@ from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, ProgressBar, Static
 
-from gzia.i18n import t
+from gzia.i18n import N_, gettext
 from gzia.tui import updating
 from gzia.tui.keys import key
 from gzia.tui.screens.base import GzScreen
@@ -24,9 +24,9 @@ class UpdateScreen(GzScreen):
     """Checks on arrival; ``u`` installs what the check found, ``r`` rolls back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        key("c", "check", "tui_forms.key_check"),
-        key("u", "install", "tui_forms.key_install"),
-        key("r", "rollback", "tui_forms.key_rollback"),
+        key("c", "check", N_("Check")),
+        key("u", "install", N_("Install")),
+        key("r", "rollback", N_("Roll back")),
     ]
     DEFAULT_CSS = """
     UpdateScreen #update-body { padding: 0 1; }
@@ -46,8 +46,9 @@ class UpdateScreen(GzScreen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="update-body"):
-            yield Static(t("tui_forms.update_title"), classes="title")
-            yield Static(t("update.current_version", version=updating.running_version()),
+            yield Static(gettext("Update gz-ia"), classes="title")
+            yield Static(gettext("❯ Current version: v{version}",
+                                 version=updating.running_version()),
                          id="current", markup=False)
             yield Static("", id="remote", markup=False)
             yield Static("", id="verdict", markup=False)
@@ -70,14 +71,16 @@ class UpdateScreen(GzScreen):
         self.found = None
         self._show(remote="", verdict="")
         self._start(lambda: updating.check(self._warn_from_thread), self._checked,
-                    t("tui_forms.checking"))
+                    gettext("Checking for gz-ia updates..."))
 
     def action_install(self) -> None:
         found = self.found
         if found is None or not found["newer"]:
             return
-        question = t("tui_forms.update_confirm", current=found["current"],
-                     version=found["latest"])
+        question = gettext("New version available (v{current} -> v{version}). Download and install "
+                           "it now?",
+                           current=found["current"],
+                           version=found["latest"])
         ask(self, question, lambda: self._start(self._install, self._installed, ""))
 
     def action_rollback(self) -> None:
@@ -85,7 +88,9 @@ class UpdateScreen(GzScreen):
         if path is None:  # the service says why, as the CLI does
             self._start(updating.rollback, self._rolled_back, "")
             return
-        ask(self, t("tui_forms.rollback_confirm", path=str(path)),
+        ask(self, gettext("Go back to the version that ran before the last update "
+                          "({path}.previous)?",
+                          path=str(path)),
             lambda: self._start(updating.rollback, self._rolled_back, ""))
 
     def _install(self) -> dict[str, Any]:
@@ -117,8 +122,9 @@ class UpdateScreen(GzScreen):
 
     def _checked(self, found: dict[str, Any]) -> None:
         self.found = found
-        self._show(remote=t("update.remote_version", version=found["latest"],
-                            source=found["source"]),
+        self._show(remote=gettext("✧ Remote version: v{version} ({source})",
+                                  version=found["latest"],
+                                  source=found["source"]),
                    verdict=_verdict(found), result="")
 
     def _installed(self, result: dict[str, Any]) -> None:
@@ -127,8 +133,9 @@ class UpdateScreen(GzScreen):
 
     def _rolled_back(self, result: dict[str, Any]) -> None:
         self._show(result="\n".join([
-            t("update.rolled_back", version=result["version"], path=result["path"]),
-            t("tui_forms.restart_hint")]))
+            gettext("✓ gz-ia rolled back to v{version} in {path}", version=result["version"],
+                    path=result["path"]),
+            gettext("Quit and start gz-ia again to run that version.")]))
 
     def _show(self, **texts: str) -> None:
         for name, text in texts.items():
@@ -140,14 +147,15 @@ class UpdateScreen(GzScreen):
         self.app.call_from_thread(self._add_warning, text)
 
     def _add_warning(self, text: str) -> None:
-        self.warnings.append(f"{t('core.warning_prefix')}: {text}")
+        self.warnings.append(f"{gettext('Warning')}: {text}")
         self._show(warnings="\n".join(self.warnings))
 
     def _installing_from_thread(self, version: str) -> None:
         self.app.call_from_thread(self._installing, version)
 
     def _installing(self, version: str) -> None:
-        self._show(result=t("update.downloading", version=version))
+        self._show(result=gettext("↻ Downloading and installing gz-ia v{version}...",
+                                  version=version))
         bar = self.query_one("#progress", ProgressBar)
         bar.update(total=None, progress=0)
         bar.add_class("-shown")
@@ -159,13 +167,17 @@ class UpdateScreen(GzScreen):
 
 def _verdict(found: dict[str, Any]) -> str:
     if found["newer"]:
-        return t("tui_forms.update_available", current=found["current"],
-                 version=found["latest"], source=found["source"].capitalize())
-    return t("update.up_to_date", version=found["current"])
+        return gettext("⚡ New version available: v{current} -> v{version} ({source})",
+                       current=found["current"],
+                       version=found["latest"], source=found["source"].capitalize())
+    return gettext("✓ gz-ia is already at the latest version (v{version})",
+                   version=found["current"])
 
 
 def _installed(result: dict[str, Any]) -> str:
     if result["updated"]:
-        return "\n".join([t("update.updated", version=result["version"], path=result["path"]),
-                          t("tui_forms.restart_hint")])
-    return t("update.up_to_date", version=result["current"])
+        return "\n".join([gettext("✓ gz-ia updated successfully to v{version} in {path}",
+                                  version=result["version"], path=result["path"]),
+                          gettext("Quit and start gz-ia again to run that version.")])
+    return gettext("✓ gz-ia is already at the latest version (v{version})",
+                   version=result["current"])

@@ -6,6 +6,7 @@ import time
 import typer
 
 from gzia.cli import output
+from gzia.i18n import N_
 
 app = typer.Typer(help="Example commands from a plugin.")
 
@@ -21,7 +22,7 @@ def fail() -> None:
     """Fail the way domain code does."""
     from gzia.contract import IOFailure
 
-    raise IOFailure("core.io_error", detail="disk full")
+    raise IOFailure(N_("I/O error: {detail}"), detail="disk full")
 
 
 @app.command()
