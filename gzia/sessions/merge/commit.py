@@ -33,23 +33,14 @@ from gzia.sessions.git import (
 )
 
 _MSG_HINT: dict[object, str] = {
-    N_("'{dir}' is inside git's own directory {git_dir}, and gz-ia cannot tell which work tree it "
-       "belongs to; sessions never "
-       "run inside a git directory"): N_("run gz-ia from the repository's work tree, or name it "
-                                         "with -d <work tree>"),
-    N_("'{dir}' is inside the bare git repository {git_dir}, which has no work tree for sessions "
-       "to "
-       "run in"): N_("run gz-ia in a clone or a worktree of it (git -C {git_dir} worktree add "
-                     "<path>)"),
-    N_("a git hook ({hooks}) refused the commit of the uncommitted work in the worktree of session "
-       "'{id}' ({worktree}); nothing was "
-       "changed. The hook said: {output}"): N_("fix what the hook reports in the worktree and "
-                                               "commit there yourself, then run gz-ia session "
-                                               "merge {id} again"),
-    N_("a git hook ({hooks}) refused the merge commit of session '{id}' in {root}; the base and "
-       "the worktree are back as "
-       "they were. The hook said: {output}"): N_("fix what the hook asks for, or run gz-ia session "
-                                                 "merge {id} --no-commit and commit yourself"),
+    N_("a git hook ({hooks}) refused the commit of the uncommitted work in the worktree of "
+       "session '{id}' ({worktree}); nothing was changed. The hook said: {output}"):
+        N_("fix what the hook reports in the worktree and commit there yourself, then run "
+           "gz-ia session merge {id} again"),
+    N_("a git hook ({hooks}) refused the merge commit of session '{id}' in {root}; the base "
+       "and the worktree are back as they were. The hook said: {output}"):
+        N_("fix what the hook asks for, or run gz-ia session merge {id} --no-commit and "
+           "commit yourself"),
 }
 
 COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg")
