@@ -24,8 +24,6 @@ from gzia.credentials import CREDENTIAL_VARIABLES, MASK, mask_credentials
 
 # The withholding rule lives in gzia.credentials (cheap to import: every start with a GZ_*
 # variable consults it); callers that read settings take it from here as well.
-from gzia.credentials import secret_variables as secret_variables  # noqa: PLC0414 - re-exported
-from gzia.credentials import without_secrets as without_secrets  # noqa: PLC0414 - re-exported
 from gzia.i18n import N_, gettext
 
 _MSG_EXPECTED: dict[object, str] = {

@@ -2,7 +2,7 @@
 
 Always an argv list, never a shell; explicit cwd and environment. :func:`run` runs
 short-lived helper programs (git, version probes, a new pyz) to their end: never with
-gz-ia's own secrets in the environment (:func:`gzia.config.without_secrets`: git and the
+gz-ia's own secrets in the environment (:func:`gzia.credentials.without_secrets`: git and the
 project's hooks it runs get no update credentials, as agents get none), a deadline on
 every wait; a program that outlives its deadline is killed with its whole process group,
 so a hanging binary never hangs gz-ia. :func:`start` starts a long-lived process (an
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gzia.config import without_secrets
 from gzia.contract import NotFoundError, TimeoutFailure
+from gzia.credentials import without_secrets
 from gzia.i18n import N_
 
 DEFAULT_TIMEOUT = 30.0

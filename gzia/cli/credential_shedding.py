@@ -40,11 +40,12 @@ def shed_credentials(command: str) -> None:
 
     if not secret_variables(os.environ):
         return
-    clean = names_withheld(os.environ)
     if command in KEEPERS:
         forbid_inspection()
         return
     from gzia.selfexec import replace_self
+
+    clean = names_withheld(os.environ)
 
     try:
         replace_self(clean)

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gzia.config import without_secrets
 from gzia.contract import TimeoutFailure
+from gzia.credentials import without_secrets
 from gzia.drivers.base import Driver
 
 PROBE_TIMEOUT = 3.0

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gzia.config import without_secrets
-from gzia.credentials import carries_credential, mask_credentials
+from gzia.credentials import carries_credential, mask_credentials, without_secrets
 
 VALUES = [
     ("https://user:secret@nexus.example/search", "https://user:****@nexus.example/search", True),

@@ -60,7 +60,7 @@ def start_in_background(
 
 def _start_holder(spec: HolderSpec) -> subprocess.Popen[bytes]:
     from gzia import proc
-    from gzia.config import without_secrets
+    from gzia.credentials import without_secrets
     from gzia.selfexec import HOLDER_ARG, gzia_argv
 
     holder = proc.start(  # an agent can read its holder's environment: no secrets
