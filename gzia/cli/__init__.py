@@ -9,8 +9,6 @@ from __future__ import annotations
 import os
 import sys
 
-from gzia.i18n import gettext
-
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
@@ -112,6 +110,8 @@ def output_failed(exc: OSError) -> int:
     from gzia.contract import error_message
 
     try:
+        from gzia.i18n import gettext  # not on --version's path: it imports typing
+
         sys.stderr.write(f"{gettext('Error')}: {error_message(exc)}\n")
         sys.stderr.flush()
     except OSError:
