@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import importlib
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -148,11 +147,12 @@ def show_help(ctx: click.Context) -> None:
     from gzia.cli.help_text import help_text
 
     text = help_text(ctx)
-    if output.is_json():
-        output.emit({"help": text})
+    out = output.current()
+    if out.json:
+        out.emit({"help": text})
     else:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+        out.stdout.write(text + "\n")
+        out.stdout.flush()
 
 
 BUILT_IN_SETTINGS = {"show_default": True}
