@@ -10,7 +10,6 @@ A group's subcommands may be named with the ``module:attribute`` that defines th
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -126,6 +125,8 @@ class GzGroup(GzCommand, click.Group):
 
 
 def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> None:
+    import difflib  # only for a word that is no command: off every command's path
+
     apply_global_flags(None, rest)
     close = difflib.get_close_matches(name, known, n=3)
     raise UnknownCommandError(
