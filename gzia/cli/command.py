@@ -70,11 +70,6 @@ class GzCommand(click.Command):
             option.callback = _show_help
         return option
 
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """click's plain page, whatever a plugin's own class would draw (typer's rich
-        boxes would go straight to stdout, even in JSON mode)."""
-        click.Command.format_help(self, ctx, formatter)
-
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """An ``Arguments`` section for the arguments that have help, then ``Options``."""
         arguments: list[tuple[str, str]] = []
