@@ -103,13 +103,16 @@ async def test_kill_asks_first_then_stops_the_session(gz: Gz, repo: Path) -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: table_ids(app) == [session], "the session in the list")
         await pilot.press("k")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert isinstance(app.screen, ConfirmScreen)
         assert app.screen.question == (
             f"Kill session '{session}'? Its processes get SIGTERM, then SIGKILL after the grace.")
         await pilot.press("n")  # no: nothing happens
         assert isinstance(app.screen, SessionsScreen)
         assert stored(repo, session)["status"] == "running"
-        await pilot.press("k", "y")
+        await pilot.press("k")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
         await until(pilot, lambda: status_in_table(app, session) == "killed", "killed")
     assert wait_final(repo, session)["status"] == "killed"
 
@@ -124,6 +127,7 @@ async def test_delete_asks_first_then_removes_it_everywhere(gz: Gz, repo: Path) 
         await until(pilot, lambda: isinstance(app.screen, DetailScreen)
                     and app.screen.view is not None, "the detail screen")
         await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert isinstance(app.screen, ConfirmScreen)
         assert app.screen.question == (f"Delete session '{session}' from .harness/sessions/ "
                                        "(its worktree and branch too)?")
