@@ -29,6 +29,7 @@ from gzia.tui.keys import key
 from gzia.tui.rows import COLUMN_TITLES, ROWS_SHOWN, columns_for, matches, row_of, ticked
 from gzia.tui.screens.actions import SessionActions
 from gzia.tui.status_colours import coloured_status
+from gzia.views.problems import error_lines
 
 STATUSES: tuple[str | None, ...] = (None, *(s.value for s in Status))
 
@@ -85,7 +86,8 @@ class SessionsScreen(SessionActions):
 
     def on_mount(self) -> None:
         self._set_columns(self.app.size.width)
-        self.ahead_behind = services.AheadBehind(self.context.store)
+        store = self.context.store  # outside git there is no base to count against
+        self.ahead_behind = services.AheadBehind(store) if store.project.is_git else None
         self.listing = services.SessionListing(self.context.store)
         self.set_interval(self.context.refresh_s, self.reload)
         if self.first_read_asked:
@@ -135,8 +137,8 @@ class SessionsScreen(SessionActions):
                   failed=self._refresh_failed)
 
     def _refresh_failed(self, exc: BaseException) -> None:
-        problem = services.problem_of(exc)
-        self._set_text("#title", f"{gettext('Error')}: {problem.message}")
+        """The title says it as ``session list`` would: its error line, then its hint."""
+        self._set_text("#title", "   ".join(error_lines(services.problem_of(exc))))
 
     def _show(self, records: list[SessionRecord]) -> None:
         """The records; once the table is drawn, the preview and the ahead/behind counts
