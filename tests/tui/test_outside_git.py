@@ -31,9 +31,10 @@ async def test_outside_git_the_title_is_the_list_not_a_git_error(tmp_path: Path,
     async with app.run_test(size=(120, 30)) as pilot:
         table = app.screen.query_one("#sessions", DataTable)
         await until(pilot, lambda: table.row_count == 1, "the session")
-        for _ in range(3):  # refreshes, with their counts and previews
-            await app.workers.wait_for_complete()
-            await pilot.pause(0.15)
+        await until(pilot, lambda: "direct mode" in str(
+            app.screen.query_one("#preview", Static).render()), "the preview, after the counts")
+        await app.workers.wait_for_complete()  # the counts' call (it failed outside git)
+        await pilot.pause()  # and what it said, shown
         assert title(app) == "Sessions: 1 of 1 · status: all"
         assert str(table.get_row("d1d2d3d4")[-1]) == "-"
 

@@ -27,10 +27,11 @@ def not_showing(text: str) -> object:
     return lambda lines: not any(text in line for line in lines)
 
 
-def start_tui(repo: Path, *, alternate: bool) -> PtyScreen:
-    """``gz-ia start`` in ``repo`` on a 100x30 PTY, after a line the shell printed."""
+def start_tui(repo: Path, *, alternate: bool, **extra: str) -> PtyScreen:
+    """``gz-ia start`` in ``repo`` on a 100x30 PTY, after a line the shell printed;
+    ``extra`` in its environment."""
     env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
-    env.update(TERM="xterm-256color")
+    env.update(TERM="xterm-256color", **extra)
     argv = ["sh", "-c", 'echo "$ an earlier line"; exec "$0" -m gzia start', sys.executable]
     return PtyScreen(argv, env=env, cwd=str(repo), size=(100, 30), alternate=alternate)
 
@@ -74,3 +75,41 @@ def test_after_quit_no_frame_is_left_under_the_prompt(repo: Path, tui: PtyScreen
     assert tui.screen.cursor.x == 0
     below = tui.lines[tui.screen.cursor.y:]
     assert all(not line.strip() for line in below), tui.text()
+
+
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+def border_colour(screen: PtyScreen, label: str) -> str:
+    """The colour of the left border of the field labelled ``label`` (focus changes it)."""
+    row = next(y for y, line in enumerate(screen.lines) if line.startswith(f" {label} "))
+    column = screen.lines[row].index("▊")
+    return str(screen.screen.buffer[row][column].fg)
+
+
+def test_a_foreground_command_from_the_form_gets_a_clean_screen_and_a_fresh_line_after(
+        repo: Path, tmp_path: Path) -> None:
+    """The form's command (the shell highlighted) runs in the foreground on a cleared
+    screen; it ends mid-line, and after quitting the prompt still starts a line."""
+    tui = start_tui(repo, alternate=True, PATH=SYSTEM_PATH, SHELL="/bin/sh",
+                    HOME=str(tmp_path))
+    try:
+        tui.wait_for(showing("Sessions: 0 of 0"), "the empty list", timeout=60)
+        tui.type(b"n")
+        tui.wait_for(showing("Shell (shell) — ready to use", "Found at"), "the form")
+        tui.wait_for(showing("Command"), "the shell highlighted: a command, not a prompt")
+        blurred = border_colour(tui, "Command")
+        tui.type(b"\t\t")  # Permission, then the command
+        tui.wait_for(lambda _: border_colour(tui, "Command") != blurred, "the command focused")
+        tui.type(b"printf ran-in-the-foreground")
+        tui.wait_for(showing("printf ran-in-the-foreground"), "the command typed")
+        tui.type(b"\x13")  # Ctrl+S
+        tui.wait_for(showing("finished successfully", "Merge: m"), "the outcome, as keys")
+        assert b"ran-in-the-foreground" in tui.raw
+        tui.type(ENTER)
+        tui.wait_for(showing("completed", "Attach"), "the list with the session")
+        tui.type(CTRL_Q)
+        assert tui.wait_exit() == 0
+        assert tui.screen.cursor.x == 0, tui.text()
+    finally:
+        tui.close()
