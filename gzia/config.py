@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gzia.atomic import write_atomic
-from gzia.contract import InvalidInputError, IOFailure
+from gzia.contract import InvalidInputError, IOFailure, Permission
 from gzia.credentials import CREDENTIAL_VARIABLES, MASK, mask_credentials
 
 # The withholding rule lives in gzia.credentials (cheap to import: every start with a GZ_*
@@ -70,7 +70,7 @@ SETTINGS: tuple[Setting, ...] = (
             "agent used when -p is not given (else the first available)"),
     Setting("default_permission", str, "supervised", "GZ_DEFAULT_PERMISSION",
             "permission level used when -m is not given",
-            choices=("readonly", "supervised", "autonomous")),  # gzia.drivers.base.Permission
+            choices=tuple(Permission)),
     Setting("allow_push", bool, False, "GZ_ALLOW_PUSH",
             "let session agents run git push (like --allow-push)"),
     Setting("kill_grace_ms", int, 100, "GZ_KILL_GRACE_MS",

@@ -23,7 +23,8 @@ from gzia.cli.run_report import (
     warn_at_launch,
 )
 from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
-from gzia.drivers.base import Driver, Permission
+from gzia.contract import Permission
+from gzia.drivers.base import Driver
 from gzia.i18n import N_, gettext
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed

@@ -55,7 +55,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
     no_output_timeout: NoOutputTimeout = None,
     profiles: Profiles = None,
 ) -> None:
-    from gzia.drivers.base import Permission
+    from gzia.contract import Permission
     from gzia.drivers.registry import get_driver
     from gzia.sessions.run import SessionRequest, start_session
 

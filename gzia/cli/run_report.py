@@ -13,6 +13,7 @@ from gzia.sessions.record import SessionRecord
 from gzia.sessions.run import RunEnd, SessionRun
 from gzia.sessions.run_errors import run_error
 from gzia.sessions.workspace import Workspace
+from gzia.views.words import status_text
 
 
 def warn_at_launch(workspace: Workspace, *, base_changes: bool = True) -> None:
@@ -46,7 +47,7 @@ def _report_reused(run: SessionRun) -> None:
                              "differs": run.reused.metadata_differs})
     output.emit(record.to_json(), human=lambda: output.progress(
         gettext("session {id} already holds this idempotency key ({status}): nothing was started",
-                id=record.id, status=record.status)))
+                id=record.id, status=status_text(record.status))))
 
 
 def _finished(record: SessionRecord) -> None:

@@ -14,22 +14,15 @@ import re
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
-from gzia.contract import DriverNotFoundError, GzError, TimeoutFailure
+from gzia.contract import DriverNotFoundError, GzError, Permission, TimeoutFailure
 from gzia.i18n import N_
 
 VERSION_PATTERN = re.compile(r"\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.-]+)?")
 VERSION_LINE_LIMIT = 80
 CONVERSATION_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}")
-
-
-class Permission(StrEnum):
-    READONLY = "readonly"
-    SUPERVISED = "supervised"
-    AUTONOMOUS = "autonomous"
 
 
 @dataclass(frozen=True)

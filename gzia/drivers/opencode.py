@@ -12,13 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from gzia.contract import InvalidInputError
-from gzia.drivers.base import (
-    ExecutableDriver,
-    LaunchRequest,
-    Permission,
-    checked_conversation_id,
-)
+from gzia.contract import InvalidInputError, Permission
+from gzia.drivers.base import ExecutableDriver, LaunchRequest, checked_conversation_id
 from gzia.i18n import N_, gettext
 
 PERMISSION_ENV = "OPENCODE_PERMISSION"

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
+from gzia.contract import Permission
+from gzia.drivers.base import ExecutableDriver, LaunchRequest, guarded_positional
 from gzia.i18n import gettext
 
 READONLY_TOOLS = "read,grep,find,ls"

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gzia.contract import DriverNotFoundError, InvalidInputError
-from gzia.drivers.base import Driver, Permission
+from gzia.contract import DriverNotFoundError, InvalidInputError, Permission
+from gzia.drivers.base import Driver
 from gzia.i18n import N_, gettext
 from gzia.plugins import PluginFailure
 

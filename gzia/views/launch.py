@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 
 from gzia.contract import Problem
 from gzia.i18n import gettext, ngettext
+from gzia.views.words import permission_text
 
 if TYPE_CHECKING:
-    from gzia.drivers.base import Driver, Permission
+    from gzia.contract import Permission
+    from gzia.drivers.base import Driver
     from gzia.sessions.workspace import Workspace
 
 LISTED_FILES = 20
@@ -75,5 +77,5 @@ def chat_launch_line(driver: Driver, permission: Permission, workspace: Workspac
     """Which agent runs where (``gz-ia chat`` in the foreground)."""
     return gettext("❯❯ Starting chat with {name} (Permission: {permission} | Workspace: "
                    "{workspace})...",
-                   name=driver.display_name, permission=permission.value,
+                   name=driver.display_name, permission=permission_text(permission),
                    workspace=workspace_label(workspace))

@@ -17,6 +17,7 @@ from gzia.cli.numbers import Count
 from gzia.cli.session.common import Dir, SessionRef, open_session
 from gzia.i18n import N_, gettext, ngettext
 from gzia.sessions.output_reading import log_of, tail_lines
+from gzia.views.words import holder_text, status_text
 
 if TYPE_CHECKING:
     from gzia.sessions.store import SessionStore
@@ -50,9 +51,10 @@ def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None)
         idle = "-" if state["idle_s"] is None else f"{state['idle_s']:.1f}s"
         output.line(gettext("{id}  {status}  exit {exit_code}  {bytes} bytes  idle {idle}  holder "
                             "{holder}",
-                            id=record.id, status=state["status"],
+                            id=record.id, status=status_text(state["status"]),
                             exit_code=exit_code_text(state["exit_code"]),
-                            bytes=state["output_bytes"], idle=idle, holder=state["holder"] or "-"))
+                            bytes=state["output_bytes"], idle=idle,
+                            holder=holder_text(state["holder"])))
 
     output.emit(state, human)
 
@@ -205,7 +207,7 @@ def attach_command(ctx: typer.Context, session: SessionRef, detach_key: DetachKe
     how, record = attach_session(store, record, streams)
     key = (N_("[detached from session {id}: it keeps running]")
            if how == DETACHED else N_("[session {id} ended: {status}]"))
-    output.progress("\r\n" + gettext(key, id=record.id, status=record.status))
+    output.progress("\r\n" + gettext(key, id=record.id, status=status_text(record.status)))
     output.emit({"id": record.id, "detached": how == DETACHED, "status": record.status})
 
 

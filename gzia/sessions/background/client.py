@@ -26,7 +26,7 @@ from gzia.contract import (
 )
 from gzia.i18n import N_
 from gzia.sessions.reconcile import get_session
-from gzia.sessions.record import HolderRef, SessionRecord
+from gzia.sessions.record import HolderRef, HolderState, SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.supervisor import control
 from gzia.supervisor.relay import MAX_PENDING_INPUT
@@ -45,12 +45,12 @@ waiting for the agent. Its request (base64) stays well inside the control protoc
 line (:data:`gzia.supervisor.control.MAX_REQUEST_LINE`)."""
 
 
-def holder_state(record: SessionRecord) -> str | None:
+def holder_state(record: SessionRecord) -> HolderState | None:
     """``running`` or ``gone`` for a background session, None for a foreground one."""
     holder = record.holder
     if holder is None:
         return None
-    return "running" if holder.alive() else "gone"
+    return HolderState.RUNNING if holder.alive() else HolderState.GONE
 
 
 def ask_holder(record: SessionRecord, request: dict[str, Any],
@@ -110,7 +110,7 @@ def _trusted_holder(record: SessionRecord) -> HolderRef:
                         id=record.id, pid=holder.pid,
                         socket=str(holder.socket),
                         hint_key=N_("stop it with: gz-ia session kill {id}"),
-                        details={"id": record.id, "holder": "running",
+                        details={"id": record.id, "holder": HolderState.RUNNING,
                                  "socket": str(holder.socket)})
     if not is_trusted_socket(holder.socket):
         raise SafetyBlockError(N_("the control socket {socket} of session '{id}' is not a socket "
@@ -126,7 +126,7 @@ def _holder_gone(record: SessionRecord) -> GzError:
                             "run"),
                          id=record.id, pid=record.pid,
                          hint_key=N_("stop it with: gz-ia session kill {id}"),
-                         details={"id": record.id, "pid": record.pid, "holder": "gone"})
+                         details={"id": record.id, "pid": record.pid, "holder": HolderState.GONE})
 
 
 def send_input(record: SessionRecord, data: bytes) -> int:
@@ -154,7 +154,7 @@ def poll(record: SessionRecord) -> dict[str, Any]:
         "output_bytes": log_size(log) if log is not None else 0,
         "idle_s": _idle_from_file(log), "attached": 0,
     }
-    if record.is_running and state["holder"] == "running":
+    if record.is_running and state["holder"] == HolderState.RUNNING:
         try:
             reply = ask_holder(record, {"op": "poll"}, timeout=2.0)
         except GzError:

@@ -29,9 +29,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import ConflictError, GzError, InvalidInputError, stop_request, stopped_by_signal
+from gzia.contract import (
+    ConflictError,
+    GzError,
+    InvalidInputError,
+    Permission,
+    stop_request,
+    stopped_by_signal,
+)
 from gzia.credentials import without_secrets
-from gzia.drivers.base import Driver, LaunchRequest, Permission
+from gzia.drivers.base import Driver, LaunchRequest
 from gzia.i18n import N_, gettext
 from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.events import log_lifecycle_event

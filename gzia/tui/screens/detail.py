@@ -18,6 +18,7 @@ from gzia.sessions.store import SessionStore
 from gzia.tui import services
 from gzia.tui.keys import key
 from gzia.tui.screens.actions import SessionActions
+from gzia.views.words import status_text
 
 TABS = (("record", N_("Record")), ("diff", N_("Diff")), ("events", N_("Events")),
         ("output", N_("Output")))
@@ -107,8 +108,8 @@ class DetailScreen(SessionActions):
         self.view = view
         record = view.record
         self.query_one("#heading", Static).update(
-            gettext("Session {id} · {status} · {provider}", id=record.id, status=record.status,
-                    provider=record.provider or "-"))
+            gettext("Session {id} · {status} · {provider}", id=record.id,
+                    status=status_text(record.status), provider=record.provider or "-"))
         self.query_one("#record-body", Static).update("\n".join(view.show))
         self.query_one("#diff-body", Static).update(highlighted_diff(view.diff))
         self.query_one("#events-body", Static).update("\n".join(view.events))

@@ -30,7 +30,7 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
-from gzia.drivers.base import Permission
+from gzia.contract import Permission
 from gzia.i18n import N_, gettext
 from gzia.tui import starting
 from gzia.tui.keys import key
