@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from types import FrameType
 from typing import Any
 
 from gzia.cli import output
+from gzia.config import debug_requested
 from gzia.contract import (
     ExitCode,
     GzError,
@@ -31,7 +31,7 @@ from gzia.contract import (
 def invocation() -> Iterator[None]:
     """A fresh output state, and SIGTERM/SIGHUP raised as :class:`TerminationRequested`
     so they end the command like any error (a hangup stops cleanly too)."""
-    output.reset(debug=os.environ.get("GZ_DEBUG", "") not in ("", "0"))
+    output.reset(debug=debug_requested())
     previous = {signum: signal.signal(signum, _raise_terminated)
                 for signum in (signal.SIGTERM, signal.SIGHUP)}
     try:
