@@ -23,7 +23,7 @@ from gzia.cli.run_report import (
     warn_at_launch,
 )
 from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
-from gzia.contract import Permission
+from gzia.contract import Permission, WarningCode
 from gzia.drivers.base import Driver
 from gzia.i18n import N_, gettext
 from gzia.sessions.record import SessionRecord
@@ -111,7 +111,8 @@ def task_for(driver: Driver, prompt: str | None) -> str | None:
 
     if not takes_prompt(driver):
         if prompt is not None:
-            output.warn("INVALID_INPUT", N_("{name} takes no prompt: -i/--prompt is ignored"),
+            output.warn(WarningCode.INVALID_INPUT,
+                        N_("{name} takes no prompt: -i/--prompt is ignored"),
                         name=driver.display_name,
                         details={"provider": driver.id, "option": "--prompt"})
         return None

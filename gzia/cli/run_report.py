@@ -8,6 +8,7 @@ otherwise inside the error (``AGENT_FAILED`` exit 1, ``INTERRUPTED`` 130, ``TERM
 from __future__ import annotations
 
 from gzia.cli import output
+from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.run import RunEnd, SessionRun
@@ -39,7 +40,7 @@ def _report_reused(run: SessionRun) -> None:
     """The idempotency key's session answered: no new run; its record, whatever its state."""
     record = run.record
     if run.reused is not None and run.reused.metadata_differs:
-        output.warn("IDEMPOTENCY_METADATA_DIFFERS",
+        output.warn(WarningCode.IDEMPOTENCY_METADATA_DIFFERS,
                     N_("session {id} holds this idempotency key with other {fields}; it is "
                        "returned as it is"),
                     id=record.id, fields=", ".join(run.reused.metadata_differs),

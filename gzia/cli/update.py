@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from gzia.cli import output
+from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext
 
 app = typer.Typer(add_completion=False, invoke_without_command=True,
@@ -18,7 +19,7 @@ app = typer.Typer(add_completion=False, invoke_without_command=True,
 def _on_failure(source: Any, failure: Any) -> None:
     from gzia.update.errors import source_failed_params
 
-    output.warn("NETWORK", N_("{source} failed: {reason}; trying {next}"),
+    output.warn(WarningCode.NETWORK, N_("{source} failed: {reason}; trying {next}"),
                 **source_failed_params(source.name, failure),
                 details={"source": source.name, "reason": failure.reason_code})
 

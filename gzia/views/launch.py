@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gzia.contract import Problem
+from gzia.contract import Problem, WarningCode
 from gzia.i18n import gettext, ngettext
 from gzia.views.words import permission_text
 
@@ -35,11 +35,10 @@ def unguarded_warning(workspace: Workspace) -> Problem | None:
     if version is None:
         return None
     minimum = ".".join(map(str, MINIMUM_GIT))
-    return Problem("GUARDRAILS_OFF", gettext("git {version} is older than {minimum}: the session "
-                                             "runs without its guardrails (pushes and ref updates "
-                                             "outside its branch are not refused)",
-                                             version=version,
-                                             minimum=minimum),
+    return Problem(WarningCode.GUARDRAILS_OFF,
+                   gettext("git {version} is older than {minimum}: the session runs without "
+                           "its guardrails (pushes and ref updates outside its branch are not "
+                           "refused)", version=version, minimum=minimum),
                    details={"git_version": version, "minimum": minimum})
 
 
@@ -52,13 +51,14 @@ def base_changes_warning(workspace: Workspace) -> Problem | None:
         return None
     base = str(workspace.base_dir or workspace.working_dir)
     commit = (workspace.base_commit or "HEAD")[:12]
-    return Problem("UNCOMMITTED_CHANGES", ngettext("{count} uncommitted change in {base} is not in "
-                                                   "the session: it starts from the last commit "
-                                                   "({commit}); commit it first to include it",
-                                                   "{count} uncommitted changes in {base} are not "
-                                                   "in the session: it starts from the last commit "
-                                                   "({commit}); commit them first to include them",
-                                                   len(paths), base=base, commit=commit),
+    return Problem(WarningCode.UNCOMMITTED_CHANGES,
+                   ngettext("{count} uncommitted change in {base} is not in the session: it "
+                            "starts from the last commit ({commit}); commit it first to include "
+                            "it",
+                            "{count} uncommitted changes in {base} are not in the session: it "
+                            "starts from the last commit ({commit}); commit them first to "
+                            "include them",
+                            len(paths), base=base, commit=commit),
                    details={"base": base, "base_commit": workspace.base_commit,
                             "count": len(paths), "files": paths[:LISTED_FILES]})
 

@@ -13,6 +13,7 @@ import typer
 from gzia.cli import output
 from gzia.cli.run_options import Background
 from gzia.cli.session.common import Dir, SessionRef, open_store
+from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext
 
 _MSG_KILL_WHY: dict[object, str] = {
@@ -62,7 +63,7 @@ def warn_if_still_stopping(record: SessionRecord) -> None:
     """The session was signalled but its owner has not written how it ended yet (a
     holder still in its grace, or busy): the record reads ``running`` for a moment more."""
     if record.is_running:
-        output.warn("KILL_ASYNC",
+        output.warn(WarningCode.KILL_ASYNC,
                     N_("session '{id}' was signalled; its owner has not yet recorded how it ended "
                        "(the record still reads running): check with gz-ia session wait {id}"),
                     id=record.id, details={"id": record.id})
@@ -75,7 +76,7 @@ def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
         return
     why = gettext(_MSG_KILL_WHY[target.reason], pgid=target.pgid,
                   recorded_pgid=target.recorded_pgid)
-    output.warn("SAFETY_BLOCK",
+    output.warn(WarningCode.SAFETY_BLOCK,
                 N_("only PID {pid} was signalled, not a process group: {why}; processes it started "
                    "may still be running"),
                 pid=target.pid, why=why,

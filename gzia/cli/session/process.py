@@ -15,6 +15,7 @@ import typer
 from gzia.cli import output
 from gzia.cli.numbers import Count
 from gzia.cli.session.common import Dir, SessionRef, open_session
+from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext, ngettext
 from gzia.sessions.output_reading import log_of, tail_lines
 from gzia.views.words import holder_text, status_text
@@ -89,7 +90,8 @@ def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = Fal
 
 def warn_no_output_yet(session_id: str) -> None:
     """Nothing written yet is an answer (empty output), said as a warning, not an error."""
-    output.warn("NO_OUTPUT_YET", N_("session '{id}' has written no output yet"), id=session_id,
+    output.warn(WarningCode.NO_OUTPUT_YET, N_("session '{id}' has written no output yet"),
+                id=session_id,
                 details={"id": session_id})
 
 
