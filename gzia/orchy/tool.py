@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from gzia.contract import InvalidInputError
+from gzia.contract import ErrorCode, GzError, InvalidInputError, Problem, problem_from
 from gzia.i18n import N_
 
 if TYPE_CHECKING:
@@ -53,6 +53,16 @@ class ToolContext:
 
 
 ToolFunction = Callable[[ToolContext, dict[str, Any]], Any]
+
+
+def failure_problem(exc: BaseException) -> Problem:
+    """What a tool or a tool plugin failed with, in the contract's problem shape: a
+    :class:`GzError` as it is (its code, message, hint and details), any other exception
+    ``INTERNAL``, naming its type. :func:`gzia.contract.error_from` turns it back into
+    the error class its code names."""
+    if isinstance(exc, GzError):
+        return problem_from(exc)
+    return Problem(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}")
 
 
 @dataclass(frozen=True)
