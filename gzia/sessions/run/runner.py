@@ -137,11 +137,7 @@ def resume_session(
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(directory)
     store = SessionStore(project)
-    record = get_session(store, ref)
-    if record.is_running:
-        raise ConflictError(N_("session '{id}' is already running (PID {pid})"), id=record.id,
-                            pid=record.pid,
-                            details={"id": record.id, "pid": record.pid}, data=record.to_json())
+    record = _not_running(get_session(store, ref))
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
         command=record.command,
@@ -157,6 +153,15 @@ def resume_session(
     record = store.update(record.id, lambda r: _mark_resumed(r, request.profiles))
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=True)
+
+
+def _not_running(record: SessionRecord) -> SessionRecord:
+    """``record``, which a resume may continue: a running one is a conflict."""
+    if record.is_running:
+        raise ConflictError(N_("session '{id}' is already running (PID {pid})"), id=record.id,
+                            pid=record.pid,
+                            details={"id": record.id, "pid": record.pid}, data=record.to_json())
+    return record
 
 
 def _profile_bundle(project: Project, names: Sequence[str],
