@@ -134,7 +134,7 @@ class Paths:
         override = self.environ.get(variable)
         if override:
             return Path(override).expanduser()
-        import platformdirs
+        import platformdirs  # lazy: start-up speed (only when no GZ_*_DIR names the dir)
 
         finder = getattr(platformdirs, f"user_{kind}_dir")
         return Path(finder(APP_NAME, appauthor=False))

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from gzia.contract import ErrorCode, GzError, InvalidInputError, Problem, problem_from
 from gzia.i18n import N_
+from gzia.sessions.ids import validate_session_ref
+from gzia.sessions.reconcile import get_session
 
 if TYPE_CHECKING:
     from gzia.sessions.record import SessionRecord
@@ -46,9 +48,6 @@ class ToolContext:
 
     def session(self, ref: str) -> SessionRecord:
         """A session of the project by id or prefix, validated as the CLI does."""
-        from gzia.sessions.ids import validate_session_ref
-        from gzia.sessions.reconcile import get_session
-
         return get_session(self.store, validate_session_ref(ref))
 
 

@@ -86,6 +86,7 @@ class HolderRef:
                 **self.more}
 
     def alive(self) -> bool:
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.supervisor.procinfo import is_process_alive
 
         return is_process_alive(self.pid, self.start_time)

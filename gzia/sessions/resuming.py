@@ -6,6 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gzia.drivers.registry import get_driver
+from gzia.sessions.run import resume_session
+from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
+
 if TYPE_CHECKING:
     from gzia.sessions.run import LaunchCallback, SessionRun
 
@@ -28,10 +32,8 @@ class ResumeRequest:
 
 
 def resume(request: ResumeRequest, on_launch: LaunchCallback | None = None) -> SessionRun:
-    from gzia.drivers.registry import get_driver
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.sessions.mcp_command import server_command
-    from gzia.sessions.run import resume_session
-    from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 
     return resume_session(
         request.directory, request.ref,

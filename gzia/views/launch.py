@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from gzia.contract import Problem, WarningCode
 from gzia.i18n import gettext, ngettext
+from gzia.sessions.workspace import uncommitted_in_base
 from gzia.views.words import permission_text
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ def launch_warnings(workspace: Workspace, *, base_changes: bool = True) -> list[
 
 def unguarded_warning(workspace: Workspace) -> Problem | None:
     """The agent runs without the git guardrails (git too old for them)."""
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.sessions.guard import MINIMUM_GIT, git_too_old
 
     version = git_too_old() if workspace.is_isolated else None
@@ -44,8 +46,6 @@ def unguarded_warning(workspace: Workspace) -> Problem | None:
 
 def base_changes_warning(workspace: Workspace) -> Problem | None:
     """The base has uncommitted changes that a new session does not get."""
-    from gzia.sessions.workspace import uncommitted_in_base
-
     paths = uncommitted_in_base(workspace)
     if not paths:
         return None

@@ -254,3 +254,30 @@ def test_only_proc_creates_processes() -> None:
         and node.func.attr in spawning
     }
     assert creators == {"proc.py"}
+
+
+def test_internal_imports_sit_at_module_level_unless_start_up_needs_them_lazy() -> None:
+    """Outside cli/ and tui/, a gzia import inside a function hides the graph; one kept
+    there for start-up speed says so (``# lazy: ...`` on its line or the line above)."""
+    offenders = set()
+    for path in GZIA.rglob("*.py"):
+        if path.relative_to(GZIA).parts[0] in {"cli", "tui"}:
+            continue
+        lines = path.read_text().splitlines()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith("gzia") \
+                        and not _said_lazy(lines, inner.lineno - 1):
+                    offenders.add(f"{path.relative_to(GZIA)}:{inner.lineno}")
+    assert offenders == set()
+
+
+def _said_lazy(lines: list[str], index: int) -> bool:
+    """``# lazy`` on the import's line, or above it and the imports just before it."""
+    while "# lazy" not in lines[index]:
+        index -= 1
+        if not lines[index].lstrip().startswith(("from ", "import ", "#")):
+            return False
+    return True

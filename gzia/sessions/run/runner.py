@@ -37,10 +37,11 @@ from gzia.contract import (
     stop_request,
     stopped_by_signal,
 )
-from gzia.credentials import without_secrets
+from gzia.credentials import withheld_names, without_secrets
 from gzia.drivers.base import Driver, LaunchRequest
+from gzia.drivers.registry import parse_permission
 from gzia.i18n import N_, gettext
-from gzia.sessions.background import BackgroundOptions
+from gzia.sessions.background import BackgroundOptions, start_in_background
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.project import Project, find_project
@@ -56,7 +57,12 @@ from gzia.sessions.run.finish import (
 from gzia.sessions.run.request import LaunchCallback, RunEnd, SessionRequest, SessionRun
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
-from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
+from gzia.sessions.workspace import (
+    Workspace,
+    discard_new_workspace,
+    prepare_workspace,
+    workspace_of,
+)
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import Started, run_supervised
@@ -107,6 +113,7 @@ def _claimed_key(store: SessionStore, request: SessionRequest) -> Iterator[Reuse
     if key is None:
         yield None
         return
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.sessions.idempotency import existing_session, key_lock, payload_of
 
     payload = payload_of(request.driver.id, request.command, request.prompt,
@@ -169,6 +176,7 @@ def _profile_bundle(project: Project, names: Sequence[str],
     """The profiles, resolved before anything is created (an error leaves nothing behind)."""
     if not names:
         return None
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.profiles.bundle import resolve_bundle
     from gzia.profiles.catalog import load_catalog, locations
 
@@ -177,7 +185,6 @@ def _profile_bundle(project: Project, names: Sequence[str],
                                    "repository"),
                                 dir=str(project.root),
                                 details={"dir": str(project.root)})
-    from gzia.credentials import withheld_names
 
     catalog = load_catalog(locations(project.root, project.base))
     full = os.environ if environ is None else environ
@@ -185,14 +192,10 @@ def _profile_bundle(project: Project, names: Sequence[str],
 
 
 def _recorded_permission(record: SessionRecord) -> Permission:
-    from gzia.drivers.registry import parse_permission
-
     return parse_permission(record.permission_level or Permission.SUPERVISED.value)
 
 
 def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
-    from gzia.sessions.workspace import workspace_of
-
     if record.is_isolated:
         return prepare_workspace(project, record.id)  # re-created from its branch if needed
     return workspace_of(project, record)
@@ -296,7 +299,6 @@ class _Launch:
                 command = self._command(record, resume)
                 _raise_if_stopped_before_start(held.inbox)
                 if self.request.background is not None:  # the projection stays with the agent
-                    from gzia.sessions.background import start_in_background
 
                     return SessionRun(start_in_background(store, record, command,
                                                           self.watchdog,
@@ -334,6 +336,7 @@ class _Launch:
         profiles' MCP servers."""
         if self.bundle is None:
             return env, {}
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions import projection
 
         project, driver = self.store.project, self.request.driver
@@ -347,6 +350,7 @@ class _Launch:
     def _unproject(self, record: SessionRecord) -> None:
         if self.bundle is None:
             return
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions.projection import unproject
 
         with contextlib.suppress(OSError, GzError):  # merge and delete try again
@@ -357,6 +361,7 @@ class _Launch:
         """One ``mcpServers`` file: the profiles' servers and the session's own Orchy."""
         if self.request.driver.mcp_support == "none":
             return None
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions.mcp_wiring import session_servers, write_mcp_config
 
         project = self.store.project
@@ -366,6 +371,7 @@ class _Launch:
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
         """The environment, with the git guardrails when the agent works in a worktree
         (and git is recent enough to honour them)."""
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions.guard import SessionGuard, git_too_old, guarded_environment
 
         if not self.workspace.is_isolated or git_too_old() is not None:
