@@ -131,3 +131,7 @@ def test_poll_and_wait_in_spanish(cli: Cli, project: Project, tmp_path: Path) ->
     waited = cli("session", "wait", "abcdef01", "-d", root, env=SPANISH).stdout
     assert _english_word_in(waited) == set()
     assert "fallida" in waited and "fin del proceso" in waited
+    metrics = cli("session", "metrics", "abcdef01", "-d", root, env=SPANISH).stdout
+    assert "Estado:" in metrics and _english_word_in(metrics) == set()
+    listed = cli("metrics", "-d", root, env=SPANISH).stdout
+    assert "fallida" in listed and _english_word_in(listed) == set()

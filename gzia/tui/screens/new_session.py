@@ -39,6 +39,7 @@ from gzia.tui.screens.confirm import NoticeScreen
 from gzia.tui.screens.forms import problem_text
 from gzia.tui.screens.sessions import SessionsScreen
 from gzia.tui.services import problem_of
+from gzia.views.words import permission_text
 
 if TYPE_CHECKING:
     from gzia.sessions.run import SessionRun
@@ -256,7 +257,7 @@ def _first_pick(agents: starting.Agents) -> int | None:
 
 
 def _permission_set(default: str) -> RadioSet:
-    return RadioSet(*(Pick(p.value, value=p.value == default, name=p.value,
+    return RadioSet(*(Pick(permission_text(p), value=p.value == default, name=p.value,
                            id=f"permission-{p.value}")
                       for p in Permission), id="permission")
 
