@@ -9,7 +9,6 @@ from collections.abc import Callable
 from gzia._version import __version__
 from gzia.orchy.kernel import Kernel, load_plugins
 from gzia.orchy.limits import checked_options
-from gzia.orchy.server import serve
 from gzia.orchy.tool import ToolContext
 from gzia.sessions.ids import validate_session_ref
 from gzia.sessions.project import find_project
@@ -49,5 +48,7 @@ def start(session: str, directory: str | None, *, on_serving: Callable[[], None]
     kernel = build_kernel(session, directory, allow_agent_get=allow_agent_get,
                           timeout=timeout, max_failures=max_failures)
     on_serving()
+    # lazy: the MCP SDK (most of a second) only once the session and options are good
+    from gzia.orchy.server import serve
 
     serve(kernel, __version__)
