@@ -6,6 +6,7 @@ import os
 
 from gzia.cli import output
 from gzia.cli.command import command
+from gzia.contract import WarningCode
 from gzia.drivers.status import DriverStatus
 from gzia.i18n import N_, gettext
 
@@ -27,7 +28,7 @@ def app() -> None:
     statuses = describe_all(catalog.drivers, os.environ, timeout=PROBE_TIMEOUT)
     for status in statuses:
         if not status.answered:
-            output.warn("DRIVER_NOT_ANSWERING",
+            output.warn(WarningCode.DRIVER_NOT_ANSWERING,
                         N_("agent '{name}' did not answer '--version' within {seconds:g} s: its "
                            "version is unknown"),
                         name=status.name,

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
              "no_output_timeout", "profiles")
 def app(command: tuple[str, ...], directory: str | None, provider: str,
                  run: RunOptions) -> None:
-    from gzia.drivers.base import Permission
+    from gzia.contract import Permission
     from gzia.drivers.registry import get_driver
     from gzia.sessions.run import start_session
 

@@ -15,7 +15,8 @@ from gzia.cli.numbers import Seconds
 from gzia.sessions.run_options import RunOptions
 
 if TYPE_CHECKING:
-    from gzia.drivers.base import Driver, Permission
+    from gzia.contract import Permission
+    from gzia.drivers.base import Driver
     from gzia.sessions.run import SessionRequest
     from gzia.supervisor.watchdog import Watchdog
 

@@ -14,22 +14,22 @@ import re
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
-from gzia.contract import DriverNotFoundError, GzError, TimeoutFailure
+from gzia import proc
+from gzia.contract import (
+    DriverNotFoundError,
+    GzError,
+    InvalidInputError,
+    Permission,
+    TimeoutFailure,
+)
 from gzia.i18n import N_
 
 VERSION_PATTERN = re.compile(r"\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.-]+)?")
 VERSION_LINE_LIMIT = 80
 CONVERSATION_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}")
-
-
-class Permission(StrEnum):
-    READONLY = "readonly"
-    SUPERVISED = "supervised"
-    AUTONOMOUS = "autonomous"
 
 
 @dataclass(frozen=True)
@@ -98,8 +98,6 @@ def probe_version(path: str, env: Mapping[str, str], timeout: float) -> str | No
     An agent that outlives ``timeout`` is killed with its process group, and
     :class:`~gzia.contract.TimeoutFailure` raised.
     """
-    from gzia import proc
-
     try:
         completed = proc.run([path, "--version"], env=env, timeout=timeout)
     except TimeoutFailure:
@@ -202,8 +200,6 @@ def driver_not_found(driver: Driver) -> DriverNotFoundError:
 def checked_conversation_id(driver_id: str, conversation_id: str) -> str:
     """Refuse ids that could be read as something else (an option, a path, a second word)."""
     if CONVERSATION_ID_PATTERN.fullmatch(conversation_id) is None:
-        from gzia.contract import InvalidInputError
-
         raise InvalidInputError(
             N_("invalid conversation id for {provider}: '{conversation_id}'"),
             details={"provider": driver_id, "conversation_id": conversation_id},
@@ -215,8 +211,6 @@ def checked_conversation_id(driver_id: str, conversation_id: str) -> str:
 
 def readonly_unsupported(driver: Driver) -> GzError:
     """Read-only is a promise: a driver that cannot keep it refuses (exit 2)."""
-    from gzia.contract import InvalidInputError
-
     return InvalidInputError(
         N_("agent '{name}' cannot be restricted to read-only; choose supervised or autonomous"),
         details={"provider": driver.id, "permission": Permission.READONLY.value},

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
+from gzia.contract import InvalidInputError, Permission
+from gzia.drivers.base import ExecutableDriver, LaunchRequest, guarded_positional
 from gzia.i18n import N_, gettext
 
 PERMISSION_FLAGS: dict[Permission, list[str]] = {
@@ -74,8 +75,6 @@ def _checked_uuid(conversation_id: str) -> str:
     try:
         return str(uuid.UUID(conversation_id))
     except ValueError:
-        from gzia.contract import InvalidInputError
-
         raise InvalidInputError(
             N_("invalid conversation id for {provider}: '{conversation_id}'"),
             details={"provider": "claude", "conversation_id": conversation_id},

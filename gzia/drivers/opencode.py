@@ -12,13 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from gzia.contract import InvalidInputError
-from gzia.drivers.base import (
-    ExecutableDriver,
-    LaunchRequest,
-    Permission,
-    checked_conversation_id,
-)
+from gzia.contract import InvalidInputError, Permission
+from gzia.drivers.base import ExecutableDriver, LaunchRequest, checked_conversation_id
+from gzia.drivers.transcripts import opencode_conversation_since
 from gzia.i18n import N_, gettext
 
 PERMISSION_ENV = "OPENCODE_PERMISSION"
@@ -66,8 +62,6 @@ class OpenCodeDriver(ExecutableDriver):
     ) -> str | None:
         """opencode names its session itself: the one of ``workdir`` updated since the run
         started (epoch seconds), read from its database once opencode has exited."""
-        from gzia.drivers.transcripts import opencode_conversation_since
-
         return opencode_conversation_since(env, workdir, int(since * 1000))
 
     def _resume(self, conversation_id: str | None) -> list[str]:

@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
+from gzia.contract import Permission
+from gzia.drivers.base import ExecutableDriver, LaunchRequest, guarded_positional
+from gzia.drivers.transcripts import pi_conversation_since
 from gzia.i18n import gettext
 
 READONLY_TOOLS = "read,grep,find,ls"
@@ -46,8 +48,6 @@ class PiDriver(ExecutableDriver):
     ) -> str | None:
         """pi names its conversation itself: the one of ``workdir`` written since the run
         started (epoch seconds), read once pi has exited."""
-        from gzia.drivers.transcripts import pi_conversation_since
-
         return pi_conversation_since(env, workdir, since)
 
 

@@ -12,12 +12,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from gzia.contract import IOFailure, NotFoundError
+from gzia.contract import IOFailure, NotFoundError, Permission
 from gzia.drivers.base import (
     ExecutableDriver,
     LaunchRequest,
     LaunchSpec,
-    Permission,
     readonly_unsupported,
     which,
 )

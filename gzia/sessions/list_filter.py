@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from gzia.contract import InvalidInputError
 from gzia.i18n import N_
 from gzia.sessions.labels import has_labels, parse_labels
-from gzia.sessions.record import SessionRecord, Status
+from gzia.sessions.record import SessionRecord, Status, parse_rfc3339
 from gzia.sessions.store import start_key
 
 DURATION = re.compile(r"(\d{1,9})([smhdw])")
@@ -81,7 +81,6 @@ def since_key(text: str) -> tuple[str, str]:
     an RFC 3339 time (``2026-03-01T10:00:00Z``), as a start key."""
     from datetime import UTC, datetime, timedelta
 
-    from gzia.sessions.record import parse_rfc3339
 
     duration = DURATION.fullmatch(text.strip())
     try:

@@ -31,6 +31,13 @@ class Status(StrEnum):
     LOST = "lost"  # the process vanished without a final write
 
 
+class HolderState(StrEnum):
+    """How a background session's holder is found (``session poll``'s ``holder``)."""
+
+    RUNNING = "running"
+    GONE = "gone"
+
+
 NO_EXIT_CODE = frozenset({Status.RUNNING, Status.LOST})
 """Statuses that never have an exit code: the agent runs, or ended unseen. A record in one
 of them reads ``exit_code: null`` whatever its file says (the original gz-ia wrote 0
@@ -79,6 +86,7 @@ class HolderRef:
                 **self.more}
 
     def alive(self) -> bool:
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.supervisor.procinfo import is_process_alive
 
         return is_process_alive(self.pid, self.start_time)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzia.contract import NotFoundError
 from gzia.sessions.reconcile import get_session, reconcile
 from gzia.sessions.record import SessionRecord, Status
 from gzia.sessions.store import SessionStore
@@ -114,8 +115,6 @@ class _Watched:
                 self.records[index] = reconcile(self.store, record)
 
     def _reload(self, session_id: str) -> SessionRecord | None:
-        from gzia.contract import NotFoundError
-
         try:
             return reconcile(self.store, self.store.load(session_id))
         except NotFoundError:

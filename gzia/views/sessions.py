@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from gzia.i18n import N_, NN_, gettext
 from gzia.sessions.events import Event
 from gzia.sessions.record import SessionRecord, Status, elapsed_ms, parse_rfc3339
+from gzia.views.words import end_reason_text, permission_text, status_text
 
 _MSG_COL: dict[object, str] = {
     "duration": N_("DURATION"),
@@ -136,7 +137,8 @@ def render_list(records: list[SessionRecord]) -> list[str]:
                           ("id", "status", "pid", "permission", "mode", "started", "duration")))
     worktree, direct = gettext("Worktree"), gettext("Direct")
     rows = [
-        ROW.format(r.id, r.status, str(r.pid) if r.pid else "-", r.permission_level,
+        ROW.format(r.id, status_text(r.status), str(r.pid) if r.pid else "-",
+                   permission_text(r.permission_level),
                    worktree if r.is_isolated else direct, local_time(r.started_at),
                    duration_of(r)).rstrip()
         for r in records
@@ -150,10 +152,10 @@ def exit_code_text(code: int | None) -> str:
 
 
 def render_show(r: SessionRecord) -> list[str]:
-    rows: list[tuple[str, object]] = [("status", r.status), ("pid", r.pid or "-")]
+    rows: list[tuple[str, object]] = [("status", status_text(r.status)), ("pid", r.pid or "-")]
     if r.provider:
         rows.append(("provider", r.provider))
-    rows += [("permission", r.permission_level), ("dir", r.working_dir)]
+    rows += [("permission", permission_text(r.permission_level)), ("dir", r.working_dir)]
     if r.is_isolated:
         rows.append(("mode", gettext("Isolated worktree ({path})", path=r.worktree_dir or "")))
         rows.append(("branch", r.branch_name or ""))
@@ -162,14 +164,15 @@ def render_show(r: SessionRecord) -> list[str]:
     else:
         rows.append(("mode", gettext("Direct (no Git)")))
     optional = [("prompt", r.initial_prompt), ("started", r.started_at),
-                ("finished", r.finished_at), ("end_reason", r.end_reason),
+                ("finished", r.finished_at),
+                ("end_reason", r.end_reason and end_reason_text(r.end_reason)),
                 ("merged", r.merged_at)]
     rows += [(k, v) for k, v in optional if v]
     rows.append(("exit_code", exit_code_text(r.exit_code)))
     if r.labels:
         rows.append(("labels", ", ".join(f"{k}={v}" for k, v in r.labels.items())))
     return [gettext("❯ Session details: {id}", id=r.id),
-            *(f"{gettext(_MSG_LABEL[key]):<{LABEL_WIDTH}}{value}" for key, value in rows)]
+            *(f"{gettext(_MSG_LABEL[key]):<{LABEL_WIDTH - 1}} {value}" for key, value in rows)]
 
 
 def event_line(e: Event) -> str:
@@ -290,7 +293,7 @@ def _render_finished(report: FinishedReport, would: str) -> list[str]:
     out: list[str] = []
     for removed in report.removed:
         out.append(gettext(_MSG_PRUNE_SESSION[would], name=removed.session_id,
-                      status=removed.status))
+                      status=status_text(removed.status)))
         if removed.branch and removed.commit:
             out.append(gettext(_MSG_PRUNE_SESSION_BRANCH[would], branch=removed.branch,
                           commit=removed.commit[:12]))

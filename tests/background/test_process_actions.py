@@ -76,6 +76,9 @@ def test_poll_reports_state_bytes_and_idle_time(gz: Callable[..., Result], repo:
         "running", "running", 0)
     assert running["output_bytes"] == len(b"ping\r\ngot:ping\r\n")
     assert 0 <= running["idle_s"] < 30
+    spanish = gz("session", "poll", session, cwd=repo, env=SPANISH).stdout
+    assert spanish.startswith(f"{session}  en ejecución  salida -  16 bytes  inactiva ")
+    assert spanish.endswith("s  proceso en ejecución\n")
     gz("session", "send-keys", session, "C-d", cwd=repo)
     wait_final(repo, session)
     wait_until(lambda: gz("--json", "session", "poll", session, cwd=repo).json["data"]["holder"]

@@ -75,8 +75,8 @@ def test_chat_launch_line(gz: Gz, repo: Path, lang: str):
     expected = {
         "en": f"❯❯ Starting chat with Claude Code (claude) (Permission: autonomous | "
               f"Workspace: Isolated worktree (.harness/worktrees/{session_id}))...",
-        "es": f"❯❯ Iniciando chat con Claude Code (claude) (Permiso: autonomous | "
-              f"Workspace: Worktree aislado (.harness/worktrees/{session_id}))...",
+        "es": f"❯❯ Iniciando chat con Claude Code (claude) (Permiso: autónomo | "
+              f"Espacio de trabajo: Worktree aislado (.harness/worktrees/{session_id}))...",
     }
     assert result.stderr.splitlines()[0] == expected[lang]
 

@@ -113,7 +113,7 @@ def test_exec_human_output_in_english_and_spanish(gz: Gz, agent: Any, repo: Path
     session_id = spanish.stderr.split("en la sesión ")[1][:8]
     assert spanish.stderr == (
         f"❯❯ Ejecutando edit-and-commit en la sesión {session_id} "
-        f"(Workspace: Worktree aislado (.harness/worktrees/{session_id}))...\n"
+        f"(Espacio de trabajo: Worktree aislado (.harness/worktrees/{session_id}))...\n"
         f"✓ Sesión '{session_id}' finalizada exitosamente.\n"
         f"  Revisar: gz-ia session diff {session_id}   Integrar: gz-ia session merge {session_id}\n"
     )
@@ -252,4 +252,4 @@ def test_outside_git_the_session_runs_in_direct_mode(gz: Gz, agent: Any, tmp_pat
         base_commit=None, command=["touch-it"])
     assert (plain / "made-here.txt").exists()
     human = gz("exec", "--", "touch-it", cwd=plain, env={"GZ_LANG": "es"})
-    assert "(Workspace: Directorio directo (sin Git))..." in human.stderr.splitlines()[0]
+    assert "(Espacio de trabajo: Directorio directo (sin Git))..." in human.stderr.splitlines()[0]

@@ -15,6 +15,7 @@ from gzia.cli import output
 from gzia.cli.command import command
 from gzia.cli.numbers import Count
 from gzia.cli.session.common import dir_option
+from gzia.contract import WarningCode
 from gzia.i18n import N_
 from gzia.sessions.project import find_project
 from gzia.sessions.reconcile import list_sessions
@@ -51,7 +52,8 @@ def show_sessions(directory: str | None, wanted: ListFilter | None = None) -> No
     ``wanted`` selects when given."""
     result = list_sessions(SessionStore(find_project(directory)))
     for bad in result.unreadable:
-        output.warn("IO", N_("skipped unreadable session record {path}: {detail}"), path=bad.path,
+        output.warn(WarningCode.IO, N_("skipped unreadable session record {path}: {detail}"),
+                    path=bad.path,
                     detail=bad.error,
                     details=bad.to_json())
     records = result.records if wanted is None else _filtered(result.records, wanted)
@@ -78,7 +80,7 @@ def _filtered(records: list[SessionRecord], wanted: ListFilter) -> list[SessionR
 
     filtered = apply_filter(records, wanted)
     if filtered.capped:
-        output.warn("TAG_FILTER_SCAN_CAPPED",
+        output.warn(WarningCode.TAG_FILTER_SCAN_CAPPED,
                     N_("--limit {limit} reached: more sessions match than are shown"),
                     limit=wanted.limit,
                     details={"limit": wanted.limit})

@@ -20,6 +20,7 @@ from gzia.contract import TimeoutFailure
 from gzia.i18n import N_, gettext
 from gzia.sessions.ids import validate_session_ref
 from gzia.views.sessions import exit_code_text
+from gzia.views.words import end_reason_text, status_text
 
 if TYPE_CHECKING:
     from gzia.sessions.wait import WaitResult
@@ -60,6 +61,6 @@ def _render(ids: list[str], result: WaitResult) -> None:
             output.line(gettext("{id}  deleted while waiting", id=session_id))
             continue
         output.line(gettext("{id}  {status}  exit code: {exit_code}  end reason: {end_reason}",
-                            id=record.id, status=record.status,
+                            id=record.id, status=status_text(record.status),
                             exit_code=exit_code_text(record.exit_code),
-                            end_reason=record.end_reason or "-"))
+                            end_reason=end_reason_text(record.end_reason)))

@@ -37,9 +37,16 @@ from pathlib import Path
 from typing import Any
 
 from gzia.contract import GzError, problem_from
+from gzia.drivers.registry import get_driver
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
 from gzia.sessions.project import find_project
 from gzia.sessions.record import HolderRef, SessionRecord
+from gzia.sessions.run.finish import (
+    conversation_after_exit,
+    finalize_run,
+    finalize_unstarted,
+    record_agent,
+)
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.control import ControlServer, Reply, Request
 from gzia.supervisor.holder_relay import HolderRelay
@@ -83,8 +90,6 @@ class _Holder:
         self.notes = HolderNotes(store, spec.id)
 
     def run(self) -> int:
-        from gzia.sessions.run.finish import finalize_run, finalize_unstarted
-
         with stop_signals_held() as held:  # a late stop changes nothing: the record is final
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
             server: ControlServer | None = None
@@ -113,9 +118,6 @@ class _Holder:
 
     def _conversation(self) -> str | None:
         """The id of a conversation the agent chose itself (pi, opencode), for metrics."""
-        from gzia.drivers.registry import get_driver
-        from gzia.sessions.run.finish import conversation_after_exit
-
         try:
             record = self.store.load(self.session_id)
             driver = get_driver(record.provider)
@@ -144,8 +146,6 @@ class _Holder:
 
     def _started(self, started: Started) -> None:
         """The agent is held before exec until this write is durable."""
-        from gzia.sessions.run.finish import record_agent
-
         self.store.update(self.session_id, lambda record: record_agent(record, started))
         self.agent_pid = started.pid
 
@@ -163,6 +163,7 @@ class _Holder:
 
     def _kill(self, request: Request) -> Reply:
         """``session kill`` asked the owner: the same protocol, from here."""
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions.kill import kill_session
 
         grace_s = float(request.get("grace_s", self.watchdog.kill_grace_s))

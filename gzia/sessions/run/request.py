@@ -9,8 +9,8 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gzia.contract import TerminationRequested, stop_request
-from gzia.drivers.base import Driver, Permission
+from gzia.contract import Permission, TerminationRequested, stop_request
+from gzia.drivers.base import Driver
 from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace

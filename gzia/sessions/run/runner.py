@@ -29,10 +29,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import ConflictError, GzError, InvalidInputError, stop_request, stopped_by_signal
-from gzia.credentials import without_secrets
-from gzia.drivers.base import Driver, LaunchRequest, Permission
+from gzia.contract import (
+    ConflictError,
+    GzError,
+    InvalidInputError,
+    Permission,
+    stop_request,
+    stopped_by_signal,
+)
+from gzia.credentials import withheld_names, without_secrets
+from gzia.drivers.base import Driver, LaunchRequest
+from gzia.drivers.registry import parse_permission
 from gzia.i18n import N_, gettext
+from gzia.sessions.background import start_in_background
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.mcp_command import server_command
@@ -51,7 +60,12 @@ from gzia.sessions.run_options import RunOptions
 from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
-from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
+from gzia.sessions.workspace import (
+    Workspace,
+    discard_new_workspace,
+    prepare_workspace,
+    workspace_of,
+)
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import Started, run_supervised
@@ -102,6 +116,7 @@ def _claimed_key(store: SessionStore, request: SessionRequest) -> Iterator[Reuse
     if key is None:
         yield None
         return
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.sessions.idempotency import existing_session, key_lock, payload_of
 
     payload = payload_of(request.driver.id, request.command, request.prompt,
@@ -128,11 +143,7 @@ def resume_session(
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(directory)
     store = SessionStore(project)
-    record = get_session(store, ref)
-    if record.is_running:
-        raise ConflictError(N_("session '{id}' is already running (PID {pid})"), id=record.id,
-                            pid=record.pid,
-                            details={"id": record.id, "pid": record.pid}, data=record.to_json())
+    record = _not_running(get_session(store, ref))
     background = background_options(options.background)
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
@@ -152,11 +163,21 @@ def resume_session(
         record, resume=True)
 
 
+def _not_running(record: SessionRecord) -> SessionRecord:
+    """``record``, which a resume may continue: a running one is a conflict."""
+    if record.is_running:
+        raise ConflictError(N_("session '{id}' is already running (PID {pid})"), id=record.id,
+                            pid=record.pid,
+                            details={"id": record.id, "pid": record.pid}, data=record.to_json())
+    return record
+
+
 def _profile_bundle(project: Project, names: Sequence[str],
                     environ: Mapping[str, str] | None) -> Bundle | None:
     """The profiles, resolved before anything is created (an error leaves nothing behind)."""
     if not names:
         return None
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.profiles.bundle import resolve_bundle
     from gzia.profiles.catalog import load_catalog, locations
 
@@ -165,7 +186,6 @@ def _profile_bundle(project: Project, names: Sequence[str],
                                    "repository"),
                                 dir=str(project.root),
                                 details={"dir": str(project.root)})
-    from gzia.credentials import withheld_names
 
     catalog = load_catalog(locations(project.root, project.base))
     full = os.environ if environ is None else environ
@@ -173,14 +193,10 @@ def _profile_bundle(project: Project, names: Sequence[str],
 
 
 def _recorded_permission(record: SessionRecord) -> Permission:
-    from gzia.drivers.registry import parse_permission
-
     return parse_permission(record.permission_level or Permission.SUPERVISED.value)
 
 
 def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
-    from gzia.sessions.workspace import workspace_of
-
     if record.is_isolated:
         return prepare_workspace(project, record.id)  # re-created from its branch if needed
     return workspace_of(project, record)
@@ -284,7 +300,6 @@ class _Launch:
                 command = self._command(record, resume)
                 _raise_if_stopped_before_start(held.inbox)
                 if self.request.background is not None:  # the projection stays with the agent
-                    from gzia.sessions.background import start_in_background
 
                     return SessionRun(start_in_background(store, record, command,
                                                           self.watchdog,
@@ -322,6 +337,7 @@ class _Launch:
         profiles' MCP servers."""
         if self.bundle is None:
             return env, {}
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions import projection
 
         project, driver = self.store.project, self.request.driver
@@ -335,6 +351,7 @@ class _Launch:
     def _unproject(self, record: SessionRecord) -> None:
         if self.bundle is None:
             return
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions.projection import unproject
 
         with contextlib.suppress(OSError, GzError):  # merge and delete try again
@@ -345,6 +362,7 @@ class _Launch:
         """One ``mcpServers`` file: the profiles' servers and the session's own Orchy."""
         if self.request.driver.mcp_support == "none":
             return None
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions.mcp_wiring import session_servers, write_mcp_config
 
         project = self.store.project
@@ -354,6 +372,7 @@ class _Launch:
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
         """The environment, with the git guardrails when the agent works in a worktree
         (and git is recent enough to honour them)."""
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions.guard import SessionGuard, git_too_old, guarded_environment
 
         if not self.workspace.is_isolated or git_too_old() is not None:
