@@ -33,6 +33,13 @@ from gzia.contract import ConflictError, GzError, InvalidInputError, stop_reques
 from gzia.credentials import without_secrets
 from gzia.drivers.base import Driver, LaunchRequest, Permission
 from gzia.i18n import N_, gettext
+from gzia.sessions.agent_state import (
+    AgentState,
+    StateHooks,
+    detector_watch,
+    record_transition,
+    state_hooks,
+)
 from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
@@ -243,11 +250,14 @@ def _launch_spec(
     resume: bool,
     prompt: str | None = None,
     mcp_config: Path | None = None,
+    hooks: StateHooks | None = None,
 ) -> Command:
     spec = request.driver.launch(LaunchRequest(
         workdir=workdir, permission=request.permission, prompt=prompt,
         conversation_id=conversation_id, resume=resume, env=env, mcp_config=mcp_config,
         command=list(request.command) if request.command is not None else None,
+        state_hook=hooks.argv if hooks is not None else None,
+        state_plugin=hooks.plugin if hooks is not None else None,
     ))
     return Command(tuple(spec.argv), workdir, spec.env, request.pty,
                    stdout_to_stderr=request.output_to_stderr)
@@ -279,6 +289,7 @@ class _Launch:
         store = self.store
         action = gettext(_MSG_EVENT['resumed' if resume else 'started'], mode=record.mode or "chat")
         log_lifecycle_event(store, record.id, action, "PENDING")
+        record_transition(store, record.id, AgentState.STARTING)
         with stop_signals_held() as held:
             try:
                 command = self._command(record, resume)
@@ -293,6 +304,7 @@ class _Launch:
                 outcome = run_supervised(
                     command, watchdog=self.watchdog, inbox=held.inbox,
                     on_started=lambda started: _record_started(store, record.id, started),
+                    watch=detector_watch(store, record.id, self.request.driver),
                 )
             except BaseException:
                 self._unproject(record)
@@ -308,7 +320,8 @@ class _Launch:
         env, profile_servers = self._projected(record, self._agent_env(record))
         command = _launch_spec(self.request, self.workspace.target_dir, env,
                                record.conversation_id, resume=resume, prompt=prompt,
-                               mcp_config=self._mcp_config(record, profile_servers))
+                               mcp_config=self._mcp_config(record, profile_servers),
+                               hooks=state_hooks(self.store, record.id, self.request.driver))
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id))
         if self.on_launch is not None:
