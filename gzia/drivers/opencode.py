@@ -67,8 +67,9 @@ class OpenCodeDriver(ExecutableDriver):
         return env
 
     def state_plugin_source(self, hook: Sequence[str]) -> str:
-        """An opencode plugin (an ES module) that runs ``hook`` for each state event, one
-        at a time and in order, with the event as JSON on stdin (no shell)."""
+        """An opencode plugin (an ES module) that runs ``hook`` for each state event, with
+        the event and its time (``at``: reports may finish out of order) as JSON on stdin
+        (no shell)."""
         return STATE_PLUGIN.replace("__HOOK__", json.dumps(list(hook))).replace(
             "__TYPES__", json.dumps(sorted(STATE_OF_EVENT)))
 
@@ -140,27 +141,21 @@ import { spawn } from "node:child_process";
 
 const HOOK = __HOOK__;
 const TYPES = new Set(__TYPES__);
-let queue = Promise.resolve();
 
 function report(event) {
-  return new Promise((resolve) => {
-    try {
-      const child = spawn(HOOK[0], HOOK.slice(1), { stdio: ["pipe", "ignore", "ignore"] });
-      child.on("error", () => resolve());
-      child.on("close", () => resolve());
-      child.stdin.on("error", () => {});
-      const p = event.properties || {};
-      const properties = { status: p.status, permission: p.permission, patterns: p.patterns };
-      child.stdin.end(JSON.stringify({ type: event.type, properties }));
-    } catch {
-      resolve();
-    }
-  });
+  try {
+    const child = spawn(HOOK[0], HOOK.slice(1), { stdio: ["pipe", "ignore", "ignore"] });
+    child.on("error", () => {});
+    child.stdin.on("error", () => {});
+    const p = event.properties || {};
+    const properties = { status: p.status, permission: p.permission, patterns: p.patterns };
+    child.stdin.end(JSON.stringify({ type: event.type, properties, at: Date.now() / 1000 }));
+  } catch {}
 }
 
 export const GzIaState = async () => ({
   event: async ({ event }) => {
-    if (event && TYPES.has(event.type)) queue = queue.then(() => report(event));
+    if (event && TYPES.has(event.type)) report(event);
   },
 });
 """

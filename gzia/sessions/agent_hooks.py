@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,13 +49,21 @@ def report(args: Sequence[str], raw: bytes) -> str | None:
     if found is None:
         return None
     state, reason = found
+    at = _acted_at(payload.get("at"))
     from gzia.sessions.agent_state import record_transition
     from gzia.sessions.project import Project
     from gzia.sessions.store import SessionStore
 
     store = SessionStore(Project(root=Path(root), is_git=False))
-    done = record_transition(store, session_id, state, reason=reason, source="hook")
+    done = record_transition(store, session_id, state, reason=reason, source="hook", at=at)
     return done.state.value if done is not None else None
+
+
+def _acted_at(value: object) -> float | None:
+    """When the agent acted, where its hook says (opencode's plugin), if plausible."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    return float(value) if 0 < value < time.time() + 60 else None
 
 
 def _driver(agent: str) -> Any:

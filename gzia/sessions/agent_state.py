@@ -27,7 +27,7 @@ from gzia.contract import GzError
 from gzia.drivers.base import STATE_HOOKS, Driver, blocked_state, state_method
 from gzia.i18n import gettext
 from gzia.sessions.events import Event, append_event, new_event, read_events
-from gzia.sessions.record import SessionRecord, now_rfc3339
+from gzia.sessions.record import SessionRecord, now_rfc3339, parse_rfc3339
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.activity import Activity, ActivityWatch
 
@@ -74,8 +74,13 @@ def state_of(record: SessionRecord) -> AgentState | None:
 
 
 def record_transition(store: SessionStore, session_id: str, state: AgentState | str, *,
-                      reason: str | None = None, source: str = "owner") -> Transition | None:
+                      reason: str | None = None, source: str = "owner",
+                      at: float | None = None) -> Transition | None:
     """Record that the agent of ``session_id`` is now in ``state``.
+
+    ``at`` (epoch seconds) is when the agent acted, where it says (reports that may
+    arrive out of order): ``since`` is then that time, and a report older than the
+    record's ``state_since`` is dropped. Otherwise ``since`` is now.
 
     ``None`` (nothing written) when the state is unchanged (its first reason stays), when the
     record is gone or finished, or when it already says ``exited`` and ``state`` is
@@ -86,7 +91,7 @@ def record_transition(store: SessionStore, session_id: str, state: AgentState | 
     changed: list[Transition] = []
 
     def mutate(record: SessionRecord) -> None:
-        transition = _change(record, new, reason, source)
+        transition = _change(record, new, reason, source, at=at)
         if transition is None:
             raise _Unchanged  # nothing is written
         changed.append(transition)
@@ -115,17 +120,34 @@ def log_transition(store: SessionStore, transition: Transition | None) -> None:
 
 
 def _change(record: SessionRecord, new: AgentState, reason: str | None, source: str,
-            *, finished_ok: bool = False) -> Transition | None:
+            *, finished_ok: bool = False, at: float | None = None) -> Transition | None:
     previous = _known(record.state)
     if not record.is_running and not finished_ok:
         return None
+    if at is not None and _older(at, record.state_since):
+        return None  # a report overtaken by a later one
     if previous is AgentState.EXITED and new is not AgentState.STARTING:
         return None
     if previous is new:
         return None  # a second word for the same state (a hook and a notification)
-    since = now_rfc3339()
+    since = now_rfc3339() if at is None else _rfc3339(at)
     record.state, record.state_since, record.state_reason = new.value, since, reason
     return Transition(record.id, new, since, reason, previous, source)
+
+
+def _older(at: float, since: str | None) -> bool:
+    if since is None:
+        return False
+    try:
+        return at < parse_rfc3339(since).timestamp()
+    except ValueError:
+        return False
+
+
+def _rfc3339(at: float) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _known(value: str | None) -> AgentState | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import platform
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -63,7 +62,7 @@ class TerminalProbe:
         self._next = 0.0
         self._last: _Sample | None = None
         self._blocked_since: float | None = None
-        arch = platform.machine()
+        arch = os.uname().machine
         self._reads = _READS.get(arch, frozenset())
         self._waits = _INPUT_WAITS.get(arch, frozenset())
 
