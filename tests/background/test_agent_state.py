@@ -123,6 +123,13 @@ def transitions(repo: Path, session_id: str) -> list[tuple[str, str | None, str 
             for e in state_events(repo, session_id)]
 
 
+def hooked_run(reason: str) -> list[tuple[str, str | None, str | None, str]]:
+    """A turn with one permission prompt, reported by the agent's hooks."""
+    return [("starting", None, None, "owner"), ("working", "starting", None, "hook"),
+            ("waiting", "working", reason, "hook"), ("working", "waiting", None, "hook"),
+            ("idle", "working", None, "hook"), ("exited", "idle", None, "owner")]
+
+
 def seconds(stamp: str) -> float:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
@@ -145,14 +152,7 @@ def test_claude_code_hooks_report_each_state_in_order(gz: Gz, agent: Any, repo: 
     final = ended(repo, session_id)
 
     assert (final["status"], final["state"]) == ("completed", "exited")
-    assert transitions(repo, session_id) == [
-        ("starting", None, None, "owner"),
-        ("working", "starting", None, "hook"),
-        ("waiting", "working", "permission: Bash", "hook"),
-        ("working", "waiting", None, "hook"),
-        ("idle", "working", None, "hook"),
-        ("exited", "idle", None, "owner"),
-    ]
+    assert transitions(repo, session_id) == hooked_run("permission: Bash")
     assert_within_a_second(notes, state_events(repo, session_id)[1:5], [0, 1, 3, 4])
     assert final["state_since"] == state_events(repo, session_id)[-1]["since"]
 
@@ -169,14 +169,7 @@ def test_opencode_plugin_reports_each_state_in_order(gz: Gz, bin_dir: Path, repo
     final = ended(repo, session_id)
 
     assert (final["status"], final["state"]) == ("completed", "exited")
-    assert transitions(repo, session_id) == [
-        ("starting", None, None, "owner"),
-        ("working", "starting", None, "hook"),
-        ("waiting", "working", "permission: bash git push", "hook"),
-        ("working", "waiting", None, "hook"),
-        ("idle", "working", None, "hook"),
-        ("exited", "idle", None, "owner"),
-    ]
+    assert transitions(repo, session_id) == hooked_run("permission: bash git push")
     assert_within_a_second(notes, state_events(repo, session_id)[1:5], [0, 1, 2, 3])
     plugin = repo / ".harness" / "hooks" / f"{session_id}.mjs"
     assert plugin.stat().st_mode & 0o777 == 0o600  # outside the worktree, ignored by git

@@ -43,6 +43,7 @@ from gzia.sessions.agent_state import (
 from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
+from gzia.sessions.naming import checked_name
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord, Status, now_rfc3339
@@ -84,6 +85,8 @@ def start_session(
     project = find_project(request.directory)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
+    if request.name is not None:
+        checked_name(request.name)  # before anything is created
     bundle = _profile_bundle(project, request.profiles, environ)
     with _claimed_key(store, request) as reused:
         if reused is not None:
@@ -128,11 +131,13 @@ def resume_session(
     background: BackgroundOptions | None = None,
     allow_push: bool = False,
     profiles: Sequence[str] = (),
+    name: str | None = None,
 ) -> SessionRun:
     """Continue a finished session: same record, same workspace, same conversation.
 
     Pushes are allowed when ``allow_push`` says so or the session was started allowing them.
     The session's profiles are projected again; ``profiles`` adds more (kept in the record).
+    ``name`` renames it.
     """
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(directory)
@@ -154,7 +159,8 @@ def resume_session(
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
-    record = store.update(record.id, lambda r: _mark_resumed(r, request.profiles))
+    new_name = checked_name(name) if name is not None else None
+    record = store.update(record.id, lambda r: _mark_resumed(r, request.profiles, new_name))
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=True)
 
@@ -193,8 +199,11 @@ def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
     return workspace_of(project, record)
 
 
-def _mark_resumed(record: SessionRecord, profiles: Sequence[str] = ()) -> None:
+def _mark_resumed(record: SessionRecord, profiles: Sequence[str] = (),
+                  name: str | None = None) -> None:
     record.status = Status.RUNNING
+    if name is not None:
+        record.name = name
     if profiles:
         record.profiles = list(profiles)
     _stamp_owner(record)
@@ -236,6 +245,7 @@ def _new_record(
         record.allow_push = True
     record.labels = dict(request.labels) if request.labels else None
     record.idempotency_key = request.idempotency_key
+    record.name = checked_name(request.name) if request.name is not None else None
     if request.profiles:
         record.profiles = list(request.profiles)
     return record
