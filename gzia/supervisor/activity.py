@@ -11,8 +11,9 @@ else is ``WORKING``. What it is blocked in comes from the kernel, not from silen
   syscall file is not readable.
 
 Cheap by design (bench/agent_state.py): nothing is read while output flows; a sample
-every :data:`PERIOD_S` otherwise, and once blocked, one ``stat`` read per sample as long
-as the leader has used no CPU (it has not run, so it is still blocked where it was).
+every :data:`PERIOD_S` otherwise, and once blocked, one ``stat`` read every
+:data:`BLOCKED_PERIOD_S` as long as the leader has used no CPU (it has not run, so it is
+still blocked where it was).
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from pathlib import Path
 
 PERIOD_S = 0.2
 """How often the kernel is asked, while the agent is quiet."""
+BLOCKED_PERIOD_S = 1.0
+"""How often, once it is blocked: input shows as output (the terminal's echo, the
+agent's answer) and ends the block without a read; this only catches silent work."""
 QUIET_S = 0.4
 """How long the agent must be quiet (no output, no CPU) to count as blocked."""
 BUSY_TICKS = 2
@@ -74,7 +78,9 @@ class TerminalProbe:
             return self._become(Activity.WORKING)
         if now < self._next:
             return None
-        self._next = now + self.period_s
+        blocked_now = self.activity is Activity.BLOCKED
+        self._next = now + (max(self.period_s, BLOCKED_PERIOD_S) if blocked_now
+                            else self.period_s)
         blocked = self._blocked_now(pid)
         if not blocked:
             self._blocked_since = None
