@@ -40,9 +40,9 @@ from gzia.sessions.agent_state import (
     record_transition,
     state_hooks,
 )
-from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
+from gzia.sessions.mcp_command import server_command
 from gzia.sessions.naming import checked_name
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
@@ -55,6 +55,8 @@ from gzia.sessions.run.finish import (
     run_end,
 )
 from gzia.sessions.run.request import LaunchCallback, RunEnd, SessionRequest, SessionRun
+from gzia.sessions.run_options import RunOptions
+from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
@@ -121,23 +123,17 @@ def _claimed_key(store: SessionStore, request: SessionRequest) -> Iterator[Reuse
 def resume_session(
     directory: str | Path | None,
     ref: str,
+    options: RunOptions,
     *,
     driver_for: Callable[[str], Driver],
-    watchdog: Watchdog,
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
-    output_to_stderr: bool = False,
-    mcp_server: Sequence[str] | None = None,
-    background: BackgroundOptions | None = None,
-    allow_push: bool = False,
-    profiles: Sequence[str] = (),
-    name: str | None = None,
 ) -> SessionRun:
     """Continue a finished session: same record, same workspace, same conversation.
 
-    Pushes are allowed when ``allow_push`` says so or the session was started allowing them.
-    The session's profiles are projected again; ``profiles`` adds more (kept in the record).
-    ``name`` renames it.
+    Pushes are allowed when ``options`` or the settings say so, or the session was started
+    allowing them. The session's profiles are projected again; ``options.profiles`` adds
+    more (kept in the record). ``options.name`` renames it.
     """
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(directory)
@@ -147,19 +143,21 @@ def resume_session(
         raise ConflictError(N_("session '{id}' is already running (PID {pid})"), id=record.id,
                             pid=record.pid,
                             details={"id": record.id, "pid": record.pid}, data=record.to_json())
+    background = background_options(options.background)
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
-        command=record.command,
-        mode=record.mode or "chat", output_to_stderr=output_to_stderr, mcp_server=mcp_server,
+        command=record.command, mode=record.mode or "chat",
+        output_to_stderr=options.output_to_stderr, mcp_server=server_command(options.no_mcp),
         pty=background is not None, background=background,
-        allow_push=allow_push or record.allow_push is True,
-        profiles=tuple(dict.fromkeys([*(record.profiles or ()), *profiles])),
+        allow_push=push_allowed(options.allow_push) or record.allow_push is True,
+        profiles=tuple(dict.fromkeys([*(record.profiles or ()), *options.profiles])),
     )
+    watchdog = configured_watchdog(options.timeout_s, options.no_output_timeout_s)
     bundle = _profile_bundle(project, request.profiles, environ)
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
-    new_name = checked_name(name) if name is not None else None
+    new_name = checked_name(options.name) if options.name is not None else None
     record = store.update(record.id, lambda r: _mark_resumed(r, request.profiles, new_name))
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=True)
