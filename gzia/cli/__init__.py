@@ -51,8 +51,8 @@ def print_version() -> int:
 
 def run_internal(args: list[str], *, sheds_credentials: bool) -> int:
     """The forms gz-ia starts itself with: ``__holder__`` (gzia.selfexec.HOLDER_ARG: a
-    background run) and ``__hook__`` (gzia.sessions.agent_hooks.HOOK_ARG: an agent's
-    hook reporting its state, which imports little)."""
+    background run) and ``__hook__`` (gzia.selfexec.HOOK_ARG: an agent's hook reporting
+    its state, gzia.sessions.agent_hooks, which imports little)."""
     if args[0] == "__hook__":
         from gzia.sessions.agent_hooks import hook_main
 

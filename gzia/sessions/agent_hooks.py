@@ -19,16 +19,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from gzia.selfexec import gzia_argv
-
-HOOK_ARG = "__hook__"
 MAX_PAYLOAD_BYTES = 256 * 1024
 _BUILT_IN = {"claude": "gzia.drivers.claude", "opencode": "gzia.drivers.opencode"}
-
-
-def hook_argv(root: Path, session_id: str, agent: str) -> list[str]:
-    """The command an agent runs for each of its hook events (the payload on stdin)."""
-    return gzia_argv(HOOK_ARG, str(root), session_id, agent)
 
 
 def hook_main(args: Sequence[str]) -> int:

@@ -227,9 +227,9 @@ def state_hooks(store: SessionStore, session_id: str, driver: Driver) -> StateHo
     user's branch or config."""
     if state_method(driver) != STATE_HOOKS:
         return None
-    from gzia.sessions.agent_hooks import hook_argv
+    from gzia.selfexec import HOOK_ARG, gzia_argv
 
-    argv = tuple(hook_argv(store.project.root, session_id, driver.id))
+    argv = tuple(gzia_argv(HOOK_ARG, str(store.project.root), session_id, driver.id))
     source = getattr(driver, "state_plugin_source", None)
     if source is None:
         return StateHooks(argv)
