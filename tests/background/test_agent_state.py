@@ -113,6 +113,9 @@ def ended(repo: Path, session_id: str) -> dict[str, Any]:
     return final
 
 
+WRITE_BOUND_S = 5.0
+
+
 def state_events(repo: Path, session_id: str) -> list[dict[str, Any]]:
     path = repo / ".harness" / "sessions" / f"{session_id}.events.jsonl"
     return [e for e in map(json.loads, path.open()) if e.get("type") == "state"]
@@ -136,10 +139,14 @@ def seconds(stamp: str) -> float:
 
 def assert_within_a_second(notes: Path, events: list[dict[str, Any]], actions: list[int]
                            ) -> None:
-    """Each event was written within 1 s of the agent's action."""
+    """Each state is recorded as beginning within 1 s of the agent's action (``since``:
+    the write's time, or the action's own where the agent says it: opencode), and written
+    within a few seconds even on a loaded machine (bench/agent_state.py measures the
+    write latency itself)."""
     for event, action in zip(events, actions, strict=True):
         acted = float((notes / f"action-{action}").read_text())
-        assert 0 <= seconds(event["timestamp"]) - acted < 1.0, (event, acted)
+        assert 0 <= seconds(event["since"]) - acted < 1.0, (event, acted)
+        assert 0 <= seconds(event["timestamp"]) - acted < WRITE_BOUND_S, (event, acted)
 
 
 def test_claude_code_hooks_report_each_state_in_order(gz: Gz, agent: Any, repo: Path,

@@ -191,7 +191,8 @@ class SessionsScreen(SessionActions):
                     column = columns[index]
                     wider = cell_len(new) > column.width
                     column.width = max(column.width, cell_len(new))
-                    table.update_cell(session_id, column.key, Text(new), update_width=wider)
+                    table.update_cell(session_id, column.key, cell_text(new),
+                                      update_width=wider)
 
     def _rebuild(self, shown: dict[str, tuple[str, ...]]) -> None:
         table = self.query_one("#sessions", DataTable)
@@ -199,7 +200,7 @@ class SessionsScreen(SessionActions):
         table.clear()
         self._fit_columns(table, list(shown.values()))
         for session_id, cells in shown.items():  # Text: a record's fields are not markup
-            table.add_row(*(Text(cell) for cell in cells), key=session_id)
+            table.add_row(*(cell_text(cell) for cell in cells), key=session_id)
         if selected in shown:
             table.move_cursor(row=table.get_row_index(selected))
 
@@ -289,3 +290,9 @@ class SessionsScreen(SessionActions):
     @on(Input.Submitted, "#filter")
     def _filter_done(self) -> None:
         self.query_one("#sessions", DataTable).focus()
+
+
+def cell_text(cell: str) -> Text:
+    """A cell as plain text (a record's fields are not markup); an agent that waits for
+    the person stands out."""
+    return Text(cell, style="bold reverse" if cell == "waiting" else "")
