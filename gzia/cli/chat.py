@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 @click.option("-m", "--perm", help="readonly, supervised or autonomous.")
 @click.option("-i", "--prompt", help="Initial prompt.")
 @project_dir
-@run_options("allow_push", "no_mcp", "labels", "idempotency_key", "background", "timeout",
+@run_options("name", "allow_push", "no_mcp", "labels", "idempotency_key", "background", "timeout",
              "no_output_timeout", "profiles")
 def app(provider: str | None, perm: str | None, prompt: str | None, directory: str | None,
          run: RunOptions) -> None:

@@ -29,6 +29,9 @@ from gzia.i18n import N_
 
 VERSION_PATTERN = re.compile(r"\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.-]+)?")
 VERSION_LINE_LIMIT = 80
+STATE_HOOKS = "hooks"
+STATE_DETECTOR = "detector"
+STATE_METHODS = (STATE_HOOKS, STATE_DETECTOR)
 CONVERSATION_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}")
 
 
@@ -44,6 +47,12 @@ class LaunchRequest:
     env: Mapping[str, str]
     mcp_config: Path | None = None
     command: Sequence[str] | None = None
+    state_hook: Sequence[str] | None = None
+    """For a driver whose ``state_method`` is ``hooks``: the command the agent's hooks
+    run, with the hook's JSON payload on stdin (gz-ia's ``__hook__`` form)."""
+    state_plugin: Path | None = None
+    """Where the driver's ``state_plugin_source`` was written (a file outside the
+    worktree), for agents that load hooks as a plugin file (opencode)."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +150,13 @@ class ExecutableDriver:
     """Whether ``LaunchRequest.command`` means something to this driver (``gz-ia exec``)."""
     takes_prompt: ClassVar[bool] = True
     """Whether the agent is given ``LaunchRequest.prompt`` (``chat`` asks for one)."""
+    state_method: ClassVar[str] = STATE_DETECTOR
+    """How gz-ia learns the agent's state: ``hooks`` (the agent reports it through
+    ``LaunchRequest.state_hook``; the driver maps payloads with ``hook_state``) or
+    ``detector`` (the kernel's view of its terminal, docs/sessions.md)."""
+    blocked_state: ClassVar[str] = "idle"
+    """What the detector calls an agent blocked reading its terminal: ``idle`` (its
+    turn is over) or ``waiting`` (it asks the person)."""
 
     def install_hint(self) -> str:
         return ""
@@ -170,6 +186,18 @@ class ExecutableDriver:
 
     def not_available(self) -> DriverNotFoundError:
         return driver_not_found(self)
+
+
+def state_method(driver: Driver) -> str:
+    """``hooks`` or ``detector`` (optional member; default: the detector)."""
+    method = getattr(driver, "state_method", STATE_DETECTOR)
+    return method if method in STATE_METHODS else STATE_DETECTOR
+
+
+def blocked_state(driver: Driver) -> str:
+    """``idle`` or ``waiting`` (optional member; default: idle)."""
+    state = getattr(driver, "blocked_state", "idle")
+    return state if state in ("idle", "waiting") else "idle"
 
 
 def runs_commands(driver: Driver) -> bool:

@@ -145,6 +145,15 @@ class SessionRecord:
     """The holder of a background run (``{"pid", "start_time", "socket"}``)."""
     holder_warnings: list[dict[str, str]] | None = field(default=None, metadata=SPARSE)
     """What the holder gave up (``{"code", "message", "at"}`` each, at most 16)."""
+    name: str | None = field(default=None, metadata=SPARSE)
+    """``--name``: what a person calls the session (not an id: two may share one)."""
+    state: str | None = field(default=None, metadata=SPARSE)
+    """The agent's own state (:mod:`gzia.sessions.agent_state`): starting, working,
+    waiting, idle, exited; beside ``status``, which says whether the process lives."""
+    state_since: str | None = field(default=None, metadata=SPARSE)
+    """When ``state`` last changed (RFC 3339)."""
+    state_reason: str | None = field(default=None, metadata=SPARSE)
+    """What the agent waits for (``waiting`` only, where the agent says)."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (or not in the form it writes them): written
     back unchanged. Records of the original gz-ia and of newer versions keep theirs."""
@@ -345,6 +354,10 @@ def _string_list(value: object) -> list[str] | None:
     return value if type(value) is list and all(type(i) is str for i in value) else None
 
 
+def _text(value: object) -> str | None:
+    return value if type(value) is str else None
+
+
 def _true(value: object) -> bool | None:
     return True if value is True else None
 
@@ -358,7 +371,8 @@ def _warnings(value: object) -> list[dict[str, str]] | None:
 
 _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "command": _string_list, "allow_push": _true, "holder": HolderRef.from_json,
-    "holder_warnings": _warnings,
+    "holder_warnings": _warnings, "name": _text, "state": _text, "state_since": _text,
+    "state_reason": _text,
 }
 """Each sparse field, in its written order, and how it is read: a value of another form
 stays in ``extras``."""

@@ -1,5 +1,5 @@
-"""A record's words in the user's language: its status, permission, end reason and the
-state of its holder.
+"""A record's words in the user's language: its status, permission, end reason, its
+agent's state and the state of its holder.
 
 Records and JSON keep the English values (``running``, ``supervised``: contract values);
 people read them through these tables. A value this version does not know (a newer
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from gzia.contract import Permission
 from gzia.i18n import NC_, gettext
+from gzia.sessions.agent_state import AgentState
 from gzia.sessions.record import HolderState, Status
 from gzia.supervisor.endreason import EndReason
 
@@ -35,6 +36,13 @@ END_REASON_WORDS: dict[str, str] = {
     EndReason.KILLED: NC_("end reason", "killed"),
     EndReason.LOST: NC_("end reason", "lost"),
 }
+AGENT_STATE_WORDS: dict[str, str] = {
+    AgentState.STARTING: NC_("agent state", "starting"),
+    AgentState.WORKING: NC_("agent state", "working"),
+    AgentState.WAITING: NC_("agent state", "waiting"),
+    AgentState.IDLE: NC_("agent state", "idle"),
+    AgentState.EXITED: NC_("agent state", "exited"),
+}
 HOLDER_WORDS: dict[str, str] = {
     HolderState.RUNNING: NC_("holder", "running"),
     HolderState.GONE: NC_("holder", "gone"),
@@ -59,6 +67,11 @@ def permission_text(level: str) -> str:
 def end_reason_text(reason: str | None) -> str:
     """``-`` for none (a session still running)."""
     return _shown(END_REASON_WORDS, reason)
+
+
+def agent_state_text(state: str | None) -> str:
+    """``-`` for a record from before agent states."""
+    return _shown(AGENT_STATE_WORDS, state)
 
 
 def holder_text(state: str | None) -> str:

@@ -37,13 +37,13 @@ def test_list_human_english(cli: Cli, two_sessions: Project) -> None:
     result = cli("session", "list", "-d", str(two_sessions.root))
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == (
-        "ID          STATUS        PID       PERMISSION    MODE        STARTED"
-        "               DURATION\n"
-        + "-" * 92 + "\n"
-        "12345678    failed        -         supervised    Worktree    2026-03-02 08:30:00"
-        "   1m05s\n"
-        "abcdef01    completed     -         autonomous    Worktree    2026-03-01 10:00:00"
-        "   1m05s\n"
+        "ID          NAME                  STATE      STATUS        PID       PERMISSION    MODE"
+        "        STARTED               DURATION\n"
+        + "-" * 125 + "\n"
+        "12345678    -                     exited     failed        -         supervised    "
+        "Worktree    2026-03-02 08:30:00   1m05s\n"
+        "abcdef01    fix it                exited     completed     -         autonomous    "
+        "Worktree    2026-03-01 10:00:00   1m05s\n"
     )
 
 
@@ -55,11 +55,11 @@ def test_list_human_spanish_and_direct_mode(cli: Cli, tmp_path: Path) -> None:
     make_session(find_project(plain), "0badc0de", pid=4242, status="killed")
     result = cli("session", "list", "-d", str(plain), env=ES)
     assert result.stdout.splitlines() == [
-        "ID          ESTADO        PID       PERMISO       MODO        INICIO"
-        "                DURACIÓN",
-        "-" * 92,
-        "0badc0de    detenida      4242      supervisado   Directo     2026-03-01 10:00:00"
-        "   1m05s",
+        "ID          NOMBRE                SITUACIÓN  ESTADO        PID       PERMISO       MODO"
+        "        INICIO                DURACIÓN",
+        "-" * 125,
+        "0badc0de    -                     terminado  detenida      4242      supervisado   "
+        "Directo     2026-03-01 10:00:00   1m05s",
     ]
 
 
@@ -330,7 +330,8 @@ def test_a_lost_session_has_no_duration(cli: Cli, project: Project, env: dict[st
         id="abcdef01", pid=pid, started_at="2025-01-01T00:00:00Z",
         working_dir=str(project.root)))
     row = cli("session", "list", "-d", str(project.root), env=env).stdout.splitlines()[2]
-    assert row.split() == ["abcdef01", "perdida" if env else "lost", str(pid),
+    assert row.split() == ["abcdef01", "-", "terminado" if env else "exited",
+                           "perdida" if env else "lost", str(pid),
                            "supervisado" if env else "supervised", "Directo" if env else "Direct",
                            "2025-01-01", "00:00:00", "-"]
     data = cli("session", "show", "abcdef01", "--json", "-d", str(project.root)).json["data"]
@@ -343,7 +344,7 @@ def test_a_lost_record_written_with_a_duration_lists_none(cli: Cli, project: Pro
     """An older gz-ia wrote lost records with the time up to when it noticed."""
     make_session(project, "abcdef01", status="lost")
     row = cli("session", "list", "-d", str(project.root)).stdout.splitlines()[2]
-    assert row.split()[-1] == "-" and row.split()[1] == "lost"
+    assert row.split()[-1] == "-" and row.split()[-7] == "lost"
 
 
 @pytest.mark.parametrize(("env", "message"), [
@@ -361,10 +362,11 @@ def test_a_too_short_id_says_a_prefix_of_4_works(
 
 
 @pytest.mark.parametrize(("env", "summary"), [
-    ({}, "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, "
-         "logs, wait, kill, resume, poll, output, send-keys, paste, submit, attach, metrics)."),
-    (ES, "Gestiona sesiones agénticas locales (list, show, path, delete, diff, merge, prune, "
+    ({}, "Manage local agent sessions (list, show, path, rename, delete, diff, merge, prune, "
          "log, logs, wait, kill, resume, poll, output, send-keys, paste, submit, attach, "
+         "metrics)."),
+    (ES, "Gestiona sesiones agénticas locales (list, show, path, rename, delete, diff, merge, "
+         "prune, log, logs, wait, kill, resume, poll, output, send-keys, paste, submit, attach, "
          "metrics)."),
 ])
 def test_the_session_summary_names_every_visible_subcommand(

@@ -12,15 +12,18 @@ import pytest
 
 from gzia.contract import Permission
 from gzia.i18n import gettext, set_language
+from gzia.sessions.agent_state import AgentState
 from gzia.sessions.project import Project
 from gzia.sessions.record import HolderRef, HolderState, Status
 from gzia.supervisor.endreason import EndReason
 from gzia.tui.screens.detail import TABS
 from gzia.views.words import (
+    AGENT_STATE_WORDS,
     END_REASON_WORDS,
     HOLDER_WORDS,
     PERMISSION_WORDS,
     STATUS_WORDS,
+    agent_state_text,
     end_reason_text,
     holder_text,
     permission_text,
@@ -36,6 +39,7 @@ WORDS: list[tuple[type[StrEnum], dict[str, str], Callable[[str], str]]] = [
     (Permission, PERMISSION_WORDS, permission_text),
     (EndReason, END_REASON_WORDS, end_reason_text),
     (HolderState, HOLDER_WORDS, holder_text),
+    (AgentState, AGENT_STATE_WORDS, agent_state_text),
 ]
 SAME_IN_SPANISH = {"PID:", "Base:", "Prompt:"}  # the original's Spanish keeps them
 ENGLISH_WORDS = {value for enum, _, _ in WORDS for value in enum}
@@ -88,7 +92,7 @@ def test_session_list_and_show_have_no_english_word(cli: Cli, project: Project) 
     assert len(rows) == len(Status)
     assert [_english_word_in(row) for row in rows] == [set()] * len(Status)
     # the running one, with no process, is found lost
-    assert {row[12:24].rstrip() for row in rows} == {"completada", "fallida", "detenida",
+    assert {row.split()[3] for row in rows} == {"completada", "fallida", "detenida",
                                                      "perdida"}
     assert all("Aislado" in row for row in rows)  # the mode column
     for n, reason in enumerate(reasons):  # every end reason a record can name

@@ -37,13 +37,15 @@ if TYPE_CHECKING:
 @click.option("--since",
               help="Only sessions started since a time (RFC 3339) or a duration ago (2h, 7d).")
 @click.option("--limit", type=Count(1), metavar="N", help="Show at most N sessions, newest first.")
+@click.option("--name", "names", multiple=True, metavar="GLOB", show_default=False,
+              help="Only sessions whose name matches GLOB (repeatable).")
 def list_command(directory: str | None, status: tuple[str, ...],  # noqa: PLR0917 - one per flag
                  provider: tuple[str, ...], label: tuple[str, ...], since: str | None,
-                 limit: int | None) -> None:
+                 limit: int | None, names: tuple[str, ...]) -> None:
     from gzia.sessions.list_filter import build_filter
 
     wanted = build_filter(statuses=status, providers=provider, labels=label, since=since,
-                          limit=limit)
+                          limit=limit, names=names)
     show_sessions(directory, None if wanted.is_empty else wanted)
 
 

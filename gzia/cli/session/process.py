@@ -14,7 +14,7 @@ import click
 
 from gzia.cli import output
 from gzia.cli.command import argument
-from gzia.cli.numbers import Count
+from gzia.cli.numbers import Count, Seconds
 from gzia.cli.session.common import open_session, session_command
 from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext, ngettext
@@ -151,8 +151,19 @@ def paste_command(session: str, text: str | None, directory: str | None) -> None
 @session_command(
     "submit", help="Type text into a background session, then Enter.",
     options=[argument("text", required=False, metavar="[TEXT]",
-                      help="The text (none: just Enter).")])
-def submit_command(session: str, text: str | None, directory: str | None) -> None:
+                      help="The text (none: just Enter)."),
+             click.option("--when", type=click.Choice(["idle"]),
+                          help="Hold the text until the agent's turn is over (idle)."),
+             click.option("--timeout", type=Seconds(),
+                          help="With --when: give up after S seconds (exit 1, TIMEOUT; "
+                               "nothing sent).")])
+def submit_command(session: str, text: str | None, when: str | None,
+                   timeout: float | None, directory: str | None) -> None:
+    if when is not None:
+        from gzia.sessions.state_wait import wait_until_idle
+
+        store, record = open_session(session, directory)
+        wait_until_idle(store, record, timeout)
     _send(session, directory, _encode(text or "") + b"\r")
 
 

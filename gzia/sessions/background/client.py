@@ -25,6 +25,7 @@ from gzia.contract import (
     error_class,
 )
 from gzia.i18n import N_
+from gzia.sessions.agent_state import state_of
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import HolderRef, HolderState, SessionRecord
 from gzia.sessions.store import SessionStore
@@ -150,7 +151,8 @@ def poll(record: SessionRecord) -> dict[str, Any]:
         "id": record.id, "status": record.status, "exit_code": record.exit_code,
         "end_reason": record.end_reason, "pid": record.pid, "holder": holder_state(record),
         "output_bytes": log_size(log) if log is not None else 0,
-        "idle_s": _idle_from_file(log), "attached": 0,
+        "idle_s": _idle_from_file(log), "attached": 0, "name": record.name,
+        **state_fields(record),
     }
     if record.is_running and state["holder"] == HolderState.RUNNING:
         try:
@@ -160,6 +162,14 @@ def poll(record: SessionRecord) -> dict[str, Any]:
         state.update(output_bytes=reply["output_bytes"], idle_s=reply["idle_s"],
                      attached=reply["attached"])
     return state
+
+
+def state_fields(record: SessionRecord) -> dict[str, Any]:
+    """The agent's state as poll reports it (``exited`` once the run is over)."""
+
+    state = state_of(record)
+    return {"state": state.value if state is not None else None,
+            "state_since": record.state_since, "state_reason": record.state_reason}
 
 
 def _idle_from_file(log: Path | None) -> float | None:

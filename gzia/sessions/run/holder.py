@@ -38,6 +38,7 @@ from typing import Any
 
 from gzia.contract import GzError, problem_from
 from gzia.drivers.registry import get_driver
+from gzia.sessions.agent_state import detector_watch
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
 from gzia.sessions.project import find_project
 from gzia.sessions.record import HolderRef, SessionRecord
@@ -48,6 +49,7 @@ from gzia.sessions.run.finish import (
     record_agent,
 )
 from gzia.sessions.store import SessionStore
+from gzia.supervisor.activity import ActivityWatch
 from gzia.supervisor.control import ControlServer, Reply, Request
 from gzia.supervisor.holder_relay import HolderRelay
 from gzia.supervisor.logfile import RotatingLog
@@ -95,10 +97,11 @@ class _Holder:
             server: ControlServer | None = None
             try:
                 server = self._serve()
-                self.store.update(self.session_id, self._take_over)
+                record = self.store.update(self.session_id, self._take_over)
                 outcome = run_supervised(
                     self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
                     on_started=self._started, detached=self._detached(server),
+                    watch=self._watch(record.provider),
                 )
             except BaseException as exc:
                 if not isinstance(exc, GzError):  # not the agent's own start error
@@ -124,6 +127,13 @@ class _Holder:
         except GzError:  # deleted meanwhile, or its driver is no longer installed
             return None
         return conversation_after_exit(driver, record, self.spec.cwd, self.spec.env)
+
+    def _watch(self, provider: str) -> ActivityWatch | None:
+        """The kernel detector, for an agent that does not report its state itself."""
+        try:
+            return detector_watch(self.store, self.session_id, get_driver(provider))
+        except GzError:  # its driver is no longer installed: the state stays as it is
+            return None
 
     def _serve(self) -> ControlServer:
         clean_stale_sockets(self.socket_path.parent)

@@ -44,6 +44,8 @@ class SessionRequest:
     """While a session holding this key exists, the start returns it instead."""
     profiles: tuple[str, ...] = ()
     """Profiles projected into the worktree for this run (:mod:`gzia.sessions.projection`)."""
+    name: str | None = None
+    """``--name``: what a person calls the session (checked: :mod:`gzia.sessions.naming`)."""
 
 
 class RunEnd(Enum):

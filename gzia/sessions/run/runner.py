@@ -41,10 +41,18 @@ from gzia.credentials import withheld_names, without_secrets
 from gzia.drivers.base import Driver, LaunchRequest
 from gzia.drivers.registry import parse_permission
 from gzia.i18n import N_, gettext
+from gzia.sessions.agent_state import (
+    AgentState,
+    StateHooks,
+    detector_watch,
+    record_transition,
+    state_hooks,
+)
 from gzia.sessions.background import start_in_background
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.mcp_command import server_command
+from gzia.sessions.naming import checked_name
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord, Status, now_rfc3339
@@ -93,6 +101,8 @@ def start_session(
     project = find_project(request.directory)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
+    if request.name is not None:
+        checked_name(request.name)  # before anything is created
     bundle = _profile_bundle(project, request.profiles, environ)
     with _claimed_key(store, request) as reused:
         if reused is not None:
@@ -138,7 +148,7 @@ def resume_session(
 
     Pushes are allowed when ``options`` or the settings say so, or the session was started
     allowing them. The session's profiles are projected again; ``options.profiles`` adds
-    more (kept in the record).
+    more (kept in the record). ``options.name`` renames it.
     """
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(directory)
@@ -158,7 +168,8 @@ def resume_session(
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
-    record = store.update(record.id, lambda r: _mark_resumed(r, request.profiles))
+    new_name = checked_name(options.name) if options.name is not None else None
+    record = store.update(record.id, lambda r: _mark_resumed(r, request.profiles, new_name))
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=True)
 
@@ -202,8 +213,11 @@ def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
     return workspace_of(project, record)
 
 
-def _mark_resumed(record: SessionRecord, profiles: Sequence[str] = ()) -> None:
+def _mark_resumed(record: SessionRecord, profiles: Sequence[str] = (),
+                  name: str | None = None) -> None:
     record.status = Status.RUNNING
+    if name is not None:
+        record.name = name
     if profiles:
         record.profiles = list(profiles)
     _stamp_owner(record)
@@ -245,6 +259,7 @@ def _new_record(
         record.allow_push = True
     record.labels = dict(request.labels) if request.labels else None
     record.idempotency_key = request.idempotency_key
+    record.name = checked_name(request.name) if request.name is not None else None
     if request.profiles:
         record.profiles = list(request.profiles)
     return record
@@ -259,11 +274,14 @@ def _launch_spec(
     resume: bool,
     prompt: str | None = None,
     mcp_config: Path | None = None,
+    hooks: StateHooks | None = None,
 ) -> Command:
     spec = request.driver.launch(LaunchRequest(
         workdir=workdir, permission=request.permission, prompt=prompt,
         conversation_id=conversation_id, resume=resume, env=env, mcp_config=mcp_config,
         command=list(request.command) if request.command is not None else None,
+        state_hook=hooks.argv if hooks is not None else None,
+        state_plugin=hooks.plugin if hooks is not None else None,
     ))
     return Command(tuple(spec.argv), workdir, spec.env, request.pty,
                    stdout_to_stderr=request.output_to_stderr)
@@ -295,6 +313,7 @@ class _Launch:
         store = self.store
         action = gettext(_MSG_EVENT['resumed' if resume else 'started'], mode=record.mode or "chat")
         log_lifecycle_event(store, record.id, action, "PENDING")
+        record_transition(store, record.id, AgentState.STARTING)
         with stop_signals_held() as held:
             try:
                 command = self._command(record, resume)
@@ -308,6 +327,7 @@ class _Launch:
                 outcome = run_supervised(
                     command, watchdog=self.watchdog, inbox=held.inbox,
                     on_started=lambda started: _record_started(store, record.id, started),
+                    watch=detector_watch(store, record.id, self.request.driver),
                 )
             except BaseException:
                 self._unproject(record)
@@ -323,7 +343,8 @@ class _Launch:
         env, profile_servers = self._projected(record, self._agent_env(record))
         command = _launch_spec(self.request, self.workspace.target_dir, env,
                                record.conversation_id, resume=resume, prompt=prompt,
-                               mcp_config=self._mcp_config(record, profile_servers))
+                               mcp_config=self._mcp_config(record, profile_servers),
+                               hooks=state_hooks(self.store, record.id, self.request.driver))
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id))
         if self.on_launch is not None:
