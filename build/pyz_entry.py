@@ -5,11 +5,17 @@ first run, and imports a good deal of the standard library to do it. Once they a
 extracted, this entry adds that directory to the path the same way and starts gz-ia
 directly, so every later start pays only for what gz-ia itself imports. Anything
 unusual (first run, a SHIV_* override) goes through the full bootstrap.
+
+Before all that, a Python older than gz-ia needs is refused in one line (gzia/preflight.py,
+which build/set_pyz_entry.py puts beside this file as ``gzia_preflight``). This file too is
+run by whatever ``python3`` the user has: Python 3.8 syntax, the standard library only.
 """
 
 import os
 import site
 import sys
+
+import gzia_preflight
 
 BUILD_ID = "@BUILD_ID@"
 BOOTSTRAP_OVERRIDES = (
@@ -39,6 +45,10 @@ def start_fast(site_packages):
     sys.exit(main())
 
 
+refusal = gzia_preflight.python_too_old()
+if refusal is not None:
+    sys.stderr.write(refusal + "\n")
+    sys.exit(1)
 site_packages = extracted_site_packages()
 if site_packages is not None:
     start_fast(site_packages)

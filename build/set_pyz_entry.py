@@ -2,12 +2,24 @@
 
 Usage: python set_pyz_entry.py <zipapp>. Entries keep their order, timestamps and
 compression, and the shebang line is kept, so the result is as repeatable as the input.
+gzia/preflight.py goes in beside it as ``gzia_preflight.py``: the entry checks the Python
+before the bootstrap makes gz-ia's own package importable.
 """
 
 import json
 import sys
 import zipfile
 from pathlib import Path
+
+PREFLIGHT = Path(__file__).resolve().parent.parent / "gzia" / "preflight.py"
+PREFLIGHT_NAME = "gzia_preflight.py"
+
+
+def copy_info(info: zipfile.ZipInfo, name: str) -> zipfile.ZipInfo:
+    """An entry named ``name`` with the timestamp and permissions of ``info``."""
+    copy = zipfile.ZipInfo(name, date_time=info.date_time)
+    copy.external_attr, copy.create_system = info.external_attr, info.create_system
+    return copy
 
 
 def main(archive_path: str) -> None:
@@ -26,6 +38,8 @@ def main(archive_path: str) -> None:
                     data = source.read(info.filename)
                     if info.filename == "__main__.py":
                         data = entry.encode("utf-8")
+                        target.writestr(copy_info(info, PREFLIGHT_NAME), PREFLIGHT.read_bytes(),
+                                        compress_type=info.compress_type)
                     target.writestr(info, data, compress_type=info.compress_type)
     tmp.chmod(archive.stat().st_mode)
     tmp.replace(archive)

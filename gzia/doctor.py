@@ -13,6 +13,7 @@ from typing import Any
 
 from gzia.contract import GzError
 from gzia.i18n import gettext, ngettext
+from gzia.preflight import OLDEST_PYTHON
 
 MIN_GIT = (2, 38)
 
@@ -32,7 +33,7 @@ class Check:
 
 def check_python() -> Check:
     version = platform.python_version()
-    ok = sys.version_info >= (3, 11)
+    ok = sys.version_info >= OLDEST_PYTHON
     return Check("python", ok, True, gettext("Python {version}", version=version),
                  None if ok else gettext("install Python 3.11 or newer"))
 
