@@ -1,20 +1,23 @@
 """Entry point of gz-ia.pyz (installed as the zipapp's __main__.py by build/set_pyz_entry.py).
 
-The zipapp's bootstrap extracts the bundled dependencies into a cache directory on the
-first run, and imports a good deal of the standard library to do it. Once they are
-extracted, this entry adds that directory to the path the same way and starts gz-ia
-directly, so every later start pays only for what gz-ia itself imports. Anything
-unusual (first run, a SHIV_* override) goes through the full bootstrap.
+First, a Python older than gz-ia needs is refused in one line (gzia/preflight.py). Then the
+bundled dependencies are found where this build extracted them (gzia/extraction.py: under
+gz-ia's cache directory, or SHIV_ROOT), extracted there with shiv's own bootstrap code on
+the first run of a build (which also removes stale extractions of other builds), marked in
+use for as long as this process runs, and gz-ia starts directly: every start pays only for
+what gz-ia itself imports. A SHIV_* override of the bootstrap (debugging) goes through
+shiv's full bootstrap instead.
 
-Before all that, a Python older than gz-ia needs is refused in one line (gzia/preflight.py,
-which build/set_pyz_entry.py puts beside this file as ``gzia_preflight``). This file too is
-run by whatever ``python3`` the user has: Python 3.8 syntax, the standard library only.
+build/set_pyz_entry.py puts gzia/preflight.py and gzia/extraction.py beside this file as
+``gzia_preflight`` and ``gzia_extraction``. This file is run by whatever ``python3`` the
+user has: Python 3.8 syntax, the standard library only.
 """
 
 import os
 import site
 import sys
 
+import gzia_extraction
 import gzia_preflight
 
 BUILD_ID = "@BUILD_ID@"
@@ -24,13 +27,35 @@ BOOTSTRAP_OVERRIDES = (
 )
 
 
-def extracted_site_packages():
-    if any(os.environ.get(name) for name in BOOTSTRAP_OVERRIDES):
-        return None
-    root = os.path.expanduser(os.environ.get("SHIV_ROOT") or "~/.shiv")
+def extraction_dir():
     name = os.path.basename(os.path.realpath(sys.argv[0]))
-    path = os.path.join(root, f"{name}_{BUILD_ID}", "site-packages")
-    return path if os.path.isdir(path) else None
+    return os.path.join(gzia_extraction.extraction_root(), f"{name}_{BUILD_ID}")
+
+
+def extract(extraction):
+    """shiv's own extraction (a lock, a temporary directory, one rename), bytecode
+    compiled by the Python that runs it, then the clean-up of other builds."""
+    from pathlib import Path
+
+    import _bootstrap
+    from _bootstrap.environment import Environment
+
+    with _bootstrap.current_zipfile() as archive:
+        env = Environment.from_json(archive.read("environment.json").decode())
+        _bootstrap.extract_site_packages(archive, Path(extraction), env.compile_pyc,
+                                         env.compile_workers)
+    gzia_extraction.remove_stale(os.path.dirname(extraction), extraction)
+
+
+def held_site_packages():
+    """This build's extracted site-packages, marked in use by this process."""
+    extraction = extraction_dir()
+    for _ in range(5):  # a clean-up elsewhere may remove it between the two steps
+        if not os.path.isdir(os.path.join(extraction, "site-packages")):
+            extract(extraction)
+        if gzia_extraction.hold(extraction) != gzia_extraction.GONE:
+            break
+    return os.path.join(extraction, "site-packages")
 
 
 def start_fast(site_packages):
@@ -49,10 +74,10 @@ refusal = gzia_preflight.python_too_old()
 if refusal is not None:
     sys.stderr.write(refusal + "\n")
     sys.exit(1)
-site_packages = extracted_site_packages()
-if site_packages is not None:
-    start_fast(site_packages)
-else:
+if any(os.environ.get(name) for name in BOOTSTRAP_OVERRIDES):
     import _bootstrap
 
+    os.environ.setdefault("SHIV_ROOT", gzia_extraction.extraction_root())
     _bootstrap.bootstrap()
+else:
+    start_fast(held_site_packages())

@@ -71,7 +71,8 @@ def test_the_pyz_names_the_python_needed_and_the_one_found(
     assert (done.returncode, done.stdout, done.stderr) == (1, "", expected)
 
 
-@pytest.mark.parametrize("path", [REPO / "gzia" / "preflight.py", REPO / "build" / "pyz_entry.py"])
+@pytest.mark.parametrize("path", [REPO / "gzia" / "preflight.py", REPO / "gzia" / "extraction.py",
+                                  REPO / "build" / "pyz_entry.py"])
 def test_what_runs_before_the_check_is_python_3_8_and_the_standard_library(path: Path) -> None:
     """Holds where no older interpreter is installed to run the tests above."""
     tree = ast.parse(path.read_text(encoding="utf-8"), feature_version=(3, 8))
@@ -79,5 +80,6 @@ def test_what_runs_before_the_check_is_python_3_8_and_the_standard_library(path:
                 if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module.split(".")[0] for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module}
-    own = {"gzia_preflight", "_bootstrap", "gzia"}  # the archive's own; gzia once checked
+    # the archive's own modules; gzia is imported once the Python is checked
+    own = {"gzia_preflight", "gzia_extraction", "_bootstrap", "gzia"}
     assert imported - own <= sys.stdlib_module_names | {"__future__"}
