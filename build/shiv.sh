@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build dist/gz-ia.pyz: a single-file zipapp holding gz-ia and its pinned dependencies.
+# Build dist/gz-ia.pyz: a single-file zipapp holding gz-ia and its pinned dependencies, and
+# beside it gz-ia.1, the manual page made from its command tree (build/man_page.py).
 #
 # Repeatable: two builds of the same commit give the same sha256 (fixed timestamps from
 # the commit, no build paths inside the archive).
@@ -109,5 +110,10 @@ mkdir -p "$(dirname "$output")"
   --python "/usr/bin/env python3" --entry-point gzia.cli:main \
   --output-file "$work/gz-ia.pyz"
 "$tools" "$root/build/set_pyz_entry.py" "$work/gz-ia.pyz"
+
+# 5. The manual page, from the command tree of the code just packed (English).
+man="$(dirname "$output")/gz-ia.1"
+PYTHONPATH="$site" "$python" "$root/build/man_page.py" "$work/gz-ia.1"
 mv -f "$work/gz-ia.pyz" "$output"
-echo "built $output (gz-ia $version, commit $commit)" >&2
+mv -f "$work/gz-ia.1" "$man"
+echo "built $output and $man (gz-ia $version, commit $commit)" >&2
