@@ -3,9 +3,9 @@
 First, a Python older than gz-ia needs is refused in one line (gzia/preflight.py). Then the
 bundled dependencies are found where this build extracted them (gzia/extraction.py: under
 gz-ia's cache directory, or SHIV_ROOT), extracted there with shiv's own bootstrap code on
-the first run of a build (which also removes stale extractions of other builds), marked in
-use for as long as this process runs, and gz-ia starts directly: every start pays only for
-what gz-ia itself imports. A SHIV_* override of the bootstrap (debugging) goes through
+the first run of a build (which then removes stale extractions of other builds:
+gzia/stale_builds.py), marked in use for as long as this process runs, and gz-ia starts
+directly: every start pays only for what gz-ia itself imports. A SHIV_* override of the bootstrap (debugging) goes through
 shiv's full bootstrap instead.
 
 build/set_pyz_entry.py puts gzia/preflight.py and gzia/extraction.py beside this file as
@@ -34,7 +34,7 @@ def extraction_dir():
 
 def extract(extraction):
     """shiv's own extraction (a lock, a temporary directory, one rename), bytecode
-    compiled by the Python that runs it, then the clean-up of other builds."""
+    compiled by the Python that runs it."""
     from pathlib import Path
 
     import _bootstrap
@@ -44,27 +44,32 @@ def extract(extraction):
         env = Environment.from_json(archive.read("environment.json").decode())
         _bootstrap.extract_site_packages(archive, Path(extraction), env.compile_pyc,
                                          env.compile_workers)
-    gzia_extraction.remove_stale(os.path.dirname(extraction), extraction)
 
 
-def held_site_packages():
-    """This build's extracted site-packages, marked in use by this process."""
-    extraction = extraction_dir()
+def held_extraction():
+    """This build's extraction, marked in use by this process, and whether this start
+    extracted it."""
+    extraction, extracted = extraction_dir(), False
     for _ in range(5):  # a clean-up elsewhere may remove it between the two steps
         if not os.path.isdir(os.path.join(extraction, "site-packages")):
             extract(extraction)
+            extracted = True
         if gzia_extraction.hold(extraction) != gzia_extraction.GONE:
             break
-    return os.path.join(extraction, "site-packages")
+    return extraction, extracted
 
 
-def start_fast(site_packages):
+def start_fast(extraction, extracted):
     before = len(sys.path)
     first_site = next(
         (i for i, p in enumerate(sys.path) if p.rstrip(os.sep).endswith("site-packages")), before
     )
-    site.addsitedir(site_packages)
+    site.addsitedir(os.path.join(extraction, "site-packages"))
     sys.path[:] = sys.path[:first_site] + sys.path[before:] + sys.path[first_site:before]
+    if extracted:  # the first start of this build: other builds' copies may be stale
+        from gzia.stale_builds import remove_stale
+
+        remove_stale(os.path.dirname(extraction), extraction)
     from gzia.cli import main
 
     sys.exit(main())
@@ -80,4 +85,4 @@ if any(os.environ.get(name) for name in BOOTSTRAP_OVERRIDES):
     os.environ.setdefault("SHIV_ROOT", gzia_extraction.extraction_root())
     _bootstrap.bootstrap()
 else:
-    start_fast(held_site_packages())
+    start_fast(*held_extraction())

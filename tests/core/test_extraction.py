@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from gzia.config import Paths
-from gzia.extraction import extraction_root, remove_stale
+from gzia.extraction import extraction_root
+from gzia.stale_builds import remove_stale
 from tests.update.test_apply import hold_in_another_process
 
 
