@@ -5,8 +5,8 @@ bundled dependencies are found where this build extracted them (gzia/extraction.
 gz-ia's cache directory, or SHIV_ROOT), extracted there with shiv's own bootstrap code on
 the first run of a build (which then removes stale extractions of other builds:
 gzia/stale_builds.py), marked in use for as long as this process runs, and gz-ia starts
-directly: every start pays only for what gz-ia itself imports. A SHIV_* override of the bootstrap (debugging) goes through
-shiv's full bootstrap instead.
+directly: every start pays only for what gz-ia itself imports. A SHIV_* override of the
+bootstrap (debugging) goes through shiv's full bootstrap instead.
 
 build/set_pyz_entry.py puts gzia/preflight.py and gzia/extraction.py beside this file as
 ``gzia_preflight`` and ``gzia_extraction``. This file is run by whatever ``python3`` the
