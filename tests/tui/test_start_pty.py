@@ -30,7 +30,7 @@ CURSOR_HIDDEN, CURSOR_SHOWN = b"\x1b[?25l", b"\x1b[?25h"
 
 AGENT = """
 def interrupted(signum, frame):
-    print("agent got SIGINT", flush=True)
+    os.write(1, b"agent got SIGINT\\n")  # not print(): Ctrl+C may come while a print flushes
     note("sigint", 1)
     sys.exit(0)
 
