@@ -1,15 +1,24 @@
 """Entry point of gz-ia.pyz (installed as the zipapp's __main__.py by build/set_pyz_entry.py).
 
-The zipapp's bootstrap extracts the bundled dependencies into a cache directory on the
-first run, and imports a good deal of the standard library to do it. Once they are
-extracted, this entry adds that directory to the path the same way and starts gz-ia
-directly, so every later start pays only for what gz-ia itself imports. Anything
-unusual (first run, a SHIV_* override) goes through the full bootstrap.
+First, a Python older than gz-ia needs is refused in one line (gzia/preflight.py). Then the
+bundled dependencies are found where this build extracted them (gzia/extraction.py: under
+gz-ia's cache directory, or SHIV_ROOT), extracted there with shiv's own bootstrap code on
+the first run of a build (which then removes stale extractions of other builds:
+gzia/stale_builds.py), marked in use for as long as this process runs, and gz-ia starts
+directly: every start pays only for what gz-ia itself imports. A SHIV_* override of the
+bootstrap (debugging) goes through shiv's full bootstrap instead.
+
+build/set_pyz_entry.py puts gzia/preflight.py and gzia/extraction.py beside this file as
+``gzia_preflight`` and ``gzia_extraction``. This file is run by whatever ``python3`` the
+user has: Python 3.8 syntax, the standard library only.
 """
 
 import os
 import site
 import sys
+
+import gzia_extraction
+import gzia_preflight
 
 BUILD_ID = "@BUILD_ID@"
 BOOTSTRAP_OVERRIDES = (
@@ -18,31 +27,62 @@ BOOTSTRAP_OVERRIDES = (
 )
 
 
-def extracted_site_packages():
-    if any(os.environ.get(name) for name in BOOTSTRAP_OVERRIDES):
-        return None
-    root = os.path.expanduser(os.environ.get("SHIV_ROOT") or "~/.shiv")
+def extraction_dir():
     name = os.path.basename(os.path.realpath(sys.argv[0]))
-    path = os.path.join(root, f"{name}_{BUILD_ID}", "site-packages")
-    return path if os.path.isdir(path) else None
+    return os.path.join(gzia_extraction.extraction_root(), f"{name}_{BUILD_ID}")
 
 
-def start_fast(site_packages):
+def extract(extraction):
+    """shiv's own extraction (a lock, a temporary directory, one rename), bytecode
+    compiled by the Python that runs it."""
+    from pathlib import Path
+
+    import _bootstrap
+    from _bootstrap.environment import Environment
+
+    with _bootstrap.current_zipfile() as archive:
+        env = Environment.from_json(archive.read("environment.json").decode())
+        _bootstrap.extract_site_packages(archive, Path(extraction), env.compile_pyc,
+                                         env.compile_workers)
+
+
+def held_extraction():
+    """This build's extraction, marked in use by this process, and whether this start
+    extracted it."""
+    extraction, extracted = extraction_dir(), False
+    for _ in range(5):  # a clean-up elsewhere may remove it between the two steps
+        if not os.path.isdir(os.path.join(extraction, "site-packages")):
+            extract(extraction)
+            extracted = True
+        if gzia_extraction.hold(extraction) != gzia_extraction.GONE:
+            break
+    return extraction, extracted
+
+
+def start_fast(extraction, extracted):
     before = len(sys.path)
     first_site = next(
         (i for i, p in enumerate(sys.path) if p.rstrip(os.sep).endswith("site-packages")), before
     )
-    site.addsitedir(site_packages)
+    site.addsitedir(os.path.join(extraction, "site-packages"))
     sys.path[:] = sys.path[:first_site] + sys.path[before:] + sys.path[first_site:before]
+    if extracted:  # the first start of this build: other builds' copies may be stale
+        from gzia.stale_builds import remove_stale
+
+        remove_stale(os.path.dirname(extraction), extraction)
     from gzia.cli import main
 
     sys.exit(main())
 
 
-site_packages = extracted_site_packages()
-if site_packages is not None:
-    start_fast(site_packages)
-else:
+refusal = gzia_preflight.python_too_old()
+if refusal is not None:
+    sys.stderr.write(refusal + "\n")
+    sys.exit(1)
+if any(os.environ.get(name) for name in BOOTSTRAP_OVERRIDES):
     import _bootstrap
 
+    os.environ.setdefault("SHIV_ROOT", gzia_extraction.extraction_root())
     _bootstrap.bootstrap()
+else:
+    start_fast(*held_extraction())

@@ -2,12 +2,25 @@
 
 Usage: python set_pyz_entry.py <zipapp>. Entries keep their order, timestamps and
 compression, and the shebang line is kept, so the result is as repeatable as the input.
+gzia/preflight.py and gzia/extraction.py go in beside it as ``gzia_preflight.py`` and
+``gzia_extraction.py``: the entry uses them before gz-ia's own package is importable.
 """
 
 import json
 import sys
 import zipfile
 from pathlib import Path
+
+GZIA = Path(__file__).resolve().parent.parent / "gzia"
+BESIDE_THE_ENTRY = {"gzia_preflight.py": GZIA / "preflight.py",
+                    "gzia_extraction.py": GZIA / "extraction.py"}
+
+
+def copy_info(info: zipfile.ZipInfo, name: str) -> zipfile.ZipInfo:
+    """An entry named ``name`` with the timestamp and permissions of ``info``."""
+    copy = zipfile.ZipInfo(name, date_time=info.date_time)
+    copy.external_attr, copy.create_system = info.external_attr, info.create_system
+    return copy
 
 
 def main(archive_path: str) -> None:
@@ -26,6 +39,9 @@ def main(archive_path: str) -> None:
                     data = source.read(info.filename)
                     if info.filename == "__main__.py":
                         data = entry.encode("utf-8")
+                        for name, source_file in BESIDE_THE_ENTRY.items():
+                            target.writestr(copy_info(info, name), source_file.read_bytes(),
+                                            compress_type=info.compress_type)
                     target.writestr(info, data, compress_type=info.compress_type)
     tmp.chmod(archive.stat().st_mode)
     tmp.replace(archive)

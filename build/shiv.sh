@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build dist/gz-ia.pyz: a single-file zipapp holding gz-ia and its pinned dependencies.
+# Build dist/gz-ia.pyz: a single-file zipapp holding gz-ia and its pinned dependencies, and
+# beside it gz-ia.1, the manual page made from its command tree (build/man_page.py).
 #
 # Repeatable: two builds of the same commit give the same sha256 (fixed timestamps from
 # the commit, no build paths inside the archive).
@@ -11,8 +12,14 @@
 #   GZ_BUILD_COMMIT      commit to embed (default: git rev-parse --short=12 HEAD)
 #   GZ_BUILD_DATE        build date to embed (default: the commit's date, UTC)
 #   GZ_BUILD_SITE_PACKAGES  prepared site-packages directory with the dependencies
-#                        (for cross-platform release builds); default: pip install
-#                        build/requirements.lock for this interpreter
+#                        (release builds pass one per platform); default: the locked
+#                        wheels of every CPython a release supports (3.11, 3.12, 3.13)
+#                        for this machine's platform, made by the release tooling
+#                        (build/site_packages.py), so the zipapp runs on each of them.
+#                        On a platform no release ships for: build/requirements.lock
+#                        installed for this interpreter only.
+#   GZ_BUILD_WORK_DIR    where those wheels are kept between builds, reused while the
+#                        lock is unchanged (default build/_work/pyz)
 #   GZ_BUILD_KEYS_DIR    directory of trusted minisign public keys (*.pub) to embed
 #                        (default release/keys; tests point it at a generated test key)
 #   GZ_BUILD_DEFAULTS    an organisation's defaults file (TOML, the keys of `gz-ia config
@@ -56,15 +63,17 @@ if [ -n "${GZ_BUILD_DEFAULTS:-}" ]; then
   cp "$GZ_BUILD_DEFAULTS" "$work/src/gzia/defaults.toml"
 fi
 
-# 2. The build tools: the interpreter's own when it has this very shiv (a test venv does),
-#    else a fresh virtual environment. Either way the same shiv makes the same archive.
+# 2. The build tools: the interpreter's own when it has this very shiv and the lock's
+#    packaging (a test venv does), else a fresh virtual environment. Either way the same
+#    shiv makes the same archive.
 shiv_version=1.0.8
-if "$python" -c "import sys, shiv; sys.exit(shiv.__version__ != '$shiv_version')" 2>/dev/null; then
+packaging_pin=$(grep -E '^packaging==' "$root/build/requirements.lock")
+if "$python" -c "import sys, shiv, packaging; sys.exit(shiv.__version__ != '$shiv_version')" 2>/dev/null; then
   tools=$python
 else
   "$python" -m venv "$work/venv"
   tools=$work/venv/bin/python
-  "$tools" -m pip --disable-pip-version-check -q install "shiv==$shiv_version"
+  "$tools" -m pip --disable-pip-version-check -q install "shiv==$shiv_version" "$packaging_pin"
 fi
 pip=("$tools" -m pip --disable-pip-version-check -q)
 
@@ -73,7 +82,15 @@ site="$work/site"
 if [ -n "${GZ_BUILD_SITE_PACKAGES:-}" ]; then
   cp -R "$GZ_BUILD_SITE_PACKAGES" "$site"
 else
-  "${pip[@]}" install --no-compile --no-deps --target "$site" -r "$root/build/requirements.lock"
+  status=0
+  "$tools" "$root/build/site_packages.py" "$root/build/requirements.lock" \
+    "${GZ_BUILD_WORK_DIR:-$root/build/_work/pyz}" "$site" || status=$?
+  if [ "$status" -eq 3 ]; then
+    echo "no release is made for this platform: the zipapp runs only on $("$python" -c 'import sys; print("Python %d.%d" % sys.version_info[:2])')" >&2
+    "${pip[@]}" install --no-compile --no-deps --target "$site" -r "$root/build/requirements.lock"
+  elif [ "$status" -ne 0 ]; then
+    exit "$status"
+  fi
 fi
 # Paths of this build must not end up in the archive: console scripts (their shebang
 # names the build venv), direct_url.json (names the source copy), and their RECORD lines.
@@ -93,5 +110,10 @@ mkdir -p "$(dirname "$output")"
   --python "/usr/bin/env python3" --entry-point gzia.cli:main \
   --output-file "$work/gz-ia.pyz"
 "$tools" "$root/build/set_pyz_entry.py" "$work/gz-ia.pyz"
+
+# 5. The manual page, from the command tree of the code just packed (English).
+man="$(dirname "$output")/gz-ia.1"
+PYTHONPATH="$site" "$python" "$root/build/man_page.py" "$work/gz-ia.1"
 mv -f "$work/gz-ia.pyz" "$output"
-echo "built $output (gz-ia $version, commit $commit)" >&2
+mv -f "$work/gz-ia.1" "$man"
+echo "built $output and $man (gz-ia $version, commit $commit)" >&2

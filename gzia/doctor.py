@@ -16,6 +16,7 @@ from gzia.config import load_config, paths
 from gzia.contract import GzError
 from gzia.i18n import gettext, ngettext
 from gzia.plugins import GROUPS, load_group
+from gzia.preflight import OLDEST_PYTHON
 
 MIN_GIT = (2, 38)
 
@@ -35,7 +36,7 @@ class Check:
 
 def check_python() -> Check:
     version = platform.python_version()
-    ok = sys.version_info >= (3, 11)
+    ok = sys.version_info >= OLDEST_PYTHON
     return Check("python", ok, True, gettext("Python {version}", version=version),
                  None if ok else gettext("install Python 3.11 or newer"))
 

@@ -11,6 +11,7 @@ from release.errors import ReleaseError
 PRODUCT = "gz-ia"
 SUMS_NAME = "SHA256SUMS"
 SIGNATURE_NAME = "SHA256SUMS.minisig"
+MAN_PAGE_NAME = "gz-ia.1"  # beside each zipapp build/shiv.sh makes
 PYTHON_VERSIONS = ("3.11", "3.12", "3.13")
 
 
@@ -104,9 +105,19 @@ def find_artifacts(release_dir: Path, version: str) -> list[Path]:
     return found
 
 
-def release_files(release_dir: Path, version: str) -> list[Path]:
-    """Every file a published release holds: the zipapps, SHA256SUMS and its signature."""
+def signed_files(release_dir: Path, version: str) -> list[Path]:
+    """The files SHA256SUMS lists: the zipapps and the manual page (when the build made
+    one: build/shiv.sh does)."""
     files = [*find_artifacts(release_dir, version)]
+    if (release_dir / MAN_PAGE_NAME).is_file():
+        files.append(release_dir / MAN_PAGE_NAME)
+    return files
+
+
+def release_files(release_dir: Path, version: str) -> list[Path]:
+    """Every file a published release holds: the signed files, SHA256SUMS and its
+    signature."""
+    files = signed_files(release_dir, version)
     for name in (SUMS_NAME, SIGNATURE_NAME):
         path = release_dir / name
         if not path.is_file():

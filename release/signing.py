@@ -197,7 +197,7 @@ def sign_release(
 
     In a dry run ``key`` may be ``None``: nothing is written and the report says what would be.
     """
-    files = artifacts.find_artifacts(release_dir, version)
+    files = artifacts.signed_files(release_dir, version)
     text = sums.render(files)
     report: dict[str, object] = {
         "sums": artifacts.SUMS_NAME,

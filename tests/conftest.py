@@ -1,9 +1,10 @@
 """Fixtures shared by the whole suite.
 
 Every test runs isolated: temporary HOME and XDG directories, no GZ_* or locale variables
-from the caller, NO_COLOR, COLUMNS=80, a git identity of its own. ``cli`` runs gz-ia
-in-process; ``pyz`` is the built dist/gz-ia.pyz (built once per run, or taken from
-GZ_TEST_PYZ) and ``run_pyz`` runs it as a real process.
+from the caller and none of the PYTHON* ones a test machine sets (every child process runs
+as it does for users: buffered stdout, bytecode written), NO_COLOR, COLUMNS=80, a git
+identity of its own. ``cli`` runs gz-ia in-process; ``pyz`` is the built dist/gz-ia.pyz
+(built once per run, or taken from GZ_TEST_PYZ) and ``run_pyz`` runs it as a real process.
 """
 
 from __future__ import annotations
@@ -24,9 +25,14 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 PREBUILT_PYZ = os.environ.get("GZ_TEST_PYZ")  # read before the isolation clears GZ_*
-CLEARED_PREFIXES = ("GZ_", "SHIV_", "LC_", "GIT_")
+# The caller's settings of gz-ia, git and the locale, and what test machines and CI set that
+# users do not (PYTHONUNBUFFERED and PYTHONDONTWRITEBYTECODE above all: a buffered stdout
+# fails differently): gz-ia and everything the tests start run as they do for users.
+CLEARED_PREFIXES = ("GZ_", "SHIV_", "LC_", "GIT_", "PYTHON")
 CLEARED_NAMES = ("LANG", "LANGUAGE", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
-                 "http_proxy", "https_proxy", "all_proxy", "no_proxy", "SSL_CERT_FILE")
+                 "http_proxy", "https_proxy", "all_proxy", "no_proxy", "SSL_CERT_FILE",
+                 "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "IS_SANDBOX", "CI",
+                 "RUST_BACKTRACE", "DEBIAN_FRONTEND")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -113,14 +119,19 @@ def cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
 
 
 @pytest.fixture(scope="session")
-def pyz(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The built zipapp: GZ_TEST_PYZ if the test command built it already, else built now."""
+def pyz(tmp_path_factory: pytest.TempPathFactory, shiv_root: Path) -> Path:
+    """The built zipapp: GZ_TEST_PYZ if the test command built it already, else built now.
+    Its first run (the extraction, ~100 MB, slow on a busy machine) happens here, once, so
+    no test's own deadline pays for it."""
     if PREBUILT_PYZ:
-        return Path(PREBUILT_PYZ).resolve()
-    target = tmp_path_factory.mktemp("pyz") / "gz-ia.pyz"
-    env = {**os.environ, "GZ_BUILD_OUTPUT": str(target), "PYTHON": sys.executable}
-    subprocess.run(["bash", str(REPO / "build" / "shiv.sh")], check=True, env=env,
-                   capture_output=True, timeout=600)
+        target = Path(PREBUILT_PYZ).resolve()
+    else:
+        target = tmp_path_factory.mktemp("pyz") / "gz-ia.pyz"
+        env = {**os.environ, "GZ_BUILD_OUTPUT": str(target), "PYTHON": sys.executable}
+        subprocess.run(["bash", str(REPO / "build" / "shiv.sh")], check=True, env=env,
+                       capture_output=True, timeout=600)
+    subprocess.run([sys.executable, str(target), "--version"], check=True, capture_output=True,
+                   env={**os.environ, "SHIV_ROOT": str(shiv_root)}, timeout=600)
     return target
 
 

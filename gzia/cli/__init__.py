@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
         from gzia.cli.runner import run
 
         # this process is gz-ia's own: a caller passing argv keeps its environment
-        return run(args, sheds_credentials=argv is None)
+        return flush_output(run(args, sheds_credentials=argv is None))
     except BrokenPipeError:
         return reader_went_away()
     except OSError as exc:  # writing the output itself failed (disk full, I/O error)
@@ -106,13 +106,22 @@ def escape_unencodable_output() -> None:
             reconfigure(errors="backslashreplace")
 
 
+def flush_output(exit_code: int) -> int:
+    """Write what stdout still buffers now, so that its failure is reported here, not
+    by the interpreter on its way out. A command that failed already keeps its own
+    outcome (often that very failure of stdout)."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        if exit_code == 0:
+            raise
+        discard("stdout")
+    return exit_code
+
+
 def reader_went_away() -> int:
     """The reader closed our stdout (``gz-ia ... | head -1``): stop quietly, exit 0."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    discard("stdout")
     return 0
 
 
@@ -120,11 +129,27 @@ def output_failed(exc: OSError) -> int:
     """stdout could not be written: one ``Error:`` line on stderr, exit 1, no traceback."""
     from gzia.contract import error_message
 
+    discard("stdout")
     try:
         from gzia.i18n import gettext  # not on --version's path: it imports typing
 
         sys.stderr.write(f"{gettext('Error')}: {error_message(exc)}\n")
         sys.stderr.flush()
-    except OSError:
-        pass
+    except OSError:  # stderr cannot be written either: the exit code says it all
+        discard("stderr")
     return 1
+
+
+def discard(name: str) -> None:
+    """Once the failure of ``sys.<name>`` is dealt with, what it still buffers goes to /dev/null.
+
+    A failed flush keeps its bytes in the buffer, and the interpreter flushes the standard
+    streams once more on its way out: without this, that second failure would print
+    ``Exception ignored`` and turn the exit code into 120.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, getattr(sys, name).fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

@@ -17,26 +17,17 @@ wins): Spanish when it starts with ``es``, English otherwise.
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from gzia.preflight import detect_language
 
 if TYPE_CHECKING:
     from gettext import NullTranslations
 
-LANGUAGE_VARIABLES = ("GZ_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
 DOMAIN = "gzia"
 CONTEXT = "\x04"  # joins a context and its text, as a .mo file does
 PLURAL = "\x00"  # joins a counted message's singular and plural, as a .mo file does
-
-
-def detect_language(environ: dict[str, str] | os._Environ[str] | None = None) -> str:
-    env = os.environ if environ is None else environ
-    for name in LANGUAGE_VARIABLES:
-        value = env.get(name, "")
-        if value:
-            return "es" if value.lower().startswith("es") else "en"
-    return "en"
 
 
 _language: str | None = None

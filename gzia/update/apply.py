@@ -191,24 +191,25 @@ def _finish_rollback(target: Path, scratch: Path) -> None:
 
 
 def shiv_root() -> Path:
-    """Where shiv extracts zipapps: ``SHIV_ROOT`` (``$VAR`` expanded, as shiv does) or ~/.shiv."""
-    root = os.environ.get("SHIV_ROOT", "")
-    if root.startswith("$"):
-        root = os.environ.get(root[1:], root[1:])
-    return Path(root).expanduser() if root else Path("~/.shiv").expanduser()
+    """Where the zipapp extracts its dependencies (gzia.extraction)."""
+    from gzia.extraction import extraction_root
+
+    return Path(extraction_root())
 
 
 def clean_shiv_cache(target_name: str, keep: set[str], root: Path | None = None) -> list[Path]:
-    """Remove extraction directories of ``target_name`` whose build id is not in ``keep``."""
+    """Remove extraction directories of ``target_name`` whose build id is not in ``keep``,
+    unless a running gz-ia still uses one."""
+    from gzia.stale_builds import remove_if_unused
+
     folder = root if root is not None else shiv_root()
     if not folder.is_dir():
         return []
     removed = []
     for prefix in (f"{target_name}_", f"{target_name}.previous_"):
         for entry in folder.glob(f"{glob_escape(prefix)}*"):
-            if entry.is_dir() and entry.name[len(prefix):] not in keep:
-                shutil.rmtree(entry, ignore_errors=True)
-                (folder / f".{entry.name}_lock").unlink(missing_ok=True)
+            if entry.is_dir() and entry.name[len(prefix):] not in keep \
+                    and remove_if_unused(str(entry), unmarked=True):
                 removed.append(entry)
     return removed
 

@@ -251,13 +251,25 @@ def test_a_run_with_stdout_closed_does_not_lend_fd_1_to_the_agent(tmp_path: Path
 @pytest.mark.parametrize(("args", "env_lang", "stderr"), [
     (["--json", "config", "path"], "en", "Error: I/O error: No space left on device\n"),
     (["version", "--json"], "es", "Error: error de E/S: No space left on device\n"),
+    (["config", "path"], "en", "Error: I/O error: No space left on device\n"),
+    (["--version"], "es", "Error: error de E/S: No space left on device\n"),
 ])
 def test_stdout_that_cannot_be_written_is_one_io_error(
     args: list[str], env_lang: str, stderr: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Buffered, as users run it (the suite clears PYTHONUNBUFFERED): the failure is
+    reported once and the interpreter's last flush does not fail again (exit 120)."""
     monkeypatch.setenv("GZ_LANG", env_lang)
     with open("/dev/full", "w") as full:
         assert gz_with_stdout(full.fileno(), *args) == Result(1, "", stderr)
+
+
+@pytest.mark.parametrize("args", [["--json", "config", "path"], ["config", "path"]])
+def test_stdout_and_stderr_that_cannot_be_written_exit_1(args: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "gzia", *args], stdout=full,
+                              stderr=full, timeout=60, check=False)
+    assert done.returncode == 1
 
 
 @pytest.mark.parametrize("args", [["--json", "noisy"], ["noisy", "--json"]])

@@ -98,9 +98,9 @@ def test_nothing_below_the_command_line_imports_it() -> None:
 
 def test_core_modules_import_nothing_above_them() -> None:
     core = ("contract.py", "config.py", "credentials.py", "plugins.py", "proc.py", "atomic.py",
-            "filelock.py", "selfexec.py", "i18n/__init__.py")
+            "filelock.py", "selfexec.py", "i18n/__init__.py", "preflight.py")
     allowed = ("gzia.contract", "gzia.config", "gzia.credentials", "gzia.i18n", "gzia.atomic",
-               "gzia.filelock", "gzia._version")
+               "gzia.filelock", "gzia._version", "gzia.preflight")
     for name in core:
         for module in imported_gzia_modules(GZIA / name):
             assert module.startswith(allowed), f"{name} imports {module}"

@@ -11,7 +11,36 @@ import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
 
+from release.artifacts import PYTHON_VERSIONS
+from release.interpreters import find_cpythons
 from tests.orchy.conftest import Served, mcp_session
+
+
+@pytest.fixture(scope="session")
+def cpythons() -> dict[str, Path]:
+    """Every CPython 3.11+ of this machine, the one running the tests always among them."""
+    return {**find_cpythons(),
+            f"{sys.version_info[0]}.{sys.version_info[1]}": Path(sys.executable)}
+
+
+@pytest.mark.pyz
+@pytest.mark.parametrize("version", PYTHON_VERSIONS)
+def test_the_pyz_serves_mcp_on_every_supported_cpython(
+    pyz: Path, served: Served, cpythons: dict[str, Path], version: str
+) -> None:
+    """Whichever Python built it, the archive carries pydantic-core and the other compiled
+    dependencies for each CPython a release supports."""
+    interpreter = cpythons.get(version)
+    if interpreter is None:
+        pytest.skip(f"no CPython {version} on this machine")
+
+    async def scenario() -> None:
+        async with mcp_session([str(interpreter), str(pyz)], "--session", served.direct,
+                               cwd=served.root) as client:
+            info = await client.call_tool("session_info", {})
+            assert json.loads(info.content[0].text)["id"] == served.direct
+
+    anyio.run(scenario)
 
 
 @pytest.mark.pyz

@@ -304,7 +304,8 @@ def test_all_builds_signs_and_publishes_in_one_go(builds: Builds) -> None:
     folder, org = builds.dirs[NEW], builds.org
 
     files = {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
-    assert sorted(files) == ["SHA256SUMS", "SHA256SUMS.minisig", f"gz-ia-{NEW}-{HOST}.pyz"]
+    assert sorted(files) == ["SHA256SUMS", "SHA256SUMS.minisig", f"gz-ia-{NEW}-{HOST}.pyz",
+                             "gz-ia.1"]  # the manual page the build writes beside the zipapp
     assert sorted(builds.reports[NEW]) == ["build", "publish", "sign"]
     assert builds.reports[NEW]["publish"]["forgejo"]["release"] == "created"
     prefix = f"gz-ia/{NEW}/"

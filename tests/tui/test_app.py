@@ -148,11 +148,13 @@ def test_bare_gz_ia_on_a_terminal_opens_the_ui_and_quits_cleanly(repo: Path) -> 
         assert b"\x1b[?1049l" in quit_ui(terminal)  # and gave it back
 
 
-def read_until(fd: int, needle: bytes | None, timeout: float = 30.0) -> bytes:
-    """What the terminal received until ``needle`` (None: until the program closed it)."""
+def read_until(fd: int, needle: bytes | None, *more: bytes, timeout: float = 30.0) -> bytes:
+    """What the terminal received until ``needle`` and every one of ``more`` have come, in
+    one read (None: until the program closed it). Two things awaited one after the other
+    may arrive in one chunk: wait for them together."""
     received, deadline = b"", time.monotonic() + timeout
-    while needle is None or needle not in received:
-        assert time.monotonic() < deadline, (needle, screen_of(received))
+    while needle is None or not all(n in received for n in (needle, *more)):
+        assert time.monotonic() < deadline, (needle, more, screen_of(received))
         ready, _, _ = select.select([fd], [], [], 0.1)
         if not ready:
             continue
@@ -175,14 +177,15 @@ ECHO_LINES = 'echo ready; while IFS= read -r line; do printf "got:%s\\n" "$line"
 def test_attach_hands_the_terminal_over_and_comes_back(gz: Gz, repo: Path) -> None:
     session = background(gz, repo, ECHO_LINES)
     with ui_on_a_terminal(repo, "start") as terminal:
-        read_until(terminal, b"Sessions: 1 of 1")
+        # the list, and the session's output in the preview: the session is the current one
+        read_until(terminal, b"Sessions: 1 of 1", b"ready")
         os.write(terminal, b"a")
         read_until(terminal, f"[attached to session {session}: C-] detaches]".encode())
         os.write(terminal, b"hello\r")
         read_until(terminal, b"got:hello")  # typed into the session, answered by it
         os.write(terminal, b"\x1d")  # Ctrl-]: detach
-        back = read_until(terminal, b"\x1b[?1049h")  # the UI takes the terminal back
-        back += read_until(terminal, b"running]")  # and says so (in a toast: wrapped)
+        # the UI takes the terminal back and says so (in a toast: wrapped)
+        back = read_until(terminal, b"\x1b[?1049h", b"running]")
         assert f"[detached from session {session}: it keeps" in screen_of(back)
         quit_ui(terminal)
     assert stored(repo, session)["status"] == "running"

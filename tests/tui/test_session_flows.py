@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from rich.syntax import Syntax
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from gzia.tui.app import GzApp
-from gzia.tui.screens.confirm import ConfirmScreen, NoticeScreen
+from gzia.tui.screens.confirm import ConfirmScreen, NoticeScreen, TextScreen
 from gzia.tui.screens.detail import DetailScreen
 from gzia.tui.screens.sessions import SessionsScreen
 from tests.background.conftest import stored, wait_final
@@ -61,10 +61,12 @@ async def test_watch_read_send_input_and_merge(gz: Gz, repo: Path) -> None:
         await until(pilot, lambda: "wrote-the-file" in text_of(app, "#preview"),
                     "its output in the preview")
         await pilot.press("o")  # details (Enter attaches to a background session that runs)
-        assert isinstance(app.screen, DetailScreen)
+        await until(pilot, lambda: isinstance(app.screen, DetailScreen), "the detail screen")
         await until(pilot, lambda: "+hello" in text_of(app, "#diff-body"), "the diff")
         assert "new.txt" in text_of(app, "#diff-body")
         await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, TextScreen)
+                    and isinstance(app.focused, Input), "the input box, focused")
         await pilot.press(*"yes", "enter")
         await until(pilot, lambda: "got:yes" in text_of(app, "#output-body"), "the reply")
         assert wait_final(repo, session)["status"] == "completed"

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import re
 import sys
+import termios
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,7 +30,7 @@ CURSOR_HIDDEN, CURSOR_SHOWN = b"\x1b[?25l", b"\x1b[?25h"
 
 AGENT = """
 def interrupted(signum, frame):
-    print("agent got SIGINT", flush=True)
+    os.write(1, b"agent got SIGINT\\n")  # not print(): Ctrl+C may come while a print flushes
     note("sigint", 1)
     sys.exit(0)
 
@@ -141,6 +143,7 @@ def test_a_foreground_agent_gets_the_terminal_then_the_tui_comes_back(
     terminal.type(DOWN * 4 + CTRL_S)  # the shell, the last agent: Ctrl+S waits for the arrows
     terminal.wait_for(showing("agent has the terminal"), "the agent on the terminal")
     assert (notes / "tty").read_text() == os.ttyname(terminal.slave)
+    wait_until_the_agent_reads_the_terminal(terminal, int((notes / "agent.pid").read_text()))
     terminal.type(keys)
     terminal.wait_for(showing("finished successfully"), "the outcome")
     assert said.encode() in terminal.raw
@@ -152,6 +155,23 @@ def test_a_foreground_agent_gets_the_terminal_then_the_tui_comes_back(
     terminal.type(CTRL_Q)
     assert terminal.wait_exit() == 0  # Ctrl+C reached the agent, not gz-ia
     assert_terminal_restored(terminal)
+
+
+def wait_until_the_agent_reads_the_terminal(terminal: PtyScreen, pid: int,
+                                            timeout: float = 30.0) -> None:
+    """The agent's process group is the terminal's foreground one, and the terminal reads
+    lines and turns Ctrl+C into SIGINT (the TUI's raw mode is gone): keys typed now reach
+    the agent as a person's would. Drawing goes on meanwhile."""
+    deadline = time.monotonic() + timeout
+    while True:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        process_group, foreground_group = int(fields[2]), int(fields[5])
+        local_modes = termios.tcgetattr(terminal.slave)[3]
+        if process_group == foreground_group and local_modes & termios.ISIG \
+                and local_modes & termios.ICANON:
+            return
+        assert time.monotonic() < deadline, f"the agent never got the terminal:\n{terminal.text()}"
+        terminal.read(0.05)
 
 
 @pytest.mark.pyz

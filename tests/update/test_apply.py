@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,12 +27,39 @@ def test_clean_shiv_cache_keeps_the_new_and_the_running_build(tmp_path: Path):
         "gz-ia.pyz_new", "gz-ia.pyz_running", "other.pyz_old"]
 
 
-def test_shiv_root_follows_shiv(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+def test_shiv_root_follows_shiv_else_the_cache_dir(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path):
     monkeypatch.setenv("SHIV_ROOT", "$CACHE_FOR_SHIV")
     monkeypatch.setenv("CACHE_FOR_SHIV", str(tmp_path))
     assert shiv_root() == tmp_path
     monkeypatch.delenv("SHIV_ROOT")
-    assert shiv_root() == Path.home() / ".shiv"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert shiv_root() == tmp_path / "cache" / "gz-ia" / "shiv"
+
+
+def test_the_update_clean_up_spares_an_extraction_a_running_gz_ia_holds(tmp_path: Path):
+    root = tmp_path / "shiv"
+    (root / "gz-ia.pyz_held" / "site-packages").mkdir(parents=True)
+    (root / "gz-ia.pyz_free" / "site-packages").mkdir(parents=True)
+    holder = hold_in_another_process(root / "gz-ia.pyz_held")
+    try:
+        removed = clean_shiv_cache("gz-ia.pyz", {"new"}, root)
+    finally:
+        holder.stdin.close()  # type: ignore[union-attr]
+        holder.wait(timeout=30)
+    assert [p.name for p in removed] == ["gz-ia.pyz_free"]
+    assert sorted(p.name for p in root.iterdir()) == ["gz-ia.pyz_held"]
+
+
+def hold_in_another_process(extraction: Path) -> subprocess.Popen[str]:
+    """A real process that marks ``extraction`` in use as a running gz-ia does, until its
+    stdin closes."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from gzia.extraction import hold; "
+         "print(hold(sys.argv[1]), flush=True); sys.stdin.read()", str(extraction)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None and child.stdout.readline() == "held\n"
+    return child
 
 
 def test_running_pyz_resolves_symlinks_and_ignores_scripts(tmp_path: Path):
