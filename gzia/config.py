@@ -21,7 +21,8 @@ from typing import Any
 from gzia.atomic import write_atomic
 from gzia.contract import InvalidInputError, IOFailure, Permission
 from gzia.credentials import CREDENTIAL_VARIABLES, MASK, WITHHELD_NAMES_VARIABLE, mask_credentials
-from gzia.i18n import LANGUAGE_VARIABLES, N_, gettext
+from gzia.i18n import N_, gettext
+from gzia.preflight import LANGUAGE_VARIABLES
 
 _MSG_EXPECTED: dict[object, str] = {
     "bool": N_("true or false"),
