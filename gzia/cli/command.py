@@ -14,7 +14,7 @@ import difflib
 import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -126,7 +126,7 @@ class GzGroup(GzCommand, click.Group):
         self.format_commands(ctx, formatter)
 
 
-def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> None:
+def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> NoReturn:
     apply_global_flags(None, rest)
     close = difflib.get_close_matches(name, known, n=3)
     raise UnknownCommandError(
@@ -172,9 +172,14 @@ def group(name: str | None = None, *, help: str, **attrs: Any) -> Callable[[F], 
 
 
 def alias(original: click.Command, name: str, *, help: str) -> GzCommand:
-    """A hidden second name for ``original``: same options, same code."""
-    return GzCommand(name, params=list(original.params), callback=original.callback,
-                     hidden=True, help=help, context_settings=dict(original.context_settings))
+    """A hidden second name for ``original``: same options, same code (a group: the same
+    subcommands)."""
+    settings = {"params": list(original.params), "callback": original.callback,
+                "hidden": True, "help": help, "context_settings": dict(original.context_settings)}
+    if isinstance(original, GzGroup):
+        return GzGroup(name, commands=original.commands, lazy=original.lazy,
+                       no_args_is_help=original.no_args_is_help, **settings)
+    return GzCommand(name, **settings)
 
 
 class HelpArgument(click.Argument):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from gzia.cli import output
-from gzia.cli.command import argument, group
+from gzia.cli.command import alias, argument, group
 from gzia.i18n import N_, gettext
 
 _MSG_COLUMN: dict[object, str] = {
@@ -177,3 +177,6 @@ def render_skills(skills: list[Skill], places: str) -> None:
         return
     header = [gettext(_MSG_COLUMN[c]) for c in ("skill", "category", "scope", "description")]
     table(header, [[s.name, s.category, scope_label(s.scope), s.description] for s in skills])
+
+
+toolkit = alias(app, "toolkit", help="Alias of profile.")
