@@ -125,6 +125,23 @@ class GzGroup(GzCommand, click.Group):
         GzCommand.format_options(self, ctx, formatter)
         self.format_commands(ctx, formatter)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each visible subcommand with its whole summary (its help's first sentence),
+        wrapped at word boundaries to the page's width, never cut short."""
+        rows = []
+        for name in self.list_commands(ctx):
+            sub = self.get_command(ctx, name)
+            if sub is not None and not sub.hidden:
+                rows.append((name, summary(sub)))
+        if rows:
+            with formatter.section(gettext("Commands")):
+                formatter.write_dl(rows)
+
+
+def summary(command: click.Command) -> str:
+    """A command's one-line description: its short help, or its help's first sentence."""
+    return command.get_short_help_str(limit=sys.maxsize)
+
 
 def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> NoReturn:
     apply_global_flags(None, rest)
