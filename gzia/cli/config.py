@@ -86,7 +86,7 @@ def unset_setting(key: str) -> None:
                 lambda: output.line(gettext("✓ {key} removed from {file}", key=key, file=file)))
 
 
-@app.command("path", help="Print the configuration file and gz-ia's directories.")
+@app.command("path", help="Print the configuration file's path (--json: gz-ia's directories too).")
 def show_paths() -> None:
     p = paths()
     data = {"config_file": str(p.config_file), "config_dir": str(p.config_dir),

@@ -96,7 +96,8 @@ def test_a_group_page_lists_its_commands_in_spanish(cli: Cli) -> None:
         "  get    Muestra el valor de un ajuste.\n"
         "  set    Guarda un ajuste en el archivo de configuración.\n"
         "  unset  Quita un ajuste del archivo de configuración.\n"
-        "  path   Muestra el archivo de configuración y los directorios de gz-ia.\n"
+        "  path   Muestra la ruta del archivo de configuración (--json: también los\n"
+        "         directorios de gz-ia).\n"
     )
 
 

@@ -83,17 +83,18 @@ def test_json_with_agents_installed(
 
 def test_human_listing(agent_path: FakeAgents, lang: str,
                        cli: Cli) -> None:
-    agent_path.install("claude")
+    """Every column the help promises (status, version, MCP support, path), and no other."""
+    claude = agent_path.install("claude")
     code, out, err = run_drivers(cli)
     assert (code, err) == (0, "")
     assert out == {
         "en": (
-            "ID        NAME                      STATUS     VERSION\n"
-            "agy       Google Antigravity (agy)  missing    -\n"
-            "claude    Claude Code (claude)      available  2.1.197\n"
-            "opencode  OpenCode (opencode)       missing    -\n"
-            "pi-agent  Pi Agent (pi-agent)       missing    -\n"
-            "shell     Shell (shell)             available  -\n"
+            "ID        NAME                      STATUS     VERSION  MCP   PATH\n"
+            "agy       Google Antigravity (agy)  missing    -        -     -\n"
+            f"claude    Claude Code (claude)      available  2.1.197  flag  {claude}\n"
+            "opencode  OpenCode (opencode)       missing    -        env   -\n"
+            "pi-agent  Pi Agent (pi-agent)       missing    -        -     -\n"
+            "shell     Shell (shell)             available  -        -     /bin/sh\n"
             "\n"
             "To install the missing agents:\n"
             f"  agy: {HINTS['en']['agy']}\n"
@@ -101,12 +102,12 @@ def test_human_listing(agent_path: FakeAgents, lang: str,
             f"  pi-agent: {HINTS['en']['pi-agent']}\n"
         ),
         "es": (
-            "ID        NOMBRE                    ESTADO         VERSIÓN\n"
-            "agy       Google Antigravity (agy)  no encontrado  -\n"
-            "claude    Claude Code (claude)      disponible     2.1.197\n"
-            "opencode  OpenCode (opencode)       no encontrado  -\n"
-            "pi-agent  Pi Agent (pi-agent)       no encontrado  -\n"
-            "shell     Shell (shell)             disponible     -\n"
+            "ID        NOMBRE                    ESTADO         VERSIÓN  MCP   RUTA\n"
+            "agy       Google Antigravity (agy)  no encontrado  -        -     -\n"
+            f"claude    Claude Code (claude)      disponible     2.1.197  flag  {claude}\n"
+            "opencode  OpenCode (opencode)       no encontrado  -        env   -\n"
+            "pi-agent  Pi Agent (pi-agent)       no encontrado  -        -     -\n"
+            "shell     Shell (shell)             disponible     -        -     /bin/sh\n"
             "\n"
             "Para instalar los agentes que faltan:\n"
             f"  agy: {HINTS['es']['agy']}\n"
