@@ -17,11 +17,11 @@ from tests.drivers.driver_fakes import DRIVER_CODE, FakeAgents, pid_alive, write
 
 HINTS = {
     "en": {
-        "agy": "Install the Google Antigravity CLI following the official instructions.",
+        "agy": "curl -fsSL https://antigravity.google/cli/install.sh | bash",
         "pi-agent": "npm install -g @mariozechner/pi-coding-agent",
     },
     "es": {
-        "agy": "Instala Google Antigravity CLI siguiendo las instrucciones oficiales.",
+        "agy": "curl -fsSL https://antigravity.google/cli/install.sh | bash",
         "pi-agent": "npm install -g @mariozechner/pi-coding-agent",
     },
 }
