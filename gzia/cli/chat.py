@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gzia.cli import output
+from gzia.cli import completers, output
 from gzia.cli.command import command
 from gzia.cli.run_options import project_dir, run_options, session_request, watchdog_of
 from gzia.cli.run_report import report_outcome, warn_at_launch
@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 
 @command("chat", help="Start a new interactive chat with an agent (agy, claude, opencode, "
                       "pi-agent) in an isolated worktree.")
-@click.option("-p", "--provider", help="Agent to run.")
-@click.option("-m", "--perm", help="readonly, supervised or autonomous.")
+@click.option("-p", "--provider", help="Agent to run.", shell_complete=completers.providers)
+@click.option("-m", "--perm", help="readonly, supervised or autonomous.",
+              shell_complete=completers.permissions)
 @click.option("-i", "--prompt", help="Initial prompt.")
 @project_dir
 @run_options("allow_push", "no_mcp", "labels", "idempotency_key", "background", "timeout",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from gzia.cli import output
+from gzia.cli import completers, output
 from gzia.cli.command import argument, command
 from gzia.cli.root import COMPLETE_VAR, PROGRAM
 from gzia.contract import InvalidInputError
@@ -20,7 +20,7 @@ SHELLS = ("bash", "zsh", "fish")
 
 
 @command("completion", help="Print the shell completion script (bash, zsh or fish).")
-@argument("shell", help="bash, zsh or fish.")
+@argument("shell", help="bash, zsh or fish.", shell_complete=completers.shells)
 @click.pass_context
 def app(ctx: click.Context, shell: str) -> None:
     script = completion_script(ctx.find_root().command, shell)

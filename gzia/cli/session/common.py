@@ -7,7 +7,7 @@ the subcommand's own wins, decided in one place (:func:`_directory`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,6 +17,9 @@ from gzia.sessions.project import find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
 GROUP_DIR_KEY = "gzia.session.dir"
 
@@ -36,7 +39,23 @@ def dir_option(function: Any) -> Any:
                         help="Project directory (default: the current directory).")(function)
 
 
-session_ref = argument("session", metavar="ID", help="Session id (or unique prefix).")
+def session_ids(ctx: click.Context, param: click.Parameter,
+                incomplete: str) -> list[CompletionItem]:
+    """The project's session ids for a shell's TAB, each described by its name, prompt
+    or command (:func:`gzia.sessions.choices.session_choices`: no record is reconciled)."""
+    from gzia.cli.completers import matching
+    from gzia.contract import GzError
+    from gzia.sessions.choices import session_choices
+
+    try:
+        project = find_project(ctx.params.get("directory") or ctx.meta.get(GROUP_DIR_KEY))
+    except GzError:
+        return []
+    return matching(session_choices(project, incomplete), incomplete)
+
+
+session_ref = argument("session", metavar="ID", help="Session id (or unique prefix).",
+                       shell_complete=session_ids)
 
 
 def session_command(name: str, *, help: str, takes_id: bool = True,
