@@ -50,11 +50,13 @@ def commands(repo: Path) -> dict[str, list[str]]:
     }
 
 
-def seconds(argv: list[str]) -> tuple[float, float]:
+def seconds(argv: list[str], *, env: dict[str, str] | None = None,
+            cwd: Path | None = None) -> tuple[float, float]:
     """Wall time, and CPU time (user + system) of the child: less swayed by other work."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                   env=env, cwd=cwd)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -14,11 +14,15 @@ _FULL_ID = re.compile(r"[0-9a-f]{8}")
 MAX_RECORD_BYTES = 1 << 20
 """A larger record is not read for its description."""
 DESCRIPTION_CHARS = 60
+DESCRIBED_AT_MOST = 50
+"""More matches than this are offered without descriptions: a TAB reads at most this many
+records, however large the store (bench/completion.py)."""
 
 
 def session_choices(project: Project, prefix: str) -> list[tuple[str, str]]:
     """``(id, description)`` of each session whose id starts with ``prefix``: its name
-    when it has one, else its prompt, else its command (``""`` when none is readable)."""
+    when it has one, else its prompt, else its command (``""`` when none is readable, or
+    past :data:`DESCRIBED_AT_MOST` matches: then none is described)."""
     if not _PREFIX.fullmatch(prefix):
         return []
     try:
@@ -29,9 +33,12 @@ def session_choices(project: Project, prefix: str) -> list[tuple[str, str]]:
     for name in sorted(names):
         session_id, _, kind = name.partition(".")
         if kind == "json" and session_id.startswith(prefix) and _FULL_ID.fullmatch(session_id):
-            path = os.path.join(project.sessions_dir, name)  # noqa: PTH118 - str, cheapest
-            found.append((session_id, _description(path)))
-    return found
+            found.append(session_id)
+    if len(found) > DESCRIBED_AT_MOST:
+        return [(session_id, "") for session_id in found]
+    directory = str(project.sessions_dir)
+    return [(session_id, _description(os.path.join(directory, f"{session_id}.json")))  # noqa: PTH118 - str, cheapest
+            for session_id in found]
 
 
 def _description(path: str) -> str:

@@ -102,3 +102,15 @@ def test_bash_completes_a_session_id_by_its_prefix(project: Path, tmp_path: Path
     lines = bash_completions(env, f"gz-ia session kill -d {project} 1",
                              f"gz-ia chat -d {project} -m aut")
     assert lines == ["12345678", "autonomous"]
+
+
+def test_a_tab_reads_at_most_fifty_records(project: Path) -> None:
+    """Past 50 matches the ids come alone: a TAB never reads a whole large store."""
+    sessions = project / ".harness" / "sessions"
+    for number in range(51):
+        sid = f"ee{number:06x}"
+        (sessions / f"{sid}.json").write_text(json.dumps({"id": sid, "initial_prompt": "p"}))
+    many = complete("gz-ia session show ee", cwd=project)
+    assert many == [line for number in range(51) for line in ("plain", f"ee{number:06x}", "_")]
+    (sessions / "ee000032.json").unlink()
+    assert complete("gz-ia session show ee", cwd=project)[:3] == ["plain", "ee000000", "p"]
