@@ -14,7 +14,6 @@ the ratio to ``python3 -c pass`` is shown beside it.
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import subprocess
@@ -24,11 +23,10 @@ from pathlib import Path
 
 from _git import make_repo  # bench/, the script's own directory
 from session_list import write_records
-from startup import seconds
+from startup import BASELINE, print_baseline, seconds, warm_pyz
 
 GOAL_MS = 100.0
 SESSIONS = 1000
-BASELINE = "python -c pass"
 WORDS = {
     "a command": "gz-ia ses",
     "a subcommand": "gz-ia session mer",
@@ -59,9 +57,7 @@ def measure(python: str, pyz: str, repo: Path, runs: int) -> dict[str, tuple[flo
 
 
 def report(medians: dict[str, tuple[float, float]]) -> None:
-    wall0, cpu0 = medians.pop(BASELINE)
-    print(f"{'':<30} {'wall':>9} {'ratio':>6}   {'CPU':>9} {'ratio':>6}")
-    print(f"{BASELINE:<30} {wall0 * 1000:6.1f} ms  1.00x   {cpu0 * 1000:6.1f} ms  1.00x")
+    wall0, cpu0 = print_baseline(medians, 30)
     for label, (wall, cpu) in medians.items():
         verdict = "met" if wall * 1000 < GOAL_MS else "NOT met"
         print(f"TAB: {label:<25} {wall * 1000:6.1f} ms {wall / wall0:5.2f}x   "
@@ -69,20 +65,14 @@ def report(medians: dict[str, tuple[float, float]]) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pyz", nargs="?", default="dist/gz-ia.pyz")
-    parser.add_argument("--runs", type=int, default=20)
-    args = parser.parse_args()
-    pyz = str(Path(args.pyz).resolve())
-    python = sys.executable
-    subprocess.run([python, pyz, "--version"], capture_output=True, check=True)  # warm up
+    python, pyz, runs = warm_pyz(__doc__.splitlines()[0], 20)
     with tempfile.TemporaryDirectory() as scratch:
         repo = make_repo(Path(scratch))
         write_records(repo, SESSIONS)
         answer = subprocess.run([python, pyz], env=environment(WORDS["session ids (1,000)"]),
                                 cwd=repo, capture_output=True, text=True, check=True).stdout
-        assert answer.count("plain,") == SESSIONS, answer[:200]  # every record read
-        report(measure(python, pyz, repo, args.runs))
+        assert answer.count("plain,") == SESSIONS, answer[:200]  # every id offered
+        report(measure(python, pyz, repo, runs))
     return 0
 
 
