@@ -1,5 +1,6 @@
 """Values a shell completes after a flag or argument: providers, permission modes,
-profiles, setting names, shells (session ids: :mod:`gzia.cli.session.common`).
+profiles, setting names (session ids: :mod:`gzia.cli.session.common`; shells:
+:mod:`gzia.cli.completion`).
 
 Each completer is handed to click as ``shell_complete=`` and imports what it reads only
 when called, so a TAB costs only what that value needs.
@@ -59,9 +60,3 @@ def setting_keys(ctx: click.Context, param: click.Parameter,
     from gzia.config import SETTINGS
 
     return matching([setting.key for setting in SETTINGS], incomplete)
-
-
-def shells(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    from gzia.cli.completion import SHELLS
-
-    return matching(SHELLS, incomplete)
