@@ -50,11 +50,13 @@ def commands(repo: Path) -> dict[str, list[str]]:
     }
 
 
-def seconds(argv: list[str]) -> tuple[float, float]:
+def seconds(argv: list[str], *, env: dict[str, str] | None = None,
+            cwd: Path | None = None) -> tuple[float, float]:
     """Wall time, and CPU time (user + system) of the child: less swayed by other work."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                   env=env, cwd=cwd)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -74,10 +76,16 @@ def measure(python: str, pyz: str, repo: Path, runs: int) -> dict[str, tuple[flo
             for label, values in samples.items()}
 
 
-def report(medians: dict[str, tuple[float, float]]) -> None:
+def print_baseline(medians: dict[str, tuple[float, float]], width: int) -> tuple[float, float]:
+    """The table's head and the baseline's row (taken out of ``medians``): its wall and CPU."""
     wall0, cpu0 = medians.pop(BASELINE)
-    print(f"{'':<38} {'wall':>9} {'ratio':>6}   {'CPU':>9} {'ratio':>6}")
-    print(f"{BASELINE:<38} {wall0 * 1000:6.1f} ms  1.00x   {cpu0 * 1000:6.1f} ms  1.00x")
+    print(f"{'':<{width}} {'wall':>9} {'ratio':>6}   {'CPU':>9} {'ratio':>6}")
+    print(f"{BASELINE:<{width}} {wall0 * 1000:6.1f} ms  1.00x   {cpu0 * 1000:6.1f} ms  1.00x")
+    return wall0, cpu0
+
+
+def report(medians: dict[str, tuple[float, float]]) -> None:
+    wall0, cpu0 = print_baseline(medians, 38)
     for label, (wall, cpu) in medians.items():
         goal = GOALS[label]
         verdict = "met" if wall / wall0 <= goal else "NOT met"
@@ -85,18 +93,24 @@ def report(medians: dict[str, tuple[float, float]]) -> None:
               f"{cpu * 1000:6.1f} ms {cpu / cpu0:5.2f}x   (goal {goal}x wall: {verdict})")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def warm_pyz(description: str, runs: int) -> tuple[str, str, int]:
+    """This interpreter, the pyz named on the command line (run once, so its dependencies
+    are extracted) and the number of runs asked for."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("pyz", nargs="?", default="dist/gz-ia.pyz")
-    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--runs", type=int, default=runs)
     args = parser.parse_args()
     pyz = str(Path(args.pyz).resolve())
-    python = sys.executable
-    subprocess.run([python, pyz, "--version"], capture_output=True, check=True)  # warm up
+    subprocess.run([sys.executable, pyz, "--version"], capture_output=True, check=True)
+    return sys.executable, pyz, args.runs
+
+
+def main() -> int:
+    python, pyz, runs = warm_pyz(__doc__.splitlines()[0], 30)
     with tempfile.TemporaryDirectory() as scratch:
         repo = make_repo(Path(scratch))
         write_records(repo, SESSIONS)
-        report(measure(python, pyz, repo, args.runs))
+        report(measure(python, pyz, repo, runs))
     return 0
 
 

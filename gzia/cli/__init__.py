@@ -1,7 +1,8 @@
 """The command line. :func:`main` is the only place that turns outcomes into exit codes.
 
 Every command goes through one parser (:mod:`gzia.cli.runner`, click). Only
-``gz-ia --version`` alone is answered before it: the one line scripts ask for most.
+``gz-ia --version`` (or ``-V``) alone is answered before it: the one line scripts ask
+for most.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     guard_standard_streams()
-    if args == ["--version"]:
+    if args in (["--version"], ["-V"]):
         return print_version()
     if args[:1] in (["__holder__"], ["__hook__"]):
         return run_internal(args, sheds_credentials=argv is None)

@@ -8,26 +8,26 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gzia.cli import output
+from gzia.cli import completers, output
 from gzia.cli.command import command
 from gzia.cli.run_options import project_dir, run_options, session_request, watchdog_of
 from gzia.cli.run_report import report_outcome, warn_at_launch
 from gzia.contract import Permission, WarningCode
-from gzia.drivers.base import Driver
 from gzia.i18n import N_, gettext
-from gzia.sessions.record import SessionRecord
 from gzia.sessions.run_options import RunOptions
-from gzia.sessions.workspace import Workspace
-from gzia.views.launch import chat_launch_line
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported when a chat starts, not when it is only parsed or completed
+    from gzia.drivers.base import Driver
+    from gzia.sessions.record import SessionRecord
     from gzia.sessions.run import LaunchCallback
+    from gzia.sessions.workspace import Workspace
 
 
 @command("chat", help="Start a new interactive chat with an agent (agy, claude, opencode, "
                       "pi-agent) in an isolated worktree.")
-@click.option("-p", "--provider", help="Agent to run.")
-@click.option("-m", "--perm", help="readonly, supervised or autonomous.")
+@click.option("-p", "--provider", help="Agent to run.", shell_complete=completers.providers)
+@click.option("-m", "--perm", help="readonly, supervised or autonomous.",
+              shell_complete=completers.permissions)
 @click.option("-i", "--prompt", help="Initial prompt.")
 @project_dir
 @run_options("name", "allow_push", "no_mcp", "labels", "idempotency_key", "background", "timeout",
@@ -71,6 +71,8 @@ def launch_report(driver: Driver, permission: Permission, *,
         warn_at_launch(workspace)
         if background:  # the record printed on return says what runs where
             return
+        from gzia.views.launch import chat_launch_line
+
         output.progress(chat_launch_line(driver, permission, workspace))
 
     return launched

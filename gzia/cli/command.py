@@ -11,8 +11,9 @@ A group's subcommands may be named with the ``module:attribute`` that defines th
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -118,8 +119,25 @@ class GzGroup(GzCommand, click.Group):
         GzCommand.format_options(self, ctx, formatter)
         self.format_commands(ctx, formatter)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each visible subcommand with its whole summary (its help's first sentence),
+        wrapped at word boundaries to the page's width, never cut short."""
+        rows = []
+        for name in self.list_commands(ctx):
+            sub = self.get_command(ctx, name)
+            if sub is not None and not sub.hidden:
+                rows.append((name, summary(sub)))
+        if rows:
+            with formatter.section(gettext("Commands")):
+                formatter.write_dl(rows)
 
-def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> None:
+
+def summary(command: click.Command) -> str:
+    """A command's one-line description: its short help, or its help's first sentence."""
+    return command.get_short_help_str(limit=sys.maxsize)
+
+
+def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> NoReturn:
     import difflib  # only for a word that is no command: off every command's path
 
     apply_global_flags(None, rest)
@@ -168,9 +186,14 @@ def group(name: str | None = None, *, help: str, **attrs: Any) -> Callable[[F], 
 
 
 def alias(original: click.Command, name: str, *, help: str) -> GzCommand:
-    """A hidden second name for ``original``: same options, same code."""
-    return GzCommand(name, params=list(original.params), callback=original.callback,
-                     hidden=True, help=help, context_settings=dict(original.context_settings))
+    """A hidden second name for ``original``: same options, same code (a group: the same
+    subcommands)."""
+    settings = {"params": list(original.params), "callback": original.callback,
+                "hidden": True, "help": help, "context_settings": dict(original.context_settings)}
+    if isinstance(original, GzGroup):
+        return GzGroup(name, commands=original.commands, lazy=original.lazy,
+                       no_args_is_help=original.no_args_is_help, **settings)
+    return GzCommand(name, **settings)
 
 
 class HelpArgument(click.Argument):

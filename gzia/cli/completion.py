@@ -8,19 +8,29 @@ argv) with the commands, subcommands and options click knows.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from gzia.cli import output
+from gzia.cli import completers, output
 from gzia.cli.command import argument, command
 from gzia.cli.root import COMPLETE_VAR, PROGRAM
 from gzia.contract import InvalidInputError
 from gzia.i18n import N_
 
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
 SHELLS = ("bash", "zsh", "fish")
 
 
+def complete_shells(ctx: click.Context, param: click.Parameter,
+                    incomplete: str) -> list[CompletionItem]:
+    return completers.matching(SHELLS, incomplete)
+
+
 @command("completion", help="Print the shell completion script (bash, zsh or fish).")
-@argument("shell", help="bash, zsh or fish.")
+@argument("shell", help="bash, zsh or fish.", shell_complete=complete_shells)
 @click.pass_context
 def app(ctx: click.Context, shell: str) -> None:
     script = completion_script(ctx.find_root().command, shell)

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from gzia.cli import output
+from gzia.cli import completers, output
 from gzia.cli.command import argument, group
 from gzia.config import Value, load_config, paths, write_config_value
 from gzia.i18n import gettext
@@ -18,7 +18,8 @@ def app() -> None:
 
 
 reveal_option = click.option("--reveal", is_flag=True, help="Show secret values.")
-key_argument = argument("key", help="Setting name (see gz-ia config list).")
+key_argument = argument("key", help="Setting name (see gz-ia config list).",
+                        shell_complete=completers.setting_keys)
 
 
 def _entry(value: Value, reveal: bool) -> dict[str, Any]:
@@ -86,7 +87,7 @@ def unset_setting(key: str) -> None:
                 lambda: output.line(gettext("✓ {key} removed from {file}", key=key, file=file)))
 
 
-@app.command("path", help="Print the configuration file and gz-ia's directories.")
+@app.command("path", help="Print the configuration file's path (--json: gz-ia's directories too).")
 def show_paths() -> None:
     p = paths()
     data = {"config_file": str(p.config_file), "config_dir": str(p.config_dir),

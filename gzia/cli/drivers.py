@@ -16,8 +16,8 @@ _MSG_STATUS: dict[object, str] = {
 }
 
 
-@command("drivers", help="List agent drivers: path, version, install hint, MCP support and "
-                          "how each reports its state (hooks or detector).")
+@command("drivers", help="List agent drivers: status, how each reports its state (hooks or "
+                          "detector), version, MCP support, path and install hint.")
 def app() -> None:
     from gzia.cli.plugin_warnings import report_plugin_failure
     from gzia.drivers import load_catalog
@@ -38,21 +38,17 @@ def app() -> None:
 
 
 def render(statuses: list[DriverStatus]) -> None:
-    id_width = max([len(gettext("ID")), *(len(s.id) for s in statuses)]) + 2
-    name_width = max([len(gettext("NAME")), *(len(s.name) for s in statuses)]) + 2
-    state_width = max(len(gettext(_MSG_STATUS[k])) for k in ("available", "missing")) + 2
-    method_width = max(len(gettext("STATE")), len("detector")) + 2
-    output.line(
-        f"{gettext('ID'):<{id_width}}{gettext('NAME'):<{name_width}}"
-        f"{gettext('STATUS'):<{state_width}}{gettext('STATE'):<{method_width}}"
-        f"{gettext('VERSION')}"
-    )
-    for status in statuses:
-        state = gettext(N_("available") if status.available else N_("missing"))
-        output.line(
-            f"{status.id:<{id_width}}{status.name:<{name_width}}"
-            f"{state:<{state_width}}{status.state_method:<{method_width}}{status.version or '-'}"
-        )
+    """One row per driver: what the help promises (status, how it reports its state,
+    version, MCP support, path), then how to install the missing ones."""
+    headers = [gettext(h) for h in (N_("ID"), N_("NAME"), N_("STATUS"), N_("STATE"),
+                                    N_("VERSION"), N_("MCP"), N_("PATH"))]
+    rows = [[s.id, s.name, gettext(_MSG_STATUS["available" if s.available else "missing"]),
+             s.state_method, s.version or "-", s.mcp_support if s.mcp_support != "none" else "-",
+             s.path or "-"] for s in statuses]
+    widths = [max(len(row[i]) for row in [headers, *rows]) + 2 for i in range(len(headers) - 1)]
+    for row in [headers, *rows]:
+        output.line("".join(f"{cell:<{width}}" for cell, width in zip(row, widths, strict=False))
+                    + row[-1])
     missing = [s for s in statuses if not s.available and s.install_hint]
     if missing:
         output.line()

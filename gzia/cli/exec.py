@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gzia.cli import output
+from gzia.cli import completers, output
 from gzia.cli.command import argument, command
 from gzia.cli.run_options import project_dir, run_options, session_request, watchdog_of
 from gzia.cli.run_report import report_outcome, warn_at_launch
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 )
 @argument("command", nargs=-1, help="The command and its arguments.")
 @project_dir
-@click.option("--provider", default="shell", help="Driver that runs the command.")
+@click.option("--provider", default="shell", help="Driver that runs the command.",
+              shell_complete=completers.providers)
 @run_options("name", "allow_push", "labels", "idempotency_key", "background", "timeout",
              "no_output_timeout", "profiles")
 def app(command: tuple[str, ...], directory: str | None, provider: str,

@@ -12,6 +12,8 @@ catalogue does not have (a third-party plugin's) is shown as it is.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import click
 
 from gzia.i18n import N_, bind_click, gettext, language
@@ -36,6 +38,7 @@ def help_text(ctx: click.Context) -> str:
     The commands' texts are set in that language while the page is drawn, and given
     back afterwards: a command object outlives one page (in-process callers, tests)."""
     bind_click()
+    fit_to_terminal(ctx)
     if language() == "en":
         return ctx.get_help()
     changed: Changed = []
@@ -50,6 +53,32 @@ def help_text(ctx: click.Context) -> str:
     finally:
         for target, name, english in reversed(changed):
             setattr(target, name, english)
+
+
+def fit_to_terminal(ctx: click.Context) -> None:
+    """Pages as wide as the terminal (``COLUMNS`` when set), not click's 80 columns at
+    most (off a terminal, 80 as before), and words wrapped whole."""
+    if ctx.max_content_width is None:
+        import shutil
+
+        ctx.max_content_width = shutil.get_terminal_size().columns
+    ctx.formatter_class = WholeWordsFormatter
+
+
+NON_BREAKING_HYPHEN = "\u2011"
+
+
+class WholeWordsFormatter(click.HelpFormatter):
+    """click's page, but a row's text is never broken at a hyphen (``send-keys``,
+    ``pi-agent``): lines break between words only."""
+
+    def write_dl(self, rows: Iterable[tuple[str, str]], col_max: int = 30,
+                 col_spacing: int = 2) -> None:
+        start = len(self.buffer)
+        kept = [(first, second.replace("-", NON_BREAKING_HYPHEN)) for first, second in rows]
+        super().write_dl(kept, col_max, col_spacing)
+        self.buffer[start:] = [text.replace(NON_BREAKING_HYPHEN, "-")
+                               for text in self.buffer[start:]]
 
 
 Changed = list[tuple[object, str, object]]

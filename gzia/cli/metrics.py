@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gzia.cli import output
+from gzia.cli import completers, output
 from gzia.cli.command import command
 from gzia.cli.session.common import dir_option, open_session, session_command
 from gzia.contract import WarningCode
@@ -52,7 +52,8 @@ if TYPE_CHECKING:
 @command("metrics", help="Token usage, requests, tool calls and cost of the project's sessions.")
 @click.option("--since", metavar="DATE", help="Only sessions started at or after DATE "
                                               "(YYYY-MM-DD, UTC, or an RFC 3339 time).")
-@click.option("--provider", "-p", help="Only sessions of this agent (claude, opencode, ...).")
+@click.option("--provider", "-p", help="Only sessions of this agent (claude, opencode, ...).",
+              shell_complete=completers.providers)
 @click.option("--status",
               help="Only sessions in this status (running, completed, failed, killed, lost).")
 @click.option("--by", metavar="provider|day|model",

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gzia.cli import output
-from gzia.cli.command import argument, group
+from gzia.cli import completers, output
+from gzia.cli.command import alias, argument, group
 from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext
 
@@ -89,7 +89,8 @@ def list_command(directory: str | None) -> None:
 
 
 @app.command("show", help="Show one profile.")
-@argument("name", metavar="NAME", help="Profile name.")
+@argument("name", metavar="NAME", help="Profile name.",
+          shell_complete=completers.profiles)
 @directory_option
 def show_command(name: str, directory: str | None) -> None:
     profile = catalog_of(directory).profile(name)
@@ -97,7 +98,8 @@ def show_command(name: str, directory: str | None) -> None:
 
 
 @app.command("path", help="Print where profiles are created, or one profile's directory.")
-@argument("name", required=False, metavar="[NAME]", help="Profile name.")
+@argument("name", required=False, metavar="[NAME]", help="Profile name.",
+          shell_complete=completers.profiles)
 @directory_option
 @global_option
 def path_command(name: str | None, directory: str | None, global_scope: bool) -> None:
@@ -109,7 +111,8 @@ def path_command(name: str | None, directory: str | None, global_scope: bool) ->
 
 
 @app.command("create", help="Create a profile with an agents file to fill in.")
-@argument("name", metavar="NAME", help="Profile name.")
+@argument("name", metavar="NAME", help="Profile name.",
+          shell_complete=completers.profiles)
 @click.option("--desc", "description", default="", show_default=False, help="Description.")
 @directory_option
 @global_option
@@ -178,3 +181,6 @@ def render_skills(skills: list[Skill], places: str) -> None:
         return
     header = [gettext(_MSG_COLUMN[c]) for c in ("skill", "category", "scope", "description")]
     table(header, [[s.name, s.category, scope_label(s.scope), s.description] for s in skills])
+
+
+toolkit = alias(app, "toolkit", help="Alias of profile.")

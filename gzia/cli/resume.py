@@ -6,6 +6,7 @@ from gzia.cli import output
 from gzia.cli.command import argument, command
 from gzia.cli.run_options import project_dir, run_options
 from gzia.cli.run_report import report_outcome, warn_at_launch
+from gzia.cli.session.common import session_ids
 from gzia.i18n import gettext
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.resuming import ResumeRequest
@@ -14,7 +15,8 @@ from gzia.sessions.workspace import Workspace
 
 
 @command("resume", help="Resume a finished session in its own workspace and conversation.")
-@argument("session_id", metavar="ID", help="Session id (or unique prefix).")
+@argument("session_id", metavar="ID", help="Session id (or unique prefix).",
+          shell_complete=session_ids)
 @project_dir
 @run_options("name", "background", "timeout", "no_output_timeout", "profiles", "no_mcp")
 def app(session_id: str, directory: str | None, run: RunOptions) -> None:

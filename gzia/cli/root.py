@@ -109,18 +109,6 @@ class RootGroup(GzGroup):
             raise_unknown_command(name, self.list_commands(ctx), args[1:])
         return name, command, args[1:]
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = []
-        for name in self.list_commands(ctx):
-            command = self.get_command(ctx, name)
-            if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(limit=70)))
-        if rows:
-            from gzia.i18n import gettext
-
-            with formatter.section(gettext("Commands")):
-                formatter.write_dl(rows)
-
 
 def _on_a_terminal() -> bool:
     from gzia.cli.terminal_ui import on_a_terminal

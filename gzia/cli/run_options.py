@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from gzia.cli import completers
 from gzia.cli.numbers import Seconds
 from gzia.sessions.run_options import RunOptions
 
@@ -53,7 +54,8 @@ OPTIONS: dict[str, Callable[[F], F]] = {
              "end_reason no_output_timeout."),
     "profiles": click.option(
         "--profile", "profiles", multiple=True, metavar="NAME",
-        help="Project this profile into the session's worktree (repeatable)."),
+        help="Project this profile into the session's worktree (repeatable).",
+        shell_complete=completers.profiles),
 }
 
 

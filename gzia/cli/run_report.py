@@ -7,14 +7,17 @@ otherwise inside the error (``AGENT_FAILED`` exit 1, ``INTERRUPTED`` 130, ``TERM
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gzia.cli import output
 from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext
-from gzia.sessions.record import SessionRecord
-from gzia.sessions.run import RunEnd, SessionRun
-from gzia.sessions.run_errors import run_error
-from gzia.sessions.workspace import Workspace
-from gzia.views.words import status_text
+
+if TYPE_CHECKING:  # the run machinery is imported when a run is reported, not when the
+    # command is only parsed or completed (bench/completion.py)
+    from gzia.sessions.record import SessionRecord
+    from gzia.sessions.run import SessionRun
+    from gzia.sessions.workspace import Workspace
 
 
 def warn_at_launch(workspace: Workspace, *, base_changes: bool = True) -> None:
@@ -30,6 +33,9 @@ def report_run(run: SessionRun) -> None:
     if run.reused is not None:
         _report_reused(run)
         return
+    from gzia.sessions.run import RunEnd
+    from gzia.sessions.run_errors import run_error
+
     if run.end is RunEnd.COMPLETED:
         output.emit(data, human=lambda: _finished(run.record))
         return
@@ -46,6 +52,8 @@ def _report_reused(run: SessionRun) -> None:
                     id=record.id, fields=", ".join(run.reused.metadata_differs),
                     details={"session_id": record.id,
                              "differs": run.reused.metadata_differs})
+    from gzia.views.words import status_text
+
     output.emit(record.to_json(), human=lambda: output.progress(
         gettext("session {id} already holds this idempotency key ({status}): nothing was started",
                 id=record.id, status=status_text(record.status))))

@@ -30,7 +30,7 @@ def build_root(*, sheds_credentials: bool = False) -> RootGroup:
         name=PROGRAM, sheds_credentials=sheds_credentials,
         help="Run AI coding agents as managed sessions in isolated git worktrees.",
         params=[
-            click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True,
+            click.Option(["-V", "--version"], is_flag=True, expose_value=False, is_eager=True,
                          callback=_print_version, help="Print the version and exit."),
         ],
         context_settings={"help_option_names": ["-h", "--help"]},

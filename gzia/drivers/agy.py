@@ -18,7 +18,6 @@ from gzia.drivers.base import (
     checked_conversation_id,
     readonly_unsupported,
 )
-from gzia.i18n import gettext
 
 
 class AntigravityDriver(ExecutableDriver):
@@ -28,7 +27,7 @@ class AntigravityDriver(ExecutableDriver):
     mcp_support: ClassVar[str] = "none"
 
     def install_hint(self) -> str:
-        return gettext("Install the Google Antigravity CLI following the official instructions.")
+        return "curl -fsSL https://antigravity.google/cli/install.sh | bash"
 
     def arguments(self, request: LaunchRequest) -> list[str]:
         if request.permission is Permission.READONLY:

@@ -214,8 +214,10 @@ def driver_not_found(driver: Driver) -> DriverNotFoundError:
     """The error for an agent that is not on PATH (exit 1, ``DRIVER_NOT_FOUND``)."""
     hint = driver.install_hint()
     names = (driver.binary, *getattr(driver, "other_binaries", ()))
+    named = driver.display_name.endswith(f"({', '.join(names)})")  # 'Claude Code (claude)'
     return DriverNotFoundError(
-        N_("agent '{name}' ({binary}) is not available on PATH."),
+        N_("agent '{name}' is not available on PATH.") if named
+        else N_("agent '{name}' ({binary}) is not available on PATH."),
         hint_key=N_("Install: {hint}") if hint else None,
         details={"provider": driver.id, "binary": driver.binary, "install_hint": hint or None},
         name=driver.display_name,

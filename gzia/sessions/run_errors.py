@@ -34,21 +34,21 @@ def run_error(run: SessionRun) -> GzError:
         return _timed_out(record, data, details)
     if run.end is RunEnd.INTERRUPTED:
         return InterruptError(N_("session '{id}' was interrupted (SIGINT)"), id=record.id,
-                              hint_key=N_("details: gz-ia session show {id}"),
+                              hint_key=N_("see it with: gz-ia session show {id}"),
                                  data=data, details=details)
     if run.end is RunEnd.TERMINATED:
         return TerminatedError(N_("session '{id}' was terminated ({signal})"), id=record.id,
-                               hint_key=N_("details: gz-ia session show {id}"),
+                               hint_key=N_("see it with: gz-ia session show {id}"),
                                data=data, details=details, signal=_signal_name(record.signal))
     return AgentFailedError(N_("the agent of session '{id}' exited with code {code}"), id=record.id,
-                            hint_key=N_("details: gz-ia session show {id}"),
+                            hint_key=N_("see it with: gz-ia session show {id}"),
                             data=data, details=details, code=record.exit_code)
 
 
 def _timed_out(record: SessionRecord, data: object, details: dict[str, object]) -> GzError:
     """``--timeout`` or ``--no-output-timeout`` stopped the agent: the message names which."""
     return TimeoutFailure(_MSG_RUN[record.end_reason], id=record.id,
-                          hint_key=N_("details: gz-ia session show {id}"),
+                          hint_key=N_("see it with: gz-ia session show {id}"),
                           data=data, details={**details, "end_reason": record.end_reason})
 
 

@@ -156,9 +156,9 @@ def merge(store: SessionStore, session_id: str) -> list[str]:
 def delete(store: SessionStore, session_id: str, *, force: bool = False) -> str:
     """``gz-ia session delete [--force]``: the line it prints."""
     from gzia.sessions.delete import delete_session
+    from gzia.views.sessions import deleted_line
 
-    delete_session(store, load_session(store, session_id), force=force)
-    return gettext("✓ Session '{id}' deleted from the registry.", id=session_id)
+    return deleted_line(delete_session(store, load_session(store, session_id), force=force))
 
 
 def prune(store: SessionStore) -> list[str]:

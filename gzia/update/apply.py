@@ -192,7 +192,7 @@ def _finish_rollback(target: Path, scratch: Path) -> None:
 
 def shiv_root() -> Path:
     """Where the zipapp extracts its dependencies (gzia.extraction)."""
-    from gzia.extraction import extraction_root
+    from gzia.extraction import extraction_root  # lazy: only where the pyz is cleaned
 
     return Path(extraction_root())
 
@@ -200,7 +200,7 @@ def shiv_root() -> Path:
 def clean_shiv_cache(target_name: str, keep: set[str], root: Path | None = None) -> list[Path]:
     """Remove extraction directories of ``target_name`` whose build id is not in ``keep``,
     unless a running gz-ia still uses one."""
-    from gzia.stale_builds import remove_if_unused
+    from gzia.stale_builds import remove_if_unused  # lazy: only where the pyz is cleaned
 
     folder = root if root is not None else shiv_root()
     if not folder.is_dir():

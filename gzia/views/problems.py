@@ -8,10 +8,10 @@ from gzia.i18n import gettext
 
 
 def error_lines(problem: Problem, *, debug_hint: bool = False) -> list[str]:
-    """``Error: <message>``, then the hint (none for an unknown flag: the message names
-    the close matches), then (``debug_hint``, an internal error) how to see more."""
+    """``Error: <message>``, then the hint (``did you mean: --json?``, the next command),
+    then (``debug_hint``, an internal error) how to see more."""
     lines = [f"{gettext('Error')}: {problem.message}"]
-    if problem.hint and problem.code != "UNKNOWN_FLAG":
+    if problem.hint:
         lines.append(problem.hint)
     if debug_hint and problem.code == "INTERNAL":
         lines.append(gettext("run again with --debug (or GZ_DEBUG=1) to see the traceback"))

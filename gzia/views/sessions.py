@@ -129,6 +129,7 @@ _MSG_SESSIONS: dict[object, str] = {
 }
 
 if TYPE_CHECKING:
+    from gzia.sessions.delete import DeleteResult
     from gzia.sessions.merge import MergeResult
     from gzia.sessions.prune import FinishedReport, PruneReport
 
@@ -202,14 +203,31 @@ def render_show(r: SessionRecord) -> list[str]:
             *(f"{gettext(_MSG_LABEL[key]):<{LABEL_WIDTH - 1}} {value}" for key, value in rows)]
 
 
+def deleted_line(result: DeleteResult) -> str:
+    """What ``session delete`` removed: the record (with its events and log), and the
+    worktree and branch when there were some."""
+    from gzia.sessions.workspace import branch_for  # lazy: off the path of session list
+
+    removed = [gettext("its record, events and log")]
+    if result.removed_worktree:
+        removed.append(gettext("its worktree"))
+    if result.removed_branch:
+        removed.append(gettext("its branch {branch}", branch=branch_for(result.session_id)))
+    return gettext("✓ Session '{id}' deleted: {removed}.", id=result.session_id,
+                   removed=", ".join(removed))
+
+
 def event_line(e: Event) -> str:
-    """``[HH:MM:SS] [role/agent] [STAGE] action (status: OK)`` as the original printed."""
+    """``[HH:MM:SS] [role/agent] [STAGE] action (status: OK)`` as the original printed;
+    an event without a status has no ``(status: ...)`` (the original printed ``null``)."""
     try:
         clock = parse_rfc3339(e.timestamp).strftime("%H:%M:%S")
     except ValueError:
         clock = "--:--:--"
     who = "/".join(x for x in (e.role, e.agent_id) if x) or "orchestrator"
-    line = f"[{clock}] [{who}] [{e.stage}] {e.action} (status: {e.status or 'null'})"
+    line = f"[{clock}] [{who}] [{e.stage}] {e.action}"
+    if e.status:
+        line += f" (status: {e.status})"
     if e.duration_ms is not None:
         line += f" [{e.duration_ms}ms]"
     if e.error:

@@ -96,7 +96,8 @@ def test_a_group_page_lists_its_commands_in_spanish(cli: Cli) -> None:
         "  get    Muestra el valor de un ajuste.\n"
         "  set    Guarda un ajuste en el archivo de configuración.\n"
         "  unset  Quita un ajuste del archivo de configuración.\n"
-        "  path   Muestra el archivo de configuración y los directorios de gz-ia.\n"
+        "  path   Muestra la ruta del archivo de configuración (--json: también los\n"
+        "         directorios de gz-ia).\n"
     )
 
 
@@ -159,7 +160,7 @@ def test_defaults_and_the_root_page_in_spanish(cli: Cli) -> None:
     root = cli(env=SPANISH).stdout
     assert root.startswith(
         "Uso: gz-ia [OPCIONES] COMANDO [ARGUMENTOS]...\n\n  Ejecuta agentes de IA")
-    assert "  session     Gestiona sesiones agénticas locales (list, show, path,\n" in root
+    assert "  session     Gestiona sesiones agénticas locales (list, show, path, delete,\n" in root
     assert "  completion  Muestra el script de autocompletado para la shell (bash, zsh o\n" in root
 
 

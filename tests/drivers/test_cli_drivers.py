@@ -17,11 +17,11 @@ from tests.drivers.driver_fakes import DRIVER_CODE, FakeAgents, pid_alive, write
 
 HINTS = {
     "en": {
-        "agy": "Install the Google Antigravity CLI following the official instructions.",
+        "agy": "curl -fsSL https://antigravity.google/cli/install.sh | bash",
         "pi-agent": "npm install -g @mariozechner/pi-coding-agent",
     },
     "es": {
-        "agy": "Instala Google Antigravity CLI siguiendo las instrucciones oficiales.",
+        "agy": "curl -fsSL https://antigravity.google/cli/install.sh | bash",
         "pi-agent": "npm install -g @mariozechner/pi-coding-agent",
     },
 }
@@ -87,17 +87,18 @@ def test_json_with_agents_installed(
 
 def test_human_listing(agent_path: FakeAgents, lang: str,
                        cli: Cli) -> None:
-    agent_path.install("claude")
+    """Every column the help promises (status, version, MCP support, path), and no other."""
+    claude = agent_path.install("claude")
     code, out, err = run_drivers(cli)
     assert (code, err) == (0, "")
     assert out == {
         "en": (
-            "ID        NAME                      STATUS     STATE     VERSION\n"
-            "agy       Google Antigravity (agy)  missing    detector  -\n"
-            "claude    Claude Code (claude)      available  hooks     2.1.197\n"
-            "opencode  OpenCode (opencode)       missing    hooks     -\n"
-            "pi-agent  Pi Agent (pi-agent)       missing    detector  -\n"
-            "shell     Shell (shell)             available  detector  -\n"
+            "ID        NAME                      STATUS     STATE     VERSION  MCP   PATH\n"
+            "agy       Google Antigravity (agy)  missing    detector  -        -     -\n"
+            f"claude    Claude Code (claude)      available  hooks     2.1.197  flag  {claude}\n"
+            "opencode  OpenCode (opencode)       missing    hooks     -        env   -\n"
+            "pi-agent  Pi Agent (pi-agent)       missing    detector  -        -     -\n"
+            "shell     Shell (shell)             available  detector  -        -     /bin/sh\n"
             "\n"
             "To install the missing agents:\n"
             f"  agy: {HINTS['en']['agy']}\n"
@@ -105,12 +106,13 @@ def test_human_listing(agent_path: FakeAgents, lang: str,
             f"  pi-agent: {HINTS['en']['pi-agent']}\n"
         ),
         "es": (
-            "ID        NOMBRE                    ESTADO         SITUACIÓN  VERSIÓN\n"
-            "agy       Google Antigravity (agy)  no encontrado  detector   -\n"
-            "claude    Claude Code (claude)      disponible     hooks      2.1.197\n"
-            "opencode  OpenCode (opencode)       no encontrado  hooks      -\n"
-            "pi-agent  Pi Agent (pi-agent)       no encontrado  detector   -\n"
-            "shell     Shell (shell)             disponible     detector   -\n"
+            "ID        NOMBRE                    ESTADO         SITUACIÓN  VERSIÓN  MCP   RUTA\n"
+            "agy       Google Antigravity (agy)  no encontrado  detector   -        -     -\n"
+            "claude    Claude Code (claude)      disponible     hooks      2.1.197  flag  "
+            f"{claude}\n"
+            "opencode  OpenCode (opencode)       no encontrado  hooks      -        env   -\n"
+            "pi-agent  Pi Agent (pi-agent)       no encontrado  detector   -        -     -\n"
+            "shell     Shell (shell)             disponible     detector   -        -     /bin/sh\n"
             "\n"
             "Para instalar los agentes que faltan:\n"
             f"  agy: {HINTS['es']['agy']}\n"

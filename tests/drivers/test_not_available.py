@@ -16,9 +16,9 @@ from tests.drivers.driver_fakes import FakeAgents
 Cli = Callable[..., Result]
 
 RENDERED = {
-    "en": "Error: agent 'Claude Code (claude)' (claude) is not available on PATH.\n"
+    "en": "Error: agent 'Claude Code (claude)' is not available on PATH.\n"
           "Install: npm install -g @anthropic-ai/claude-code\n",
-    "es": "Error: el agente 'Claude Code (claude)' (claude) no está disponible en el PATH.\n"
+    "es": "Error: el agente 'Claude Code (claude)' no está disponible en el PATH.\n"
           "Instalación: npm install -g @anthropic-ai/claude-code\n",
 }
 
@@ -105,10 +105,10 @@ def test_json_problem(fake_agents: FakeAgents, lang: str) -> None:
 @pytest.mark.parametrize(
     ("provider", "en", "es"),
     [
-        ("agy", "agent 'Google Antigravity (agy)' (agy) is not available on PATH.",
-         "el agente 'Google Antigravity (agy)' (agy) no está disponible en el PATH."),
-        ("opencode", "agent 'OpenCode (opencode)' (opencode) is not available on PATH.",
-         "el agente 'OpenCode (opencode)' (opencode) no está disponible en el PATH."),
+        ("agy", "agent 'Google Antigravity (agy)' is not available on PATH.",
+         "el agente 'Google Antigravity (agy)' no está disponible en el PATH."),
+        ("opencode", "agent 'OpenCode (opencode)' is not available on PATH.",
+         "el agente 'OpenCode (opencode)' no está disponible en el PATH."),
         ("pi-agent", "agent 'Pi Agent (pi-agent)' (pi, pi-agent) is not available on PATH.",
          "el agente 'Pi Agent (pi-agent)' (pi, pi-agent) no está disponible en el PATH."),
     ],

@@ -37,14 +37,14 @@ def test_install_hints_in_both_languages(lang: str) -> None:
     hints = {d.id: d.install_hint() for d in load_drivers().values()}
     assert hints == {
         "en": {
-            "agy": "Install the Google Antigravity CLI following the official instructions.",
+            "agy": "curl -fsSL https://antigravity.google/cli/install.sh | bash",
             "claude": "npm install -g @anthropic-ai/claude-code",
             "opencode": "curl -fsSL https://opencode.ai/install | bash",
             "pi-agent": "npm install -g @mariozechner/pi-coding-agent",
             "shell": "",
         },
         "es": {
-            "agy": "Instala Google Antigravity CLI siguiendo las instrucciones oficiales.",
+            "agy": "curl -fsSL https://antigravity.google/cli/install.sh | bash",
             "claude": "npm install -g @anthropic-ai/claude-code",
             "opencode": "curl -fsSL https://opencode.ai/install | bash",
             "pi-agent": "npm install -g @mariozechner/pi-coding-agent",

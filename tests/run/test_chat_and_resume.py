@@ -203,7 +203,7 @@ def test_chat_with_an_agent_missing_from_path_touches_nothing(
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr == (
-        "Error: el agente 'Claude Code (claude)' (claude) no está disponible en el PATH.\n"
+        "Error: el agente 'Claude Code (claude)' no está disponible en el PATH.\n"
         "Instalación: npm install -g @anthropic-ai/claude-code\n")
     assert not (repo / ".harness").exists()
 

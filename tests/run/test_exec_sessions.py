@@ -93,7 +93,7 @@ def test_spanish_runs_write_the_originals_event_texts(gz: Gz, agent: Any, repo: 
              gz("session", "logs", failed["id"], cwd=repo, env=spanish).stdout.splitlines()
              if "estado del agente: " not in line]
     assert [re.sub(r" \[\d+ms\]", "", line.split("] ", 3)[3]) for line in lines] == [
-        "Sesión de exec iniciada (status: null)",
+        "Sesión de exec iniciada",
         "Sesión finalizada con fallas (status: FAILED) error: failed: process_exit, "
         "exit code 3"]
 
@@ -135,7 +135,7 @@ def test_agent_exit_code_is_recorded_and_gz_ia_exits_1(gz: Gz, agent: Any, repo:
     assert document["errors"] == [{
         "code": "AGENT_FAILED",
         "message": f"the agent of session '{record['id']}' exited with code 3",
-        "retryable": False, "hint": f"details: gz-ia session show {record['id']}",
+        "retryable": False, "hint": f"see it with: gz-ia session show {record['id']}",
         "details": {"id": record["id"], "status": "failed", "exit_code": 3, "signal": None},
     }]
 
@@ -150,10 +150,10 @@ def test_agent_failure_human_error(gz: Gz, agent: Any, repo: Path, lang: str):
     last_two = result.stderr.splitlines()[-2:]
     if lang == "en":
         assert last_two == [f"Error: the agent of session '{session_id}' exited with code 4",
-                            f"details: gz-ia session show {session_id}"]
+                            f"see it with: gz-ia session show {session_id}"]
     else:
         assert last_two == [f"Error: el agente de la sesión '{session_id}' terminó con código 4",
-                            f"detalle: gz-ia session show {session_id}"]
+                            f"consúltala con: gz-ia session show {session_id}"]
 
 
 @pytest.mark.parametrize(

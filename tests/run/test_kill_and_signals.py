@@ -94,7 +94,7 @@ def test_killing_a_cooperative_agent_records_sigterm(
     assert code == 143
     assert err.splitlines()[-2:] == [
         f"Error: session '{session_id}' was terminated (SIGTERM)",
-        f"details: gz-ia session show {session_id}",
+        f"see it with: gz-ia session show {session_id}",
     ]
     record = stored_record(repo, session_id)
     assert (record["status"], record["end_reason"], record["signal"], record["exit_code"]) == (

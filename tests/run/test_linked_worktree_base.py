@@ -232,11 +232,12 @@ def test_a_dirty_linked_worktree_refuses_the_merge(
     assert (error["code"], error["details"]) == (
         "SAFETY_BLOCK", {"root": str(feat), "files": ["wip.txt"]})
     assert error["message"] == {
-        "en": (f"the base repository ('{feat}') has uncommitted changes or untracked files.\n"
+        "en": (f"the base repository ('{feat}') has uncommitted changes or untracked files: "
+               "wip.txt.\n"
                "Commit or stash them before merging the session's changes, to avoid "
                "losing data"),
         "es": (f"el repositorio base ('{feat}') tiene modificaciones o archivos sin "
-               "comitear.\nPor favor realiza commit o stash antes de integrar los cambios "
+               "comitear: wip.txt.\nPor favor realiza commit o stash antes de integrar los cambios "
                "de la sesión para evitar pérdida accidental de datos"),
     }[lang]
     assert (state(main), state(feat)) == (main_before, feat_before)

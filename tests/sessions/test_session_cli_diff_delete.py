@@ -21,6 +21,12 @@ ES = {"GZ_LANG": "es"}
 SID = "abcdef01"
 
 
+DELETED_EN = ("✓ Session 'abcdef01' deleted: its record, events and log, its worktree, its branch "
+              "harness/abcdef01.\n")
+DELETED_ES = ("✓ Sesión 'abcdef01' eliminada: su registro, sus eventos y su log, su worktree, su "
+              "rama harness/abcdef01.\n")
+
+
 @pytest.fixture
 def worktree(project: Project) -> Path:
     make_session(project, SID)
@@ -124,8 +130,7 @@ def test_delete_after_merge_needs_no_force(cli: Cli, project: Project, worktree:
     store.events_path(SID).write_text('{"id": "x"}\n')
     assert cli("session", "merge", SID, "--squash", "-d", root).exit_code == 0
     result = cli("session", "delete", SID, "-d", root, env=ES)
-    assert (result.exit_code, result.stdout) == (
-        0, "✓ Sesión 'abcdef01' eliminada del registro.\n")
+    assert (result.exit_code, result.stdout) == (0, DELETED_ES)
     assert sorted(os.listdir(project.sessions_dir)) == []
     assert cli("session", "show", SID, "-d", root).exit_code == 1
 
@@ -159,13 +164,13 @@ def test_delete_sees_uncommitted_files_whose_names_start_like_harness(
 def test_delete_clean_session_and_direct_session(cli: Cli, project: Project,
                                                  tmp_path: Path) -> None:
     make_session(project, SID)
-    assert cli("session", "delete", SID, "-d", str(project.root)).stdout == (
-        "✓ Session 'abcdef01' deleted from the registry.\n")
+    assert cli("session", "delete", SID, "-d", str(project.root)).stdout == DELETED_EN
     plain = tmp_path / "plain"
     plain.mkdir()
     (plain / "keep.txt").write_text("user file")
     make_session(find_project(plain), "0badc0de")
-    assert cli("session", "delete", "0badc0de", "-d", str(plain)).exit_code == 0
+    direct = cli("session", "delete", "0badc0de", "-d", str(plain))  # no worktree, no branch
+    assert direct == Result(0, "✓ Session '0badc0de' deleted: its record, events and log.\n", "")
     assert (plain / "keep.txt").read_text() == "user file"
 
 
@@ -426,8 +431,7 @@ def test_diff_shows_non_ascii_paths_as_they_are(cli: Cli, project: Project) -> N
 
 
 @pytest.mark.parametrize(("env", "deleted"), [
-    ({}, "✓ Session 'abcdef01' deleted from the registry.\n"),
-    (ES, "✓ Sesión 'abcdef01' eliminada del registro.\n"),
+    ({}, DELETED_EN), (ES, DELETED_ES),
 ])
 def test_delete_after_squash_no_commit_and_the_users_commit_needs_no_force(
     cli: Cli, project: Project, worktree: Path, env: dict[str, str], deleted: str

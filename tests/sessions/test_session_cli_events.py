@@ -93,7 +93,7 @@ def test_logs_human_and_json(cli: Cli, session: Project) -> None:
     append_event(store, second)
     result = cli("session", "logs", SID, "-d", str(session.root))
     assert result.stdout == (
-        "[10:00:00] [orchestrator] [PENDING] Sesión de chat iniciada (status: null)\n"
+        "[10:00:00] [orchestrator] [PENDING] Sesión de chat iniciada\n"
         "[10:01:05] [coder/claude] [FINISH] Sesión finalizada con fallas (status: FAILED)"
         " error: exit status 2\n")
     data = cli("session", "logs", SID, "--json", "-d", str(session.root)).json["data"]
@@ -196,7 +196,7 @@ def test_logs_follow_stops_when_the_session_is_deleted(cli: Cli, project: Projec
         result = cli("session", "logs", SID, "-f", "-d", str(project.root))
         deleter.join()
         assert result.exit_code == 0
-        assert result.stdout.endswith("[READ] only (status: null)\n")
+        assert result.stdout.endswith("[READ] only\n")
     finally:
         agent.kill()
         agent.wait()

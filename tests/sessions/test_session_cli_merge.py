@@ -159,12 +159,28 @@ def test_dirty_base_is_refused(cli: Cli, project: Project, session: Path) -> Non
     assert result.exit_code == 1
     assert result.stderr == (
         f"Error: el repositorio base ('{project.root}') tiene modificaciones o archivos sin "
-        "comitear.\nPor favor realiza commit o stash antes de integrar los cambios de la "
-        "sesión para evitar pérdida accidental de datos\n")
+        "comitear: scratch.txt.\nPor favor realiza commit o stash antes de integrar los cambios "
+        "de la sesión para evitar pérdida accidental de datos\n")
     document = cli("session", "merge", SID, "--json", "-d", str(project.root)).json
     assert document["errors"][0]["code"] == "SAFETY_BLOCK"
     assert document["errors"][0]["details"]["files"] == ["scratch.txt"]
     assert run_git(session, "status", "--porcelain") == "?? notes.txt\n"
+
+
+@pytest.mark.parametrize(("env", "named"), [
+    ({}, "untracked files: f00.txt, f01.txt, f02.txt, f03.txt, f04.txt, f05.txt, f06.txt, "
+         "f07.txt, f08.txt, f09.txt and 3 more.\nCommit or stash"),
+    (ES, "sin comitear: f00.txt, f01.txt, f02.txt, f03.txt, f04.txt, f05.txt, f06.txt, f07.txt, "
+         "f08.txt, f09.txt y 3 más.\nPor favor"),
+])
+def test_a_dirty_base_names_its_files_ten_at_most(cli: Cli, project: Project, session: Path,
+                                                 env: dict[str, str], named: str) -> None:
+    for number in range(13):
+        (project.root / f"f{number:02}.txt").write_text("mine")
+    result = cli("session", "merge", SID, "-d", str(project.root), env=env)
+    assert result.exit_code == 1 and named in result.stderr
+    details = cli("session", "merge", SID, "--json", "-d", str(project.root)).json["errors"][0]
+    assert details["details"]["files"] == [f"f{number:02}.txt" for number in range(13)]
 
 
 def test_direct_session_cannot_be_merged(cli: Cli, tmp_path: Path) -> None:

@@ -109,9 +109,9 @@ async def test_a_foreground_start_runs_the_agent_and_shows_the_outcome(
 @pytest.mark.anyio
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "Error: the agent of session '{id}' exited with code 3\n"
-           "details: gz-ia session show {id}"),
+           "see it with: gz-ia session show {id}"),
     ("es", "Error: el agente de la sesión '{id}' terminó con código 3\n"
-           "detalle: gz-ia session show {id}"),
+           "consúltala con: gz-ia session show {id}"),
 ])
 async def test_an_agent_that_fails_shows_the_clis_error_and_hint(
         app: GzApp, monkeypatch: pytest.MonkeyPatch, lang: str, expected: str) -> None:
@@ -128,9 +128,9 @@ async def test_an_agent_that_fails_shows_the_clis_error_and_hint(
 
 @pytest.mark.anyio
 @pytest.mark.parametrize(("lang", "expected"), [
-    ("en", "Error: agent 'OpenCode (opencode)' (opencode) is not available on PATH.\n"
+    ("en", "Error: agent 'OpenCode (opencode)' is not available on PATH.\n"
            "Install: curl -fsSL https://opencode.ai/install | bash"),
-    ("es", "Error: el agente 'OpenCode (opencode)' (opencode) no está disponible en el PATH.\n"
+    ("es", "Error: el agente 'OpenCode (opencode)' no está disponible en el PATH.\n"
            "Instalación: curl -fsSL https://opencode.ai/install | bash"),
 ])
 async def test_starting_a_missing_agent_says_how_to_install_it(app: GzApp, lang: str,

@@ -7,16 +7,18 @@ the subcommand's own wins, decided in one place (:func:`_directory`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from gzia.cli.command import GzCommand, argument, command
-from gzia.sessions.ids import validate_session_ref
-from gzia.sessions.project import find_project
-from gzia.sessions.reconcile import get_session
-from gzia.sessions.record import SessionRecord
-from gzia.sessions.store import SessionStore
+
+if TYPE_CHECKING:  # the store is imported when a subcommand runs, not when it is only
+    # parsed or completed (bench/completion.py)
+    from click.shell_completion import CompletionItem
+
+    from gzia.sessions.record import SessionRecord
+    from gzia.sessions.store import SessionStore
 
 GROUP_DIR_KEY = "gzia.session.dir"
 
@@ -36,7 +38,24 @@ def dir_option(function: Any) -> Any:
                         help="Project directory (default: the current directory).")(function)
 
 
-session_ref = argument("session", metavar="ID", help="Session id (or unique prefix).")
+def session_ids(ctx: click.Context, param: click.Parameter,
+                incomplete: str) -> list[CompletionItem]:
+    """The project's session ids for a shell's TAB, each described by its name, prompt
+    or command (:func:`gzia.sessions.choices.session_choices`: no record is reconciled)."""
+    from gzia.cli.completers import matching
+    from gzia.contract import GzError
+    from gzia.sessions.choices import session_choices
+    from gzia.sessions.project import find_project
+
+    try:
+        project = find_project(ctx.params.get("directory") or ctx.meta.get(GROUP_DIR_KEY))
+    except GzError:
+        return []
+    return matching(session_choices(project, incomplete), incomplete)
+
+
+session_ref = argument("session", metavar="ID", help="Session id (or unique prefix).",
+                       shell_complete=session_ids)
 
 
 def session_command(name: str, *, help: str, takes_id: bool = True,
@@ -55,11 +74,17 @@ def session_command(name: str, *, help: str, takes_id: bool = True,
 
 def open_store(directory: str | None) -> SessionStore:
     """The store of the project containing ``directory`` (default: the current one)."""
+    from gzia.sessions.project import find_project
+    from gzia.sessions.store import SessionStore
+
     return SessionStore(find_project(directory))
 
 
 def open_session(ref: str, directory: str | None) -> tuple[SessionStore, SessionRecord]:
     """Validate ``ref`` first (touching nothing), then load and reconcile the record."""
+    from gzia.sessions.ids import validate_session_ref
+    from gzia.sessions.reconcile import get_session
+
     validate_session_ref(ref)
     store = open_store(directory)
     return store, get_session(store, ref)

@@ -7,7 +7,6 @@ import click
 from gzia.cli import output
 from gzia.cli.command import alias
 from gzia.cli.session.common import open_session, session_command
-from gzia.i18n import gettext
 
 
 @session_command(
@@ -17,13 +16,12 @@ from gzia.i18n import gettext
 def delete_command(session: str, force: bool, directory: str | None) -> None:
     from gzia.cli.session.control import warn_if_process_only
     from gzia.sessions.delete import delete_session
+    from gzia.views.sessions import deleted_line
 
     store, record = open_session(session, directory)
     result = delete_session(store, record, force=force)
     warn_if_process_only(record.id, result.kill_target)
-    output.emit(result.to_json(),
-                lambda: output.line(gettext("✓ Session '{id}' deleted from the registry.",
-                                            id=record.id)))
+    output.emit(result.to_json(), lambda: output.line(deleted_line(result)))
 
 
 rm_command = alias(delete_command, "rm", help="Alias of delete.")

@@ -13,7 +13,8 @@ from gzia.i18n import N_, gettext
 from gzia.sessions.events import DEFAULT_AGENT, Event, append_event, new_event
 
 
-@session_command("log", help="Append an event to the session's event log.", options=[
+@session_command(
+        "log", help="Add one event to the session's event log (logs prints them).", options=[
     click.option("-a", "--action", required=True, help="What happened."),
     click.option("-s", "--stage", required=True, help="READ, PENDING or FINISH."),
     click.option("--status", help="OK or FAILED."),
@@ -36,7 +37,7 @@ def log_command(  # noqa: PLR0917 - one parameter for each flag
 
 
 @session_command(
-    "logs", help="Print the session's events (-f: follow while it runs).",
+    "logs", help="Print the session's event log (-f: follow while it runs); log adds to it.",
     options=[click.option("-f", "--follow", is_flag=True, help="Keep printing while it runs.")])
 def logs_command(session: str, follow: bool, directory: str | None) -> None:
     from gzia.sessions.events import follow_events, read_events

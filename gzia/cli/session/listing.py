@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gzia.cli import output
+from gzia.cli import completers, output
 from gzia.cli.command import command
 from gzia.cli.numbers import Count
 from gzia.cli.session.common import dir_option
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 @click.option("--status", multiple=True, show_default=False,
               help="Only sessions in this status (repeatable).")
 @click.option("--provider", multiple=True, show_default=False,
-              help="Only sessions of this provider (repeatable).")
+              help="Only sessions of this provider (repeatable).",
+              shell_complete=completers.providers)
 @click.option("--label", multiple=True, show_default=False,
               help="Only sessions with label k=v (repeatable: all must match).")
 @click.option("--since",

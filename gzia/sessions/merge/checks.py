@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gzia.contract import ConflictError, LockedError, NotFoundError, SafetyBlockError
-from gzia.i18n import N_, NN_
+from gzia.i18n import N_, NN_, ngettext
 from gzia.sessions.git import (
     changed_paths,
     commit_with_fallback_identity,
@@ -59,11 +59,24 @@ def check_mergeable(project: Project, record: SessionRecord) -> tuple[str, str]:
     if dirty:
         root = str(project.base)
         raise SafetyBlockError(N_("the base repository ('{root}') has uncommitted changes or "
-                                  "untracked files.\nCommit or stash them before merging the "
-                                  "session's changes, to avoid losing data"),
-                               root=root,
+                                  "untracked files: {files}.\nCommit or stash them before "
+                                  "merging the session's changes, to avoid losing data"),
+                               root=root, files=named_files(dirty),
                                details={"root": root, "files": dirty})
     return branch, into
+
+
+NAMED_FILES = 10
+"""How many files an error names before it counts the rest."""
+
+
+def named_files(files: list[str]) -> str:
+    """``a, b, c`` or, past :data:`NAMED_FILES`, ``a, ..., j and 5 more``."""
+    named = ", ".join(files[:NAMED_FILES])
+    rest = len(files) - NAMED_FILES
+    if rest <= 0:
+        return named
+    return ngettext("{files} and {count} more", "{files} and {count} more", rest, files=named)
 
 
 def _refuse_detached_base(project: Project, record: SessionRecord) -> str:

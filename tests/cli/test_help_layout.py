@@ -1,0 +1,97 @@
+"""Help pages fit the terminal: as wide as it is, summaries whole (never cut, never split
+inside a word), aliases said to be aliases, neighbours told apart."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import click
+import pytest
+
+from gzia.cli.root import PROGRAM
+from gzia.cli.runner import build_root
+from gzia.i18n import gettext, set_language
+from tests.conftest import Result
+
+Cli = Callable[..., Result]
+ES = {"GZ_LANG": "es"}
+
+
+def listed(page: str) -> dict[str, str]:
+    """The Commands section of a page: name → its text, wrapped lines joined."""
+    rows: dict[str, str] = {}
+    section = page.split("\n\nCom", 1)[1].split("\n", 1)[1]  # Commands / Comandos
+    name = ""
+    for row in section.splitlines():
+        if row.startswith("   "):
+            rows[name] += " " + row.strip()
+        elif row.strip():
+            name, _, text = row.strip().partition(" ")
+            rows[name] = text.strip()
+    return rows
+
+
+def first_sentences(path: list[str], lang: str) -> dict[str, str]:
+    root = build_root()
+    ctx = click.Context(root, info_name=PROGRAM)
+    group: click.Command = root
+    for name in path:
+        assert isinstance(group, click.Group)
+        group = group.get_command(ctx, name) or group
+        ctx = click.Context(group, parent=ctx, info_name=name)
+    assert isinstance(group, click.Group)
+    set_language(lang)
+    try:
+        subs = {n: group.get_command(ctx, n) for n in group.list_commands(ctx)}
+        return {n: " ".join(gettext(c.help or "").split("\n\n")[0].split())
+                for n, c in subs.items() if c is not None and not c.hidden}
+    finally:
+        set_language(None)
+
+
+@pytest.mark.parametrize("columns", ["60", "80", "140"])
+@pytest.mark.parametrize(("env", "lang"), [({}, "en"), (ES, "es")])
+@pytest.mark.parametrize("path", [[], ["session"], ["config"], ["profile"]])
+def test_summaries_are_whole_first_sentences_at_any_width(
+    cli: Cli, columns: str, env: dict[str, str], lang: str, path: list[str]
+) -> None:
+    page = cli(*path, "--help", env={**env, "COLUMNS": columns}).stdout
+    expected = {name: re.split(r"(?<=\.) ", text)[0]  # up to the first word ending in "."
+                for name, text in first_sentences(path, lang).items()}
+    assert listed(page) == expected
+    assert max(len(line) for line in page.splitlines()) <= int(columns)
+
+
+def test_pages_use_the_terminals_width(cli: Cli) -> None:
+    wide = cli("--help", env={"COLUMNS": "200"}).stdout
+    assert ("  session     Manage local agent sessions (list, show, path, delete, diff, merge, "
+            "prune, log, logs, wait, kill, resume, poll, output, send-keys, paste, submit, "
+            "attach, metrics).\n") in wide
+    narrow = cli("--help", env={"COLUMNS": "80"}).stdout
+    assert ("  chat        Start a new interactive chat with an agent (agy, claude,\n"
+            "              opencode, pi-agent) in an isolated worktree.\n") in narrow
+
+
+@pytest.mark.parametrize(("env", "alias_line"), [
+    ({}, "  Alias of profile.\n"), (ES, "  Alias de profile.\n"),
+])
+def test_toolkit_is_an_alias_not_a_second_command(cli: Cli, env: dict[str, str],
+                                                  alias_line: str) -> None:
+    assert "toolkit" not in listed(cli("--help", env=env).stdout)
+    page = cli("toolkit", "--help", env=env).stdout
+    assert alias_line in page
+    assert listed(page) == listed(cli("profile", "--help", env=env).stdout)
+
+
+@pytest.mark.parametrize(("env", "log", "logs"), [
+    ({}, "Add one event to the session's event log (logs prints them).",
+     "Print the session's event log (-f: follow while it runs); log adds to it."),
+    (ES, "Añade un evento al registro de eventos de la sesión (logs los muestra).",
+     "Muestra el registro de eventos de la sesión (-f: lo sigue mientras se ejecuta); "
+     "log le añade eventos."),
+])
+def test_log_and_logs_are_told_apart(cli: Cli, env: dict[str, str], log: str,
+                                     logs: str) -> None:
+    rows = listed(cli("session", "--help", env={**env, "COLUMNS": "200"}).stdout)
+    assert (rows["log"], rows["logs"]) == (log, logs)
