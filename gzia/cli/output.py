@@ -75,6 +75,19 @@ class Output:
         self.finish()
         self.json = False
 
+    @contextmanager
+    def stdout_restored(self) -> Iterator[None]:
+        """stdout's own descriptor back in place for a while (a command line run again in
+        this process must find its stdout where the user put it), then set aside again."""
+        if not self.json:
+            yield
+            return
+        self.finish()
+        try:
+            yield
+        finally:
+            self._document_fd = _set_aside(self.stdout, self.stderr)
+
     def finish(self) -> None:
         """Give stdout's descriptor back (after flushing what strayed to it meanwhile)."""
         if self._document_fd is not None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from gzia.cli import output
 from gzia.cli.command import GzCommand, GzGroup, raise_unknown_command, show_help
 from gzia.cli.plugin_warnings import discover_commands, report_plugin_failure
 from gzia.contract import GzError, InternalError
@@ -94,7 +95,8 @@ class RootGroup(GzGroup):
         if self.sheds_credentials and not ctx.resilient_parsing:
             from gzia.cli.credential_shedding import shed_credentials
 
-            shed_credentials(name)  # before the command's code is even imported
+            with output.current().stdout_restored():  # the re-run writes its own document
+                shed_credentials(name)  # before the command's code is even imported
         command = self.get_command(ctx, name)
         if command is None and ctx.resilient_parsing:  # completing: nothing to offer
             return None, None, args[1:]
