@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from gzia.cli import output
@@ -12,9 +14,13 @@ app = typer.Typer(add_completion=False)
 
 
 @app.command(help="Report what gz-ia needs and what is missing.")
-def doctor() -> None:
+def doctor(fail_if_not_ready: Annotated[bool, typer.Option(
+        "--check", help="Exit 1 when gz-ia is not ready (for health checks).")] = False,
+           ) -> None:
     checks = run_checks()
     ready = is_ready(checks)
+    if fail_if_not_ready and not ready:
+        output.exit_with(1)  # still ok: true, data.ready: false
 
     def human() -> None:
         for check in checks:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -139,6 +140,21 @@ def test_no_source_configured_is_a_configuration_error(update_cli):
         "Error: no hay ninguna fuente de versiones configurada: no está definida "
         "GZ_NEXUS_SEARCH_URL ni GZ_FORGEJO_API_URL\n"
         "define GZ_NEXUS_SEARCH_URL y/o GZ_FORGEJO_API_URL (ver docs/update.md)\n"))
+
+
+def test_the_missing_source_is_named_before_the_missing_key(cli, target, monkeypatch):
+    """Neither a source nor a trusted key: the source comes first (the key matters only
+    once there is something to verify); a source without a key names the key."""
+    monkeypatch.setattr(sys, "argv", [str(target)])
+    result = cli("update", "--json")
+    assert (result.exit_code, result.json["errors"][0]["code"]) == (2, "INVALID_INPUT")
+    assert result.json["errors"][0]["message"] == (
+        "no release source is configured: neither GZ_NEXUS_SEARCH_URL nor GZ_FORGEJO_API_URL "
+        "is set")
+    keyless = cli("update", "--json", env={"GZ_FORGEJO_API_URL": "https://127.0.0.1:9/tags"})
+    assert (keyless.exit_code, keyless.json["errors"][0]["code"]) == (1, "INTEGRITY")
+    assert keyless.json["errors"][0]["message"] == (
+        "no trusted minisign public key: refusing to install an unverified release")
 
 
 def test_a_version_no_source_publishes_is_not_found(nexus: NexusFake, forgejo: ForgejoFake,
