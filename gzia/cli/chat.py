@@ -10,6 +10,7 @@ import typer
 
 from gzia.cli import output
 from gzia.cli.run_options import (
+    AgentExitCode,
     AllowPush,
     Background,
     NoMcp,
@@ -53,6 +54,7 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
     profiles: Profiles = None,
+    exit_code: AgentExitCode = False,
 ) -> None:
     from gzia.sessions.mcp_command import server_command
     from gzia.sessions.run import SessionRequest, start_session
@@ -69,7 +71,7 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
 
     run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
                         on_launch=launch_report(driver, permission, background=background))
-    report_outcome(run, background=background)
+    report_outcome(run, background=background, agent_exit_code=exit_code)
 
 
 def chosen_agent(provider: str | None, perm: str | None) -> tuple[Driver, Permission]:

@@ -10,6 +10,7 @@ import typer
 
 from gzia.cli import output
 from gzia.cli.run_options import (
+    AgentExitCode,
     AllowPush,
     Background,
     NoOutputTimeout,
@@ -54,6 +55,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
     timeout: Timeout = None,
     no_output_timeout: NoOutputTimeout = None,
     profiles: Profiles = None,
+    exit_code: AgentExitCode = False,
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
@@ -73,7 +75,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
     )
     run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
                         on_launch=launch_report(command, background=background))
-    report_outcome(run, background=background)
+    report_outcome(run, background=background, agent_exit_code=exit_code)
 
 
 def launch_report(command: list[str], *, background: bool) -> LaunchCallback:

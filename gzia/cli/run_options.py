@@ -33,15 +33,19 @@ NoOutputTimeout = Annotated[float | None, typer.Option(
     help="Stop the agent after this many seconds without output (PTY runs); "
          "end_reason no_output_timeout.")]
 
+AgentExitCode = Annotated[bool, typer.Option(
+    "--exit-code",
+    help="Exit with the agent's own exit code (128+N if signal N ended it) instead of 1.")]
 
-def report_outcome(run: SessionRun, *, background: bool) -> None:
+
+def report_outcome(run: SessionRun, *, background: bool, agent_exit_code: bool = False) -> None:
     """A ``-b`` run as started (:func:`report_started`), any other as it ended."""
     if background:
         report_started(run)
         return
     from gzia.cli.run_report import report_run
 
-    report_run(run)
+    report_run(run, agent_exit_code=agent_exit_code)
 
 
 def report_started(run: SessionRun) -> None:

@@ -23,15 +23,18 @@ def warn_at_launch(workspace: Workspace, *, base_changes: bool = True) -> None:
         output.add_warning(problem)
 
 
-def report_run(run: SessionRun) -> None:
+def report_run(run: SessionRun, *, agent_exit_code: bool = False) -> None:
+    """``agent_exit_code`` (``--exit-code``): exit with the agent's own code."""
     data = run.record.to_json()
     if run.reused is not None:
         _report_reused(run)
         return
     if run.end is RunEnd.COMPLETED:
         output.emit(data, human=lambda: _finished(run.record))
+        if agent_exit_code and run.record.exit_code:
+            output.exit_with(run.record.exit_code)
         return
-    raise run_error(run)
+    raise run_error(run, agent_exit_status=agent_exit_code)
 
 
 def _report_reused(run: SessionRun) -> None:
