@@ -31,8 +31,12 @@ def background_options(background: bool) -> BackgroundOptions | None:
         return None
     from gzia.sessions.background import BackgroundOptions
 
-    return BackgroundOptions(log_max_bytes=int(load_config().get("session_log_max_bytes")),
-                             window=_window())
+    return BackgroundOptions(log_max_bytes=log_max_bytes(), window=_window())
+
+
+def log_max_bytes() -> int:
+    """The cap of every run's output log (the ``session_log_max_bytes`` setting)."""
+    return int(load_config().get("session_log_max_bytes"))
 
 
 def _window() -> tuple[int, int]:

@@ -35,7 +35,7 @@ def expected_record(repo: Path, **changes: Any) -> dict[str, Any]:
         "pgid": "<pgid>", "pid_start_time": "<pid_start_time>",
         "owner_pid": "<owner_pid>", "owner_start_time": "<owner_start_time>",
         "end_reason": "process_exit",
-        "signal": None, "mode": "exec", "conversation_id": None, "log_path": None,
+        "signal": None, "mode": "exec", "conversation_id": None, "log_path": "<log_path>",
         "merged_at": None, "merged_commit": None, "updated_at": "<updated_at>",
         "labels": None, "idempotency_key": None,
         "command": ["edit-and-commit"],

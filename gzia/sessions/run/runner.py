@@ -147,7 +147,8 @@ def resume_session(
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
-    record = store.update(record.id, lambda r: _mark_resumed(r, request.profiles))
+    log_path = _log_path(request, store, record.id) or record.log_path
+    record = store.update(record.id, lambda r: _mark_resumed(r, request.profiles, log_path))
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=True)
 
@@ -186,8 +187,10 @@ def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
     return workspace_of(project, record)
 
 
-def _mark_resumed(record: SessionRecord, profiles: Sequence[str] = ()) -> None:
+def _mark_resumed(record: SessionRecord, profiles: Sequence[str] = (),
+                  log_path: str | None = None) -> None:
     record.status = Status.RUNNING
+    record.log_path = log_path
     if profiles:
         record.profiles = list(profiles)
     _stamp_owner(record)
@@ -201,6 +204,15 @@ def _stamp_owner(record: SessionRecord) -> None:
     """This gz-ia owns the run: while it lives, it alone writes the final status."""
     record.owner_pid = os.getpid()
     record.owner_start_time = process_start_time(record.owner_pid)
+
+
+def _log_path(request: SessionRequest, store: SessionStore, session_id: str) -> str | None:
+    """Every run keeps its output log, except one whose agent is handed the terminal
+    itself (its output never passes through gz-ia)."""
+    from gzia.supervisor.run import output_is_logged
+
+    logged = request.background is not None or output_is_logged(request.pty)
+    return str(store.log_path(session_id)) if logged else None
 
 
 def _unused_id(store: SessionStore) -> str:
@@ -221,8 +233,7 @@ def _new_record(
     )
     _stamp_owner(record)
     workspace.apply_to(record)
-    if request.pty:
-        record.log_path = str(store.log_path(session_id))
+    record.log_path = _log_path(request, store, session_id)
     if request.command is not None:
         record.command = list(request.command)
     if request.allow_push:
@@ -310,7 +321,9 @@ class _Launch:
                                record.conversation_id, resume=resume, prompt=prompt,
                                mcp_config=self._mcp_config(record, profile_servers))
         if record.log_path:  # always the store's: a record's own path is not followed
-            command = command.with_log(self.store.log_path(record.id))
+            from gzia.sessions.run_settings import log_max_bytes
+
+            command = command.with_log(self.store.log_path(record.id), log_max_bytes())
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command

@@ -37,8 +37,8 @@ class SessionView:
 def read_view(store: SessionStore, session_id: str) -> SessionView:
     record = services.load_session(store, session_id)
     output = (services.output_text(record) if record.log_path
-              else gettext("session '{id}' has no output log (only -b and terminal runs keep one)",
-                           id=record.id))
+              else gettext("session '{id}' has no output log (its agent wrote straight to "
+                           "the terminal)", id=record.id))
     return SessionView(record, services.show_lines(record),
                        services.diff_text(services.diff_of(store, record)),
                        services.event_lines(store, session_id) or [gettext("(no events)")],
