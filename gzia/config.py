@@ -73,6 +73,9 @@ SETTINGS: tuple[Setting, ...] = (
             choices=("readonly", "supervised", "autonomous")),  # gzia.drivers.base.Permission
     Setting("allow_push", bool, False, "GZ_ALLOW_PUSH",
             "let session agents run git push (like --allow-push)"),
+    Setting("direct", bool, False, "GZ_DIRECT",
+            "outside a git work tree, run sessions in the directory itself, not isolated "
+            "(like --direct)"),
     Setting("kill_grace_ms", int, 100, "GZ_KILL_GRACE_MS",
             "milliseconds between SIGTERM and SIGKILL when stopping an agent", minimum=0),
     Setting("session_log_max_bytes", int, 16 * 1024 * 1024, "GZ_SESSION_LOG_MAX_BYTES",

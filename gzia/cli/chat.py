@@ -13,6 +13,7 @@ from gzia.cli.run_options import (
     AgentExitCode,
     AllowPush,
     Background,
+    Direct,
     NoMcp,
     NoOutputTimeout,
     Profiles,
@@ -55,6 +56,7 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
     no_output_timeout: NoOutputTimeout = None,
     profiles: Profiles = None,
     exit_code: AgentExitCode = False,
+    direct: Direct = False,
 ) -> None:
     from gzia.sessions.mcp_command import server_command
     from gzia.sessions.run import SessionRequest, start_session
@@ -67,7 +69,7 @@ def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
                              mcp_server=server_command(no_mcp),
                              pty=background or no_output_timeout is not None,
                              background=background_options(background),
-                             profiles=tuple(profiles or ()))
+                             profiles=tuple(profiles or ()), direct=direct)
 
     run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
                         on_launch=launch_report(driver, permission, background=background))

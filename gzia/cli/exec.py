@@ -13,6 +13,7 @@ from gzia.cli.run_options import (
     AgentExitCode,
     AllowPush,
     Background,
+    Direct,
     NoOutputTimeout,
     Profiles,
     ProjectDir,
@@ -56,6 +57,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
     no_output_timeout: NoOutputTimeout = None,
     profiles: Profiles = None,
     exit_code: AgentExitCode = False,
+    direct: Direct = False,
 ) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
@@ -71,7 +73,7 @@ def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
         output_to_stderr=output.is_json(), allow_push=push_allowed(allow_push),
         labels=parsed_labels(label), idempotency_key=valid_key(idempotency_key),
         background=background_options(background),
-        profiles=tuple(profiles or ()),
+        profiles=tuple(profiles or ()), direct=direct,
     )
     run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
                         on_launch=launch_report(command, background=background))

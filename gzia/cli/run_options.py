@@ -33,6 +33,10 @@ NoOutputTimeout = Annotated[float | None, typer.Option(
     help="Stop the agent after this many seconds without output (PTY runs); "
          "end_reason no_output_timeout.")]
 
+Direct = Annotated[bool, typer.Option(
+    "--direct",
+    help="Outside a git work tree, run in the directory itself, not isolated (refused "
+         "otherwise).")]
 AgentExitCode = Annotated[bool, typer.Option(
     "--exit-code",
     help="Exit with the agent's own exit code (128+N if signal N ended it) instead of 1.")]

@@ -18,6 +18,12 @@ def push_allowed(flag: bool) -> bool:
     return flag or bool(load_config().get("allow_push"))
 
 
+def direct_allowed(flag: bool) -> bool:
+    """``--direct``, else the ``direct`` setting: outside a git work tree a session may run
+    in the directory itself (:func:`gzia.sessions.workspace.refuse_unasked_direct`)."""
+    return flag or bool(load_config().get("direct"))
+
+
 def configured_watchdog(
     timeout_s: float | None = None, no_output_timeout_s: float | None = None
 ) -> Watchdog:

@@ -44,6 +44,9 @@ class SessionRequest:
     """While a session holding this key exists, the start returns it instead."""
     profiles: tuple[str, ...] = ()
     """Profiles projected into the worktree for this run (:mod:`gzia.sessions.projection`)."""
+    direct: bool = False
+    """``--direct``: outside a git work tree, run in the directory itself (the ``direct``
+    setting allows it too: :func:`gzia.sessions.run_settings.direct_allowed`)."""
 
 
 class RunEnd(Enum):

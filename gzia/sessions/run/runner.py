@@ -47,9 +47,15 @@ from gzia.sessions.run.finish import (
     run_end,
 )
 from gzia.sessions.run.request import LaunchCallback, RunEnd, SessionRequest, SessionRun
+from gzia.sessions.run_settings import direct_allowed
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
-from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
+from gzia.sessions.workspace import (
+    Workspace,
+    discard_new_workspace,
+    prepare_workspace,
+    refuse_unasked_direct,
+)
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import Started, run_supervised
@@ -75,6 +81,7 @@ def start_session(
 ) -> SessionRun:
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(request.directory)
+    refuse_unasked_direct(project, direct_allowed(request.direct))
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
     bundle = _profile_bundle(project, request.profiles, environ)
