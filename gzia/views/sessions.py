@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from gzia.i18n import N_, NN_, gettext
+from gzia.contract import Problem
+from gzia.i18n import N_, NC_, NN_, gettext
 from gzia.sessions.events import Event
 from gzia.sessions.record import SessionRecord, Status, elapsed_ms, parse_rfc3339
 
@@ -125,6 +126,10 @@ if TYPE_CHECKING:
     from gzia.sessions.merge import MergeResult
     from gzia.sessions.prune import FinishedReport, PruneReport
 
+MERGED = NC_("status", "merged")
+"""What people read as the status of a session whose work was merged
+(:attr:`~gzia.sessions.record.SessionRecord.is_merged`); its record says ``completed``."""
+
 ROW = "{:<10}  {:<12}  {:<8}  {:<12}  {:<10}  {:<20}  {:<10}"
 LABEL_WIDTH = 12
 
@@ -136,12 +141,17 @@ def render_list(records: list[SessionRecord]) -> list[str]:
                           ("id", "status", "pid", "permission", "mode", "started", "duration")))
     worktree, direct = gettext("Worktree"), gettext("Direct")
     rows = [
-        ROW.format(r.id, r.status, str(r.pid) if r.pid else "-", r.permission_level,
+        ROW.format(r.id, status_word(r), str(r.pid) if r.pid else "-", r.permission_level,
                    worktree if r.is_isolated else direct, local_time(r.started_at),
                    duration_of(r)).rstrip()
         for r in records
     ]
     return [header.rstrip(), "-" * len(header.rstrip()), *rows]
+
+
+def status_word(r: SessionRecord) -> str:
+    """The status people read: ``merged`` for a merged session, else the record's."""
+    return gettext(MERGED) if r.is_merged else r.status
 
 
 def exit_code_text(code: int | None) -> str:
@@ -150,7 +160,7 @@ def exit_code_text(code: int | None) -> str:
 
 
 def render_show(r: SessionRecord) -> list[str]:
-    rows: list[tuple[str, object]] = [("status", r.status), ("pid", r.pid or "-")]
+    rows: list[tuple[str, object]] = [("status", status_word(r)), ("pid", r.pid or "-")]
     if r.provider:
         rows.append(("provider", r.provider))
     rows += [("permission", r.permission_level), ("dir", r.working_dir)]
@@ -245,6 +255,21 @@ def render_merge(result: MergeResult, done_key: str) -> list[str]:
         key = "merge_note_squash_no_commit" if result.squash else "merge_note_no_commit"
         lines.append(gettext(_MSG_SESSIONS[key]))
     return lines
+
+
+def identity_warning(result: MergeResult) -> Problem | None:
+    """git knows no identity in the base: gz-ia committed as itself; said once per merge."""
+    if not result.fallback_identity or result.no_commit or result.already_up_to_date:
+        return None
+    hint = gettext("set yours: git config --global user.name 'Your Name' && git config "
+                   "--global user.email you@example.com")
+    return Problem("NO_GIT_IDENTITY",
+                   gettext("git has no user.name/user.email here: the merge of session '{id}' "
+                           "was committed as gz-ia <gz-ia@localhost>; {hint}",
+                           id=result.session_id, hint=hint),
+                   hint=hint,
+                   details={"id": result.session_id, "name": "gz-ia",
+                            "email": "gz-ia@localhost"})
 
 
 def render_prune(report: PruneReport, finished: FinishedReport | None = None) -> list[str]:

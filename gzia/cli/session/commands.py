@@ -128,28 +128,40 @@ Squash = Annotated[bool, typer.Option("--squash", help="Squash the session into 
 NoCommit = Annotated[bool, typer.Option("--no-commit", help="Stage the merge, do not commit.")]
 
 
+MergeMessage = Annotated[str | None, typer.Option(
+    "-m", "--message", metavar="MSG",
+    help="The merge commit's message (default: names the session's prompt or command).")]
+
+
 def _merge(ctx: typer.Context, session: str, *, squash: bool, no_commit: bool,
-           directory: str | None, done_key: str) -> None:
+           directory: str | None, done_key: str, message: str | None = None) -> None:
     from gzia.sessions.merge import merge_session
-    from gzia.views.sessions import render_merge
+    from gzia.views.sessions import identity_warning, render_merge
 
     store, record = open_session(ctx, session, directory)
-    result = merge_session(store, record, squash=squash, no_commit=no_commit)
+    result = merge_session(store, record, squash=squash, no_commit=no_commit, message=message)
+    if (warning := identity_warning(result)) is not None:
+        output.add_warning(warning)
     output.emit(result.to_json(), lambda: output.lines(render_merge(result, done_key)))
 
 
 @app.command("merge", help="Merge the session's branch into the current branch (alias: get).")
-def merge_command(ctx: typer.Context, session: SessionRef, squash: Squash = False,
-                  no_commit: NoCommit = False, directory: Dir = None) -> None:
+def merge_command(  # noqa: PLR0917 - typer maps one parameter to each flag
+    ctx: typer.Context, session: SessionRef, squash: Squash = False, no_commit: NoCommit = False,
+    directory: Dir = None, message: MergeMessage = None,
+) -> None:
     _merge(ctx, session, squash=squash, no_commit=no_commit, directory=directory,
-           done_key=N_("✓ Merge completed successfully for session '{id}'."))
+           done_key=N_("✓ Merge completed successfully for session '{id}'."), message=message)
 
 
 @app.command("get", hidden=True, help="Alias of merge.")
-def get_command(ctx: typer.Context, session: SessionRef, squash: Squash = False,
-                no_commit: NoCommit = False, directory: Dir = None) -> None:
+def get_command(  # noqa: PLR0917 - typer maps one parameter to each flag
+    ctx: typer.Context, session: SessionRef, squash: Squash = False, no_commit: NoCommit = False,
+    directory: Dir = None, message: MergeMessage = None,
+) -> None:
     _merge(ctx, session, squash=squash, no_commit=no_commit, directory=directory,
-           done_key=N_("✓ Worktree changes brought in and merged successfully for session '{id}'."))
+           done_key=N_("✓ Worktree changes brought in and merged successfully for session '{id}'."),
+           message=message)
 
 
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Report, remove nothing.")]
