@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-import typer
+import click
 
 from gzia.cli import output
+from gzia.cli.command import command
 from gzia.doctor import is_ready, run_checks
 from gzia.i18n import gettext
 
-app = typer.Typer(add_completion=False)
 
-
-@app.command(help="Report what gz-ia needs and what is missing.")
-def doctor(fail_if_not_ready: Annotated[bool, typer.Option(
-        "--check", help="Exit 1 when gz-ia is not ready (for health checks).")] = False,
-           ) -> None:
+@command("doctor", help="Report what gz-ia needs and what is missing.")
+@click.option("--check", "fail_if_not_ready", is_flag=True,
+              help="Exit 1 when gz-ia is not ready (for health checks).")
+def app(fail_if_not_ready: bool) -> None:
     checks = run_checks()
     ready = is_ready(checks)
     if fail_if_not_ready and not ready:
