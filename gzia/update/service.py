@@ -175,8 +175,8 @@ def rollback(target: Path | None) -> dict[str, Any]:
                             hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
                                         "install --upgrade gz-ia'; 'gz-ia update --check' still "
                                         "works"))
-    previous = apply.previous_path(target)
     with apply.update_lock(target) as folder:
+        previous = apply.found_previous(target)
         version = apply.pyz_version(previous) if previous.is_file() else None
         if previous.is_file() and version is None:
             raise IntegrityError(N_("{path} is not a gz-ia zipapp; nothing was rolled back"),
@@ -184,5 +184,5 @@ def rollback(target: Path | None) -> dict[str, Any]:
                                  details={"path": str(previous)})
         replaced = apply.pyz_version(target)
         apply.rollback(target, folder)
-    return {"path": str(target), "version": version, "previous": str(previous),
-            "replaced": replaced}
+    return {"path": str(target), "version": version,
+            "previous": str(apply.previous_path(target)), "replaced": replaced}
