@@ -14,7 +14,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
+from gzia.drivers.base import (
+    AGENT_FLUSH_GRACE_MS,
+    ExecutableDriver,
+    LaunchRequest,
+    Permission,
+    guarded_positional,
+)
 from gzia.i18n import N_, gettext
 
 PERMISSION_FLAGS: dict[Permission, list[str]] = {
@@ -36,6 +42,7 @@ class ClaudeDriver(ExecutableDriver):
     mcp_support: ClassVar[str] = "flag"
     # Claude Code refuses to start inside another Claude Code session.
     unset_env: ClassVar[tuple[str, ...]] = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
+    kill_grace_ms: ClassVar[int | None] = AGENT_FLUSH_GRACE_MS  # docs/drivers.md, "Stopping"
 
     def install_hint(self) -> str:
         return gettext("npm install -g @anthropic-ai/claude-code")

@@ -8,12 +8,14 @@ MCP servers reach it through ``OPENCODE_CONFIG_CONTENT``, so no file in the work
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
 from gzia.contract import InvalidInputError
 from gzia.drivers.base import (
+    AGENT_FLUSH_GRACE_MS,
     ExecutableDriver,
     LaunchRequest,
     Permission,
@@ -35,6 +37,8 @@ class OpenCodeDriver(ExecutableDriver):
     display_name: ClassVar[str] = "OpenCode (opencode)"
     binary: ClassVar[str] = "opencode"
     mcp_support: ClassVar[str] = "env"
+    kill_grace_ms: ClassVar[int | None] = AGENT_FLUSH_GRACE_MS  # docs/drivers.md, "Stopping"
+    quit_signals: ClassVar[frozenset[int]] = frozenset({signal.SIGINT})  # its Ctrl+C quit
 
     def install_hint(self) -> str:
         return gettext("curl -fsSL https://opencode.ai/install | bash")

@@ -168,9 +168,9 @@ def _stop(
                                   "stop it; stop the agent first"),
                                id=record.id, pid=record.pid,
                                details=details) from None
-    from gzia.config import load_config
+    from gzia.sessions.run_settings import provider_kill_grace_s
 
-    grace_s = int(load_config().get("kill_grace_ms")) / 1000.0
+    grace_s = provider_kill_grace_s(record.provider)
     try:
         killed = kill.kill_session(store, record.id, grace_s)
     except ConflictError:

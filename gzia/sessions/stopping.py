@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gzia.sessions.run_settings import configured_watchdog
+from gzia.sessions.run_settings import provider_kill_grace_s
 
 if TYPE_CHECKING:
     from gzia.sessions.kill import KillResult
@@ -18,7 +18,7 @@ def stop_session(store: SessionStore, ref: str, *, force: bool = False) -> KillR
     from gzia.sessions.background import kill_through_holder
     from gzia.sessions.kill import kill_session
 
-    grace_s = configured_watchdog().kill_grace_s
     record = store.load(store.resolve(ref))  # as stored: kill_session reconciles it
+    grace_s = provider_kill_grace_s(record.provider)
     return (kill_through_holder(store, record, grace_s)
             or kill_session(store, ref, grace_s, force=force))

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from gzia.contract import ConflictError, GzError, InvalidInputError, stop_request, stopped_by_signal
 from gzia.credentials import without_secrets
-from gzia.drivers.base import Driver, LaunchRequest, Permission
+from gzia.drivers.base import Driver, LaunchRequest, Permission, quit_signals_of
 from gzia.i18n import N_, gettext
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
@@ -49,6 +49,7 @@ from gzia.sessions.run.finish import (
 from gzia.sessions.run.request import LaunchCallback, RunEnd, SessionRequest, SessionRun
 from gzia.sessions.run_options import RunOptions
 from gzia.sessions.run_settings import (
+    agent_watchdog,
     background_options,
     configured_watchdog,
     direct_allowed,
@@ -89,6 +90,7 @@ def start_session(
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(request.directory)
     refuse_unasked_direct(project, direct_allowed(request.direct))
+    watchdog = agent_watchdog(watchdog, request.driver)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
     bundle = _profile_bundle(project, request.profiles, environ)
@@ -154,7 +156,8 @@ def resume_session(
         allow_push=push_allowed(options.allow_push) or record.allow_push is True,
         profiles=tuple(dict.fromkeys([*(record.profiles or ()), *options.profiles])),
     )
-    watchdog = configured_watchdog(options.timeout_s, options.no_output_timeout_s)
+    watchdog = agent_watchdog(configured_watchdog(options.timeout_s, options.no_output_timeout_s),
+                              request.driver)
     bundle = _profile_bundle(project, request.profiles, environ)
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
@@ -323,7 +326,8 @@ class _Launch:
             self._unproject(record)
             found = conversation_after_exit(self.request.driver, record,
                                             Path(self.workspace.target_dir), self.env)
-            final = finalize_run(store, record.id, outcome, found)
+            final = finalize_run(store, record.id, outcome, found,
+                                 quit_signals_of(self.request.driver))
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
