@@ -39,7 +39,7 @@ def _start(gz: Gz, repo: Path, provider: str, env: dict[str, str] | None = None)
     ("opencode", {}, True),
     ("claude", {"GZ_KILL_GRACE_MS": "100"}, False),  # a grace the user set wins
 ])
-def test_session_kill_gives_the_agent_its_driver_grace(
+def test_session_kill_gives_the_agent_its_driver_grace(  # noqa: PLR0917 - pytest fixtures
         gz: Gz, repo: Path, agent: Callable[[str, str], Path], notes: Path, provider: str,
         env: dict[str, str], flushed: bool) -> None:
     agent(provider, FLUSHES_ON_TERM)
@@ -78,7 +78,7 @@ os.kill(os.getpid(), signal.SIGINT)  # what opencode's Ctrl+C quit looks like to
     ("opencode", "completed", 0),
     ("claude", "killed", 130),  # for any other agent, dying of SIGINT stays an interruption
 ])
-def test_opencode_quitting_on_ctrl_c_is_a_completed_session(
+def test_opencode_quitting_on_ctrl_c_is_a_completed_session(  # noqa: PLR0917 - pytest fixtures
         gz: Gz, repo: Path, agent: Callable[[str, str], Path], provider: str, status: str,
         exit_code: int) -> None:
     agent(provider, QUITS_ON_CTRL_C)

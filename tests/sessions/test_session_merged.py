@@ -147,3 +147,17 @@ def _second_merge_without_warning(cli: Cli, project: Project) -> Result:
     commit_file(project.worktrees_dir / "abcdef02", "more.txt", "more\n", "agent: more")
     return cli("session", "merge", "abcdef02", "-d", str(project.root),
                env={"GIT_CONFIG_NOSYSTEM": "1", "EMAIL": ""})
+
+
+def test_the_terminal_ui_row_and_colour_say_merged() -> None:
+    from gzia.tui.rows import row_of
+    from gzia.tui.status_colours import STATUS_COLOURS, colour_of
+
+    record = SessionRecord(id=SID, status="completed", started_at="2026-03-01T10:00:00Z",
+                           finished_at="2026-03-01T10:01:00Z",
+                           merged_at="2026-03-01T11:00:00Z")
+    assert row_of(record, 0.0, None)[1] == "merged"
+    assert colour_of(record) == STATUS_COLOURS["merged"]
+    record.merged_at = None
+    assert (row_of(record, 0.0, None)[1], colour_of(record)) == (
+        "completed", STATUS_COLOURS["completed"])
