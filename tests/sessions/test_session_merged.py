@@ -61,6 +61,7 @@ def test_a_session_finished_again_after_its_merge_is_not_merged() -> None:
     ({"initial_prompt": "fix the login bug\nthen the tests"},
      "harness(abcdef01): fix the login bug"),
     ({"command": ["make", "test suite"]}, "harness(abcdef01): make 'test suite'"),
+    ({"extras": {"name": "login  fix"}, "initial_prompt": "p"}, "harness(abcdef01): login fix"),
     ({}, "harness(abcdef01): merge session changes"),
     ({"initial_prompt": "x" * 100}, "harness(abcdef01): " + "x" * 52 + "…"),
 ])
