@@ -87,11 +87,14 @@ SETTINGS: tuple[Setting, ...] = (
             choices=tuple(Permission)),
     Setting("allow_push", bool, False, "GZ_ALLOW_PUSH",
             "let session agents run git push (like --allow-push)"),
+    Setting("direct", bool, False, "GZ_DIRECT",
+            "outside a git work tree, run sessions in the directory itself, not isolated "
+            "(like --direct)"),
     Setting("kill_grace_ms", int, 100, "GZ_KILL_GRACE_MS",
             "milliseconds between SIGTERM and SIGKILL when stopping an agent", minimum=0),
     Setting("session_log_max_bytes", int, 16 * 1024 * 1024, "GZ_SESSION_LOG_MAX_BYTES",
-            "bytes a background session's log reaches before it is rotated (one older "
-            "part is kept)", minimum=4096),
+            "bytes a session's output log reaches before it is rotated (one older part "
+            "is kept)", minimum=4096),
     Setting("nexus_search_url", str, None, "GZ_NEXUS_SEARCH_URL",
             "Nexus search API URL used to discover releases"),
     Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name"),

@@ -89,6 +89,7 @@ class WarningCode(StrEnum):
     PROFILE_SHADOWED = "PROFILE_SHADOWED"
     SKILL_INVALID = "SKILL_INVALID"
     DRIVER_NOT_ANSWERING = "DRIVER_NOT_ANSWERING"
+    NO_GIT_IDENTITY = "NO_GIT_IDENTITY"
 
 
 class Permission(StrEnum):
@@ -112,6 +113,8 @@ class GzError(Exception):
     code: ClassVar[ErrorCode] = ErrorCode.INTERNAL
     relayed: tuple[str, str | None] | None = None
     """Message and hint as another gz-ia process rendered them (:func:`error_from`)."""
+    exit_status: int | None = None
+    """An exit status asked for instead of the code's (``--exit-code``: the agent's own)."""
 
     def __init__(
         self,
@@ -246,10 +249,11 @@ def stopped_by_signal(exc: KeyboardInterrupt, data: Any) -> GzError:
     return InterruptError(N_("interrupted"), data=data)
 
 
-def classify(exc: BaseException) -> tuple[ExitCode, ErrorCode]:
+def classify(exc: BaseException) -> tuple[int, ErrorCode]:
     """The one mapping from any exception to (exit code, error code)."""
     if isinstance(exc, GzError):
-        return EXIT_CODES[exc.code], exc.code
+        status = exc.exit_status
+        return (EXIT_CODES[exc.code] if status is None else status), exc.code
     if isinstance(exc, TerminationRequested):
         return ExitCode.TERMINATED, ErrorCode.TERMINATED
     if isinstance(exc, KeyboardInterrupt):

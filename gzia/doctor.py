@@ -17,6 +17,8 @@ from gzia.contract import GzError
 from gzia.i18n import gettext, ngettext
 from gzia.plugins import GROUPS, load_group
 from gzia.preflight import OLDEST_PYTHON
+from gzia.update.settings import UpdateSettings
+from gzia.update.verify import trusted_keys
 
 MIN_GIT = (2, 38)
 
@@ -128,11 +130,22 @@ def check_update_sources() -> Check:
         sources = [key for key, url in urls.items() if url]
     except GzError:
         sources = []
-    if sources:
-        return Check("update", True, False, gettext("update sources: {sources}",
-                                                    sources=", ".join(sources)))
-    return Check("update", False, False, gettext("no update source configured"),
-                 gettext("set GZ_NEXUS_SEARCH_URL or GZ_FORGEJO_API_URL (gz-ia config set ...)"))
+    if not sources:
+        return Check("update", False, False, gettext("no update source configured"),
+                     gettext("set GZ_NEXUS_SEARCH_URL or GZ_FORGEJO_API_URL (gz-ia config set "
+                             "...)"))
+    return _update_key_check() or Check("update", True, False, gettext(
+        "update sources: {sources}", sources=", ".join(sources)))
+
+
+def _update_key_check() -> Check | None:
+    """The trusted key ``gz-ia update`` verifies releases with: ``None`` when there is one,
+    else the finding (the same message and hint ``update`` would fail with)."""
+    try:
+        trusted_keys(UpdateSettings.load().public_keys)
+    except GzError as exc:
+        return Check("update", False, False, exc.message, exc.hint)
+    return None
 
 
 def check_mcp() -> Check:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # imported when a chat starts, not when it is only parsed or 
 @click.option("-i", "--prompt", help="Initial prompt.")
 @project_dir
 @run_options("name", "allow_push", "no_mcp", "labels", "idempotency_key", "background", "timeout",
-             "no_output_timeout", "profiles")
+             "no_output_timeout", "profiles", "direct", "exit_code")
 def app(provider: str | None, perm: str | None, prompt: str | None, directory: str | None,
          run: RunOptions) -> None:
     from gzia.sessions.run import start_session
@@ -42,7 +42,7 @@ def app(provider: str | None, perm: str | None, prompt: str | None, directory: s
                               pty=run.background or run.no_output_timeout_s is not None)
     started = start_session(request, watchdog=watchdog_of(run),
                             on_launch=launch_report(driver, permission, background=run.background))
-    report_outcome(started, background=run.background)
+    report_outcome(started, background=run.background, agent_exit_code=run.exit_code)
 
 
 def chosen_agent(provider: str | None, perm: str | None) -> tuple[Driver, Permission]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import click
+
 from gzia.cli import output
 from gzia.cli.command import command
 from gzia.doctor import is_ready, run_checks
@@ -9,9 +11,13 @@ from gzia.i18n import gettext
 
 
 @command("doctor", help="Report what gz-ia needs and what is missing.")
-def app() -> None:
+@click.option("--check", "fail_if_not_ready", is_flag=True,
+              help="Exit 1 when gz-ia is not ready (for health checks).")
+def app(fail_if_not_ready: bool) -> None:
     checks = run_checks()
     ready = is_ready(checks)
+    if fail_if_not_ready and not ready:
+        output.exit_with(1)  # still ok: true, data.ready: false
 
     def human() -> None:
         for check in checks:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 @click.option("--provider", default="shell", help="Driver that runs the command.",
               shell_complete=completers.providers)
 @run_options("name", "allow_push", "labels", "idempotency_key", "background", "timeout",
-             "no_output_timeout", "profiles")
+             "no_output_timeout", "profiles", "direct", "exit_code")
 def app(command: tuple[str, ...], directory: str | None, provider: str,
                  run: RunOptions) -> None:
     from gzia.contract import Permission
@@ -51,7 +51,7 @@ def app(command: tuple[str, ...], directory: str | None, provider: str,
         pty=run.background or run.no_output_timeout_s is not None or os.isatty(0))
     started = start_session(request, watchdog=watchdog_of(run),
                             on_launch=launch_report(argv, background=run.background))
-    report_outcome(started, background=run.background)
+    report_outcome(started, background=run.background, agent_exit_code=run.exit_code)
 
 
 def launch_report(command: list[str], *, background: bool) -> LaunchCallback:

@@ -56,6 +56,13 @@ OPTIONS: dict[str, Callable[[F], F]] = {
         "--profile", "profiles", multiple=True, metavar="NAME",
         help="Project this profile into the session's worktree (repeatable).",
         shell_complete=completers.profiles),
+    "direct": click.option(
+        "--direct", is_flag=True,
+        help="Outside a git work tree, run in the directory itself, not isolated (refused "
+             "otherwise)."),
+    "exit_code": click.option(
+        "--exit-code", is_flag=True,
+        help="Exit with the agent's own exit code (128+N if signal N ended it) instead of 1."),
 }
 
 
@@ -89,6 +96,7 @@ def options_from(given: dict[str, Any]) -> RunOptions:
         no_output_timeout_s=given.pop("no_output_timeout", None),
         profiles=tuple(given.pop("profiles", ())), no_mcp=given.pop("no_mcp", False),
         allow_push=given.pop("allow_push", False), labels=_parsed_labels(labels),
+        direct=given.pop("direct", False), exit_code=given.pop("exit_code", False),
         idempotency_key=None if key is None else _valid_key(key),
         output_to_stderr=output.is_json(), name=None if name is None else _valid_name(name))
 
@@ -125,7 +133,7 @@ def session_request(directory: str | None, driver: Driver, permission: Permissio
         idempotency_key=run.idempotency_key,
         mcp_server=server_command(run.no_mcp) if mcp else None,
         background=background_options(run.background), profiles=run.profiles, name=run.name,
-        **fields)
+        direct=run.direct, **fields)
 
 
 def watchdog_of(run: RunOptions) -> Watchdog:

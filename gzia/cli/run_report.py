@@ -28,7 +28,8 @@ def warn_at_launch(workspace: Workspace, *, base_changes: bool = True) -> None:
         output.add_warning(problem)
 
 
-def report_run(run: SessionRun) -> None:
+def report_run(run: SessionRun, *, agent_exit_code: bool = False) -> None:
+    """``agent_exit_code`` (``--exit-code``): exit with the agent's own code."""
     data = run.record.to_json()
     if run.reused is not None:
         _report_reused(run)
@@ -38,8 +39,10 @@ def report_run(run: SessionRun) -> None:
 
     if run.end is RunEnd.COMPLETED:
         output.emit(data, human=lambda: _finished(run.record))
+        if agent_exit_code and run.record.exit_code:
+            output.exit_with(run.record.exit_code)
         return
-    raise run_error(run)
+    raise run_error(run, agent_exit_status=agent_exit_code)
 
 
 def _report_reused(run: SessionRun) -> None:
@@ -66,12 +69,12 @@ def _finished(record: SessionRecord) -> None:
         output.progress(line)
 
 
-def report_outcome(run: SessionRun, *, background: bool) -> None:
+def report_outcome(run: SessionRun, *, background: bool, agent_exit_code: bool = False) -> None:
     """A ``-b`` run as started (:func:`report_started`), any other as it ended."""
     if background:
         report_started(run)
         return
-    report_run(run)
+    report_run(run, agent_exit_code=agent_exit_code)
 
 
 def report_started(run: SessionRun) -> None:

@@ -132,6 +132,13 @@ def without(env: Mapping[str, str], names: Sequence[str]) -> dict[str, str]:
     return {key: value for key, value in env.items() if key not in names}
 
 
+AGENT_FLUSH_GRACE_MS = 2000
+"""The grace Claude Code and opencode declare: both are Node/Bun programs that write their
+conversation (a JSONL transcript, a SQLite database) and stop their MCP servers on
+SIGTERM; 100 ms cuts that short. 2 s is what peer harnesses give agents between SIGTERM
+and SIGKILL (docs/drivers.md, "Stopping")."""
+
+
 class ExecutableDriver:
     """Shared behaviour of drivers that run one executable found on PATH.
 
@@ -157,6 +164,12 @@ class ExecutableDriver:
     blocked_state: ClassVar[str] = "idle"
     """What the detector calls an agent blocked reading its terminal: ``idle`` (its
     turn is over) or ``waiting`` (it asks the person)."""
+    kill_grace_ms: ClassVar[int | None] = None
+    """A longer grace between SIGTERM and SIGKILL its agent needs to save its state (``None``:
+    the ``kill_grace_ms`` setting's; see :func:`kill_grace_of`)."""
+    quit_signals: ClassVar[frozenset[int]] = frozenset()
+    """Signals the agent dies of when the person quits it its own way (opencode's Ctrl+C):
+    such an end is a completed session, not a killed one (:func:`quit_signals_of`)."""
 
     def install_hint(self) -> str:
         return ""
@@ -203,6 +216,17 @@ def blocked_state(driver: Driver) -> str:
 def runs_commands(driver: Driver) -> bool:
     """Whether ``driver`` runs a given command (optional member; default: no)."""
     return bool(getattr(driver, "runs_commands", False))
+
+
+def kill_grace_of(driver: Driver) -> int | None:
+    """The grace (ms) a driver declares for its agent, if it asks for one."""
+    grace = getattr(driver, "kill_grace_ms", None)
+    return grace if isinstance(grace, int) and grace >= 0 else None
+
+
+def quit_signals_of(driver: Driver) -> frozenset[int]:
+    """The signals a driver's agent dies of when the person quits it (see ExecutableDriver)."""
+    return frozenset(getattr(driver, "quit_signals", ()) or ())
 
 
 def takes_prompt(driver: Driver) -> bool:

@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from gzia.contract import InvalidInputError, Permission
-from gzia.drivers.base import STATE_HOOKS, ExecutableDriver, LaunchRequest, guarded_positional
+from gzia.drivers.base import (
+    AGENT_FLUSH_GRACE_MS,
+    STATE_HOOKS,
+    ExecutableDriver,
+    LaunchRequest,
+    guarded_positional,
+)
 from gzia.i18n import N_, gettext
 
 PERMISSION_FLAGS: dict[Permission, list[str]] = {
@@ -39,6 +45,7 @@ class ClaudeDriver(ExecutableDriver):
     # Claude Code refuses to start inside another Claude Code session.
     unset_env: ClassVar[tuple[str, ...]] = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
     state_method: ClassVar[str] = STATE_HOOKS
+    kill_grace_ms: ClassVar[int | None] = AGENT_FLUSH_GRACE_MS  # docs/drivers.md, "Stopping"
 
     def install_hint(self) -> str:
         return gettext("npm install -g @anthropic-ai/claude-code")

@@ -8,12 +8,14 @@ MCP servers reach it through ``OPENCODE_CONFIG_CONTENT``, so no file in the work
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from gzia.contract import InvalidInputError, Permission
 from gzia.drivers.base import (
+    AGENT_FLUSH_GRACE_MS,
     STATE_HOOKS,
     ExecutableDriver,
     LaunchRequest,
@@ -37,6 +39,8 @@ class OpenCodeDriver(ExecutableDriver):
     binary: ClassVar[str] = "opencode"
     mcp_support: ClassVar[str] = "env"
     state_method: ClassVar[str] = STATE_HOOKS
+    kill_grace_ms: ClassVar[int | None] = AGENT_FLUSH_GRACE_MS  # docs/drivers.md, "Stopping"
+    quit_signals: ClassVar[frozenset[int]] = frozenset({signal.SIGINT})  # its Ctrl+C quit
 
     def install_hint(self) -> str:
         return gettext("curl -fsSL https://opencode.ai/install | bash")

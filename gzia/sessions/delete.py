@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.config import load_config
 from gzia.contract import ConflictError, SafetyBlockError
 from gzia.i18n import N_, NN_, ngettext
 from gzia.sessions.git import commits_on_no_branch, holds_work_of, rev_parse, run_git
@@ -191,8 +190,10 @@ def _stop(
                                   "stop it; stop the agent first"),
                                id=record.id, pid=record.pid,
                                details=details) from None
+    # lazy: off the path of session list
+    from gzia.sessions.run_settings import provider_kill_grace_s
 
-    grace_s = int(load_config().get("kill_grace_ms")) / 1000.0
+    grace_s = provider_kill_grace_s(record.provider)
     try:
         killed = kill.kill_session(store, record.id, grace_s)
     except ConflictError:

@@ -88,6 +88,12 @@ def git_installed() -> bool:
     return which("git") is not None
 
 
+def identity_missing(cwd: str | Path) -> bool:
+    """git knows no committer identity here (``git commit`` would refuse): the commits of
+    :func:`commit_with_fallback_identity` are then made as gz-ia."""
+    return not run_git(["var", "GIT_COMMITTER_IDENT"], cwd).ok
+
+
 def commit_with_fallback_identity(
     args: Sequence[str], cwd: str | Path, *, env: Mapping[str, str] | None = None,
     pass_fds: Sequence[int] | None = None,

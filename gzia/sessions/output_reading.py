@@ -22,8 +22,8 @@ def read_output(record: SessionRecord, tail: int | None = None) -> bytes:
 
 def log_of(record: SessionRecord) -> Path:
     if not record.log_path:
-        raise NotFoundError(N_("session '{id}' has no output log (only -b and terminal runs keep "
-                               "one)"),
+        raise NotFoundError(N_("session '{id}' has no output log (its agent wrote straight to "
+                               "the terminal)"),
                             id=record.id, details={"id": record.id})
     return Path(record.log_path)
 

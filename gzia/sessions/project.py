@@ -3,11 +3,12 @@
 The project root is the MAIN worktree of the git repository containing the directory,
 found through git's common directory, so a command run inside a session worktree
 (``.harness/worktrees/<id>``) or any linked worktree still reaches the one store. A
-directory outside any git work tree (or without git installed) is its own project:
-sessions there run in direct mode. A directory inside git's own directory (``.git``,
-``.git/refs``, a linked worktree's git dir) belongs to the repository's main worktree;
-inside a bare repository, which has no work tree, it is an error: nothing of gz-ia's is
-ever created inside a git directory.
+directory outside any git work tree is its own project: sessions there run in direct mode
+when asked (:func:`gzia.sessions.workspace.refuse_unasked_direct`). Without git installed,
+a directory inside a repository is an error, never a project of its own. A directory
+inside git's own directory (``.git``, ``.git/refs``, a linked worktree's git dir) belongs
+to the repository's main worktree; inside a bare repository, which has no work tree, it is
+an error: nothing of gz-ia's is ever created inside a git directory.
 
 The BASE is the work tree new sessions branch from and ``session merge`` merges into: the
 top of the work tree containing the directory when that is the main worktree or a linked
@@ -21,7 +22,7 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from gzia.contract import InvalidInputError
+from gzia.contract import InvalidInputError, NotFoundError
 from gzia.i18n import N_
 from gzia.sessions.git import git_installed, run_git
 
@@ -76,6 +77,7 @@ def find_project(directory: str | Path | None = None) -> Project:
         raise InvalidInputError(key, dir=str(start), details={"dir": str(start)})
     start = start.resolve()
     if not git_installed():
+        _refuse_repository_without_git(start)
         return Project(root=start, is_git=False)
     located = _locate_on_disk(start)
     if located is _ASK_GIT:
@@ -83,6 +85,19 @@ def find_project(directory: str | Path | None = None) -> Project:
     if not isinstance(located, Project):
         return Project(root=start, is_git=False)
     return located
+
+
+def _refuse_repository_without_git(start: Path) -> None:
+    """git is missing: a directory inside a git repository (seen on disk) is ``NOT_FOUND``,
+    never a project of its own (that would run agents straight in the user's work tree and
+    keep a second store there)."""
+    for directory in (start, *start.parents):
+        if (directory / ".git").exists() or _looks_like_git_dir(directory):
+            raise NotFoundError(N_("git is not installed (not found on PATH), and '{dir}' is in "
+                                   "the git repository {root}: its sessions need git"),
+                                dir=str(start), root=str(directory),
+                                hint_key=N_("install git 2.38 or newer"),
+                                details={"dir": str(start), "root": str(directory)})
 
 
 def _current_directory() -> Path:

@@ -163,6 +163,20 @@ class SessionRecord:
         return self.status == Status.RUNNING
 
     @property
+    def is_merged(self) -> bool:
+        """Completed, and merged since it last finished (``merged_at``; a resume that
+        finishes later brings new work that is not merged). ``status`` stays
+        ``completed``: merged is a fact beside the process status, not one of them."""
+        if self.status != Status.COMPLETED or not self.merged_at:
+            return False
+        if not self.finished_at:
+            return True
+        try:
+            return parse_rfc3339(self.merged_at) >= parse_rfc3339(self.finished_at)
+        except ValueError:  # a hand-edited time: the merge is what the record says
+            return True
+
+    @property
     def workspace_path(self) -> str:
         """Where the agent works: the worktree when isolated, else the working dir."""
         if self.is_isolated and self.worktree_dir:

@@ -25,7 +25,16 @@ _MSG_RUN: dict[object, str] = {
 }
 
 
-def run_error(run: SessionRun) -> GzError:
+def run_error(run: SessionRun, *, agent_exit_status: bool = False) -> GzError:
+    """``agent_exit_status`` (``--exit-code``): the error exits with the agent's own code
+    (128 + N when a signal N ended it), as ``timeout``, ``env`` and ``docker run`` do."""
+    error = _run_error(run)
+    if agent_exit_status and run.record.exit_code is not None:
+        error.exit_status = run.record.exit_code
+    return error
+
+
+def _run_error(run: SessionRun) -> GzError:
     record = run.record
     data = record.to_json()
     details: dict[str, object] = {"id": record.id, "status": record.status,

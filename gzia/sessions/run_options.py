@@ -27,3 +27,7 @@ class RunOptions:
     """The agent's output goes to stderr (JSON mode: stdout carries the envelope alone)."""
     name: str | None = None
     """``--name``: what a person calls the session (:mod:`gzia.sessions.naming`)."""
+    direct: bool = False
+    """``--direct``: outside a git work tree, run in the directory itself (else refused)."""
+    exit_code: bool = False
+    """``--exit-code``: end with the agent's own exit code (128+N for signal N)."""

@@ -4,8 +4,10 @@ Isolated: ``git worktree add -b harness/<id> .harness/worktrees/<id> <HEAD>``, H
 the base's (the user's linked worktree the command runs in, else the main worktree: see
 :mod:`gzia.sessions.project`), the worktree always under the main worktree's root, with
 ``.harness/`` and ``.harness-session/`` listed in the repository's ``info/exclude``.
-Direct mode (``is_isolated: false``) when git is missing or the directory is not a work
-tree. A repository without any commit is an error that says to commit first.
+Direct mode (``is_isolated: false``) outside a git work tree, and only when asked
+(:func:`refuse_unasked_direct`); git missing inside a work tree is an error
+(:func:`gzia.sessions.project.find_project`). A repository without any commit is an error
+that says to commit first.
 
 Nothing here writes git configuration and no hook path is changed, so the project's own
 hooks keep running inside session worktrees.
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from gzia.atomic import write_atomic
-from gzia.contract import InvalidInputError, LockedError, NotFoundError
+from gzia.contract import InvalidInputError, LockedError, NotFoundError, SafetyBlockError
 from gzia.filelock import hold_lock
 from gzia.i18n import N_
 from gzia.sessions.git import changed_paths, git_ok, run_git
@@ -88,6 +90,22 @@ def worktree_for(project: Project, session_id: str) -> Path:
     path = project.worktrees_dir / validate_session_id(session_id)
     refuse_symlink(path)
     return path
+
+
+def refuse_unasked_direct(project: Project, direct: bool) -> None:
+    """Outside a git work tree a new session runs in the directory itself only when asked
+    (``direct``: ``--direct`` or the ``direct`` setting); otherwise ``SAFETY_BLOCK``: the
+    agent would change the user's files with nothing to review, merge or throw away."""
+    if project.is_git or direct:
+        return
+    root = str(project.root)
+    raise SafetyBlockError(N_("'{dir}' is not in a git work tree: the agent would work directly "
+                              "in your files, with no isolated worktree to review or throw away"),
+                           dir=root,
+                           hint_key=N_("isolate it: git init && git add -A && git commit -m "
+                                       "'initial commit'; or run it here anyway with --direct "
+                                       "(or gz-ia config set direct true)"),
+                           details={"dir": root})
 
 
 def prepare_workspace(project: Project, session_id: str) -> Workspace:

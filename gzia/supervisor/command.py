@@ -22,7 +22,11 @@ class Command:
     env: Mapping[str, str] = field(default_factory=dict)
     pty: bool = False
     log_path: Path | None = None
-    """PTY runs copy the agent's output here as well as to gz-ia's stdout."""
+    """The agent's output is copied here as well as to gz-ia's stdout (a PTY run, or a run
+    without a terminal: see :func:`gzia.supervisor.run.output_is_logged`)."""
+    log_max_bytes: int = 16 * 1024 * 1024
+    """The log's cap (:class:`~gzia.supervisor.logfile.RotatingLog`; the config key
+    ``session_log_max_bytes``)."""
     stdout_to_stderr: bool = False
     """The agent writes to gz-ia's stderr instead of its stdout (stdout is kept for JSON)."""
 
@@ -38,6 +42,6 @@ class Command:
     def output_fd(self) -> int:
         return 2 if self.stdout_to_stderr else 1
 
-    def with_log(self, log_path: Path) -> Command:
-        return replace(self, log_path=log_path)
+    def with_log(self, log_path: Path, max_bytes: int) -> Command:
+        return replace(self, log_path=log_path, log_max_bytes=max_bytes)
 

@@ -1,6 +1,7 @@
 """Relay between gz-ia's stdio and the master side of an agent's PTY.
 
-Output of the agent goes to gz-ia's stdout and, when asked, to a log file. Input from
+Output of the agent goes to gz-ia's stdout and, when asked, to the run's output log
+(:class:`~gzia.supervisor.logfile.RotatingLog`: capped, never raised to the run). Input from
 gz-ia's stdin goes to the PTY; when stdin is a terminal it is in raw mode, so Ctrl+C
 arrives as the byte 0x03 and the PTY turns it into SIGINT for the agent's group. When
 stdin is not a terminal, its end becomes an end-of-file character for the agent.
@@ -12,10 +13,13 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gzia.supervisor.logfile import RotatingLog
 
 from gzia.supervisor.ready import wait_ready
+from gzia.supervisor.terminal import copy_window_size
 
 CHUNK = 65536
 MAX_PENDING_INPUT = 1 << 20
@@ -25,12 +29,12 @@ DRAIN_LIMIT_S = 1.0
 
 class PtyRelay:
     def __init__(
-        self, master: int, stdin_fd: int | None, stdout_fd: int, log_path: Path | None
+        self, master: int, stdin_fd: int | None, stdout_fd: int, log: RotatingLog | None
     ) -> None:
         self.master = master
         self.stdin_fd = stdin_fd
         self.stdout_fd: int | None = stdout_fd
-        self._log: BinaryIO | None = _open_log(log_path)
+        self._log = log
         self._pending = bytearray()
         self.master_open = True
         self.last_output = time.monotonic()
@@ -63,6 +67,10 @@ class PtyRelay:
                 return
             self._pump_output()
 
+    def follow_window(self) -> None:
+        """The terminal's window changed: the PTY takes its size."""
+        copy_window_size(self.stdout_fd or 0, self.master)
+
     def close(self) -> None:
         with contextlib.suppress(OSError):
             os.close(self.master)
@@ -91,11 +99,10 @@ class PtyRelay:
     def _write_out(self, data: bytes) -> None:
         if self._log is not None:
             self._log.write(data)
-            self._log.flush()
         if self.stdout_fd is None:
             return
         try:
-            _write_all(self.stdout_fd, data)
+            write_all(self.stdout_fd, data)
         except BrokenPipeError:  # the reader left; the agent keeps running, the log keeps going
             self.stdout_fd = None
 
@@ -124,7 +131,7 @@ class PtyRelay:
         del self._pending[:written]
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         try:
@@ -134,12 +141,3 @@ def _write_all(fd: int, data: bytes) -> None:
             continue
         view = view[written:]
 
-
-def _open_log(path: Path | None) -> BinaryIO | None:
-    if path is None:
-        return None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # never through a symbolic link (the session code refuses one with a clear error first)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                 0o644)
-    return os.fdopen(fd, "ab")

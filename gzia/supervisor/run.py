@@ -28,15 +28,16 @@ from dataclasses import dataclass
 from gzia.supervisor.activity import ActivityWatch
 from gzia.supervisor.command import Command
 from gzia.supervisor.endreason import EndReason
+from gzia.supervisor.logfile import RotatingLog
+from gzia.supervisor.pipe_relay import PipeRelay
 from gzia.supervisor.ready import wait_ready
 from gzia.supervisor.relay import PtyRelay
 from gzia.supervisor.signals import FORWARDED_AS, SignalInbox, signal_inbox
-from gzia.supervisor.spawn import Child, Preexec, spawn_in_pty, spawn_plain
+from gzia.supervisor.spawn import Child, Preexec, spawn_in_pty, spawn_piped, spawn_plain
 from gzia.supervisor.startgate import StartGate
 from gzia.supervisor.terminal import (
     JobControl,
     SavedTerminal,
-    copy_window_size,
     foreground_terminal_fd,
     raw_mode,
 )
@@ -44,6 +45,7 @@ from gzia.supervisor.treekill import kill_process_group, signal_group, wait_grou
 from gzia.supervisor.watchdog import DEFAULT_WATCHDOG, Watchdog
 
 IDLE_WAKEUP_S = 0.25
+Relay = PtyRelay | PipeRelay
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,7 @@ def _run(
 
 def _spawn_recorded(
     attach: _Attachment, on_started: Callable[[Started], None] | None
-) -> tuple[Child, PtyRelay | None]:
+) -> tuple[Child, Relay | None]:
     """Spawn; with ``on_started``, the child is held before exec until it has returned
     (:mod:`gzia.supervisor.startgate`): no agent runs that its owner did not record."""
     if on_started is None:
@@ -199,12 +201,23 @@ class _Attachment:
         self.saved: SavedTerminal | None = None
         self._raw: contextlib.ExitStack = contextlib.ExitStack()
 
-    def spawn(self, hold: Preexec | None) -> tuple[Child, PtyRelay | None]:
+    def spawn(self, hold: Preexec | None) -> tuple[Child, Relay | None]:
         if self.command.pty:
             return self._spawn_pty(hold)
         if self.terminal_fd is not None:
             self.saved = SavedTerminal.capture(self.terminal_fd)
+        elif self.command.log_path is not None:
+            return self._spawn_piped(hold)
         return spawn_plain(self.command, self.terminal_fd, hold), None
+
+    def _spawn_piped(self, hold: Preexec | None) -> tuple[Child, PipeRelay]:
+        child = spawn_piped(self.command, hold)
+        pipes = {}
+        for stream, target in ((child.stdout, self.command.output_fd), (child.stderr, 2)):
+            if stream is not None:  # always, with pipes asked for: for type checkers
+                pipes[os.dup(stream.fileno())] = target
+                stream.close()
+        return child, PipeRelay(pipes, _log_of(self.command))
 
     def _spawn_pty(self, hold: Preexec | None) -> tuple[Child, PtyRelay]:
         if self.detached is not None:
@@ -216,18 +229,31 @@ class _Attachment:
         child, master = spawn_in_pty(self.command, size_fd, hold=hold)
         if self.terminal_fd is not None:
             self._raw.enter_context(raw_mode(self.terminal_fd))
-        return child, PtyRelay(master, stdin_fd, out_fd, self.command.log_path)
+        return child, PtyRelay(master, stdin_fd, out_fd, _log_of(self.command))
 
     def job_control(self, child: Child) -> JobControl | None:
         return JobControl(self.saved, child.pid) if self.saved is not None else None
 
-    def close(self, relay: PtyRelay | None) -> None:
+    def close(self, relay: Relay | None) -> None:
         if relay is not None:
             relay.drain()
             relay.close()
         self._raw.close()
         if self.saved is not None:
             self.saved.restore()
+
+
+def output_is_logged(pty: bool) -> bool:
+    """Whether a foreground run keeps an output log: on a PTY, or without a terminal (its
+    output then comes through pipes). An agent handed the terminal itself writes to it
+    directly, unseen."""
+    return pty or foreground_terminal_fd() is None
+
+
+def _log_of(command: Command) -> RotatingLog | None:
+    if command.log_path is None:
+        return None
+    return RotatingLog(command.log_path, command.log_max_bytes)
 
 
 @contextlib.contextmanager
@@ -252,7 +278,7 @@ class _Waiter:
         inbox: SignalInbox,
         watchdog: Watchdog,
         *,
-        relay: PtyRelay | None,
+        relay: Relay | None,
         began: float,
         job_control: JobControl | None,
         watch: ActivityWatch | None = None,
@@ -317,7 +343,7 @@ class _Waiter:
             self.inbox.drain()
         if self.relay is not None:
             if self.inbox.take_winch():
-                copy_window_size(self.relay.stdout_fd or 0, self.relay.master)
+                self.relay.follow_window()
             self.relay.handle(ready_r, ready_w)
 
     def _clean_up_group(self) -> None:

@@ -45,6 +45,13 @@ def spawn_plain(command: Command, terminal_fd: int | None, hold: Preexec | None 
     return child
 
 
+def spawn_piped(command: Command, hold: Preexec | None = None) -> Child:
+    """Without a terminal, in its own process group, its stdout and stderr on pipes (the
+    caller relays them: :mod:`gzia.supervisor.pipe_relay`)."""
+    return _popen(command, process_group=0, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                  preexec_fn=hold)
+
+
 def spawn_in_pty(
     command: Command, size_from_fd: int | None, window: tuple[int, int] | None = None,
     hold: Preexec | None = None,

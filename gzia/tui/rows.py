@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from gzia.i18n import N_, NC_
 from gzia.sessions.record import SessionRecord, Status, parse_rfc3339
-from gzia.views.sessions import format_duration, state_text
-from gzia.views.words import status_text
+from gzia.views.sessions import format_duration, state_text, status_word
 
 COLUMN_TITLES = (N_("ID"), N_("STATE"), N_("STATUS"), NC_("tui.col_provider", "PROVIDER"),
                  N_("AGE"), N_("DURATION"), N_("LABELS"), N_("BRANCH"), N_("+/-BASE"))
@@ -48,7 +47,7 @@ def columns_for(width: int) -> tuple[int, ...]:
 def row_of(record: SessionRecord, now: float,
            counts: tuple[int, int] | None) -> tuple[str, ...]:
     """``counts``: commits on the session's branch its base lacks, and the other way round."""
-    return (record.id, state_text(record), status_text(record.status), record.provider or "-",
+    return (record.id, state_text(record), status_word(record), record.provider or "-",
             age_of(record, now),
             duration_at(record, now), short_labels(record), record.branch_name or "-",
             f"+{counts[0]}/-{counts[1]}" if counts else "-")

@@ -32,6 +32,8 @@ STATUS_COLOURS: dict[str, str] = {
 def colour_of(record: SessionRecord) -> str:
     """The style of ``record``'s status ("" for a status the table does not name)."""
     timed_out = record.end_reason in WATCHDOG_REASONS and record.status == "killed"
+    if record.is_merged:  # completed, and merged since (gzia.views.sessions.status_word)
+        return STATUS_COLOURS["merged"]
     return STATUS_COLOURS.get(TIMED_OUT if timed_out else str(record.status), "")
 
 

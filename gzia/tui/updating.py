@@ -35,6 +35,13 @@ def installed_path() -> Path | None:
     return running_pyz()
 
 
+def previous_of(path: Path) -> Path:
+    """The file ``update rollback`` would put back (:func:`gzia.update.apply.found_previous`)."""
+    from gzia.update.apply import found_previous
+
+    return found_previous(path)
+
+
 def check(warn: Say) -> dict[str, Any]:
     """``gz-ia update --check``: current, latest, source, newer."""
     from gzia.update import service

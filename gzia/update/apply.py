@@ -2,10 +2,19 @@
 
 Layout beside ``gz-ia.pyz``: ``.gz-ia.pyz.update/`` while an update or rollback runs (the
 lock and the staged download, under the same base name so its ``--version`` warms the shiv
-cache the installed file will use; removed when the work ends) and ``gz-ia.pyz.previous``
+cache the installed file will use; removed when the work ends) and ``.gz-ia.pyz.previous``
 (the file that ran before the last swap). Every step
 is a rename within one directory, so a kill at any moment leaves a complete
 ``gz-ia.pyz``, old or new.
+
+The previous file is a dot-file: installed as ``~/.local/bin/gz-ia``, a ``gz-ia.previous``
+beside it would be a command on PATH (completed after ``gz-<TAB>``, run by a typo);
+``.gz-ia.previous`` is hidden from listings and command completion. It stays in the same
+directory, not in the data dir: a rename within one directory (one filesystem) is what
+makes the swap and the rollback atomic, and a hard link keeps the copy cheap; the data
+dir may be on another filesystem, and one data dir serves every installed copy. Files
+updated by older versions have ``gz-ia.previous``: rollback still finds it, and the next
+update or rollback leaves only the hidden one.
 """
 
 from __future__ import annotations
@@ -39,7 +48,19 @@ def staging_dir(target: Path) -> Path:
 
 
 def previous_path(target: Path) -> Path:
+    """Where the file that ran before the last swap is kept (a hidden file, see above)."""
+    return target.with_name(f".{target.name}.previous")
+
+
+def legacy_previous_path(target: Path) -> Path:
+    """Where versions before this one kept it: a command on PATH (``gz-ia.previous``)."""
     return target.with_name(target.name + ".previous")
+
+
+def found_previous(target: Path) -> Path:
+    """The previous file rollback swaps in: the hidden one, else an older version's."""
+    previous, legacy = previous_path(target), legacy_previous_path(target)
+    return legacy if not previous.is_file() and legacy.is_file() else previous
 
 
 @contextlib.contextmanager
@@ -161,6 +182,7 @@ def install(staged: Path, target: Path, scratch: Path) -> Path:
     previous = previous_path(target)
     _keep_copy(target, previous, scratch)
     staged.replace(target)
+    legacy_previous_path(target).unlink(missing_ok=True)  # an older one, runnable by name
     fsync_dir(target.parent)
     return previous
 
@@ -170,15 +192,17 @@ def _displaced(target: Path, scratch: Path) -> Path:
 
 
 def rollback(target: Path, scratch: Path) -> None:
-    """Swap ``target`` and ``<name>.previous`` (a second rollback undoes the first)."""
-    previous = previous_path(target)
+    """Swap ``target`` and ``.<name>.previous`` (a second rollback undoes the first); an
+    older version's ``<name>.previous`` is swapped in the same way, and the file it
+    replaces is kept hidden."""
+    previous = found_previous(target)
     if not previous.is_file():
         raise NotFoundError(N_("no previous version to roll back to ({path})"), path=str(previous),
                             details={"path": str(previous)})
     displaced = _displaced(target, scratch)
     _keep_copy(target, displaced, scratch)
     previous.replace(target)
-    displaced.replace(previous)  # a kill just before this is finished by the next lock
+    displaced.replace(previous_path(target))  # a kill just before this: see _finish_rollback
     fsync_dir(target.parent)
 
 
@@ -206,7 +230,7 @@ def clean_shiv_cache(target_name: str, keep: set[str], root: Path | None = None)
     if not folder.is_dir():
         return []
     removed = []
-    for prefix in (f"{target_name}_", f"{target_name}.previous_"):
+    for prefix in (f"{target_name}_", f".{target_name}.previous_", f"{target_name}.previous_"):
         for entry in folder.glob(f"{glob_escape(prefix)}*"):
             if entry.is_dir() and entry.name[len(prefix):] not in keep \
                     and remove_if_unused(str(entry), unmarked=True):

@@ -17,7 +17,13 @@ from gzia.update.errors import SourceFailure
 from gzia.update.model import SIGNATURE, SUMS, Release, Want, parse_version
 from gzia.update.select import Decision, decide, newest
 from gzia.update.settings import UpdateSettings
-from gzia.update.sources import Discovery, Source, configured_sources, discover
+from gzia.update.sources import (
+    Discovery,
+    Source,
+    configured_sources,
+    discover,
+    refuse_unconfigured,
+)
 
 if TYPE_CHECKING:
     import httpx
@@ -70,8 +76,9 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
                             hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
                                         "install --upgrade gz-ia'; 'gz-ia update --check' still "
                                         "works"))
-    keys = verify.trusted_keys(settings.public_keys)
     sources, want = configured_sources(settings), want_for(options)
+    refuse_unconfigured(sources)  # the missing source is named before the missing key
+    keys = verify.trusted_keys(settings.public_keys)
     installs = target is not None and not options.dry_run
     with _workspace(target, options.dry_run) as folder:
         found = discover(client, sources, want, on_failure)
@@ -168,8 +175,8 @@ def rollback(target: Path | None) -> dict[str, Any]:
                             hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
                                         "install --upgrade gz-ia'; 'gz-ia update --check' still "
                                         "works"))
-    previous = apply.previous_path(target)
     with apply.update_lock(target) as folder:
+        previous = apply.found_previous(target)
         version = apply.pyz_version(previous) if previous.is_file() else None
         if previous.is_file() and version is None:
             raise IntegrityError(N_("{path} is not a gz-ia zipapp; nothing was rolled back"),
@@ -177,5 +184,5 @@ def rollback(target: Path | None) -> dict[str, Any]:
                                  details={"path": str(previous)})
         replaced = apply.pyz_version(target)
         apply.rollback(target, folder)
-    return {"path": str(target), "version": version, "previous": str(previous),
-            "replaced": replaced}
+    return {"path": str(target), "version": version,
+            "previous": str(apply.previous_path(target)), "replaced": replaced}

@@ -62,6 +62,15 @@ def configured_sources(settings: UpdateSettings) -> list[Source]:
     ]
 
 
+def refuse_unconfigured(sources: list[Source]) -> None:
+    """No source configured at all is ``INVALID_INPUT``, said before anything else that an
+    update needs (the trusted key) and before any request."""
+    if not any(source.url for source in sources):
+        raise _all_failed([(s, SourceFailure(NOT_CONFIGURED,
+                                             reason_code="update.reason_not_configured",
+                                             setting=s.setting)) for s in sources], Want())
+
+
 def discover(client: httpx.Client, sources: list[Source], want: Want,
              on_failure: Callable[[Source, SourceFailure], None] | None = None,
              earlier: tuple[tuple[Source, SourceFailure], ...] = ()) -> Discovery:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from gzia.i18n import N_, NN_, gettext
+from gzia.contract import Problem, WarningCode
+from gzia.i18n import N_, NC_, NN_, gettext
 from gzia.sessions.agent_state import state_of
 from gzia.sessions.events import Event
 from gzia.sessions.naming import label_of
@@ -133,6 +134,10 @@ if TYPE_CHECKING:
     from gzia.sessions.merge import MergeResult
     from gzia.sessions.prune import FinishedReport, PruneReport
 
+MERGED = NC_("status", "merged")
+"""What people read as the status of a session whose work was merged
+(:attr:`~gzia.sessions.record.SessionRecord.is_merged`); its record says ``completed``."""
+
 NAME_WIDTH = 20
 ROW = "{:<10}  {:<20}  {:<9}  {:<12}  {:<8}  {:<12}  {:<10}  {:<20}  {:<10}"  # NAME_WIDTH 2nd
 LABEL_WIDTH = 12
@@ -146,7 +151,7 @@ def render_list(records: list[SessionRecord]) -> list[str]:
                            "started", "duration")))
     worktree, direct = gettext("Worktree"), gettext("Direct")
     rows = [
-        ROW.format(r.id, cut(label_of(r), NAME_WIDTH), state_text(r), status_text(r.status),
+        ROW.format(r.id, cut(label_of(r), NAME_WIDTH), state_text(r), status_word(r),
                    str(r.pid) if r.pid else "-", permission_text(r.permission_level),
                    worktree if r.is_isolated else direct, local_time(r.started_at),
                    duration_of(r)).rstrip()
@@ -168,6 +173,11 @@ def state_text(record: SessionRecord) -> str:
     return agent_state_text(state.value if state is not None else None)
 
 
+def status_word(r: SessionRecord) -> str:
+    """The status people read: ``merged`` for a merged session, else the record's."""
+    return gettext(MERGED) if r.is_merged else status_text(r.status)
+
+
 def exit_code_text(code: int | None) -> str:
     """An exit code for people: ``-`` while there is none (running, lost)."""
     return "-" if code is None else str(code)
@@ -175,7 +185,7 @@ def exit_code_text(code: int | None) -> str:
 
 def render_show(r: SessionRecord) -> list[str]:
     rows: list[tuple[str, object]] = [("name", r.name)] if r.name else []
-    rows += [("status", status_text(r.status))]
+    rows += [("status", status_word(r))]
     state = state_of(r) if r.state is not None else None  # records from before states: none
     if state is not None:
         reason = f" ({r.state_reason})" if r.state_reason and r.is_running else ""
@@ -293,6 +303,21 @@ def render_merge(result: MergeResult, done_key: str) -> list[str]:
         key = "merge_note_squash_no_commit" if result.squash else "merge_note_no_commit"
         lines.append(gettext(_MSG_SESSIONS[key]))
     return lines
+
+
+def identity_warning(result: MergeResult) -> Problem | None:
+    """git knows no identity in the base: gz-ia committed as itself; said once per merge."""
+    if not result.fallback_identity or result.no_commit or result.already_up_to_date:
+        return None
+    hint = gettext("set yours: git config --global user.name 'Your Name' && git config "
+                   "--global user.email you@example.com")
+    return Problem(WarningCode.NO_GIT_IDENTITY,
+                   gettext("git has no user.name/user.email here: the merge of session '{id}' "
+                           "was committed as gz-ia <gz-ia@localhost>; {hint}",
+                           id=result.session_id, hint=hint),
+                   hint=hint,
+                   details={"id": result.session_id, "name": "gz-ia",
+                            "email": "gz-ia@localhost"})
 
 
 def render_prune(report: PruneReport, finished: FinishedReport | None = None) -> list[str]:

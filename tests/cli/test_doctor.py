@@ -41,11 +41,47 @@ def test_missing_git_means_not_ready_but_exit_0(cli: Cli, tmp_path: Path) -> Non
     assert human.stdout.endswith("✕ gz-ia no está listo: corrige los puntos marcados con ✕\n")
 
 
-def test_update_sources_configured(cli: Cli) -> None:
-    env = {"GZ_FORGEJO_API_URL": "https://forgejo.example/api/v1/repos/ops/gz-ia/tags"}
+def test_update_sources_configured(cli: Cli, tmp_path: Path) -> None:
+    from tests.fakes.signing import MinisignKey
+
+    key = MinisignKey.generate(tmp_path / "key")
+    env = {"GZ_FORGEJO_API_URL": "https://forgejo.example/api/v1/repos/ops/gz-ia/tags",
+           "GZ_UPDATE_PUBLIC_KEYS": str(key.pub)}
     checks = cli("doctor", "--json", env=env).json["data"]["checks"]
     assert checks[-1] == {"name": "update", "ok": True, "required": False,
                           "detail": "update sources: forgejo_api_url", "fix": None}
+
+
+def test_a_source_without_a_trusted_key_is_reported_where_a_missing_source_is(cli: Cli) -> None:
+    """A development install has no built-in key: a source alone cannot update."""
+    env = {"GZ_FORGEJO_API_URL": "https://forgejo.example/api/v1/repos/ops/gz-ia/tags"}
+    checks = cli("doctor", "--json", env=env).json["data"]["checks"]
+    assert checks[-1] == {
+        "name": "update", "ok": False, "required": False,
+        "detail": "no trusted minisign public key: refusing to install an unverified release",
+        "fix": "set GZ_UPDATE_PUBLIC_KEYS to the release public key (the base64 line of "
+               "minisign.pub, or the path of that file)"}
+    human = cli("doctor", env={**env, "GZ_LANG": "es"})
+    assert ("! update   no hay ninguna clave pública minisign de confianza: no se instala una "
+            "versión sin verificar\n  → define GZ_UPDATE_PUBLIC_KEYS con la clave pública de "
+            "las versiones (la línea base64 de minisign.pub, o la ruta de ese archivo)\n"
+            ) in human.stdout
+
+
+def test_check_exits_1_when_not_ready_and_0_when_ready(cli: Cli, tmp_path: Path) -> None:
+    """Readiness stays data.ready (ok: true, no errors); --check puts it in the exit code."""
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    plain = cli("doctor", "--json", env={"PATH": str(empty)})
+    checked = cli("doctor", "--check", "--json", env={"PATH": str(empty)})
+    assert (plain.exit_code, checked.exit_code) == (0, 1)
+    assert checked.json == plain.json
+    assert (checked.json["ok"], checked.json["errors"], checked.json["data"]["ready"]) == (
+        True, [], False)
+    human = cli("doctor", "--check", env={"PATH": str(empty), "GZ_LANG": "es"})
+    assert (human.exit_code, human.stderr) == (1, "")
+    assert human.stdout.endswith("✕ gz-ia no está listo: corrige los puntos marcados con ✕\n")
+    assert cli("doctor", "--check").exit_code == 0
 
 
 def test_unreadable_config_file_is_a_finding_not_a_crash(cli: Cli, tmp_path: Path) -> None:

@@ -243,8 +243,10 @@ def test_a_run_with_stdout_closed_does_not_lend_fd_1_to_the_agent(tmp_path: Path
     result = gz_with_stdout(None, "-q", "exec", "--", "sh", "-c", "echo agent-output",
                             cwd=tmp_path, close_stdout=True)
     assert result == Result(0, "", "")
+    logs = list((tmp_path / ".harness" / "logs").glob("*.log"))
+    assert [log.read_bytes() for log in logs] == [b"agent-output\n"]  # its own output log
     for file in (tmp_path / ".harness").rglob("*"):
-        if file.is_file():
+        if file.is_file() and file not in logs:
             assert b"agent-output\n" not in file.read_bytes(), file
 
 

@@ -242,8 +242,8 @@ def test_profiles_need_an_isolated_session(setup: dict[str, Any], tmp_path: Path
     plain = tmp_path / "plain"
     plain.mkdir()
     done = subprocess.run([sys.executable, "-m", "gzia", "exec", "--json", "--profile", "review",
-                           "--", "true"], cwd=plain, env=setup["env"], capture_output=True,
-                          text=True, timeout=60, check=False)
+                           "--direct", "--", "true"], cwd=plain, env=setup["env"],
+                          capture_output=True, text=True, timeout=60, check=False)
     error = json.loads(done.stdout)["errors"][0]
     assert (done.returncode, error["code"]) == (2, "INVALID_INPUT")
     assert error["message"] == (

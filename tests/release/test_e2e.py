@@ -36,6 +36,7 @@ from tests.release.conftest import (
     publish_env,
     write_key,
 )
+from tests.update.conftest import previous_of
 
 # The first test also waits for both builds (pip downloads on a cold cache included).
 # One worker runs them all (build/test.sh runs the suite in parallel): the builds once.
@@ -213,14 +214,14 @@ def update_and_roll_back(target: Path, env: dict[str, str], source: str) -> list
     assert (updated.returncode, document["ok"]) == (0, True), updated.stdout + updated.stderr
     assert document["data"]["source"] == source
     assert reported_version(target) == NEW
-    assert reported_version(target.with_name("gz-ia.pyz.previous")) == OLD
+    assert reported_version(target.with_name(".gz-ia.pyz.previous")) == OLD
 
     back = run(target, "update", "rollback", "--json", env=env)
     assert back.returncode == 0, back.stdout + back.stderr
     assert json.loads(back.stdout)["data"] == {
         "path": str(target),
         "version": OLD,
-        "previous": f"{target}.previous",
+        "previous": str(previous_of(target)),
         "replaced": NEW,
     }
     assert reported_version(target) == OLD

@@ -77,7 +77,7 @@ def gz(gz_start: GzProcess) -> Callable[..., Result]:
 
 DYNAMIC = ("id", "pid", "pgid", "pid_start_time", "owner_pid", "owner_start_time", "started_at",
            "finished_at", "updated_at", "duration_ms", "base_commit", "worktree_dir",
-           "branch_name", "conversation_id", "state_since")
+           "branch_name", "conversation_id", "state_since", "log_path")
 
 
 def normalized(record: dict[str, Any]) -> dict[str, Any]:

@@ -35,7 +35,7 @@ def expected_record(repo: Path, **changes: Any) -> dict[str, Any]:
         "pgid": "<pgid>", "pid_start_time": "<pid_start_time>",
         "owner_pid": "<owner_pid>", "owner_start_time": "<owner_start_time>",
         "end_reason": "process_exit",
-        "signal": None, "mode": "exec", "conversation_id": None, "log_path": None,
+        "signal": None, "mode": "exec", "conversation_id": None, "log_path": "<log_path>",
         "merged_at": None, "merged_commit": None, "updated_at": "<updated_at>",
         "labels": None, "idempotency_key": None,
         "command": ["edit-and-commit"], "state": "exited", "state_since": "<state_since>",
@@ -243,11 +243,12 @@ def test_exec_without_a_command_is_a_usage_error(gz: Gz, repo: Path):
     assert result.json["errors"][0]["message"] == "missing command: gz-ia exec -- CMD [ARGS...]"
 
 
-def test_outside_git_the_session_runs_in_direct_mode(gz: Gz, agent: Any, tmp_path: Path):
+def test_outside_git_the_session_runs_in_direct_mode_when_asked(gz: Gz, agent: Any,
+                                                                 tmp_path: Path):
     plain = tmp_path / "plain"
     plain.mkdir()
     agent("touch-it", "open('made-here.txt', 'w').close()\n")
-    result = gz("--json", "exec", "--", "touch-it", cwd=plain)
+    result = gz("--json", "exec", "--direct", "--", "touch-it", cwd=plain)
 
     assert result.exit_code == 0, result.stderr
     record = result.json["data"]
@@ -255,5 +256,49 @@ def test_outside_git_the_session_runs_in_direct_mode(gz: Gz, agent: Any, tmp_pat
         plain, is_isolated=False, worktree_dir=None, branch_name=None, base_branch=None,
         base_commit=None, command=["touch-it"])
     assert (plain / "made-here.txt").exists()
-    human = gz("exec", "--", "touch-it", cwd=plain, env={"GZ_LANG": "es"})
+    human = gz("exec", "--", "touch-it", cwd=plain, env={"GZ_LANG": "es", "GZ_DIRECT": "1"})
     assert "(Espacio de trabajo: Directorio directo (sin Git))..." in human.stderr.splitlines()[0]
+
+
+@pytest.mark.parametrize("command", [["exec", "--", "touch-it"],
+                                     ["chat", "-p", "claude", "-i", "task"]])
+def test_outside_git_a_session_is_refused_without_direct(gz: Gz, agent: Any, tmp_path: Path,
+                                                         command: list[str]):
+    """Seed 000 fell back to direct mode silently; now it is asked for (--direct or the
+    direct setting), and nothing is created or run before."""
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    agent("touch-it", "open('made-here.txt', 'w').close()\n")
+    agent("claude", "open('made-here.txt', 'w').close()\n")
+    result = gz("--json", *command, cwd=plain)
+
+    assert result.exit_code == 1
+    assert result.json["errors"] == [{
+        "code": "SAFETY_BLOCK", "retryable": False, "details": {"dir": str(plain)},
+        "message": f"'{plain}' is not in a git work tree: the agent would work directly in your "
+                   "files, with no isolated worktree to review or throw away",
+        "hint": "isolate it: git init && git add -A && git commit -m 'initial commit'; or run it "
+                "here anyway with --direct (or gz-ia config set direct true)"}]
+    assert list(plain.iterdir()) == []  # no .harness/, nothing run
+    spanish = gz(*command, cwd=plain, env={"GZ_LANG": "es"})
+    assert spanish == Result(1, "", (
+        f"Error: '{plain}' no está en un árbol de trabajo de git: el agente trabajaría "
+        "directamente sobre tus archivos, sin un worktree aislado que revisar o descartar\n"
+        "para aislarlo: git init && git add -A && git commit -m 'initial commit'; o ejecútalo "
+        "aquí de todos modos con --direct (o gz-ia config set direct true)\n"))
+    assert list(plain.iterdir()) == []
+
+
+def test_inside_a_repository_without_git_a_session_is_an_error(gz: Gz, agent: Any, repo: Path,
+                                                               bin_dir: Path):  # no git in it
+    """git missing inside a work tree is an error, never a fallback to direct mode
+    (not even with --direct): the user's files are never the agent's workspace."""
+    agent("touch-it", "open('made-here.txt', 'w').close()\n")
+    for args in (("exec", "--", "touch-it"), ("exec", "--direct", "--", "touch-it")):
+        result = gz("--json", *args, cwd=repo, env={"PATH": str(bin_dir)})
+        assert result.exit_code == 1
+        assert result.json["errors"][0]["code"] == "NOT_FOUND"
+        assert result.json["errors"][0]["message"] == (
+            f"git is not installed (not found on PATH), and '{repo}' is in the git repository "
+            f"{repo}: its sessions need git")
+    assert not (repo / ".harness").exists() and not (repo / "made-here.txt").exists()

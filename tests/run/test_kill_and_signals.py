@@ -209,7 +209,7 @@ def test_record_shape_after_kill(gz_start: GzProcess, agent: Any, repo: Path, no
         "pgid": "<pgid>", "pid_start_time": "<pid_start_time>",
         "owner_pid": "<owner_pid>", "owner_start_time": "<owner_start_time>",
         "end_reason": "killed",
-        "signal": 15, "mode": "exec", "conversation_id": None, "log_path": None,
+        "signal": 15, "mode": "exec", "conversation_id": None, "log_path": "<log_path>",
         "merged_at": None, "merged_commit": None, "updated_at": "<updated_at>",
         "labels": None, "idempotency_key": None,
         "command": ["cooperative"], "state": "exited", "state_since": "<state_since>",

@@ -201,8 +201,15 @@ def test_running_session_is_not_merged(cli: Cli, project: Project) -> None:
     make_session(project, SID, status="running", pid=os.getpid())
     result = cli("session", "merge", SID, "--json", "-d", str(project.root))
     assert result.exit_code == 1
-    assert result.json["errors"][0]["code"] == "LOCKED"
-    assert result.json["errors"][0]["retryable"] is True
+    assert result.json["errors"] == [{
+        "code": "CONFLICT", "retryable": False, "hint": None,
+        "message": f"session '{SID}' is still running (PID {os.getpid()}); wait for it to finish "
+                   f"or stop it with 'gz-ia session kill {SID}'",
+        "details": {"id": SID, "pid": os.getpid()}}]
+    human = cli("session", "merge", SID, "-d", str(project.root), env=ES)
+    assert (human.exit_code, human.stderr) == (1, (
+        f"Error: la sesión '{SID}' sigue en ejecución (PID {os.getpid()}); espera a que termine o "
+        f"detenla con 'gz-ia session kill {SID}'\n"))
 
 
 def test_injected_files_never_reach_the_base_branch(cli: Cli, project: Project,

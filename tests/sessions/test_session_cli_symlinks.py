@@ -146,6 +146,7 @@ def test_a_log_link_is_refused_by_delete_and_resume(cli: Cli, project: Project,
     target.write_text("mine\n")
     log = project.logs_dir / f"{session_id}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
+    log.unlink(missing_ok=True)  # the run's own log (every run keeps one)
     log.symlink_to(target)
     record_before = (project.sessions_dir / f"{session_id}.json").read_text()
     for command in (("resume", session_id), ("session", "delete", session_id, "--force")):

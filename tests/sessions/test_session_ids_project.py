@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gzia.contract import ErrorCode, InvalidInputError, classify
+from gzia.contract import ErrorCode, InvalidInputError, NotFoundError, classify
 from gzia.i18n import N_, gettext
 from gzia.sessions.ids import new_session_id, validate_session_id, validate_session_ref
 from gzia.sessions.project import find_project
@@ -92,19 +92,31 @@ def test_non_git_directory_is_its_own_project(tmp_path: Path) -> None:
     assert (project.root, project.is_git, project.git_common_dir) == (plain, False, None)
 
 
-def test_directory_without_git_installed_is_direct(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("where", ["repo", "repo/sub", "plain"])
+def test_without_git_installed_a_repository_is_an_error_never_direct(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
     repo = make_repo(tmp_path / "repo")
+    (repo / "sub").mkdir()
+    (tmp_path / "plain").mkdir()
     monkeypatch.setenv("PATH", str(tmp_path / "empty-path"))
     from gzia.sessions import git
 
     git.git_installed.cache_clear()
     try:
-        project = find_project(repo)
+        if where == "plain":  # outside any repository: its own project, as before
+            project = find_project(tmp_path / where)
+            assert (project.root, project.is_git) == (tmp_path / "plain", False)
+            return
+        with pytest.raises(NotFoundError) as caught:
+            find_project(tmp_path / where)
     finally:
         git.git_installed.cache_clear()
-    assert (project.root, project.is_git) == (repo, False)
+    assert caught.value.message == (
+        f"git is not installed (not found on PATH), and '{tmp_path / where}' is in the git "
+        f"repository {repo}: its sessions need git")
+    assert caught.value.hint == "install git 2.38 or newer"
+    assert caught.value.details == {"dir": str(tmp_path / where), "root": str(repo)}
 
 
 def test_missing_directory_is_invalid_input(tmp_path: Path) -> None:

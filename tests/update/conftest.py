@@ -28,6 +28,12 @@ def target(tmp_path: Path) -> Path:
     return make_standin_pyz(folder / "gz-ia.pyz", INSTALLED)
 
 
+def previous_of(target: Path) -> Path:
+    """Where update keeps the file it replaced: hidden beside it (``.gz-ia.pyz.previous``),
+    never a command on PATH."""
+    return target.with_name(f".{target.name}.previous")
+
+
 def pyz_reports(path: Path) -> str:
     """What ``<path> --version`` prints, run as a real process."""
     done = subprocess.run([sys.executable, str(path), "--version"], capture_output=True,

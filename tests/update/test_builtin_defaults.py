@@ -146,8 +146,10 @@ def test_the_search_url_in_the_environment_wins_over_the_base_url(
     assert result.json["data"]["latest"] == "2.0.0"
 
 
-def test_doctor_counts_a_mapped_base_url_and_names_an_unusable_one(cli: Cli) -> None:
-    mapped = {"GZ_NEXUS_BASE_URL": "https://nexus.example/repository/go-releases/gz-ia"}
+def test_doctor_counts_a_mapped_base_url_and_names_an_unusable_one(
+        cli: Cli, keys_env: dict[str, str]) -> None:
+    mapped = {"GZ_NEXUS_BASE_URL": "https://nexus.example/repository/go-releases/gz-ia",
+              **keys_env}  # a trusted key: else doctor names the missing key
     unusable = {"GZ_NEXUS_BASE_URL": "https://nexus.example/downloads/gz-ia"}
 
     ok = cli("doctor", "--json", env=mapped).json["data"]["checks"][-1]

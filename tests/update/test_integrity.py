@@ -11,7 +11,7 @@ from tests.fakes.forgejo import ForgejoFake
 from tests.fakes.nexus import NexusFake
 from tests.fakes.releases import pyz_name, standin_pyz_bytes
 from tests.fakes.signing import MinisignKey
-from tests.update.conftest import forgejo_env, nexus_env, pyz_reports
+from tests.update.conftest import forgejo_env, nexus_env, previous_of, pyz_reports
 
 PYZ_PATH = "/repository/gz-ia/gz-ia/2.0.0/" + pyz_name("2.0.0")
 
@@ -25,7 +25,7 @@ def published(nexus: NexusFake, releases) -> dict[str, bytes]:
 
 def _untouched(target: Path) -> None:
     assert pyz_reports(target) == "gz-ia 1.0.0"
-    assert not Path(str(target) + ".previous").exists()
+    assert not previous_of(target).exists()
     assert not (target.parent / ".gz-ia.pyz.update").exists()
 
 

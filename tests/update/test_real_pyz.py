@@ -12,7 +12,7 @@ import pytest
 
 from gzia.update.apply import build_id
 from tests.fakes.nexus import NexusFake
-from tests.update.conftest import nexus_env, pyz_reports
+from tests.update.conftest import nexus_env, previous_of, pyz_reports
 
 pytestmark = pytest.mark.pyz
 
@@ -37,7 +37,7 @@ def test_install_real_pyz_then_rollback_from_it(pyz: Path, nexus: NexusFake, rel
     back = subprocess.run([sys.executable, str(target), "update", "rollback", "--json"],
                           env=env, capture_output=True, text=True, timeout=60, check=False)
     assert json.loads(back.stdout)["data"] == {"path": str(target), "version": "1.0.0",
-                                               "previous": f"{target}.previous",
+                                               "previous": str(previous_of(target)),
                                                "replaced": built}
     assert pyz_reports(target) == "gz-ia 1.0.0"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from tests.conftest import Result
 from tests.fakes.forgejo import ForgejoFake
 from tests.fakes.nexus import NexusFake
 from tests.fakes.releases import pyz_name, standin_pyz_bytes
-from tests.update.conftest import forgejo_env, nexus_env, pyz_reports
+from tests.update.conftest import forgejo_env, nexus_env, previous_of, pyz_reports
 
 
 def _sums_digest(files: dict[str, bytes]) -> str:
@@ -32,10 +33,10 @@ def test_happy_path_via_nexus_over_https(nexus_tls: NexusFake, releases, update_
     assert result.json == {"ok": True, "data": {
         "current": "1.0.0", "version": "2.0.0", "source": "nexus", "newer": True,
         "updated": True, "dry_run": False, "verified": True, "path": str(target),
-        "previous": str(target) + ".previous"}, "errors": [], "warnings": []}
+        "previous": str(previous_of(target))}, "errors": [], "warnings": []}
     assert pyz_reports(target) == "gz-ia 2.0.0"
-    assert Path(str(target) + ".previous").read_bytes() == old_bytes
-    assert sorted(p.name for p in target.parent.iterdir()) == ["gz-ia.pyz", "gz-ia.pyz.previous"]
+    assert previous_of(target).read_bytes() == old_bytes
+    assert sorted(p.name for p in target.parent.iterdir()) == [".gz-ia.pyz.previous", "gz-ia.pyz"]
     assert not stale.exists()
     agents = {r.headers.get("user-agent") for r in nexus_tls.server.requests}
     assert agents == {"gz-ia/1.0.0"}
@@ -139,6 +140,21 @@ def test_no_source_configured_is_a_configuration_error(update_cli):
         "Error: no hay ninguna fuente de versiones configurada: no está definida "
         "GZ_NEXUS_SEARCH_URL ni GZ_FORGEJO_API_URL\n"
         "define GZ_NEXUS_SEARCH_URL y/o GZ_FORGEJO_API_URL (ver docs/update.md)\n"))
+
+
+def test_the_missing_source_is_named_before_the_missing_key(cli, target, monkeypatch):
+    """Neither a source nor a trusted key: the source comes first (the key matters only
+    once there is something to verify); a source without a key names the key."""
+    monkeypatch.setattr(sys, "argv", [str(target)])
+    result = cli("update", "--json")
+    assert (result.exit_code, result.json["errors"][0]["code"]) == (2, "INVALID_INPUT")
+    assert result.json["errors"][0]["message"] == (
+        "no release source is configured: neither GZ_NEXUS_SEARCH_URL nor GZ_FORGEJO_API_URL "
+        "is set")
+    keyless = cli("update", "--json", env={"GZ_FORGEJO_API_URL": "https://127.0.0.1:9/tags"})
+    assert (keyless.exit_code, keyless.json["errors"][0]["code"]) == (1, "INTEGRITY")
+    assert keyless.json["errors"][0]["message"] == (
+        "no trusted minisign public key: refusing to install an unverified release")
 
 
 def test_a_version_no_source_publishes_is_not_found(nexus: NexusFake, forgejo: ForgejoFake,
@@ -332,7 +348,7 @@ def test_dry_run_downloads_and_verifies_but_changes_nothing(nexus: NexusFake, re
     assert result.exit_code == 0
     assert result.json["data"]["verified"] is True and result.json["data"]["updated"] is False
     assert target.read_bytes() == before
-    assert not Path(str(target) + ".previous").exists()
+    assert not previous_of(target).exists()
 
 
 def test_not_running_from_a_pyz(nexus: NexusFake, releases, update_cli, tmp_path):
@@ -354,12 +370,50 @@ def test_rollback_swaps_back_and_forth(nexus: NexusFake, releases, update_cli, t
     back = update_cli("update", "rollback", "--json")
     assert back.exit_code == 0
     assert back.json["data"] == {"path": str(target), "version": "1.0.0",
-                                 "previous": str(target) + ".previous", "replaced": "2.0.0"}
+                                 "previous": str(previous_of(target)), "replaced": "2.0.0"}
     assert pyz_reports(target) == "gz-ia 1.0.0"
-    assert pyz_reports(Path(str(target) + ".previous")) == "gz-ia 2.0.0"
+    assert pyz_reports(previous_of(target)) == "gz-ia 2.0.0"
     forth = update_cli("update", "rollback")
     assert forth.stdout == f"✓ gz-ia rolled back to v2.0.0 in {target}\n"
     assert pyz_reports(target) == "gz-ia 2.0.0"
+
+
+def test_the_previous_file_is_no_command_on_path(nexus: NexusFake, releases, update_cli,
+                                                target):
+    """Installed as ~/.local/bin/gz-ia, a "gz-ia.previous" beside it would be a command;
+    the kept file is hidden (a dot-file in the same directory: renames stay atomic)."""
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    assert update_cli("update", env=nexus_env(nexus)).exit_code == 0
+    visible = [p.name for p in target.parent.iterdir() if not p.name.startswith(".")]
+    assert visible == ["gz-ia.pyz"]
+    assert target.with_name(".gz-ia.pyz.previous").is_file()
+
+
+def test_rollback_finds_the_previous_file_of_an_older_version(update_cli, target):
+    """Files updated by older versions keep ``gz-ia.pyz.previous``: rollback swaps it in,
+    and keeps the replaced file hidden; nothing runnable by name stays."""
+    from tests.fakes.releases import make_standin_pyz
+
+    legacy = target.with_name("gz-ia.pyz.previous")
+    make_standin_pyz(legacy, "0.9.0")
+    back = update_cli("update", "rollback", "--json")
+    assert back.exit_code == 0, back.stderr
+    assert back.json["data"] == {"path": str(target), "version": "0.9.0",
+                                 "previous": str(previous_of(target)), "replaced": "1.0.0"}
+    assert pyz_reports(target) == "gz-ia 0.9.0"
+    assert pyz_reports(previous_of(target)) == "gz-ia 1.0.0"
+    assert sorted(p.name for p in target.parent.iterdir()) == [".gz-ia.pyz.previous", "gz-ia.pyz"]
+
+
+def test_an_update_removes_an_older_version_previous_file(nexus: NexusFake, releases,
+                                                          update_cli, target):
+    from tests.fakes.releases import make_standin_pyz
+
+    make_standin_pyz(target.with_name("gz-ia.pyz.previous"), "0.9.0")
+    nexus.publish(releases("2.0.0"), "2.0.0")
+    assert update_cli("update", env=nexus_env(nexus)).exit_code == 0
+    assert sorted(p.name for p in target.parent.iterdir()) == [".gz-ia.pyz.previous", "gz-ia.pyz"]
+    assert pyz_reports(previous_of(target)) == "gz-ia 1.0.0"
 
 
 def test_rollback_without_previous(update_cli, target):
@@ -367,7 +421,7 @@ def test_rollback_without_previous(update_cli, target):
     assert result.exit_code == 1
     assert result.json["errors"][0]["code"] == "NOT_FOUND"
     assert result.json["errors"][0]["message"] == \
-        f"no previous version to roll back to ({target}.previous)"
+        f"no previous version to roll back to ({previous_of(target)})"
 
 
 def test_check_when_running_newer_than_the_registry(nexus: NexusFake, releases, update_cli,
@@ -395,7 +449,7 @@ def test_errors_and_results_in_spanish(nexus: NexusFake, releases, update_cli, t
         "agrega --allow-downgrade para instalar una versión anterior\n"))
     nothing = update_cli("update", "rollback", env=es)
     assert (nothing.exit_code, nothing.stderr) == (
-        1, f"Error: no hay una versión anterior a la que volver ({target}.previous)\n")
+        1, f"Error: no hay una versión anterior a la que volver ({previous_of(target)})\n")
     script = tmp_path / "gz-ia"
     script.write_text("#!/usr/bin/env python3\n")
     not_pyz = update_cli("update", env=es, argv0=script)
@@ -468,7 +522,7 @@ def test_update_flags_before_rollback_are_refused_not_ignored(nexus: NexusFake, 
 
 
 def test_rollback_refuses_a_previous_file_that_is_not_a_zipapp(update_cli, target):
-    previous = Path(str(target) + ".previous")
+    previous = previous_of(target)
     previous.write_bytes(b"PK\x03\x04 half-written")
     result = update_cli("update", "rollback", "--json")
     assert result.exit_code == 1
@@ -535,7 +589,7 @@ def test_rollback_killed_between_its_two_renames_is_completed_next_time(
     assert result.exit_code == 0, result.stdout
     assert result.json["data"]["version"] == "2.0.0"
     assert pyz_reports(target) == "gz-ia 2.0.0"
-    assert pyz_reports(Path(str(target) + ".previous")) == "gz-ia 1.0.0"
+    assert pyz_reports(previous_of(target)) == "gz-ia 1.0.0"
     assert not staging.exists()
 
 
@@ -614,10 +668,10 @@ def test_update_and_rollback_leave_nothing_beside_the_installed_file(nexus: Nexu
     leftover.mkdir()
     (leftover / "lock").touch()  # what earlier versions left after every update
     assert update_cli("update", env=nexus_env(nexus)).exit_code == 0
-    assert sorted(p.name for p in target.parent.iterdir()) == ["gz-ia.pyz", "gz-ia.pyz.previous"]
+    assert sorted(p.name for p in target.parent.iterdir()) == [".gz-ia.pyz.previous", "gz-ia.pyz"]
     assert update_cli("update", "rollback").exit_code == 0
     assert pyz_reports(target) == "gz-ia 1.0.0"
-    assert sorted(p.name for p in target.parent.iterdir()) == ["gz-ia.pyz", "gz-ia.pyz.previous"]
+    assert sorted(p.name for p in target.parent.iterdir()) == [".gz-ia.pyz.previous", "gz-ia.pyz"]
 
 
 def test_a_lock_file_unlinked_by_its_finished_holder_is_not_held(target, monkeypatch):

@@ -18,6 +18,9 @@ def merge_options(function: Callable[..., Any]) -> Callable[..., Any]:
         session_ref,
         click.option("--squash", is_flag=True, help="Squash the session into one change."),
         click.option("--no-commit", is_flag=True, help="Stage the merge, do not commit."),
+        click.option("-m", "--message", metavar="MSG",
+                     help="The merge commit's message (default: names the session's prompt or "
+                          "command)."),
         dir_option,
     )):
         function = option(function)
@@ -25,24 +28,28 @@ def merge_options(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _merge(session: str, *, squash: bool, no_commit: bool, directory: str | None,
-           done_key: str) -> None:
+           done_key: str, message: str | None) -> None:
     from gzia.sessions.merge import merge_session
-    from gzia.views.sessions import render_merge
+    from gzia.views.sessions import identity_warning, render_merge
 
     store, record = open_session(session, directory)
-    result = merge_session(store, record, squash=squash, no_commit=no_commit)
+    result = merge_session(store, record, squash=squash, no_commit=no_commit, message=message)
+    if (warning := identity_warning(result)) is not None:
+        output.add_warning(warning)
     output.emit(result.to_json(), lambda: output.lines(render_merge(result, done_key)))
 
 
 @command("merge", help="Merge the session's branch into the current branch (alias: get).")
 @merge_options
-def merge_command(session: str, squash: bool, no_commit: bool, directory: str | None) -> None:
-    _merge(session, squash=squash, no_commit=no_commit, directory=directory,
+def merge_command(session: str, squash: bool, no_commit: bool, message: str | None,
+                  directory: str | None) -> None:
+    _merge(session, squash=squash, no_commit=no_commit, directory=directory, message=message,
            done_key=N_("✓ Merge completed successfully for session '{id}'."))
 
 
 @command("get", hidden=True, help="Alias of merge.")
 @merge_options
-def get_command(session: str, squash: bool, no_commit: bool, directory: str | None) -> None:
-    _merge(session, squash=squash, no_commit=no_commit, directory=directory,
+def get_command(session: str, squash: bool, no_commit: bool, message: str | None,
+                directory: str | None) -> None:
+    _merge(session, squash=squash, no_commit=no_commit, directory=directory, message=message,
            done_key=N_("✓ Worktree changes brought in and merged successfully for session '{id}'."))

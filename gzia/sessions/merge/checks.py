@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from gzia.contract import ConflictError, LockedError, NotFoundError, SafetyBlockError
+from gzia.contract import ConflictError, NotFoundError, SafetyBlockError
 from gzia.i18n import N_, NN_, ngettext
 from gzia.sessions.git import (
     changed_paths,
@@ -44,10 +44,10 @@ def check_mergeable(project: Project, record: SessionRecord) -> tuple[str, str]:
                                "branch to merge"),
                             id=record.id, details={"id": record.id})
     if record.is_running:
-        raise LockedError(N_("session '{id}' is still running (PID {pid}); wait for it to finish "
-                             "or stop it with 'gz-ia session kill {id}'"),
-                          id=record.id, pid=record.pid,
-                          details={"id": record.id, "pid": record.pid})
+        raise ConflictError(N_("session '{id}' is still running (PID {pid}); wait for it to "
+                               "finish or stop it with 'gz-ia session kill {id}'"),
+                            id=record.id, pid=record.pid,
+                            details={"id": record.id, "pid": record.pid})
     branch = branch_for(record.id)
     if not branch_exists(project.root, branch):
         raise NotFoundError(N_("session '{id}': branch '{branch}' does not exist"), id=record.id,

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from gzia import proc
-from gzia.contract import GzError, SafetyBlockError
+from gzia.contract import GzError, InvalidInputError, SafetyBlockError
 from gzia.i18n import N_
 from gzia.sessions.git import (
     commit_with_fallback_identity,
@@ -31,6 +31,7 @@ from gzia.sessions.git import (
     hooks_present,
     run_git,
 )
+from gzia.sessions.record import SessionRecord
 
 _MSG_HINT: dict[object, str] = {
     N_("a git hook ({hooks}) refused the commit of the uncommitted work in the worktree of "
@@ -67,9 +68,39 @@ def commit_refused(done: proc.Completed, cwd: Path, hooks: tuple[str, ...], key:
         details={**params, "hooks": present, "output": output, "exit_code": done.returncode})
 
 
-def merge_branch(root: Path, session_id: str, branch: str, lock_fd: int) -> None:
+SUBJECT_WIDTH = 72
+"""git's customary width of a subject line: a long prompt is cut (with ``…``) to fit."""
+
+
+def merge_message(record: SessionRecord, message: str | None, *, squash: bool) -> str:
+    """``-m`` as given; else ``harness(<id>): <what>``, ``<what>`` naming the session: its
+    name, else its prompt's first line, else its command (``merge session changes`` when
+    it has none of them), `` (squash)`` added for a squash."""
+    if message is not None:
+        if not message.strip():
+            raise InvalidInputError(N_("the merge commit message is empty"),
+                                    details={"option": "--message"})
+        return message
+    suffix = " (squash)" if squash else ""
+    subject = f"harness({record.id}): {_what(record) or 'merge session changes'}"
+    room = SUBJECT_WIDTH - len(suffix)
+    return (subject if len(subject) <= room else subject[:room - 1].rstrip() + "…") + suffix
+
+
+def _what(record: SessionRecord) -> str:
+    """The session in a few words: its name (newer records), prompt or command."""
+    import shlex
+
+    name = getattr(record, "name", None) or record.extras.get("name")
+    if isinstance(name, str) and name.strip():
+        return " ".join(name.split())
+    if record.initial_prompt and record.initial_prompt.strip():
+        return " ".join(record.initial_prompt.strip().splitlines()[0].split())
+    return shlex.join(record.command) if record.command else ""
+
+
+def merge_branch(root: Path, session_id: str, branch: str, lock_fd: int, *, message: str) -> None:
     """A merge commit (or a fast-forward) of ``branch`` into the base, in one git command."""
-    message = f"harness({session_id}): merge session changes"
     done = commit_with_fallback_identity(
         ["merge", "--no-stat", "-q", "--no-edit", "-m", message, branch], root,
         pass_fds=(lock_fd,))
@@ -80,9 +111,10 @@ def merge_branch(root: Path, session_id: str, branch: str, lock_fd: int) -> None
 
 
 def squash_branch(root: Path, scratch: Path, session_id: str, branch: str,
-                  lock_fd: int) -> None:
+                  lock_fd: int, *, message: str) -> None:
     """One squash commit of ``branch`` on the base, built before the base is touched."""
-    commit = _build_squash_commit(root, scratch, branch, {"id": session_id, "root": str(root)})
+    commit = _build_squash_commit(root, scratch, branch, message,
+                                  {"id": session_id, "root": str(root)})
     moved = run_git(["merge", "--ff-only", "--no-stat", "-q", commit], root,
                     outlive_caller=True, pass_fds=(lock_fd,))
     if not moved.ok:
@@ -91,10 +123,10 @@ def squash_branch(root: Path, scratch: Path, session_id: str, branch: str,
         run_git(["hook", "run", "--ignore-missing", "post-commit"], root)  # status ignored
 
 
-def _build_squash_commit(root: Path, scratch: Path, branch: str,
+def _build_squash_commit(root: Path, scratch: Path, branch: str, message: str,
                          params: dict[str, str]) -> str:
     """The squash commit as ``git commit`` would make it, without touching the base."""
-    message = f"harness({params['id']}): merge session changes (squash)\n"
+    message = message.rstrip("\n") + "\n"
     with _scratch_files(scratch) as (index, message_file):
         hook_env = {"GIT_INDEX_FILE": str(index), "GIT_EDITOR": ":"}
         tree = git_ok(["merge-tree", "--write-tree", "HEAD", branch], root).split("\n", 1)[0]

@@ -57,6 +57,7 @@ from gzia.sessions.git import (
     git_failure,
     git_ok,
     holds_work_of,
+    identity_missing,
     rev_parse,
     run_git,
 )
@@ -69,7 +70,13 @@ from gzia.sessions.merge.checks import (
     refuse_unsettled_worktree,
     snapshot,
 )
-from gzia.sessions.merge.commit import COMMIT_HOOKS, commit_refused, merge_branch, squash_branch
+from gzia.sessions.merge.commit import (
+    COMMIT_HOOKS,
+    commit_refused,
+    merge_branch,
+    merge_message,
+    squash_branch,
+)
 from gzia.sessions.merge.rollback import MergeRollback
 from gzia.sessions.project import Project
 from gzia.sessions.projection import projected_paths, unproject
@@ -92,6 +99,10 @@ class MergeResult:
     safety_commit: str | None = None
     head: str | None = None
     record: SessionRecord | None = None
+    message: str = ""
+    """The merge commit's message (``-m``, else :func:`.commit.merge_message`'s)."""
+    fallback_identity: bool = False
+    """git knows no identity here: commits were made as gz-ia <gz-ia@localhost>."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -107,11 +118,14 @@ MERGE_LOCK_TIMEOUT = 10.0
 
 
 def merge_session(
-    store: SessionStore, record: SessionRecord, *, squash: bool = False, no_commit: bool = False
+    store: SessionStore, record: SessionRecord, *, squash: bool = False, no_commit: bool = False,
+    message: str | None = None,
 ) -> MergeResult:
+    """``message``: the merge commit's (``-m``); by default it names the session."""
+    text = merge_message(record, message, squash=squash)
     with _base_lock(store.project) as lock_fd:
         return _merge_session(store, record, squash=squash, no_commit=no_commit,
-                              lock_fd=lock_fd)
+                              lock_fd=lock_fd, message=text)
 
 
 @contextlib.contextmanager
@@ -134,11 +148,13 @@ def _base_lock(project: Project) -> Iterator[int]:
 
 
 def _merge_session(
-    store: SessionStore, record: SessionRecord, *, squash: bool, no_commit: bool, lock_fd: int
+    store: SessionStore, record: SessionRecord, *, squash: bool, no_commit: bool, lock_fd: int,
+    message: str,
 ) -> MergeResult:
     project = store.project
     branch, into = check_mergeable(project, record)
-    result = MergeResult(record.id, branch, into, squash, no_commit)
+    result = MergeResult(record.id, branch, into, squash, no_commit, message=message,
+                         fallback_identity=identity_missing(project.base))
     ensure_excluded(project)  # injected files stay out of every "git add -A" below
     unproject(project, record.id, worktree_for(project, record.id))  # left by a killed gz-ia
     worktree, _ = checked_tip(project, record.id, branch, squash=squash)
@@ -217,7 +233,7 @@ def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
     else:
         result.files = _files_to_integrate(root, branch)
         _merge(store.project, record.id, branch, squash=result.squash,
-               no_commit=result.no_commit, lock_fd=lock_fd)
+               no_commit=result.no_commit, lock_fd=lock_fd, message=result.message)
         result.head = rev_parse(root, "HEAD")
         if result.no_commit:
             return None
@@ -290,13 +306,13 @@ def _files_to_integrate(root: Path, branch: str) -> list[str]:
 
 
 def _merge(project: Project, session_id: str, branch: str, *, squash: bool, no_commit: bool,
-           lock_fd: int) -> None:
+           lock_fd: int, message: str) -> None:
     root = project.base
     if squash and not no_commit:
-        squash_branch(root, project.harness_dir, session_id, branch, lock_fd)
+        squash_branch(root, project.harness_dir, session_id, branch, lock_fd, message=message)
         return
     if not no_commit:
-        merge_branch(root, session_id, branch, lock_fd)
+        merge_branch(root, session_id, branch, lock_fd, message=message)
         return
     # --no-commit and --squash --no-commit leave the merge staged in the base: asked for.
     args = ["merge", "--no-stat", "-q", *(["--squash"] if squash else ["--no-ff", "--no-commit"]),

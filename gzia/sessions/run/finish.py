@@ -50,14 +50,15 @@ def conversation_after_exit(
 
 def finalize_run(
     store: SessionStore, session_id: str, outcome: RunOutcome,
-    conversation_id: str | None = None,
+    conversation_id: str | None = None, quit_signals: frozenset[int] = frozenset(),
 ) -> SessionRecord:
     """The one final write of a run (the agent's state ``exited`` with it), then its
-    ``session finished`` event."""
+    ``session finished`` event. ``quit_signals``: the signals the agent dies of when the
+    person quits it (its driver's)."""
     exited: list[Transition | None] = []
 
     def mutate(record: SessionRecord) -> None:
-        _finalize(record, outcome, conversation_id)
+        _finalize(record, outcome, conversation_id, quit_signals)
         exited.append(mark_exited(record))
 
     final = store.update(session_id, mutate)
@@ -110,7 +111,8 @@ def finalize_unstarted(
 
 
 def _finalize(
-    record: SessionRecord, outcome: RunOutcome, conversation_id: str | None = None
+    record: SessionRecord, outcome: RunOutcome, conversation_id: str | None = None,
+    quit_signals: frozenset[int] = frozenset(),
 ) -> None:
     """The one final write of a run (under the record's lock)."""
     if conversation_id is not None and record.conversation_id is None:
@@ -120,13 +122,15 @@ def _finalize(
     if record.status == Status.KILLED:  # ``session kill`` got there first: it stays killed
         return
     record.end_reason = outcome.end_reason
-    record.status = _final_status(outcome)
+    record.status = _final_status(outcome, quit_signals)
     _stamp_finish(record)
 
 
-def _final_status(outcome: RunOutcome) -> Status:
+def _final_status(outcome: RunOutcome, quit_signals: frozenset[int] = frozenset()) -> Status:
     if outcome.end_reason not in (EndReason.PROCESS_EXIT, EndReason.SIGNAL):
         return Status.KILLED  # gz-ia stopped it: canceled, timeout, no_output_timeout
+    if outcome.signal in quit_signals and outcome.received_signal is None:
+        return Status.COMPLETED  # the person quit the agent its own way (opencode's Ctrl+C)
     if outcome.signal is not None:
         return Status.KILLED if outcome.signal in STOPPED_BY_USER else Status.FAILED
     return Status.COMPLETED if outcome.exit_code == 0 else Status.FAILED
@@ -154,8 +158,12 @@ def run_end(record: SessionRecord, outcome: RunOutcome, late_signal: int | None)
         return RunEnd.stopped_by(received)
     if record.status == Status.KILLED and record.end_reason == EndReason.KILLED:
         return RunEnd.TERMINATED  # stopped with ``gz-ia session kill``
-    if outcome.signal == signal.SIGINT:
-        return RunEnd.INTERRUPTED
-    if outcome.signal == signal.SIGTERM:
-        return RunEnd.TERMINATED
-    return RunEnd.COMPLETED if record.status == Status.COMPLETED else RunEnd.AGENT_FAILED
+    if record.status == Status.COMPLETED:
+        return RunEnd.COMPLETED  # its exit 0, or the person's own quit (a quit signal)
+    return _AGENT_DIED_OF.get(outcome.signal or 0, RunEnd.AGENT_FAILED)
+
+
+_AGENT_DIED_OF: dict[int, RunEnd] = {signal.SIGINT: RunEnd.INTERRUPTED,
+                                     signal.SIGTERM: RunEnd.TERMINATED}
+"""An agent that died of SIGINT or SIGTERM (sent by someone else) ends the run as gz-ia's
+own Ctrl+C or SIGTERM would."""

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from gzia.contract import GzError, problem_from
+from gzia.drivers.base import Driver, quit_signals_of
 from gzia.drivers.registry import get_driver
 from gzia.sessions.agent_state import detector_watch
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
@@ -112,19 +113,28 @@ class _Holder:
                     server.close()
                 return 1
             try:
-                finalize_run(self.store, self.session_id, outcome, self._conversation())
+                driver = self._driver()
+                finalize_run(self.store, self.session_id, outcome, self._conversation(driver),
+                             quit_signals_of(driver) if driver is not None else frozenset())
             except GzError:  # the record was deleted meanwhile (session delete --force)
                 traceback.print_exc()
             finally:
                 server.close()
         return 0
 
-    def _conversation(self) -> str | None:
+    def _driver(self) -> Driver | None:
+        try:
+            return get_driver(self.store.load(self.session_id).provider)
+        except GzError:  # deleted meanwhile, or its driver is no longer installed
+            return None
+
+    def _conversation(self, driver: Driver | None) -> str | None:
         """The id of a conversation the agent chose itself (pi, opencode), for metrics."""
         try:
             record = self.store.load(self.session_id)
-            driver = get_driver(record.provider)
-        except GzError:  # deleted meanwhile, or its driver is no longer installed
+        except GzError:  # deleted meanwhile
+            return None
+        if driver is None:
             return None
         return conversation_after_exit(driver, record, self.spec.cwd, self.spec.env)
 

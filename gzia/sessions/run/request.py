@@ -46,6 +46,9 @@ class SessionRequest:
     """Profiles projected into the worktree for this run (:mod:`gzia.sessions.projection`)."""
     name: str | None = None
     """``--name``: what a person calls the session (checked: :mod:`gzia.sessions.naming`)."""
+    direct: bool = False
+    """``--direct``: outside a git work tree, run in the directory itself (the ``direct``
+    setting allows it too: :func:`gzia.sessions.run_settings.direct_allowed`)."""
 
 
 class RunEnd(Enum):

@@ -38,7 +38,7 @@ from gzia.contract import (
     stopped_by_signal,
 )
 from gzia.credentials import withheld_names, without_secrets
-from gzia.drivers.base import Driver, LaunchRequest
+from gzia.drivers.base import Driver, LaunchRequest, quit_signals_of
 from gzia.drivers.registry import parse_permission
 from gzia.i18n import N_, gettext
 from gzia.sessions.agent_state import (
@@ -65,18 +65,26 @@ from gzia.sessions.run.finish import (
 )
 from gzia.sessions.run.request import LaunchCallback, RunEnd, SessionRequest, SessionRun
 from gzia.sessions.run_options import RunOptions
-from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
+from gzia.sessions.run_settings import (
+    agent_watchdog,
+    background_options,
+    configured_watchdog,
+    direct_allowed,
+    log_max_bytes,
+    push_allowed,
+)
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import (
     Workspace,
     discard_new_workspace,
     prepare_workspace,
+    refuse_unasked_direct,
     workspace_of,
 )
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
-from gzia.supervisor.run import Started, run_supervised
+from gzia.supervisor.run import Started, output_is_logged, run_supervised
 from gzia.supervisor.signals import SignalInbox, stop_signals_held
 from gzia.supervisor.watchdog import Watchdog
 
@@ -99,6 +107,8 @@ def start_session(
 ) -> SessionRun:
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(request.directory)
+    refuse_unasked_direct(project, direct_allowed(request.direct))
+    watchdog = agent_watchdog(watchdog, request.driver)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
     if request.name is not None:
@@ -163,13 +173,16 @@ def resume_session(
         allow_push=push_allowed(options.allow_push) or record.allow_push is True,
         profiles=tuple(dict.fromkeys([*(record.profiles or ()), *options.profiles])),
     )
-    watchdog = configured_watchdog(options.timeout_s, options.no_output_timeout_s)
+    watchdog = agent_watchdog(configured_watchdog(options.timeout_s, options.no_output_timeout_s),
+                              request.driver)
     bundle = _profile_bundle(project, request.profiles, environ)
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
     new_name = checked_name(options.name) if options.name is not None else None
-    record = store.update(record.id, lambda r: _mark_resumed(r, request.profiles, new_name))
+    log_path = _log_path(request, store, record.id) or record.log_path
+    record = store.update(record.id,
+                          lambda r: _mark_resumed(r, request.profiles, new_name, log_path))
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=True)
 
@@ -214,8 +227,9 @@ def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
 
 
 def _mark_resumed(record: SessionRecord, profiles: Sequence[str] = (),
-                  name: str | None = None) -> None:
+                  name: str | None = None, log_path: str | None = None) -> None:
     record.status = Status.RUNNING
+    record.log_path = log_path
     if name is not None:
         record.name = name
     if profiles:
@@ -231,6 +245,13 @@ def _stamp_owner(record: SessionRecord) -> None:
     """This gz-ia owns the run: while it lives, it alone writes the final status."""
     record.owner_pid = os.getpid()
     record.owner_start_time = process_start_time(record.owner_pid)
+
+
+def _log_path(request: SessionRequest, store: SessionStore, session_id: str) -> str | None:
+    """Every run keeps its output log, except one whose agent is handed the terminal
+    itself (its output never passes through gz-ia)."""
+    logged = request.background is not None or output_is_logged(request.pty)
+    return str(store.log_path(session_id)) if logged else None
 
 
 def _unused_id(store: SessionStore) -> str:
@@ -251,8 +272,7 @@ def _new_record(
     )
     _stamp_owner(record)
     workspace.apply_to(record)
-    if request.pty:
-        record.log_path = str(store.log_path(session_id))
+    record.log_path = _log_path(request, store, session_id)
     if request.command is not None:
         record.command = list(request.command)
     if request.allow_push:
@@ -335,7 +355,8 @@ class _Launch:
             self._unproject(record)
             found = conversation_after_exit(self.request.driver, record,
                                             Path(self.workspace.target_dir), self.env)
-            final = finalize_run(store, record.id, outcome, found)
+            final = finalize_run(store, record.id, outcome, found,
+                                 quit_signals_of(self.request.driver))
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
@@ -346,7 +367,7 @@ class _Launch:
                                mcp_config=self._mcp_config(record, profile_servers),
                                hooks=state_hooks(self.store, record.id, self.request.driver))
         if record.log_path:  # always the store's: a record's own path is not followed
-            command = command.with_log(self.store.log_path(record.id))
+            command = command.with_log(self.store.log_path(record.id), log_max_bytes())
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command

@@ -20,7 +20,7 @@ from gzia.tui import services
 from gzia.tui.keys import key
 from gzia.tui.screens.actions import SessionActions
 from gzia.tui.status_colours import colour_of
-from gzia.views.words import status_text
+from gzia.views.sessions import status_word
 
 TABS = (("record", N_("Record")), ("diff", N_("Diff")), ("events", N_("Events")),
         ("output", N_("Output")))
@@ -40,8 +40,8 @@ class SessionView:
 def read_view(store: SessionStore, session_id: str) -> SessionView:
     record = services.load_session(store, session_id)
     output = (services.output_text(record) if record.log_path
-              else gettext("session '{id}' has no output log (only -b and terminal runs keep one)",
-                           id=record.id))
+              else gettext("session '{id}' has no output log (its agent wrote straight to "
+                           "the terminal)", id=record.id))
     return SessionView(record, services.show_lines(record),
                        services.diff_text(services.diff_of(store, record)),
                        services.event_lines(store, session_id) or [gettext("(no events)")],
@@ -109,7 +109,7 @@ class DetailScreen(SessionActions):
     def _show(self, view: SessionView) -> None:
         self.view = view
         record = view.record
-        status = status_text(record.status)
+        status = status_word(record)
         heading = Text(gettext("Session {id} · {status} · {provider}", id=record.id,
                                status=status, provider=record.provider or "-"))
         heading.highlight_words([f" {status} "], colour_of(record))

@@ -88,9 +88,8 @@ class UpdateScreen(GzScreen):
         if path is None:  # the service says why, as the CLI does
             self._start(updating.rollback, self._rolled_back, "")
             return
-        ask(self, gettext("Go back to the version that ran before the last update "
-                          "({path}.previous)?",
-                          path=str(path)),
+        ask(self, gettext("Go back to the version that ran before the last update ({path})?",
+                          path=str(updating.previous_of(path))),
             lambda: self._start(updating.rollback, self._rolled_back, ""))
 
     def _install(self) -> dict[str, Any]:
