@@ -16,8 +16,8 @@ _MSG_STATUS: dict[object, str] = {
 }
 
 
-@command("drivers", help="List agent drivers: status, how each reports its state (hooks or "
-                          "detector), version, MCP support, path and install hint.")
+@command("drivers", help="List agent drivers: status, state (hooks or detector), version, "
+                          "MCP support, path and install hint.")
 def app() -> None:
     from gzia.cli.plugin_warnings import report_plugin_failure
     from gzia.drivers import load_catalog

@@ -160,7 +160,7 @@ def test_defaults_and_the_root_page_in_spanish(cli: Cli) -> None:
     root = cli(env=SPANISH).stdout
     assert root.startswith(
         "Uso: gz-ia [OPCIONES] COMANDO [ARGUMENTOS]...\n\n  Ejecuta agentes de IA")
-    assert "  session     Gestiona sesiones agénticas locales (list, show, path, delete,\n" in root
+    assert "  session     Gestiona sesiones agénticas locales (list, show, path, rename,\n" in root
     assert "  completion  Muestra el script de autocompletado para la shell (bash, zsh o\n" in root
 
 

@@ -20,8 +20,8 @@ def promised(summary: str) -> set[str]:
     return {item.strip() for item in re.split(r", | and ", listed)}
 
 
-DRIVERS_COLUMNS = {"status": "STATUS", "version": "VERSION", "MCP support": "MCP",
-                   "path": "PATH"}
+DRIVERS_COLUMNS = {"status": "STATUS", "state (hooks or detector)": "STATE",
+                   "version": "VERSION", "MCP support": "MCP", "path": "PATH"}
 
 
 def test_drivers_shows_each_column_its_help_promises_and_no_other(cli: Cli) -> None:

@@ -105,7 +105,7 @@ Sub-agents:      none
 """,
     "es": """\
 ❯ Métricas de la sesión 6a3d291c (pi-agent)
-Estado:         completed
+Estado:         completada
 Duración:       4.0s
 Código:         0
 Cambios:        -
@@ -202,11 +202,11 @@ GROUP       SESSIONS  DURATION  REQUESTS  INPUT  OUTPUT  CACHE R  CACHE W  TOOLS
 2026-12-01  3         19.6s     6         730    133     39       10       3      $0.0000
 """,
     "es": """\
-ID        AGENTE    ESTADO     DURACIÓN  PETIC.  ENTRADA  SALIDA  CACHÉ L  CACHÉ E  HERRAM.  COSTE
-3ea44959  opencode  completed  12.0s     2       250      45      15       0        1        $0.0000
-9221f465  claude    completed  3.6s      2       250      45      15       10       1        -
-6a3d291c  pi-agent  completed  4.0s      2       230      43      9        0        1        $0.0000
-Total                          19.6s     6       730      133     39       10       3        $0.0000
+ID        AGENTE    ESTADO      DURACIÓN  PETIC.  ENTRADA  SALIDA  CACHÉ L  CACHÉ E  HERRAM.  COSTE
+3ea44959  opencode  completada  12.0s     2       250      45      15       0        1        $0.0000
+9221f465  claude    completada  3.6s      2       250      45      15       10       1        -
+6a3d291c  pi-agent  completada  4.0s      2       230      43      9        0        1        $0.0000
+Total                           19.6s     6       730      133     39       10       3        $0.0000
 
 Por day:
 GRUPO       SESIONES  DURACIÓN  PETIC.  ENTRADA  SALIDA  CACHÉ L  CACHÉ E  HERRAM.  COSTE

@@ -202,7 +202,7 @@ With sub-agents: 2 · input 12 · output 6 · cache read 0 · cache write 0 · r
 """, "Warning: session abcdef01: 1 line of {path} is not JSON and was skipped\n"),
     "es": ("""\
 ❯ Métricas de la sesión abcdef01 (claude)
-Estado:         completed
+Estado:         completada
 Duración:       1m05s
 Código:         0
 Cambios:        1 archivo, +1 -0

@@ -39,7 +39,7 @@ def test_exec_exit_code_in_human_mode_and_spanish(gz: Gz, repo: Path) -> None:
     session = result.stderr.split("sesión ", 1)[1][:8]
     assert result.stderr.splitlines()[1:] == [
         f"Error: el agente de la sesión '{session}' terminó con código 7",
-        f"detalle: gz-ia session show {session}"]
+        f"consúltala con: gz-ia session show {session}"]
 
 
 def test_chat_exits_with_the_agent_code_only_when_asked(gz: Gz, repo: Path, agent: Any) -> None:

@@ -36,9 +36,9 @@ def test_list_and_show_say_merged_and_json_keeps_completed(cli: Cli, project: Pr
     assert cli("session", "merge", SID, "-d", root).exit_code == 0
 
     listed = cli("session", "list", "-d", root).stdout.splitlines()[2]
-    assert listed.split()[:2] == [SID, "merged"]
+    assert listed.split()[:4] == [SID, "-", "exited", "merged"]
     spanish = cli("session", "list", "-d", root, env={"GZ_LANG": "es"}).stdout.splitlines()[2]
-    assert spanish.split()[:2] == [SID, "fusionada"]
+    assert spanish.split()[:4] == [SID, "-", "terminado", "fusionada"]
     shown = cli("session", "show", SID, "-d", root).stdout.splitlines()
     assert shown[1].split() == ["Status:", "merged"]
     data = cli("session", "show", SID, "--json", "-d", root).json["data"]
@@ -157,8 +157,8 @@ def test_the_terminal_ui_row_and_colour_say_merged() -> None:
     record = SessionRecord(id=SID, status="completed", started_at="2026-03-01T10:00:00Z",
                            finished_at="2026-03-01T10:01:00Z",
                            merged_at="2026-03-01T11:00:00Z")
-    assert row_of(record, 0.0, None)[1] == "merged"
+    assert row_of(record, 0.0, None)[2] == "merged"
     assert colour_of(record) == STATUS_COLOURS["merged"]
     record.merged_at = None
-    assert (row_of(record, 0.0, None)[1], colour_of(record)) == (
+    assert (row_of(record, 0.0, None)[2], colour_of(record)) == (
         "completed", STATUS_COLOURS["completed"])
