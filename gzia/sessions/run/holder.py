@@ -15,7 +15,9 @@ controlling terminal), it reads what to run from its stdin, then
    (it runs only once that write is durable); once it runs, answers the starting
    command on its stdout (one JSON line) and lets go of it;
 5. writes the final record once (:func:`gzia.sessions.run.finalize_run`), and only
-   then closes the socket.
+   then closes the socket;
+6. notifies the end of the run (:mod:`gzia.sessions.notify`: unless a person was attached
+   when it ended), within the notification settings' deadline, then exits.
 
 It never ends the run for a failure of its own: a log it cannot write any more is given
 up, connections past :data:`gzia.supervisor.control.MAX_CONNECTIONS` are refused, a
@@ -34,7 +36,7 @@ import signal
 import sys
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gzia.contract import GzError, problem_from
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
@@ -48,6 +50,9 @@ from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import DetachedPty, Started, run_supervised
 from gzia.supervisor.runtime_dir import bind_private_socket, clean_stale_sockets
 from gzia.supervisor.signals import stop_signals_held
+
+if TYPE_CHECKING:
+    from gzia.sessions.notify import Notifier
 
 
 def holder_main() -> int:
@@ -81,6 +86,7 @@ class _Holder:
         self.reported = False
         self.agent_pid = 0
         self.notes = HolderNotes(store, spec.id)
+        self.notifier: Notifier | None = None
 
     def run(self) -> int:
         from gzia.sessions.run.finish import finalize_run, finalize_unstarted
@@ -90,6 +96,7 @@ class _Holder:
             server: ControlServer | None = None
             try:
                 server = self._serve()
+                self.notifier = self._notifier(server)
                 self.store.update(self.session_id, self._take_over)
                 outcome = run_supervised(
                     self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
@@ -103,12 +110,16 @@ class _Holder:
                 if server is not None:
                     server.close()
                 return 1
+            final = None
             try:
-                finalize_run(self.store, self.session_id, outcome, self._conversation())
+                final = finalize_run(self.store, self.session_id, outcome, self._conversation())
             except GzError:  # the record was deleted meanwhile (session delete --force)
                 traceback.print_exc()
             finally:
+                attached = server.attached() > 0
                 server.close()
+            if final is not None and self.notifier is not None:
+                self.notifier.run_ended(final, attached=attached)
         return 0
 
     def _conversation(self) -> str | None:
@@ -122,6 +133,13 @@ class _Holder:
         except GzError:  # deleted meanwhile, or its driver is no longer installed
             return None
         return conversation_after_exit(driver, record, self.spec.cwd, self.spec.env)
+
+    def _notifier(self, server: ControlServer) -> Notifier | None:
+        """The run's notifications; the agent's state transitions go to its
+        ``transition``, the end of the run to its ``run_ended``."""
+        from gzia.sessions.notify import notifier_for
+
+        return notifier_for(self.store, self.session_id, lambda: server.attached() > 0)
 
     def _serve(self) -> ControlServer:
         clean_stale_sockets(self.socket_path.parent)

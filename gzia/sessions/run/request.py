@@ -44,6 +44,8 @@ class SessionRequest:
     """While a session holding this key exists, the start returns it instead."""
     profiles: tuple[str, ...] = ()
     """Profiles projected into the worktree for this run (:mod:`gzia.sessions.projection`)."""
+    notify: bool = True
+    """False: ``--no-notify``, the session sends no notification (kept on resume)."""
 
 
 class RunEnd(Enum):

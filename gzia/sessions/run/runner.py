@@ -121,11 +121,13 @@ def resume_session(
     background: BackgroundOptions | None = None,
     allow_push: bool = False,
     profiles: Sequence[str] = (),
+    notify: bool = True,
 ) -> SessionRun:
     """Continue a finished session: same record, same workspace, same conversation.
 
     Pushes are allowed when ``allow_push`` says so or the session was started allowing them.
     The session's profiles are projected again; ``profiles`` adds more (kept in the record).
+    Notifications stay muted once muted; ``notify=False`` mutes them.
     """
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(directory)
@@ -142,12 +144,13 @@ def resume_session(
         pty=background is not None, background=background,
         allow_push=allow_push or record.allow_push is True,
         profiles=tuple(dict.fromkeys([*(record.profiles or ()), *profiles])),
+        notify=notify and record.notify is not False,
     )
     bundle = _profile_bundle(project, request.profiles, environ)
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
-    record = store.update(record.id, lambda r: _mark_resumed(r, request.profiles))
+    record = store.update(record.id, lambda r: _mark_resumed(r, request))
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=True)
 
@@ -186,10 +189,12 @@ def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
     return workspace_of(project, record)
 
 
-def _mark_resumed(record: SessionRecord, profiles: Sequence[str] = ()) -> None:
+def _mark_resumed(record: SessionRecord, request: SessionRequest) -> None:
     record.status = Status.RUNNING
-    if profiles:
-        record.profiles = list(profiles)
+    if request.profiles:
+        record.profiles = list(request.profiles)
+    record.notify = None if request.notify else False
+    record.stop_requested_at = None
     _stamp_owner(record)
     record.started_at = now_rfc3339()
     record.pid, record.pgid, record.pid_start_time = 0, None, None
@@ -231,6 +236,8 @@ def _new_record(
     record.idempotency_key = request.idempotency_key
     if request.profiles:
         record.profiles = list(request.profiles)
+    if not request.notify:
+        record.notify = False
     return record
 
 
@@ -301,6 +308,7 @@ class _Launch:
             found = conversation_after_exit(self.request.driver, record,
                                             Path(self.workspace.target_dir), self.env)
             final = finalize_run(store, record.id, outcome, found)
+            _notify_end(store, final)
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
@@ -361,6 +369,17 @@ class _Launch:
 
         guard = SessionGuard(record.id, self.workspace.target_dir, self.request.allow_push)
         return guarded_environment(self.store.project, guard, self.env)
+
+
+def _notify_end(store: SessionStore, final: SessionRecord) -> None:
+    """The end of a foreground run: a person on the terminal it ran on saw it end."""
+    from gzia.sessions.notify import notifier_for
+
+    if os.isatty(0):
+        return
+    notifier = notifier_for(store, final.id, lambda: False)
+    if notifier is not None:
+        notifier.run_ended(final, attached=False)
 
 
 def _record_started(store: SessionStore, session_id: str, started: Started) -> None:
