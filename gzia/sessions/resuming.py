@@ -25,6 +25,8 @@ class ResumeRequest:
     no_mcp: bool = False
     output_to_stderr: bool = False
     """The agent's output goes to stderr (JSON mode: stdout carries the envelope alone)."""
+    notify: bool = True
+    """False: ``--no-notify`` (a session once muted stays muted)."""
 
 
 def resume(request: ResumeRequest, on_launch: LaunchCallback | None = None) -> SessionRun:
@@ -40,4 +42,5 @@ def resume(request: ResumeRequest, on_launch: LaunchCallback | None = None) -> S
         on_launch=on_launch, output_to_stderr=request.output_to_stderr,
         background=background_options(request.background), allow_push=push_allowed(False),
         profiles=request.profiles, mcp_server=server_command(request.no_mcp),
+        notify=request.notify,
     )

@@ -7,9 +7,11 @@ no credential: a webhook is named by its host alone, a program's own words are m
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,6 +46,39 @@ class Delivery:
     ok: bool
     detail: str | None = None
     attempts: int = 1
+
+
+class WebhookClient:
+    """A run's one HTTP client for its webhook, made once (:func:`make_client`: proxies,
+    the trust store; its TLS context alone costs a tenth of a second) and shared by its
+    posts; :meth:`warm` makes it ahead, while a state waits out its debounce."""
+
+    def __init__(self, timeout_s: float) -> None:
+        self.timeout_s = timeout_s
+        self._lock = threading.Lock()
+        self._client: httpx.Client | None = None
+
+    def get(self) -> httpx.Client:
+        """The client; :class:`GzError` when the proxy or ``SSL_CERT_FILE`` is unusable."""
+        from gzia.update.client import make_client
+
+        with self._lock:
+            if self._client is None:
+                self._client = make_client(self.timeout_s)
+            return self._client
+
+    def warm(self) -> None:
+        def make() -> None:
+            with contextlib.suppress(GzError):  # the post itself reports it
+                self.get()
+
+        threading.Thread(target=make, daemon=True).start()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
 
 
 def desktop_program() -> str | None:
@@ -87,20 +122,25 @@ def show_on_desktop(notification: Notification, timeout_s: float, cwd: Path) -> 
     return Delivery("desktop", done.ok, detail)
 
 
-def post_webhook(url: str, notification: Notification, timeout_s: float) -> Delivery:
-    """POST the document; connection failures, timeouts and the statuses a retry may cure
-    are tried again after a pause, within ``timeout_s`` in all."""
-    from gzia.update.client import make_client, usable_url
+def post_webhook(url: str, notification: Notification, timeout_s: float,
+                 clients: WebhookClient | None = None) -> Delivery:
+    """POST the document (through ``clients``' client, else a client of its own);
+    connection failures, timeouts and the statuses a retry may cure are tried again after
+    a pause, within ``timeout_s`` in all."""
+    from gzia.update.client import usable_url
 
     if not usable_url(url):
         return Delivery("webhook", False, gettext(_MSG_FAILURE["bad_url"]))
     deadline = time.monotonic() + timeout_s
+    own = clients is None
+    clients = clients or WebhookClient(timeout_s)
     try:
-        client = make_client(timeout_s)
+        return _post_with_retries(clients.get(), url, notification, deadline)
     except GzError as exc:  # an unusable proxy setting or SSL_CERT_FILE
         return Delivery("webhook", False, exc.message)
-    with client:
-        return _post_with_retries(client, url, notification, deadline)
+    finally:
+        if own:
+            clients.close()
 
 
 def _post_with_retries(client: httpx.Client, url: str, notification: Notification,

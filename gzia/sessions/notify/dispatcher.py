@@ -27,7 +27,13 @@ from pathlib import Path
 from gzia.contract import GzError
 from gzia.i18n import N_, gettext
 from gzia.sessions.events import append_event, new_event
-from gzia.sessions.notify.channels import Delivery, post_webhook, run_command, show_on_desktop
+from gzia.sessions.notify.channels import (
+    Delivery,
+    WebhookClient,
+    post_webhook,
+    run_command,
+    show_on_desktop,
+)
 from gzia.sessions.notify.event import (
     Notification,
     StateChange,
@@ -47,12 +53,14 @@ JOIN_MARGIN_S = 1.0
 """Beyond ``notify_timeout``, how long the owner waits for a channel before it goes on."""
 
 
-def send_all(settings: NotifySettings, notification: Notification, cwd: Path) -> list[Delivery]:
+def send_all(settings: NotifySettings, notification: Notification, cwd: Path,
+             clients: WebhookClient | None = None) -> list[Delivery]:
     """Send through every configured channel at once; each within ``settings.timeout_s``."""
     senders: dict[str, Callable[[], Delivery]] = {
         "command": lambda: run_command(settings.command or (), notification,
                                        settings.timeout_s, cwd),
-        "webhook": lambda: post_webhook(settings.webhook or "", notification, settings.timeout_s),
+        "webhook": lambda: post_webhook(settings.webhook or "", notification, settings.timeout_s,
+                                        clients),
         "desktop": lambda: show_on_desktop(notification, settings.timeout_s, cwd),
     }
     results: dict[str, Delivery] = {}
@@ -86,6 +94,7 @@ class Notifier:
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
         self._sending: list[threading.Thread] = []
+        self._clients = WebhookClient(settings.timeout_s)
 
     def transition(self, change: StateChange) -> None:
         """A state transition of the session (from any writer, in order)."""
@@ -97,6 +106,8 @@ class Notifier:
             timer.daemon = True
             self._timer = timer
             timer.start()
+            if self.settings.webhook:
+                self._clients.warm()
 
     def run_ended(self, record: SessionRecord, *, attached: bool) -> list[Delivery]:
         """The run's final record is written: notify its end (unless muted or attached),
@@ -107,9 +118,12 @@ class Notifier:
         deadline = time.monotonic() + self.settings.timeout_s + JOIN_MARGIN_S
         for thread in sending:
             thread.join(max(0.0, deadline - time.monotonic()))
-        if attached or not self.settings.channels:
-            return []
-        return self._deliver(record, end_notification(record))
+        try:
+            if attached or not self.settings.channels:
+                return []
+            return self._deliver(record, end_notification(record))
+        finally:
+            self._clients.close()
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:
@@ -130,7 +144,8 @@ class Notifier:
     def _deliver(self, record: SessionRecord, notification: Notification) -> list[Delivery]:
         if record.notify is False:
             return []
-        deliveries = send_all(self.settings, notification, self.store.project.root)
+        deliveries = send_all(self.settings, notification, self.store.project.root,
+                              self._clients)
         for delivery in deliveries:
             _log_delivery(self.store, self.session_id, notification, delivery)
         return deliveries
