@@ -47,6 +47,23 @@ class LaunchRequest:
 
 
 @dataclass(frozen=True)
+class QuitKeys:
+    """How a person ends the agent from its terminal (``session stop``): each press is
+    typed in turn, ``pause_s`` apart."""
+
+    presses: tuple[bytes, ...]
+    pause_s: float = 0.15
+
+    def to_json(self) -> dict[str, object]:
+        return {"presses": [p.decode("latin-1") for p in self.presses], "pause_s": self.pause_s}
+
+
+DOUBLE_CTRL_C = QuitKeys((b"\x03", b"\x03"))
+"""The first Ctrl+C interrupts or clears, the second quits (Claude Code, pi, most TUIs);
+for a program that does not read the terminal raw, each is a SIGINT from the terminal."""
+
+
+@dataclass(frozen=True)
 class LaunchSpec:
     """The command to run: ``argv[0]`` is an absolute path; ``env`` is the complete environment."""
 
@@ -143,6 +160,12 @@ class ExecutableDriver:
     """Whether ``LaunchRequest.command`` means something to this driver (``gz-ia exec``)."""
     takes_prompt: ClassVar[bool] = True
     """Whether the agent is given ``LaunchRequest.prompt`` (``chat`` asks for one)."""
+    quit_keys: ClassVar[QuitKeys] = DOUBLE_CTRL_C
+    """What ``session stop`` types to end the agent as a person would."""
+
+    def quit_keys_for(self, command: Sequence[str] | None) -> QuitKeys:
+        """The keys that end this agent (``command``: what an ``exec`` session runs)."""
+        return self.quit_keys
 
     def install_hint(self) -> str:
         return ""
@@ -177,6 +200,14 @@ class ExecutableDriver:
 def runs_commands(driver: Driver) -> bool:
     """Whether ``driver`` runs a given command (optional member; default: no)."""
     return bool(getattr(driver, "runs_commands", False))
+
+
+def quit_keys(driver: Driver, command: Sequence[str] | None) -> QuitKeys:
+    """What ``session stop`` types to end ``driver``'s agent (optional member; default:
+    :data:`DOUBLE_CTRL_C`)."""
+    declared = getattr(driver, "quit_keys_for", None)
+    keys = declared(command) if callable(declared) else None
+    return keys if isinstance(keys, QuitKeys) else DOUBLE_CTRL_C
 
 
 def takes_prompt(driver: Driver) -> bool:

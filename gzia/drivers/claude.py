@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
+from gzia.drivers.base import (
+    DOUBLE_CTRL_C,
+    ExecutableDriver,
+    LaunchRequest,
+    Permission,
+    QuitKeys,
+    guarded_positional,
+)
 from gzia.i18n import N_, gettext
 
 PERMISSION_FLAGS: dict[Permission, list[str]] = {
@@ -34,6 +41,7 @@ class ClaudeDriver(ExecutableDriver):
     display_name: ClassVar[str] = "Claude Code (claude)"
     binary: ClassVar[str] = "claude"
     mcp_support: ClassVar[str] = "flag"
+    quit_keys: ClassVar[QuitKeys] = DOUBLE_CTRL_C  # "Press Ctrl-C again to exit"
     # Claude Code refuses to start inside another Claude Code session.
     unset_env: ClassVar[tuple[str, ...]] = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
 

@@ -17,6 +17,7 @@ from gzia.drivers.base import (
     ExecutableDriver,
     LaunchRequest,
     Permission,
+    QuitKeys,
     checked_conversation_id,
 )
 from gzia.i18n import N_, gettext
@@ -35,6 +36,9 @@ class OpenCodeDriver(ExecutableDriver):
     display_name: ClassVar[str] = "OpenCode (opencode)"
     binary: ClassVar[str] = "opencode"
     mcp_support: ClassVar[str] = "env"
+    quit_keys: ClassVar[QuitKeys] = QuitKeys((b"\x03", b"\x03"), pause_s=0.5)
+    """Its app-exit key: at an empty prompt one Ctrl+C quits (exit 0); with a prompt typed,
+    the first clears it and the second quits."""
 
     def install_hint(self) -> str:
         return gettext("curl -fsSL https://opencode.ai/install | bash")

@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from gzia.drivers.base import ExecutableDriver, LaunchRequest, Permission, guarded_positional
+from gzia.drivers.base import (
+    DOUBLE_CTRL_C,
+    ExecutableDriver,
+    LaunchRequest,
+    Permission,
+    QuitKeys,
+    guarded_positional,
+)
 from gzia.i18n import gettext
 
 READONLY_TOOLS = "read,grep,find,ls"
@@ -27,6 +34,7 @@ class PiDriver(ExecutableDriver):
     binary: ClassVar[str] = "pi"
     other_binaries: ClassVar[tuple[str, ...]] = ("pi-agent",)  # the name the original looked for
     mcp_support: ClassVar[str] = "none"
+    quit_keys: ClassVar[QuitKeys] = DOUBLE_CTRL_C  # "Press Ctrl-C again to exit"
 
     def install_hint(self) -> str:
         return gettext("npm install -g @mariozechner/pi-coding-agent")

@@ -213,9 +213,7 @@ def kill_through_holder(store: SessionStore, record: SessionRecord,
                            timeout=grace_s + CALL_TIMEOUT_S)
     except GzError:
         return None
-    deadline = time.monotonic() + grace_s + CALL_TIMEOUT_S
-    while holder.alive() and time.monotonic() < deadline:  # its final write comes last
-        time.sleep(FOLLOW_INTERVAL_S / 10)
+    wait_for_final_write(holder, grace_s + CALL_TIMEOUT_S)
     signal = reply.get("signal")
     return KillResult(get_session(store, record.id), signal if isinstance(signal, int) else None,
                       was_lost=False, target=_target(reply.get("target")))
@@ -251,7 +249,15 @@ def attach_session(store: SessionStore, record: SessionRecord,
                         detail=str(exc),
                         details={"id": record.id}) from exc
     if how == ENDED:
-        deadline = time.monotonic() + CALL_TIMEOUT_S
-        while holder.alive() and time.monotonic() < deadline:
-            time.sleep(FOLLOW_INTERVAL_S / 10)
+        wait_for_final_write(holder, CALL_TIMEOUT_S)
     return how, get_session(store, record.id)
+
+
+def wait_for_final_write(holder: HolderRef, timeout_s: float) -> None:
+    """Until the holder has written the final record: it removes its control socket right
+    after (and may live on a moment to send the end's notification), or it is gone."""
+    from gzia.supervisor.runtime_dir import socket_missing
+
+    deadline = time.monotonic() + timeout_s
+    while holder.alive() and not socket_missing(holder.socket) and time.monotonic() < deadline:
+        time.sleep(FOLLOW_INTERVAL_S / 10)

@@ -56,7 +56,14 @@ class SessionActions(GzScreen):
         self._with_current(self._kill)
 
     def _kill(self, record: SessionRecord) -> None:
+        """Stop first; kill once a stop was asked and the session still runs."""
         store = self.context.store
+        if record.is_running and record.stop_requested_at is None:
+            ask(self,
+                gettext("Stop session '{id}'? Its agent is asked to end as a person would end "
+                        "it, and killed if it has not ended in time.", id=record.id),
+                lambda: self.call(lambda: services.stop(store, record.id), self._done))
+            return
         ask(self,
             gettext("Kill session '{id}'? Its processes get SIGTERM, then SIGKILL after the grace.",
                     id=record.id), lambda: self.call(
