@@ -106,8 +106,13 @@ class Notifier:
             timer.daemon = True
             self._timer = timer
             timer.start()
-            if self.settings.webhook:
-                self._clients.warm()
+            self.prepare()
+
+    def prepare(self) -> None:
+        """Make the webhook's client ahead (in a thread): a state waits out its debounce,
+        or the owner writes the final record."""
+        if self.settings.webhook and "webhook" in self.settings.channels:
+            self._clients.warm()
 
     def run_ended(self, record: SessionRecord, *, attached: bool) -> list[Delivery]:
         """The run's final record is written: notify its end (unless muted or attached),

@@ -111,6 +111,8 @@ class _Holder:
                     server.close()
                 return 1
             final = None
+            if self.notifier is not None:
+                self.notifier.prepare()  # while the final record is written
             try:
                 final = finalize_run(self.store, self.session_id, outcome, self._conversation())
             except GzError:  # the record was deleted meanwhile (session delete --force)
