@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from gzia.contract import InvalidInputError, SafetyBlockError
-from gzia.sessions.notify import notify_settings
+from gzia.sessions.notify import notify_settings, send_test
 from gzia.sessions.project import find_project
+from tests.fakes.http import FakeServer
+from tests.notify.conftest import hook_calls, posts
 
 
 def project_file(repo: Path, text: str) -> Path:
@@ -71,3 +73,24 @@ def test_a_command_must_be_a_program_and_its_arguments(
     with pytest.raises(InvalidInputError) as raised:
         notify_settings(find_project(repo))
     assert "must be a program and its arguments" in raised.value.message
+
+
+def test_send_test_goes_through_each_configured_channel(
+        repo: Path, settings_file: Callable[..., Path], receiver: FakeServer,
+        hook: tuple[list[str], Path]) -> None:
+    argv, out = hook
+    settings_file(notify_webhook=receiver.url + "/hook", notify_command=argv,
+                  notify_desktop=False)
+    settings, deliveries = send_test(find_project(repo))
+    assert settings.channels == ("command", "webhook")
+    assert [(d.channel, d.ok) for d in deliveries] == [("command", True), ("webhook", True)]
+    (document,) = posts(receiver)
+    assert (document["event"], document["text"]) == (
+        "test", "gz-ia: a test notification (gz-ia notify test)")
+    assert hook_calls(out)[0]["env"]["GZ_SESSION_EVENT"] == "test"
+
+
+def test_send_test_with_no_channel_sends_nothing(
+        repo: Path, settings_file: Callable[..., Path]) -> None:
+    settings_file(notify_desktop=False)  # notify-send may be installed here
+    assert send_test(find_project(repo))[1] == []
