@@ -47,6 +47,10 @@ class Delivery:
     detail: str | None = None
     attempts: int = 1
 
+    def to_json(self) -> dict[str, object]:
+        return {"channel": self.channel, "ok": self.ok, "detail": self.detail,
+                "attempts": self.attempts}
+
 
 class WebhookClient:
     """A run's one HTTP client for its webhook, made once (:func:`make_client`: proxies,
