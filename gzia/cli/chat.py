@@ -4,72 +4,44 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from gzia.cli import output
-from gzia.cli.run_options import (
-    AllowPush,
-    Background,
-    NoMcp,
-    NoOutputTimeout,
-    Profiles,
-    ProjectDir,
-    Timeout,
-    report_outcome,
-)
-from gzia.cli.run_report import (
-    warn_at_launch,
-)
-from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
+from gzia.cli.command import command
+from gzia.cli.run_options import project_dir, run_options, session_request, watchdog_of
+from gzia.cli.run_report import report_outcome, warn_at_launch
 from gzia.drivers.base import Driver, Permission
 from gzia.i18n import N_, gettext
 from gzia.sessions.record import SessionRecord
-from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
+from gzia.sessions.run_options import RunOptions
 from gzia.sessions.workspace import Workspace
 from gzia.views.launch import chat_launch_line
 
 if TYPE_CHECKING:
     from gzia.sessions.run import LaunchCallback
 
-app = typer.Typer(add_completion=False)
 
-
-@app.command(help="Start a new interactive chat with an agent (agy, claude, opencode, "
-                  "pi-agent) in an isolated worktree.")
-def chat(  # noqa: PLR0917 - typer maps each flag to one parameter
-    provider: Annotated[str | None, typer.Option("-p", "--provider",
-                                                 help="Agent to run.")] = None,
-    perm: Annotated[str | None, typer.Option("-m", "--perm",
-                                             help="readonly, supervised or autonomous.")] = None,
-    prompt: Annotated[str | None, typer.Option("-i", "--prompt", help="Initial prompt.")] = None,
-    directory: ProjectDir = None,
-    allow_push: AllowPush = False,
-    no_mcp: NoMcp = False,
-    label: Labels = None,
-    idempotency_key: IdempotencyKey = None,
-    background: Background = False,
-    timeout: Timeout = None,
-    no_output_timeout: NoOutputTimeout = None,
-    profiles: Profiles = None,
-) -> None:
-    from gzia.sessions.mcp_command import server_command
-    from gzia.sessions.run import SessionRequest, start_session
+@command("chat", help="Start a new interactive chat with an agent (agy, claude, opencode, "
+                      "pi-agent) in an isolated worktree.")
+@click.option("-p", "--provider", help="Agent to run.")
+@click.option("-m", "--perm", help="readonly, supervised or autonomous.")
+@click.option("-i", "--prompt", help="Initial prompt.")
+@project_dir
+@run_options("allow_push", "no_mcp", "labels", "idempotency_key", "background", "timeout",
+             "no_output_timeout", "profiles")
+def app(provider: str | None, perm: str | None, prompt: str | None, directory: str | None,
+         run: RunOptions) -> None:
+    from gzia.sessions.run import start_session
 
     driver, permission = chosen_agent(provider, perm)
-    request = SessionRequest(directory, driver, permission, prompt=task_for(driver, prompt),
-                             mode="chat", output_to_stderr=output.is_json(),
-                             allow_push=push_allowed(allow_push), labels=parsed_labels(label),
-                             idempotency_key=valid_key(idempotency_key),
-                             mcp_server=server_command(no_mcp),
-                             pty=background or no_output_timeout is not None,
-                             background=background_options(background),
-                             profiles=tuple(profiles or ()))
-
-    run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
-                        on_launch=launch_report(driver, permission, background=background))
-    report_outcome(run, background=background)
+    request = session_request(directory, driver, permission, run, mcp=True,
+                              prompt=task_for(driver, prompt), mode="chat",
+                              pty=run.background or run.no_output_timeout_s is not None)
+    started = start_session(request, watchdog=watchdog_of(run),
+                            on_launch=launch_report(driver, permission, background=run.background))
+    report_outcome(started, background=run.background)
 
 
 def chosen_agent(provider: str | None, perm: str | None) -> tuple[Driver, Permission]:

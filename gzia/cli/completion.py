@@ -1,33 +1,28 @@
 """``gz-ia completion bash|zsh|fish``: click's own completion script for the shell.
 
 The script calls ``gz-ia`` back with ``_GZ_IA_COMPLETE=<shell>_complete`` in its
-environment; :func:`complete_if_asked` answers those calls (the words come from the
-environment, not from argv) with the commands, subcommands and options click knows.
+environment; the root group's parser answers those calls
+(:meth:`gzia.cli.root.RootGroup.complete`; the words come from the environment, not from
+argv) with the commands, subcommands and options click knows.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
-
-import typer
+import click
 
 from gzia.cli import output
-from gzia.cli.runner import COMPLETE_VAR, PROGRAM
+from gzia.cli.command import argument, command
+from gzia.cli.root import COMPLETE_VAR, PROGRAM
 from gzia.contract import InvalidInputError
 from gzia.i18n import N_
 
-if TYPE_CHECKING:
-    import click
-
 SHELLS = ("bash", "zsh", "fish")
 
-app = typer.Typer(add_completion=False)
 
-Shell = Annotated[str, typer.Argument(help="bash, zsh or fish.", show_default=False)]
-
-
-@app.command(help="Print the shell completion script (bash, zsh or fish).")
-def completion(ctx: typer.Context, shell: Shell) -> None:
+@command("completion", help="Print the shell completion script (bash, zsh or fish).")
+@argument("shell", help="bash, zsh or fish.")
+@click.pass_context
+def app(ctx: click.Context, shell: str) -> None:
     script = completion_script(ctx.find_root().command, shell)
     output.emit({"shell": shell, "script": script},
                 human=lambda: output.line(script.rstrip("\n")))

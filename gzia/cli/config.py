@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
 from gzia.cli import output
+from gzia.cli.command import argument, group
 from gzia.config import Value, load_config, paths, write_config_value
 from gzia.i18n import gettext
 
-app = typer.Typer(add_completion=False, help="Show and change gz-ia settings.")
 
-Reveal = Annotated[bool, typer.Option("--reveal", help="Show secret values.")]
-Key = Annotated[str, typer.Argument(help="Setting name (see gz-ia config list).")]
-NewValue = Annotated[str, typer.Argument(help="The value to store.")]
+@group("config", help="Show and change gz-ia settings.")
+def app() -> None:
+    """A group: ``config`` alone shows its subcommands."""
+
+
+reveal_option = click.option("--reveal", is_flag=True, help="Show secret values.")
+key_argument = argument("key", help="Setting name (see gz-ia config list).")
 
 
 def _entry(value: Value, reveal: bool) -> dict[str, Any]:
@@ -34,7 +38,8 @@ def human_text(value: Any, *, none: str) -> str:
 
 
 @app.command("list", help="List every setting with its value and source.")
-def list_settings(reveal: Reveal = False) -> None:
+@reveal_option
+def list_settings(reveal: bool) -> None:
     entries = [_entry(v, reveal) for v in load_config().values()]
 
     def human() -> None:
@@ -47,14 +52,18 @@ def list_settings(reveal: Reveal = False) -> None:
 
 
 @app.command("get", help="Print one setting's value.")
-def get_setting(key: Key, reveal: Reveal = False) -> None:
+@key_argument
+@reveal_option
+def get_setting(key: str, reveal: bool) -> None:
     entry = _entry(load_config().value(key), reveal)
     output.emit(entry, lambda: output.line(human_text(entry["value"], none="")))
 
 
 @app.command("set", help="Store a setting in the configuration file.",
              context_settings={"ignore_unknown_options": True})  # VALUE may be -5
-def set_setting(key: Key, value: NewValue) -> None:
+@key_argument
+@argument("value", help="The value to store.")
+def set_setting(key: str, value: str) -> None:
     file = paths().config_file
     if key == "default_provider":
         from gzia.drivers.registry import checked_provider_setting
@@ -69,7 +78,8 @@ def set_setting(key: Key, value: NewValue) -> None:
 
 
 @app.command("unset", help="Remove a setting from the configuration file.")
-def unset_setting(key: Key) -> None:
+@key_argument
+def unset_setting(key: str) -> None:
     file = paths().config_file
     write_config_value(file, key, None)
     output.emit({"key": key, "file": str(file)},

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import typer
-
 from gzia.cli import output
+from gzia.cli.command import command
 from gzia.doctor import is_ready, run_checks
 from gzia.i18n import gettext
 
-app = typer.Typer(add_completion=False)
 
-
-@app.command(help="Report what gz-ia needs and what is missing.")
-def doctor() -> None:
+@command("doctor", help="Report what gz-ia needs and what is missing.")
+def app() -> None:
     checks = run_checks()
     ready = is_ready(checks)
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 
-import typer
-
 from gzia.cli import output
+from gzia.cli.command import command
 from gzia.drivers.status import DriverStatus
 from gzia.i18n import N_, gettext
 
@@ -15,11 +14,9 @@ _MSG_STATUS: dict[object, str] = {
     "missing": N_("missing"),
 }
 
-app = typer.Typer(add_completion=False)
 
-
-@app.command(help="List agent drivers: path, version, install hint and MCP support.")
-def drivers() -> None:
+@command("drivers", help="List agent drivers: path, version, install hint and MCP support.")
+def app() -> None:
     from gzia.cli.plugin_warnings import report_plugin_failure
     from gzia.drivers import load_catalog
     from gzia.drivers.status import PROBE_TIMEOUT, describe_all

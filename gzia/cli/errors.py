@@ -8,11 +8,12 @@ and a test keeps the file equal to it, so the documentation cannot drift from be
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
 from gzia.cli import output
+from gzia.cli.command import command
 from gzia.contract import EXIT_CODES, RETRYABLE, ErrorCode, WarningCode
 from gzia.i18n import N_, gettext
 
@@ -92,15 +93,11 @@ _MSG_WARNING: dict[object, str] = {
                               "(`details.base`, `base_commit`, `count`, `files`, the first 20)"),
 }
 
-app = typer.Typer(add_completion=False)
 
-
-@app.command(help="List every error and warning code: exit code, retryable, summary.")
-def errors(
-    markdown: Annotated[bool, typer.Option(
-        "--markdown", help="Print the reference as docs/reference/error-codes.md holds it.",
-    )] = False,
-) -> None:
+@command("errors", help="List every error and warning code: exit code, retryable, summary.")
+@click.option("--markdown", is_flag=True,
+              help="Print the reference as docs/reference/error-codes.md holds it.")
+def app(markdown: bool) -> None:
     if markdown:
         text = reference_markdown()
         output.emit({"markdown": text}, lambda: output.line(text.rstrip("\n")))

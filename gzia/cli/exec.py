@@ -4,76 +4,53 @@ from __future__ import annotations
 
 import os
 import shlex
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from gzia.cli import output
-from gzia.cli.run_options import (
-    AllowPush,
-    Background,
-    NoOutputTimeout,
-    Profiles,
-    ProjectDir,
-    Timeout,
-    report_outcome,
-)
-from gzia.cli.run_report import (
-    warn_at_launch,
-)
-from gzia.cli.start_options import IdempotencyKey, Labels, parsed_labels, valid_key
+from gzia.cli.command import argument, command
+from gzia.cli.run_options import project_dir, run_options, session_request, watchdog_of
+from gzia.cli.run_report import report_outcome, warn_at_launch
 from gzia.contract import InvalidInputError, MissingRequiredError
 from gzia.drivers.base import Driver
 from gzia.i18n import N_, gettext
 from gzia.sessions.record import SessionRecord
-from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
+from gzia.sessions.run_options import RunOptions
 from gzia.sessions.workspace import Workspace
 from gzia.views.launch import workspace_label
 
 if TYPE_CHECKING:
     from gzia.sessions.run import LaunchCallback
 
-app = typer.Typer(add_completion=False)
 
-
-@app.command(
+@command(
     "exec",
     help="Run a command as a session in an isolated worktree: gz-ia exec -- CMD ARGS...",
     context_settings={"allow_interspersed_args": False},
 )
-def exec_command(  # noqa: PLR0917 - typer maps each flag to one parameter
-    command: Annotated[list[str] | None, typer.Argument(help="The command and its arguments.",
-                                                        show_default=False)] = None,
-    directory: ProjectDir = None,
-    provider: Annotated[str, typer.Option("--provider", help="Driver that runs the command.")]
-    = "shell",
-    allow_push: AllowPush = False,
-    label: Labels = None,
-    idempotency_key: IdempotencyKey = None,
-    background: Background = False,
-    timeout: Timeout = None,
-    no_output_timeout: NoOutputTimeout = None,
-    profiles: Profiles = None,
-) -> None:
+@argument("command", nargs=-1, help="The command and its arguments.")
+@project_dir
+@click.option("--provider", default="shell", help="Driver that runs the command.")
+@run_options("allow_push", "labels", "idempotency_key", "background", "timeout",
+             "no_output_timeout", "profiles")
+def app(command: tuple[str, ...], directory: str | None, provider: str,
+                 run: RunOptions) -> None:
     from gzia.drivers.base import Permission
     from gzia.drivers.registry import get_driver
-    from gzia.sessions.run import SessionRequest, start_session
+    from gzia.sessions.run import start_session
 
     if not command:
         raise MissingRequiredError(N_("missing command: gz-ia exec -- CMD [ARGS...]"),
                                    details={"argument": "CMD"})
-    driver = command_driver(get_driver(provider), command)
-    request = SessionRequest(
-        directory, driver, Permission.SUPERVISED, command=command, mode="exec",
-        pty=background or no_output_timeout is not None or os.isatty(0),
-        output_to_stderr=output.is_json(), allow_push=push_allowed(allow_push),
-        labels=parsed_labels(label), idempotency_key=valid_key(idempotency_key),
-        background=background_options(background),
-        profiles=tuple(profiles or ()),
-    )
-    run = start_session(request, watchdog=configured_watchdog(timeout, no_output_timeout),
-                        on_launch=launch_report(command, background=background))
-    report_outcome(run, background=background)
+    argv = list(command)
+    driver = command_driver(get_driver(provider), argv)
+    request = session_request(
+        directory, driver, Permission.SUPERVISED, run, mcp=False, command=argv, mode="exec",
+        pty=run.background or run.no_output_timeout_s is not None or os.isatty(0))
+    started = start_session(request, watchdog=watchdog_of(run),
+                            on_launch=launch_report(argv, background=run.background))
+    report_outcome(started, background=run.background)
 
 
 def launch_report(command: list[str], *, background: bool) -> LaunchCallback:

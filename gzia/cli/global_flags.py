@@ -25,6 +25,12 @@ def global_options() -> list[click.Option]:
             for flag in GLOBAL_FLAGS]
 
 
+def with_global_options(params: list[click.Parameter]) -> None:
+    """Add the global options to a command's ``params``, but for a name it declares itself."""
+    names = {opt for param in params for opt in getattr(param, "opts", ())}
+    params.extend(o for o in global_options() if not names & set(o.opts))
+
+
 def apply_global_flags(command: click.Command | None, args: Sequence[str]) -> None:
     """Turn on the global flags among ``args`` as ``command`` parses them: an option that
     takes a value consumes the next word (``-i --json`` is a prompt), a group's own

@@ -31,46 +31,67 @@ FRAME = (
 
 
 def help_text(ctx: click.Context) -> str:
-    """The help page of ``ctx``'s command, in the current language."""
+    """The help page of ``ctx``'s command, in the current language.
+
+    The commands' texts are set in that language while the page is drawn, and given
+    back afterwards: a command object outlives one page (in-process callers, tests)."""
     bind_click()
-    if language() != "en":
-        _translate_command(ctx.command, ctx)
+    if language() == "en":
+        return ctx.get_help()
+    changed: Changed = []
+    try:
+        _translate_command(ctx.command, ctx, changed)
         if isinstance(ctx.command, click.Group):
             for name in ctx.command.list_commands(ctx):
                 sub = ctx.command.get_command(ctx, name)
                 if sub is not None:
-                    _translate_command(sub, ctx)
-    return ctx.get_help()
+                    _translate_command(sub, ctx, changed)
+        return ctx.get_help()
+    finally:
+        for target, name, english in reversed(changed):
+            setattr(target, name, english)
 
 
-def _translate_command(command: click.Command, ctx: click.Context) -> None:
-    command.help = _translated(command.help)
-    command.short_help = _translated(command.short_help)
+Changed = list[tuple[object, str, object]]
+"""What a page changed: (object, attribute, the English value), to give back."""
+
+
+def _set(target: object, name: str, value: object, changed: Changed) -> None:
+    changed.append((target, name, getattr(target, name)))
+    setattr(target, name, value)
+
+
+def _translate_command(command: click.Command, ctx: click.Context,
+                       changed: Changed) -> None:
+    _set(command, "help", _translated(command.help), changed)
+    _set(command, "short_help", _translated(command.short_help), changed)
     if command.options_metavar:
-        command.options_metavar = gettext(command.options_metavar)
+        _set(command, "options_metavar", gettext(command.options_metavar), changed)
     if isinstance(command, click.Group) and command.subcommand_metavar:
-        command.subcommand_metavar = gettext(command.subcommand_metavar)
+        _set(command, "subcommand_metavar", gettext(command.subcommand_metavar), changed)
     for param in command.get_params(ctx):
-        text = getattr(param, "help", None)  # options and typer's arguments have help
+        text = getattr(param, "help", None)  # options and arguments with help
         if isinstance(text, str):
-            param.help = _translated(text)  # type: ignore[attr-defined]
-        _translate_placeholder(param, ctx)
+            _set(param, "help", _translated(text), changed)
+        _translate_placeholder(param, ctx, changed)
 
 
 def _translated(text: str | None) -> str | None:
     return gettext(text) if text else text
 
 
-def _translate_placeholder(param: click.Parameter, ctx: click.Context) -> None:
+def _translate_placeholder(param: click.Parameter, ctx: click.Context,
+                           changed: Changed) -> None:
     """An option's ``TEXT``, a declared ``KEY`` or an argument's name as the catalogue has
     it; a type that draws its own (a choice's ``[a|b]``) stays as it is."""
     if param.metavar is not None:
-        param.metavar = gettext(param.metavar)
+        _set(param, "metavar", gettext(param.metavar), changed)
     elif param.type.get_metavar(param=param, ctx=ctx):
         return
     elif isinstance(param, click.Argument):
         english = (param.name or "").upper()
         # an argument's metavar is shown as set: keep click's [ ] and ... around it
-        param.metavar = param.make_metavar(ctx).replace(english, gettext(english), 1)
+        _set(param, "metavar", param.make_metavar(ctx).replace(english, gettext(english), 1),
+             changed)
     else:
-        param.metavar = gettext(param.type.name.upper())
+        _set(param, "metavar", gettext(param.type.name.upper()), changed)

@@ -6,30 +6,24 @@ exit code); after that stdout belongs to the protocol and problems go to stderr.
 
 from __future__ import annotations
 
-from typing import Annotated
+import click
 
-import typer
-
+from gzia.cli.command import command
+from gzia.cli.run_options import project_dir
 from gzia.orchy.limits import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT
 
-app = typer.Typer(add_completion=False)
 
-
-@app.command(help="Serve a session's tools to its agent over MCP (stdio).")
-def mcp(
-    session: Annotated[str, typer.Option("--session", metavar="ID",
-                                         help="Session id (or unique prefix).")],
-    directory: Annotated[str | None, typer.Option("-d", "--dir",
-                                                  help="Project directory.")] = None,
-    allow_agent_get: Annotated[bool, typer.Option(
-        "--allow-agent-get", help="Offer worktree_get (merge a session) to the agent.")] = False,
-    tool_timeout: Annotated[float, typer.Option(
-        "--tool-timeout",
-        help="Seconds a tool call may take (0.001 to 86400).")] = DEFAULT_TIMEOUT,
-    max_failures: Annotated[int, typer.Option(
-        "--max-failures",
-        help="Consecutive failures that make a tool DEAD (1 to 1000).")] = DEFAULT_MAX_FAILURES,
-) -> None:
+@command("mcp", help="Serve a session's tools to its agent over MCP (stdio).")
+@click.option("--session", required=True, metavar="ID", help="Session id (or unique prefix).")
+@project_dir
+@click.option("--allow-agent-get", is_flag=True,
+              help="Offer worktree_get (merge a session) to the agent.")
+@click.option("--tool-timeout", type=float, default=DEFAULT_TIMEOUT,
+              help="Seconds a tool call may take (0.001 to 86400).")
+@click.option("--max-failures", type=int, default=DEFAULT_MAX_FAILURES,
+              help="Consecutive failures that make a tool DEAD (1 to 1000).")
+def app(session: str, directory: str | None, allow_agent_get: bool,
+        tool_timeout: float, max_failures: int) -> None:
     from gzia.cli.mcp_serving import serve_session
 
     serve_session(session, directory, allow_agent_get=allow_agent_get, timeout=tool_timeout,

@@ -4,12 +4,13 @@ transcripts (docs/metrics.md). The metrics code loads only when one of them runs
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from gzia.cli import output
-from gzia.cli.session.common import Dir, SessionRef, open_session
+from gzia.cli.command import command
+from gzia.cli.session.common import dir_option, open_session, session_command
 from gzia.i18n import N_, NN_
 
 _MSG_WARN: dict[object, str] = {
@@ -46,23 +47,18 @@ _MSG_WARN: dict[object, str] = {
 if TYPE_CHECKING:
     from gzia.metrics.model import Notice
 
-app = typer.Typer(add_completion=False)
 
-Since = Annotated[str | None, typer.Option(
-    "--since", metavar="DATE", help="Only sessions started at or after DATE "
-                                    "(YYYY-MM-DD, UTC, or an RFC 3339 time).")]
-Provider = Annotated[str | None, typer.Option(
-    "--provider", "-p", help="Only sessions of this agent (claude, opencode, ...).")]
-StatusOpt = Annotated[str | None, typer.Option(
-    "--status", help="Only sessions in this status (running, completed, failed, killed, lost).")]
-By = Annotated[str | None, typer.Option(
-    "--by", metavar="provider|day|model",
-    help="Also add the figures up by provider, day or model.")]
-
-
-@app.command(help="Token usage, requests, tool calls and cost of the project's sessions.")
-def metrics(since: Since = None, provider: Provider = None, status: StatusOpt = None,
-            by: By = None, directory: Dir = None) -> None:
+@command("metrics", help="Token usage, requests, tool calls and cost of the project's sessions.")
+@click.option("--since", metavar="DATE", help="Only sessions started at or after DATE "
+                                              "(YYYY-MM-DD, UTC, or an RFC 3339 time).")
+@click.option("--provider", "-p", help="Only sessions of this agent (claude, opencode, ...).")
+@click.option("--status",
+              help="Only sessions in this status (running, completed, failed, killed, lost).")
+@click.option("--by", metavar="provider|day|model",
+              help="Also add the figures up by provider, day or model.")
+@dir_option
+def app(since: str | None, provider: str | None, status: str | None,
+        by: str | None, directory: str | None) -> None:
     from gzia.cli.metrics_views import render_project
     from gzia.metrics.project import parse_by, parse_filters, project_metrics
     from gzia.sessions.project import find_project
@@ -82,22 +78,16 @@ def metrics(since: Since = None, provider: Provider = None, status: StatusOpt = 
     output.emit(result.to_json(), lambda: render_project(result))
 
 
-def session_metrics_command(ctx: typer.Context, session: SessionRef,
-                            directory: Dir = None) -> None:
+@session_command("metrics", help="Show a session's duration, changes, and the token usage, "
+                                 "tool calls and cost its agent recorded.")
+def session_metrics_command(session: str, directory: str | None) -> None:
     from gzia.cli.metrics_views import render_session
     from gzia.metrics.session import session_metrics
 
-    store, record = open_session(ctx, session, directory)
+    store, record = open_session(session, directory)
     result = session_metrics(store.project, record, os.environ)
     warn_notices(record.id, result.notices)
     output.emit(result.to_json(), lambda: render_session(result))
-
-
-def register(session_app: typer.Typer) -> None:
-    """Add ``metrics`` to the ``session`` group."""
-    session_app.command("metrics", help="Show a session's duration, changes, and the token "
-                                        "usage, tool calls and cost its agent recorded.")(
-        session_metrics_command)
 
 
 def warn_notices(session_id: str, notices: list[Notice]) -> None:

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import typer
-
 from gzia.cli import output
+from gzia.cli.command import command
 from gzia.config import paths
 from gzia.i18n import gettext
 from gzia.plugins import GROUPS, PluginFailure, PluginInfo, load_group
 
-app = typer.Typer(add_completion=False)
 
-
-@app.command(help="List plugins that loaded and those that failed.")
-def plugins() -> None:
+@command("plugins", help="List plugins that loaded and those that failed.")
+def app() -> None:
     loaded: list[PluginInfo] = []
     failed: list[PluginFailure] = []
     for group in GROUPS:

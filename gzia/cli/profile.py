@@ -7,11 +7,12 @@ search order and the file format are in docs/profiles.md.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from gzia.cli import output
+from gzia.cli.command import argument, group
 from gzia.i18n import N_, gettext
 
 _MSG_COLUMN: dict[object, str] = {
@@ -34,21 +35,17 @@ if TYPE_CHECKING:
     from gzia.profiles.catalog import Catalog, Locations
     from gzia.profiles.model import Notice, Profile, Skill
 
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    help="Manage agent profiles and the skills catalogue (list, show, path, create, skills).",
-)
 
-Dir = Annotated[str | None, typer.Option(
-    "-d", "--dir", help="Project directory (default: the current directory).")]
-Global = Annotated[bool, typer.Option(
-    "--global", help="The user's config directory instead of the project.")]
-
-
-@app.callback()
-def profile_group() -> None:
+@group("profile", no_args_is_help=True,
+       help="Manage agent profiles and the skills catalogue (list, show, path, create, skills).")
+def app() -> None:
     """A group, so ``profile`` alone shows its subcommands."""
+
+
+directory_option = click.option("-d", "--dir", "directory",
+                                help="Project directory (default: the current directory).")
+global_option = click.option("--global", "global_scope", is_flag=True,
+                             help="The user's config directory instead of the project.")
 
 
 def where(directory: str | None) -> Locations:
@@ -81,7 +78,8 @@ def report_notices(notices: list[Notice]) -> None:
 
 
 @app.command("list", help="List the profiles, with their scope.")
-def list_command(directory: Dir = None) -> None:
+@directory_option
+def list_command(directory: str | None) -> None:
     catalog = catalog_of(directory)
     profiles = list(catalog.profiles.values())
     places = ", ".join(str(p) for p, _ in where(directory).profile_dirs)
@@ -90,20 +88,18 @@ def list_command(directory: Dir = None) -> None:
 
 
 @app.command("show", help="Show one profile.")
-def show_command(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="Profile name.")],
-    directory: Dir = None,
-) -> None:
+@argument("name", metavar="NAME", help="Profile name.")
+@directory_option
+def show_command(name: str, directory: str | None) -> None:
     profile = catalog_of(directory).profile(name)
     output.emit(profile.to_json(), lambda: render_show(profile))
 
 
 @app.command("path", help="Print where profiles are created, or one profile's directory.")
-def path_command(
-    name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="Profile name.")] = None,
-    directory: Dir = None,
-    global_scope: Global = False,
-) -> None:
+@argument("name", required=False, metavar="[NAME]", help="Profile name.")
+@directory_option
+@global_option
+def path_command(name: str | None, directory: str | None, global_scope: bool) -> None:
     if name is None:
         path = str(where(directory).create_dir(global_scope=global_scope))
     else:
@@ -112,12 +108,12 @@ def path_command(
 
 
 @app.command("create", help="Create a profile with an agents file to fill in.")
-def create_command(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="Profile name.")],
-    description: Annotated[str, typer.Option("--desc", help="Description.")] = "",
-    directory: Dir = None,
-    global_scope: Global = False,
-) -> None:
+@argument("name", metavar="NAME", help="Profile name.")
+@click.option("--desc", "description", default="", show_default=False, help="Description.")
+@directory_option
+@global_option
+def create_command(name: str, description: str, directory: str | None,
+                   global_scope: bool) -> None:
     from gzia.profiles.catalog import create_profile
 
     profile = create_profile(where(directory), name, description, global_scope=global_scope)
@@ -125,7 +121,8 @@ def create_command(
 
 
 @app.command("skills", help="List the skills catalogue.")
-def skills_command(directory: Dir = None) -> None:
+@directory_option
+def skills_command(directory: str | None) -> None:
     catalog = catalog_of(directory)
     skills = list(catalog.skills.values())
     places = ", ".join(str(p) for p, _ in where(directory).skill_dirs)

@@ -1,140 +1,31 @@
-"""The root command group: command groups load lazily from ``gzia.commands`` entry points.
+"""``gz-ia`` itself: the root group, whose commands load from ``gzia.commands`` entry points
+(built-in and third-party alike) when named; ``--help`` imports them all.
 
-Only the command that was asked for is imported; ``--help`` imports them all. Every
-loaded command also accepts the global options, so ``gz-ia session list --json`` works
-like ``gz-ia --json session list``.
+Bare ``gz-ia`` on a terminal is ``gz-ia start``; a shell completion script calling back is
+answered by this group's parser too. Every other decision is each command's own.
 """
 
 from __future__ import annotations
 
-import difflib
-import sys
+import os
 from typing import Any
 
 import click
 
-from gzia.cli import output
-from gzia.cli.global_flags import apply_global_flags, global_options
+from gzia.cli.command import GzCommand, GzGroup, raise_unknown_command, show_help
 from gzia.cli.plugin_warnings import discover_commands, report_plugin_failure
-from gzia.contract import InternalError, InvalidInputError, UnknownCommandError
+from gzia.contract import GzError, InternalError
 from gzia.i18n import N_
 from gzia.plugins import Discovery, PluginFailure, load_entry_point
 
-ARGS_META_KEY = "gzia.args"
+PROGRAM = "gz-ia"
+COMPLETE_VAR = "_GZ_IA_COMPLETE"
+"""Set when a shell's completion script calls gz-ia back (gzia/cli/completion.py)."""
 
 
-_parsing: list[click.Context] = []
-
-
-def context_being_parsed() -> click.Context | None:
-    """The context whose arguments were parsed last (click's errors may lack one)."""
-    return _parsing[-1] if _parsing else None
-
-
-class GzCommand(click.Command):
-    """What every gz-ia command does beyond click: keep its raw arguments, answer
-    ``--help`` itself, and report leftover arguments as INVALID_INPUT."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        """Keep the raw arguments, to find --json after a usage error.
-
-        Arguments left over by a command that takes none are our INVALID_INPUT (click
-        would fail with its own English sentence).
-        """
-        ctx.meta[ARGS_META_KEY] = list(args)
-        _parsing[:] = [ctx]
-        if not ctx.resilient_parsing:  # completing 'gz-ia --json ses<TAB>' prints no JSON
-            apply_global_flags(self, args)
-        if isinstance(self, click.Group) or ctx.allow_extra_args:
-            return super().parse_args(ctx, args)
-        ctx.allow_extra_args = True
-        try:
-            rest = super().parse_args(ctx, args)
-        finally:
-            ctx.allow_extra_args = False
-        if ctx.args and not ctx.resilient_parsing:
-            raise InvalidInputError(N_("unexpected argument: {arguments}"),
-                                    arguments=" ".join(ctx.args),
-                                    details={"arguments": list(ctx.args)})
-        return rest
-
-    def get_help_option(self, ctx: click.Context) -> click.Option | None:
-        """``--help`` prints plain text, or one envelope with ``data.help`` in JSON mode."""
-        option = super().get_help_option(ctx)
-        if option is not None:
-            option.callback = _show_help
-        return option
-
-
-class GzGroup(GzCommand, click.Group):
-    """A gz-ia command group: its commands behave as :class:`GzCommand` does, and an
-    unknown subcommand is an UNKNOWN_COMMAND like ``gz-ia bogus``."""
-
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        name = args[0] if args else ""
-        if name and not name.startswith("-") and self.get_command(ctx, name) is None \
-                and not ctx.resilient_parsing:  # completing: an unknown word completes nothing
-            raise_unknown_command(name, self.list_commands(ctx), args[1:])
-        return super().resolve_command(ctx, args)
-
-
-def _show_help(ctx: click.Context, param: click.Parameter, value: Any) -> None:
-    if not value or ctx.resilient_parsing:
-        return
-    show_help(ctx)
-    raise click.exceptions.Exit(0)
-
-
-def show_help(ctx: click.Context) -> None:
-    """The help of ``ctx``'s command: plain text, or ``data.help`` in JSON mode."""
-    from gzia.cli.help_text import help_text
-
-    text = help_text(ctx)
-    if output.is_json():
-        output.emit({"help": text})
-    else:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-
-
-_gz_classes: dict[type[click.Command], type[click.Command]] = {}
-
-
-def gz_class(cls: type[click.Command]) -> type[click.Command]:
-    """``cls`` with :class:`GzCommand` or :class:`GzGroup` mixed in ahead of it (cached).
-
-    Commands reach the root the same way whether built in or from a plugin: an entry
-    point yields a typer app or a click command of any class, built by code gz-ia does
-    not control. Declaring ``cls=`` on each built-in app would be a second path that
-    every new command must remember, and cannot reach plugins. So every loaded command
-    is given, once, a subclass of its own class with gz-ia's behaviour first in the
-    method order: typer's or the plugin's overrides still run, through ``super()``.
-    """
-    if issubclass(cls, GzCommand):
-        return cls
-    if cls not in _gz_classes:
-        mixin: type[GzCommand] = GzGroup if issubclass(cls, click.Group) else GzCommand
-        _gz_classes[cls] = type(f"Gz{cls.__name__}", (mixin, cls), {})
-    return _gz_classes[cls]
-
-
-def adopt(command: click.Command) -> click.Command:
-    """Make a loaded command (and its subcommands) a gz-ia command with the global options.
-
-    Typer's rich help would print boxes straight to stdout, even in JSON mode and even
-    while a usage error is being built; click's plain formatter returns text instead.
-    """
-    names = {opt for p in command.params for opt in getattr(p, "opts", [])}
-    command.params.extend(o for o in global_options() if not names & set(o.opts))
-    command.__class__ = gz_class(type(command))
-    if hasattr(command, "rich_markup_mode"):
-        command.rich_markup_mode = None
-    if isinstance(command, click.Group):
-        for sub in command.commands.values():
-            adopt(sub)
-    return command
+class CompletionAnswered(click.exceptions.Exit):
+    """A completion script's call was answered: nothing else is written, the exit code is
+    :func:`click.shell_completion.shell_complete`'s."""
 
 
 class RootGroup(GzGroup):
@@ -148,7 +39,6 @@ class RootGroup(GzGroup):
         """This process is gz-ia's own (not a caller of :func:`gzia.cli.main`): a command
         that does not keep the credentials runs again without them once it is known."""
         self._discovery: Discovery | None = None
-        self._loaded: dict[str, click.Command] = {}
 
     @property
     def discovery(self) -> Discovery:
@@ -156,12 +46,30 @@ class RootGroup(GzGroup):
             self._discovery = discover_commands()
         return self._discovery
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            instruction = os.environ.get(COMPLETE_VAR)
+            if instruction:
+                raise CompletionAnswered(self.complete(instruction))
+            if not args and _on_a_terminal():  # bare gz-ia on a terminal is gz-ia start
+                args = ["start"]
+        return super().parse_args(ctx, args)
+
+    def complete(self, instruction: str) -> int:
+        """Answer a completion script's call: the words come from the environment."""
+        from click.shell_completion import shell_complete
+
+        try:
+            return shell_complete(self, {}, PROGRAM, COMPLETE_VAR, instruction)
+        except (click.ClickException, GzError):  # words that do not parse: offer nothing
+            return 1
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(self.discovery.available)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in self._loaded:
-            return self._loaded[cmd_name]
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
         entry = self.discovery.available.get(cmd_name)
         if entry is None:
             return None
@@ -170,8 +78,13 @@ class RootGroup(GzGroup):
         if isinstance(loaded, PluginFailure):
             report_plugin_failure(loaded)
             return None
-        command = adopt(to_click(loaded, cmd_name))
-        self._loaded[cmd_name] = command
+        if isinstance(loaded, GzCommand):  # a built-in command, declared as gz-ia's
+            command: click.Command = loaded
+        else:
+            from gzia.cli.plugin_commands import plugin_command
+
+            command = plugin_command(loaded, cmd_name)
+        self.add_command(command, cmd_name)
         return command
 
     def resolve_command(
@@ -203,35 +116,19 @@ class RootGroup(GzGroup):
             if command is not None and not command.hidden:
                 rows.append((name, command.get_short_help_str(limit=70)))
         if rows:
-            with formatter.section("Commands"):
+            from gzia.i18n import gettext
+
+            with formatter.section(gettext("Commands")):
                 formatter.write_dl(rows)
+
+
+def _on_a_terminal() -> bool:
+    from gzia.cli.terminal_ui import on_a_terminal
+
+    return on_a_terminal()
 
 
 @click.pass_context
 def _help_without_command(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is None:
         show_help(ctx)
-
-
-def to_click(loaded: Any, name: str) -> click.Command:
-    """A plugin exposes a typer.Typer app or a click command."""
-    if isinstance(loaded, click.Command):
-        return loaded
-    import typer
-
-    if isinstance(loaded, typer.Typer):
-        command = typer.main.get_command(loaded)
-        command.name = name
-        return command
-    raise InternalError(N_("plugin '{name}' is not a command group (it is a {kind})"), name=name,
-                        kind=type(loaded).__name__)
-
-
-def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> None:
-    apply_global_flags(None, rest)
-    close = difflib.get_close_matches(name, known, n=3)
-    raise UnknownCommandError(
-        N_("unknown command: {command}"), command=name,
-        hint_key=N_("did you mean: {choices}?") if close else None,
-        choices=", ".join(close), details={"command": name, "suggestions": close},
-    )

@@ -1,63 +1,119 @@
-"""The options chat, exec and resume share, each declared once: add a run option here,
-then use it where it applies."""
+"""The options of a run, each declared once and added to the commands it applies to
+(chat, exec, resume, session resume): :func:`run_options` adds those named and hands the
+command one :class:`~gzia.sessions.run_options.RunOptions`. Add a run option here (and its
+field there), then name it where it applies."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import typer
+import click
 
-from gzia.cli import output
 from gzia.cli.numbers import Seconds
-from gzia.i18n import gettext
+from gzia.sessions.run_options import RunOptions
 
 if TYPE_CHECKING:
-    from gzia.sessions.run import SessionRun
+    from gzia.drivers.base import Driver, Permission
+    from gzia.sessions.run import SessionRequest
+    from gzia.supervisor.watchdog import Watchdog
 
-ProjectDir = Annotated[str | None, typer.Option("-d", "--dir", help="Project directory.")]
-AllowPush = Annotated[bool, typer.Option(
-    "--allow-push", help="Let the agent run git push (refused in sessions otherwise).")]
-NoMcp = Annotated[bool, typer.Option(
-    "--no-mcp", help="Do not hand the session's MCP server (gz-ia mcp) to the agent.")]
-Profiles = Annotated[list[str] | None, typer.Option(
-    "--profile", metavar="NAME",
-    help="Project this profile into the session's worktree (repeatable).")]
-Background = Annotated[bool, typer.Option(
-    "-b", "--background",
-    help="Run under a detached holder and return at once with the session record.")]
-Timeout = Annotated[float | None, typer.Option(
-    "--timeout", click_type=Seconds(positive=True), metavar="SECONDS",
-    help="Stop the agent (tree kill) after this many seconds; end_reason timeout.")]
-NoOutputTimeout = Annotated[float | None, typer.Option(
-    "--no-output-timeout", click_type=Seconds(positive=True), metavar="SECONDS",
-    help="Stop the agent after this many seconds without output (PTY runs); "
-         "end_reason no_output_timeout.")]
+F = TypeVar("F", bound=Callable[..., Any])
+
+project_dir = click.option("-d", "--dir", "directory", help="Project directory.")
+
+OPTIONS: dict[str, Callable[[F], F]] = {
+    "allow_push": click.option(
+        "--allow-push", is_flag=True,
+        help="Let the agent run git push (refused in sessions otherwise)."),
+    "no_mcp": click.option(
+        "--no-mcp", is_flag=True,
+        help="Do not hand the session's MCP server (gz-ia mcp) to the agent."),
+    "labels": click.option(
+        "--label", "labels", multiple=True, show_default=False,
+        help="Label the session: k=v (repeatable; kept on resume)."),
+    "idempotency_key": click.option(
+        "--idempotency-key", metavar="KEY",
+        help="Start at most one session for KEY: a repeat returns it."),
+    "background": click.option(
+        "-b", "--background", is_flag=True,
+        help="Run under a detached holder and return at once with the session record."),
+    "timeout": click.option(
+        "--timeout", type=Seconds(positive=True), metavar="SECONDS",
+        help="Stop the agent (tree kill) after this many seconds; end_reason timeout."),
+    "no_output_timeout": click.option(
+        "--no-output-timeout", type=Seconds(positive=True), metavar="SECONDS",
+        help="Stop the agent after this many seconds without output (PTY runs); "
+             "end_reason no_output_timeout."),
+    "profiles": click.option(
+        "--profile", "profiles", multiple=True, metavar="NAME",
+        help="Project this profile into the session's worktree (repeatable)."),
+}
 
 
-def report_outcome(run: SessionRun, *, background: bool) -> None:
-    """A ``-b`` run as started (:func:`report_started`), any other as it ended."""
-    if background:
-        report_started(run)
-        return
-    from gzia.cli.run_report import report_run
+def run_options(*names: str) -> Callable[[F], F]:
+    """Add the run options ``names`` (in this order) to a command, whose function then
+    takes them as one ``run: RunOptions`` keyword."""
 
-    report_run(run)
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def with_run_options(*args: Any, **kwargs: Any) -> Any:
+            given = {name: kwargs.pop(name) for name in names}
+            return function(*args, run=options_from(given), **kwargs)
+
+        decorated: Any = with_run_options
+        for name in reversed(names):
+            decorated = OPTIONS[name](decorated)
+        return decorated  # type: ignore[no-any-return]
+
+    return decorate
 
 
-def report_started(run: SessionRun) -> None:
-    """A ``-b`` run: the record (``status: running``) and, for people, what to do next."""
-    if run.reused is not None:  # the idempotency key's session: reported as it is
-        from gzia.cli.run_report import report_run
+def options_from(given: dict[str, Any]) -> RunOptions:
+    """The options as given, labels and key validated before anything starts."""
+    from gzia.cli import output
 
-        report_run(run)
-        return
-    record = run.record
+    labels = given.pop("labels", ())
+    key = given.pop("idempotency_key", None)
+    return RunOptions(
+        background=given.pop("background", False), timeout_s=given.pop("timeout", None),
+        no_output_timeout_s=given.pop("no_output_timeout", None),
+        profiles=tuple(given.pop("profiles", ())), no_mcp=given.pop("no_mcp", False),
+        allow_push=given.pop("allow_push", False), labels=_parsed_labels(labels),
+        idempotency_key=None if key is None else _valid_key(key),
+        output_to_stderr=output.is_json())
 
-    def human() -> None:
-        output.line(gettext("● Session '{id}' is running in the background (PID {pid}).",
-                            id=record.id, pid=record.pid))
-        output.line(gettext("  Output: gz-ia session output {id} -f   Attach: gz-ia session attach "
-                            "{id}   Stop: gz-ia session kill {id}",
-                            id=record.id))
 
-    output.emit(record.to_json(), human)
+def _valid_key(key: str) -> str:
+    from gzia.sessions.idempotency import validate_key
+
+    return validate_key(key)
+
+
+def _parsed_labels(texts: tuple[str, ...]) -> dict[str, str] | None:
+    from gzia.sessions.labels import parse_labels
+
+    return parse_labels(texts) or None
+
+
+def session_request(directory: str | None, driver: Driver, permission: Permission,
+                    run: RunOptions, *, mcp: bool, **fields: Any) -> SessionRequest:
+    """A new session's request: ``run`` with what the settings add (the push setting, the
+    MCP server command when ``mcp``, a ``-b`` run's log size and window)."""
+    from gzia.sessions.mcp_command import server_command
+    from gzia.sessions.run import SessionRequest
+    from gzia.sessions.run_settings import background_options, push_allowed
+
+    return SessionRequest(
+        directory, driver, permission, output_to_stderr=run.output_to_stderr,
+        allow_push=push_allowed(run.allow_push), labels=run.labels,
+        idempotency_key=run.idempotency_key,
+        mcp_server=server_command(run.no_mcp) if mcp else None,
+        background=background_options(run.background), profiles=run.profiles, **fields)
+
+
+def watchdog_of(run: RunOptions) -> Watchdog:
+    from gzia.sessions.run_settings import configured_watchdog
+
+    return configured_watchdog(run.timeout_s, run.no_output_timeout_s)

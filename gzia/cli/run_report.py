@@ -56,3 +56,26 @@ def _finished(record: SessionRecord) -> None:
         output.progress(line)
 
 
+def report_outcome(run: SessionRun, *, background: bool) -> None:
+    """A ``-b`` run as started (:func:`report_started`), any other as it ended."""
+    if background:
+        report_started(run)
+        return
+    report_run(run)
+
+
+def report_started(run: SessionRun) -> None:
+    """A ``-b`` run: the record (``status: running``) and, for people, what to do next."""
+    if run.reused is not None:  # the idempotency key's session: reported as it is
+        report_run(run)
+        return
+    record = run.record
+
+    def human() -> None:
+        output.line(gettext("● Session '{id}' is running in the background (PID {pid}).",
+                            id=record.id, pid=record.pid))
+        output.line(gettext("  Output: gz-ia session output {id} -f   Attach: gz-ia session attach "
+                            "{id}   Stop: gz-ia session kill {id}",
+                            id=record.id))
+
+    output.emit(record.to_json(), human)

@@ -7,14 +7,13 @@ stdout in JSON mode or ``Error: <message>`` on stderr otherwise.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import click
 
 from gzia.cli import outcome
-from gzia.cli.global_flags import global_options
-from gzia.cli.root import RootGroup, context_being_parsed
+from gzia.cli.command import context_being_parsed
+from gzia.cli.root import PROGRAM, CompletionAnswered, RootGroup
 from gzia.contract import (
     GzError,
     InternalError,
@@ -24,10 +23,6 @@ from gzia.contract import (
 )
 from gzia.i18n import N_
 
-PROGRAM = "gz-ia"
-COMPLETE_VAR = "_GZ_IA_COMPLETE"
-"""Set when a shell's completion script calls gz-ia back (gzia/cli/completion.py)."""
-
 
 def build_root(*, sheds_credentials: bool = False) -> RootGroup:
     return RootGroup(
@@ -36,7 +31,6 @@ def build_root(*, sheds_credentials: bool = False) -> RootGroup:
         params=[
             click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True,
                          callback=_print_version, help="Print the version and exit."),
-            *global_options(),
         ],
         context_settings={"help_option_names": ["-h", "--help"]},
     )
@@ -57,16 +51,11 @@ def run(args: list[str], *, sheds_credentials: bool = False) -> int:
 
 
 def _run(args: list[str], root: RootGroup) -> int:
-    from gzia.cli.terminal_ui import on_a_terminal
-
-    completed = complete_if_asked(root)  # a completion script calling back
-    if completed is not None:
-        return completed
-    if not args and on_a_terminal():  # bare gz-ia on a terminal is gz-ia start
-        args = ["start"]
     try:
         with root.make_context(PROGRAM, args) as ctx:
             root.invoke(ctx)
+    except CompletionAnswered as answered:
+        return answered.exit_code
     except (click.exceptions.Exit, SystemExit) as done:  # also a plugin's sys.exit()
         code = done.exit_code if isinstance(done, click.exceptions.Exit) else done.code
         return outcome.succeeded() if code in (0, None) else outcome.failed(_exited(code))
@@ -81,19 +70,6 @@ def _run(args: list[str], root: RootGroup) -> int:
     except (Exception, KeyboardInterrupt) as exc:
         return outcome.failed(exc)
     return outcome.succeeded()
-
-
-def complete_if_asked(root: click.Command) -> int | None:
-    """Answer a completion script's call (exit code), or None when this is not one."""
-    instruction = os.environ.get(COMPLETE_VAR)
-    if not instruction:
-        return None
-    from click.shell_completion import shell_complete
-
-    try:
-        return shell_complete(root, {}, PROGRAM, COMPLETE_VAR, instruction)
-    except (click.ClickException, GzError):  # words that do not parse: offer nothing
-        return 1
 
 
 def _exited(code: object) -> GzError:

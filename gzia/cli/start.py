@@ -5,15 +5,15 @@ Bare ``gz-ia`` runs it too when stdin and stdout are terminals (gzia/cli/runner.
 
 from __future__ import annotations
 
-import typer
+import click
 
-from gzia.cli.session.common import Dir
-
-app = typer.Typer(add_completion=False)
+from gzia.cli.command import command
 
 
-@app.command(help="Open the terminal UI: watch and steer the project's sessions.")
-def start(directory: Dir = None) -> None:
+@command("start", help="Open the terminal UI: watch and steer the project's sessions.")
+@click.option("-d", "--dir", "directory",
+              help="Project directory (default: the current directory).")
+def app(directory: str | None) -> None:
     from gzia.cli.terminal_ui import open_tui
 
     open_tui(directory)

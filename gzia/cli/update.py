@@ -4,15 +4,13 @@ and ``gz-ia update rollback``."""
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
 from gzia.cli import output
+from gzia.cli.command import group
 from gzia.i18n import N_, gettext
-
-app = typer.Typer(add_completion=False, invoke_without_command=True,
-                  help="Update gz-ia from Nexus (or Forgejo), verified and atomic.")
 
 
 def _on_failure(source: Any, failure: Any) -> None:
@@ -41,21 +39,18 @@ def _progress_bar() -> Any:
     return show
 
 
-@app.callback()
-def update(  # noqa: PLR0917 - typer maps each flag to one parameter
-    ctx: typer.Context,
-    check: Annotated[bool, typer.Option("--check", "-c", help="Only report; change nothing.")]
-    = False,
-    version: Annotated[str | None, typer.Option("--version", help="Install this version.")]
-    = None,
-    pre: Annotated[bool, typer.Option("--pre", help="Consider prereleases.")] = False,
-    force: Annotated[bool, typer.Option("--force", "-f", help="Reinstall even if current.")]
-    = False,
-    allow_downgrade: Annotated[bool, typer.Option("--allow-downgrade",
-                                                  help="Allow an older --version.")] = False,
-    dry_run: Annotated[bool, typer.Option("--dry-run",
-                                          help="Download and verify, but do not install.")]
-    = False,
+@group("update", invoke_without_command=True, subcommand_metavar="[COMMAND] [ARGS]...",
+       help="Update gz-ia from Nexus (or Forgejo), verified and atomic.")
+@click.option("--check", "-c", is_flag=True, help="Only report; change nothing.")
+@click.option("--version", help="Install this version.")
+@click.option("--pre", is_flag=True, help="Consider prereleases.")
+@click.option("--force", "-f", is_flag=True, help="Reinstall even if current.")
+@click.option("--allow-downgrade", is_flag=True, help="Allow an older --version.")
+@click.option("--dry-run", is_flag=True, help="Download and verify, but do not install.")
+@click.pass_context
+def app(  # noqa: PLR0917 - one parameter for each flag
+    ctx: click.Context, check: bool, version: str | None, pre: bool, force: bool,
+    allow_downgrade: bool, dry_run: bool,
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return  # its own flags are checked by the subcommand, once --json is parsed
@@ -114,7 +109,7 @@ def _highest(current: str, remote: str) -> str:
     return remote
 
 
-def _refuse_update_flags(ctx: typer.Context) -> None:
+def _refuse_update_flags(ctx: click.Context) -> None:
     """'update --check rollback' must not roll back while the user meant to check."""
     given = ctx.parent.params if ctx.parent is not None else {}
     if any(value not in (None, False) for value in given.values()):
@@ -129,7 +124,8 @@ def _refuse_update_flags(ctx: typer.Context) -> None:
 
 
 @app.command("rollback", help="Go back to the version that ran before the last update.")
-def rollback(ctx: typer.Context) -> None:
+@click.pass_context
+def rollback(ctx: click.Context) -> None:
     _refuse_update_flags(ctx)
     from gzia.update import apply, service
 

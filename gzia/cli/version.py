@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import platform
 
-import typer
-
 from gzia.cli import output
-
-app = typer.Typer(add_completion=False)
+from gzia.cli.command import command
 
 
 def report_version() -> None:
@@ -20,6 +17,6 @@ def report_version() -> None:
     output.emit(data, human=lambda: output.line(version_line()))
 
 
-@app.command(help="Print the version, commit and build date.")
-def version() -> None:
+@command("version", help="Print the version, commit and build date.")
+def app() -> None:
     report_version()

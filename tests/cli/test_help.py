@@ -12,7 +12,8 @@ import click
 import pytest
 
 from gzia.cli.help_text import FRAME, PLACEHOLDERS
-from gzia.cli.runner import PROGRAM, build_root
+from gzia.cli.root import PROGRAM
+from gzia.cli.runner import build_root
 from gzia.i18n import translations
 from tests.conftest import Result
 

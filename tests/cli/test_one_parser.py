@@ -18,7 +18,7 @@ import click
 import pytest
 
 from gzia.cli.global_flags import lenient_parse
-from gzia.cli.runner import COMPLETE_VAR
+from gzia.cli.root import COMPLETE_VAR
 from gzia.sessions.project import find_project
 from tests.conftest import Result
 from tests.sessions.session_testkit import COMPLETED_ISOLATED, go_record, make_repo, make_session
@@ -218,13 +218,13 @@ def test_mcp_errors(
 def test_the_mcp_command_defaults_to_the_kernels_limits() -> None:
     import inspect
 
-    from gzia.cli.mcp import mcp
+    from gzia.cli.mcp import app
     from gzia.orchy.limits import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT
     from gzia.orchy.proxy import ToolProxy
 
-    parameters = inspect.signature(mcp).parameters
-    assert parameters["tool_timeout"].default == DEFAULT_TIMEOUT
-    assert parameters["max_failures"].default == DEFAULT_MAX_FAILURES
+    defaults = {param.name: param.default for param in app.params}
+    assert defaults["tool_timeout"] == DEFAULT_TIMEOUT
+    assert defaults["max_failures"] == DEFAULT_MAX_FAILURES
     kernel = inspect.signature(ToolProxy).parameters
     assert (kernel["timeout"].default, kernel["max_failures"].default) == (30.0, 5)
 

@@ -1,7 +1,6 @@
-"""``gz-ia session ...``: the command group, one module per concern.
+"""``gz-ia session ...``: the command group, one module per subcommand (or two, with an alias).
 
-``commands`` builds the typer app (the ``gzia.commands`` entry point); ``common`` holds
-what every subcommand shares (``-d/--dir``, ids, opening the store); ``listing`` is
-``session list``; ``views`` renders; ``events``, ``control`` and ``process`` hold the
-log, kill/resume and process subcommands.
+``commands`` is the group (the ``gzia.commands`` entry point) and names each subcommand's
+module, imported only when that subcommand runs; ``common`` holds what every subcommand
+shares (``-d/--dir``, ids, opening the store).
 """

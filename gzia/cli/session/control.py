@@ -6,13 +6,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from gzia.cli import output
-from gzia.cli.run_options import Background
-from gzia.cli.session.common import Dir, SessionRef, open_store
+from gzia.cli.command import alias
+from gzia.cli.run_options import run_options
+from gzia.cli.session.common import open_store, session_command
 from gzia.i18n import N_, gettext
 
 _MSG_KILL_WHY: dict[object, str] = {
@@ -26,29 +27,22 @@ _MSG_KILL_WHY: dict[object, str] = {
 
 if TYPE_CHECKING:
     from gzia.sessions.record import SessionRecord
+    from gzia.sessions.run_options import RunOptions
     from gzia.supervisor.killtarget import KillTarget
 
 
-def register(app: typer.Typer) -> None:
-    app.command("kill", help="Stop a running session (SIGTERM, grace, SIGKILL to its "
-                             "process group) and record it killed.")(kill)
-    app.command("resume", help="Resume a finished session in its own workspace and "
-                               "conversation.")(resume)
-    app.command("continue", hidden=True, help="Alias of resume.")(resume)
-
-
-KillForce = Annotated[bool, typer.Option(
-    "--force", "-f", help="Signal the recorded PID even when the record has no start time "
-                          "and the process runs none of the agent's programs.")]
-
-
-def kill(ctx: typer.Context, session: SessionRef, force: KillForce = False,
-         directory: Dir = None) -> None:
+@session_command(
+    "kill", help="Stop a running session (SIGTERM, grace, SIGKILL to its process group) and "
+                 "record it killed.",
+    options=[click.option("--force", "-f", is_flag=True,
+                          help="Signal the recorded PID even when the record has no start time "
+                               "and the process runs none of the agent's programs.")])
+def kill_command(session: str, force: bool, directory: str | None) -> None:
     from gzia.sessions.ids import validate_session_ref
     from gzia.sessions.stopping import stop_session
 
     validate_session_ref(session)
-    result = stop_session(open_store(ctx, directory), session, force=force)
+    result = stop_session(open_store(directory), session, force=force)
     record = result.record
     warn_if_process_only(record.id, result.target)
     warn_if_still_stopping(record)
@@ -82,12 +76,16 @@ def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
                 details={"id": session_id, **target.to_json()})
 
 
-def resume(ctx: typer.Context, session: SessionRef, directory: Dir = None,
-           background: Background = False) -> None:
+@session_command("resume",
+                 help="Resume a finished session in its own workspace and conversation.")
+@run_options("background")
+def resume_command(session: str, directory: str | None, run: RunOptions) -> None:
     from gzia.cli.resume import resume_and_report
-    from gzia.cli.session.common import project_dir
     from gzia.sessions.ids import validate_session_ref
     from gzia.sessions.resuming import ResumeRequest
 
     validate_session_ref(session)
-    resume_and_report(ResumeRequest(session, project_dir(ctx, directory), background=background))
+    resume_and_report(ResumeRequest(session, directory, run))
+
+
+continue_command = alias(resume_command, "continue", help="Alias of resume.")

@@ -2,48 +2,48 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
 from gzia.cli import output
-from gzia.cli.session.common import Dir, SessionRef, open_session
+from gzia.cli.session.common import open_session, session_command
 from gzia.contract import NotFoundError, stopped_by_signal
 from gzia.i18n import N_, gettext
 from gzia.sessions.events import DEFAULT_AGENT, Event, append_event, new_event
 
-Action = Annotated[str, typer.Option("-a", "--action", help="What happened.")]
-Stage = Annotated[str, typer.Option("-s", "--stage", help="READ, PENDING or FINISH.")]
-Status = Annotated[str | None, typer.Option("--status", help="OK or FAILED.")]
-Agent = Annotated[str, typer.Option("--agent", help="Agent id.")]
-Role = Annotated[str | None, typer.Option("-r", "--role", help="Agent role.")]
-ErrorText = Annotated[str | None, typer.Option("--error", help="Error text.")]
-Duration = Annotated[int | None, typer.Option("--duration", help="Duration in milliseconds.")]
-Follow = Annotated[bool, typer.Option("-f", "--follow", help="Keep printing while it runs.")]
 
-
-def log_command(  # noqa: PLR0917 - typer maps one parameter to each flag
-    ctx: typer.Context, session: SessionRef, action: Action, stage: Stage,
-    status: Status = None, agent: Agent = DEFAULT_AGENT, role: Role = None,
-    error: ErrorText = None, duration: Duration = None, directory: Dir = None,
+@session_command("log", help="Append an event to the session's event log.", options=[
+    click.option("-a", "--action", required=True, help="What happened."),
+    click.option("-s", "--stage", required=True, help="READ, PENDING or FINISH."),
+    click.option("--status", help="OK or FAILED."),
+    click.option("--agent", default=DEFAULT_AGENT, help="Agent id."),
+    click.option("-r", "--role", help="Agent role."),
+    click.option("--error", help="Error text."),
+    click.option("--duration", type=int, help="Duration in milliseconds."),
+])
+def log_command(  # noqa: PLR0917 - one parameter for each flag
+    session: str, action: str, stage: str, status: str | None, agent: str, role: str | None,
+    error: str | None, duration: int | None, directory: str | None,
 ) -> None:
     event = new_event(session, action, stage, status=status, agent_id=agent, role=role,
                       error=error, duration_ms=duration)
-    store, record = open_session(ctx, session, directory)
+    store, record = open_session(session, directory)
     event.session_id = record.id
     append_event(store, event)
     output.emit(event.to_json(),
                 lambda: output.line(gettext("✓ Event recorded for session '{id}'.", id=record.id)))
 
 
-def logs_command(
-    ctx: typer.Context, session: SessionRef, follow: Follow = False, directory: Dir = None
-) -> None:
+@session_command(
+    "logs", help="Print the session's events (-f: follow while it runs).",
+    options=[click.option("-f", "--follow", is_flag=True, help="Keep printing while it runs.")])
+def logs_command(session: str, follow: bool, directory: str | None) -> None:
     from gzia.sessions.events import follow_events, read_events
     from gzia.sessions.reconcile import get_session
     from gzia.views.sessions import event_line
 
-    store, record = open_session(ctx, session, directory)
+    store, record = open_session(session, directory)
 
     def still_running() -> bool:
         try:

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import click
+
 from gzia.cli import output
+from gzia.cli.command import command
+from gzia.cli.numbers import Count
+from gzia.cli.session.common import dir_option
 from gzia.i18n import N_
 from gzia.sessions.project import find_project
 from gzia.sessions.reconcile import list_sessions
@@ -18,6 +23,27 @@ from gzia.sessions.store import SessionStore
 
 if TYPE_CHECKING:
     from gzia.sessions.list_filter import ListFilter
+
+
+@command("list", help="List the project's sessions, newest first.")
+@dir_option
+@click.option("--status", multiple=True, show_default=False,
+              help="Only sessions in this status (repeatable).")
+@click.option("--provider", multiple=True, show_default=False,
+              help="Only sessions of this provider (repeatable).")
+@click.option("--label", multiple=True, show_default=False,
+              help="Only sessions with label k=v (repeatable: all must match).")
+@click.option("--since",
+              help="Only sessions started since a time (RFC 3339) or a duration ago (2h, 7d).")
+@click.option("--limit", type=Count(1), metavar="N", help="Show at most N sessions, newest first.")
+def list_command(directory: str | None, status: tuple[str, ...],  # noqa: PLR0917 - one per flag
+                 provider: tuple[str, ...], label: tuple[str, ...], since: str | None,
+                 limit: int | None) -> None:
+    from gzia.sessions.list_filter import build_filter
+
+    wanted = build_filter(statuses=status, providers=provider, labels=label, since=since,
+                          limit=limit)
+    show_sessions(directory, None if wanted.is_empty else wanted)
 
 
 def show_sessions(directory: str | None, wanted: ListFilter | None = None) -> None:

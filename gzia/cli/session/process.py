@@ -1,6 +1,6 @@
 """Process actions on background sessions: poll, output, send-keys, paste, submit, attach.
 
-:func:`register` adds them to the ``session`` group. Each takes ``--json`` (one document
+Each takes ``--json`` (one document
 on stdout) and ``-d/--dir`` like every ``session`` subcommand, so scripts can drive an
 agent: ``gz-ia session submit ID 'run the tests'``, then ``gz-ia session output ID --tail 20``.
 """
@@ -8,13 +8,14 @@ agent: ``gz-ia session submit ID 'run the tests'``, then ``gz-ia session output 
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from gzia.cli import output
+from gzia.cli.command import argument
 from gzia.cli.numbers import Count
-from gzia.cli.session.common import Dir, SessionRef, open_session
+from gzia.cli.session.common import open_session, session_command
 from gzia.i18n import N_, gettext, ngettext
 from gzia.sessions.output_reading import log_of, tail_lines
 
@@ -23,25 +24,13 @@ if TYPE_CHECKING:
     from gzia.supervisor.logfile import LogMark
 
 
-def register(app: typer.Typer) -> None:
-    app.command("poll", help="Show a session's state, exit code, bytes of output and "
-                             "seconds since its last output.")(poll_command)
-    app.command("output", help="Print a session's terminal output (-f: follow while it "
-                               "runs).")(output_command)
-    app.command("send-keys", help="Send keys to a background session: tmux-style names "
-                                  "(Enter, Escape, C-c, Up, M-x) or literal text.")(send_keys)
-    app.command("paste", help="Paste text (or stdin with -) into a background session as "
-                              "a bracketed paste.")(paste_command)
-    app.command("submit", help="Type text into a background session, then Enter.")(submit)
-    app.command("attach", help="Attach this terminal to a background session; Ctrl-] "
-                               "detaches and leaves it running.")(attach_command)
-
-
-def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None) -> None:
+@session_command("poll", help="Show a session's state, exit code, bytes of output and "
+                              "seconds since its last output.")
+def poll_command(session: str, directory: str | None) -> None:
     from gzia.sessions.background import poll
     from gzia.views.sessions import exit_code_text
 
-    _, record = open_session(ctx, session, directory)
+    _, record = open_session(session, directory)
     state = poll(record)
     if not state["output_bytes"]:
         warn_no_output_yet(record.id)
@@ -57,18 +46,17 @@ def poll_command(ctx: typer.Context, session: SessionRef, directory: Dir = None)
     output.emit(state, human)
 
 
-Follow = Annotated[bool, typer.Option("-f", "--follow", help="Keep printing while it runs.")]
-Tail = Annotated[int | None, typer.Option("--tail", click_type=Count(0), metavar="N",
-                                          help="Only the last N lines.")]
-Raw = Annotated[bool, typer.Option("--raw", help="The bytes as written, escape sequences "
-                                                 "included.")]
-
-
-def output_command(ctx: typer.Context, session: SessionRef, follow: Follow = False,  # noqa: PLR0917 - typer maps each flag to one parameter
-                   tail: Tail = None, raw: Raw = False, directory: Dir = None) -> None:
+@session_command(
+    "output", help="Print a session's terminal output (-f: follow while it runs).",
+    options=[click.option("-f", "--follow", is_flag=True, help="Keep printing while it runs."),
+             click.option("--tail", type=Count(0), metavar="N", help="Only the last N lines."),
+             click.option("--raw", is_flag=True,
+                          help="The bytes as written, escape sequences included.")])
+def output_command(session: str, follow: bool, tail: int | None, raw: bool,
+                   directory: str | None) -> None:
     from gzia.supervisor.logfile import read_log_to_end
 
-    store, record = open_session(ctx, session, directory)
+    store, record = open_session(session, directory)
     logged, start = read_log_to_end(log_of(record))
     data = tail_lines(logged, tail)
     if follow and not output.is_json():
@@ -129,38 +117,38 @@ def _follow(store: SessionStore, session_id: str, start: LogMark, raw: bool) -> 
         _write(pending, raw=False)
 
 
-Keys = Annotated[list[str], typer.Argument(metavar="KEYS...", help="Key names or text.")]
-Literal = Annotated[bool, typer.Option("-l", "--literal",
-                                       help="Send every argument as text, no key names.")]
-
-
-def send_keys(ctx: typer.Context, session: SessionRef, keys: Keys,
-              literal: Literal = False, directory: Dir = None) -> None:
+@session_command(
+    "send-keys", help="Send keys to a background session: tmux-style names (Enter, Escape, "
+                      "C-c, Up, M-x) or literal text.",
+    options=[argument("keys", nargs=-1, required=True, metavar="KEYS...",
+                      help="Key names or text."),
+             click.option("-l", "--literal", is_flag=True,
+                          help="Send every argument as text, no key names.")])
+def send_keys_command(session: str, keys: tuple[str, ...], literal: bool,
+                      directory: str | None) -> None:
     from gzia.supervisor.keys import keys_bytes
 
-    data = "".join(keys).encode("utf-8", "surrogateescape") if literal else keys_bytes(keys)
-    _send(ctx, session, directory, data)
+    data = "".join(keys).encode("utf-8", "surrogateescape") if literal else keys_bytes(list(keys))
+    _send(session, directory, data)
 
 
-Text = Annotated[str | None, typer.Argument(metavar="[TEXT|-]",
-                                            help="The text; - or none reads stdin.")]
-
-
-def paste_command(ctx: typer.Context, session: SessionRef, text: Text = None,
-                  directory: Dir = None) -> None:
+@session_command(
+    "paste", help="Paste text (or stdin with -) into a background session as a bracketed paste.",
+    options=[argument("text", required=False, metavar="[TEXT|-]",
+                      help="The text; - or none reads stdin.")])
+def paste_command(session: str, text: str | None, directory: str | None) -> None:
     from gzia.supervisor.keys import bracketed_paste
 
     raw = _read_stdin() if text in (None, "-") else _encode(text)
-    _send(ctx, session, directory, bracketed_paste(raw))
+    _send(session, directory, bracketed_paste(raw))
 
 
-SubmitText = Annotated[str | None, typer.Argument(metavar="[TEXT]",
-                                                  help="The text (none: just Enter).")]
-
-
-def submit(ctx: typer.Context, session: SessionRef, text: SubmitText = None,
-           directory: Dir = None) -> None:
-    _send(ctx, session, directory, _encode(text or "") + b"\r")
+@session_command(
+    "submit", help="Type text into a background session, then Enter.",
+    options=[argument("text", required=False, metavar="[TEXT]",
+                      help="The text (none: just Enter).")])
+def submit_command(session: str, text: str | None, directory: str | None) -> None:
+    _send(session, directory, _encode(text or "") + b"\r")
 
 
 def _read_stdin() -> bytes:
@@ -177,10 +165,10 @@ def _encode(text: str | None) -> bytes:
     return (text or "").encode("utf-8", "surrogateescape")
 
 
-def _send(ctx: typer.Context, session: str, directory: str | None, data: bytes) -> None:
+def _send(session: str, directory: str | None, data: bytes) -> None:
     from gzia.sessions.background import send_input
 
-    _, record = open_session(ctx, session, directory)
+    _, record = open_session(session, directory)
     sent = send_input(record, data)
     output.emit({"id": record.id, "bytes": sent},
                 lambda: output.line(ngettext("✓ 1 byte sent to session '{id}'.",
@@ -188,16 +176,16 @@ def _send(ctx: typer.Context, session: str, directory: str | None, data: bytes) 
                                              id=record.id)))
 
 
-DetachKey = Annotated[str, typer.Option("--detach-key", metavar="KEY",
-                                        help="The key that detaches (tmux-style name).")]
-
-
-def attach_command(ctx: typer.Context, session: SessionRef, detach_key: DetachKey = "C-]",
-                   directory: Dir = None) -> None:
+@session_command(
+    "attach", help="Attach this terminal to a background session; Ctrl-] detaches and leaves "
+                   "it running.",
+    options=[click.option("--detach-key", default="C-]", metavar="KEY",
+                          help="The key that detaches (tmux-style name).")])
+def attach_command(session: str, detach_key: str, directory: str | None) -> None:
     from gzia.sessions.background import attach_session
     from gzia.supervisor.attach import DETACHED, AttachStreams
 
-    store, record = open_session(ctx, session, directory)
+    store, record = open_session(session, directory)
     streams = AttachStreams(0, sys.stdout.fileno(), _detach_byte(detach_key))
     output.progress(gettext("[attached to session {id}: {key} detaches]", id=record.id,
                             key=detach_key))

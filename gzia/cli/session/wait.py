@@ -8,13 +8,14 @@ carries the outcome); 1 with ``TIMEOUT`` (retryable) when the timeout passes fir
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from gzia.cli import output
+from gzia.cli.command import argument, command
 from gzia.cli.numbers import Seconds
-from gzia.cli.session.common import Dir, open_store
+from gzia.cli.session.common import dir_option, open_store
 from gzia.contract import TimeoutFailure
 from gzia.i18n import N_, gettext
 from gzia.sessions.ids import validate_session_ref
@@ -23,22 +24,22 @@ from gzia.views.sessions import exit_code_text
 if TYPE_CHECKING:
     from gzia.sessions.wait import WaitResult
 
-Ids = Annotated[list[str], typer.Argument(help="The sessions to wait for (ids or prefixes).",
-                                          show_default=False)]
-Timeout = Annotated[float | None, typer.Option(
-    "--timeout", click_type=Seconds(),
-    help="Give up after S seconds (exit 1, TIMEOUT; the sessions keep running).")]
-AnyOne = Annotated[bool, typer.Option("--any", help="Return when the first session ends.")]
 
-
-def wait_command(ctx: typer.Context, sessions: Ids, timeout: Timeout = None,
-                 any_one: AnyOne = False, directory: Dir = None) -> None:
+@command("wait", help="Wait until sessions end; exit 0 only if all completed with exit 0.")
+@argument("sessions", nargs=-1, required=True,
+          help="The sessions to wait for (ids or prefixes).")
+@click.option("--timeout", type=Seconds(),
+              help="Give up after S seconds (exit 1, TIMEOUT; the sessions keep running).")
+@click.option("--any", "any_one", is_flag=True, help="Return when the first session ends.")
+@dir_option
+def wait_command(sessions: tuple[str, ...], timeout: float | None, any_one: bool,
+                 directory: str | None) -> None:
     from gzia.sessions.wait import resolve_all, wait_for
 
     for ref in sessions:
         validate_session_ref(ref)
-    store = open_store(ctx, directory)
-    records = resolve_all(store, sessions)
+    store = open_store(directory)
+    records = resolve_all(store, list(sessions))
     ids = [r.id for r in records]
     result = wait_for(store, records, any_one=any_one, timeout=timeout)
     data = result.to_json(ids)

@@ -33,9 +33,9 @@ from gzia.contract import ConflictError, GzError, InvalidInputError, stop_reques
 from gzia.credentials import without_secrets
 from gzia.drivers.base import Driver, LaunchRequest, Permission
 from gzia.i18n import N_, gettext
-from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
+from gzia.sessions.mcp_command import server_command
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord, Status, now_rfc3339
@@ -47,6 +47,8 @@ from gzia.sessions.run.finish import (
     run_end,
 )
 from gzia.sessions.run.request import LaunchCallback, RunEnd, SessionRequest, SessionRun
+from gzia.sessions.run_options import RunOptions
+from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
@@ -111,23 +113,18 @@ def _claimed_key(store: SessionStore, request: SessionRequest) -> Iterator[Reuse
 def resume_session(
     directory: str | Path | None,
     ref: str,
+    options: RunOptions,
     *,
     driver_for: Callable[[str], Driver],
-    watchdog: Watchdog,
     on_launch: LaunchCallback | None = None,
     environ: Mapping[str, str] | None = None,
-    output_to_stderr: bool = False,
-    mcp_server: Sequence[str] | None = None,
-    background: BackgroundOptions | None = None,
-    allow_push: bool = False,
-    profiles: Sequence[str] = (),
-    notify: bool = True,
 ) -> SessionRun:
     """Continue a finished session: same record, same workspace, same conversation.
 
-    Pushes are allowed when ``allow_push`` says so or the session was started allowing them.
-    The session's profiles are projected again; ``profiles`` adds more (kept in the record).
-    Notifications stay muted once muted; ``notify=False`` mutes them.
+    Pushes are allowed when ``options`` or the settings say so, or the session was started
+    allowing them. The session's profiles are projected again; ``options.profiles`` adds
+    more (kept in the record). Notifications stay muted once muted (``options.notify``
+    false mutes them).
     """
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(directory)
@@ -137,15 +134,17 @@ def resume_session(
         raise ConflictError(N_("session '{id}' is already running (PID {pid})"), id=record.id,
                             pid=record.pid,
                             details={"id": record.id, "pid": record.pid}, data=record.to_json())
+    background = background_options(options.background)
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
-        command=record.command,
-        mode=record.mode or "chat", output_to_stderr=output_to_stderr, mcp_server=mcp_server,
+        command=record.command, mode=record.mode or "chat",
+        output_to_stderr=options.output_to_stderr, mcp_server=server_command(options.no_mcp),
         pty=background is not None, background=background,
-        allow_push=allow_push or record.allow_push is True,
-        profiles=tuple(dict.fromkeys([*(record.profiles or ()), *profiles])),
-        notify=notify and record.notify is not False,
+        allow_push=push_allowed(options.allow_push) or record.allow_push is True,
+        profiles=tuple(dict.fromkeys([*(record.profiles or ()), *options.profiles])),
+        notify=options.notify and record.notify is not False,
     )
+    watchdog = configured_watchdog(options.timeout_s, options.no_output_timeout_s)
     bundle = _profile_bundle(project, request.profiles, environ)
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)

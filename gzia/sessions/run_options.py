@@ -1,0 +1,29 @@
+"""What a run is asked for by its front end (``gz-ia chat``, ``exec``, ``resume``, ``session
+resume``, the terminal UI), in one typed value: adding a run option adds a field here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """The options of one run; the settings and the terminal supply the rest
+    (:mod:`gzia.sessions.run_settings`)."""
+
+    background: bool = False
+    """Run under a detached holder and return once the agent runs (``-b``)."""
+    timeout_s: float | None = None
+    no_output_timeout_s: float | None = None
+    profiles: tuple[str, ...] = ()
+    no_mcp: bool = False
+    """Do not hand the session's MCP server to the agent."""
+    allow_push: bool = False
+    """``--allow-push``: lift the refusal of ``git push`` (else the ``allow_push`` setting)."""
+    labels: Mapping[str, str] | None = None
+    idempotency_key: str | None = None
+    output_to_stderr: bool = False
+    """The agent's output goes to stderr (JSON mode: stdout carries the envelope alone)."""
+    notify: bool = True
+    """False: ``--no-notify``, the session sends no notification (kept on resume)."""
