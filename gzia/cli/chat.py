@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 @click.option("-i", "--prompt", help="Initial prompt.")
 @project_dir
 @run_options("allow_push", "no_mcp", "labels", "idempotency_key", "background", "timeout",
-             "no_output_timeout", "profiles")
+             "no_output_timeout", "profiles", "no_notify")
 def app(provider: str | None, perm: str | None, prompt: str | None, directory: str | None,
          run: RunOptions) -> None:
     from gzia.sessions.run import start_session

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 @project_dir
 @click.option("--provider", default="shell", help="Driver that runs the command.")
 @run_options("allow_push", "labels", "idempotency_key", "background", "timeout",
-             "no_output_timeout", "profiles")
+             "no_output_timeout", "profiles", "no_notify")
 def app(command: tuple[str, ...], directory: str | None, provider: str,
                  run: RunOptions) -> None:
     from gzia.drivers.base import Permission

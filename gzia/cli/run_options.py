@@ -49,6 +49,9 @@ OPTIONS: dict[str, Callable[[F], F]] = {
     "profiles": click.option(
         "--profile", "profiles", multiple=True, metavar="NAME",
         help="Project this profile into the session's worktree (repeatable)."),
+    "no_notify": click.option(
+        "--no-notify", is_flag=True,
+        help="Send no notification for this session (kept on resume)."),
 }
 
 
@@ -82,7 +85,7 @@ def options_from(given: dict[str, Any]) -> RunOptions:
         profiles=tuple(given.pop("profiles", ())), no_mcp=given.pop("no_mcp", False),
         allow_push=given.pop("allow_push", False), labels=_parsed_labels(labels),
         idempotency_key=None if key is None else _valid_key(key),
-        output_to_stderr=output.is_json())
+        output_to_stderr=output.is_json(), notify=not given.pop("no_notify", False))
 
 
 def _valid_key(key: str) -> str:
@@ -110,7 +113,8 @@ def session_request(directory: str | None, driver: Driver, permission: Permissio
         allow_push=push_allowed(run.allow_push), labels=run.labels,
         idempotency_key=run.idempotency_key,
         mcp_server=server_command(run.no_mcp) if mcp else None,
-        background=background_options(run.background), profiles=run.profiles, **fields)
+        background=background_options(run.background), profiles=run.profiles,
+        notify=run.notify, **fields)
 
 
 def watchdog_of(run: RunOptions) -> Watchdog:

@@ -128,3 +128,57 @@ def test_a_session_that_is_not_running_is_a_conflict(
         stop_gracefully(SessionStore(find_project(repo)), data["id"], 1.0)
     assert raised.value.message == f"session '{data['id']}' is not running (current status: " \
         "completed)"
+
+
+@pytest.mark.parametrize("case", [
+    ("en", "✓ Session '{id}' stopped: its agent ended when asked.\n"),
+    ("es", "✓ Sesión '{id}' detenida: su agente terminó al pedírselo.\n")], ids=["en", "es"])
+def test_session_stop_says_the_agent_ended_when_asked(
+        gz: Callable[..., Result], repo: Path, agent: Callable[[str, str], Path], notes: Path,
+        case: tuple[str, str]) -> None:
+    lang, line = case
+    session = started(gz, repo, agent, notes, DOUBLE_SIGINT)
+    result = gz("session", "stop", session, cwd=repo, env={"GZ_LANG": lang})
+    assert (result.exit_code, result.stdout, result.stderr) == (0, line.format(id=session), "")
+
+
+@pytest.mark.parametrize("case", [
+    ("en", "✓ Session '{id}' (PID {pid}) killed: its agent had not ended 0.5 s after it was "
+           "asked.\n"),
+    ("es", "✓ Sesión '{id}' (PID {pid}) matada: su agente no había terminado 0.5 s después de "
+           "pedírselo.\n")], ids=["en", "es"])
+def test_session_stop_says_when_it_had_to_kill(
+        gz: Callable[..., Result], repo: Path, agent: Callable[[str, str], Path], notes: Path,
+        case: tuple[str, str]) -> None:
+    lang, line = case
+    session = started(gz, repo, agent, notes, NEVER_EXITS)
+    pid = stored(repo, session)["pid"]
+    result = gz("session", "stop", session, "--timeout", "0.5", cwd=repo, env={"GZ_LANG": lang})
+    assert (result.exit_code, result.stdout, result.stderr) == \
+        (0, line.format(id=session, pid=pid), "")
+
+
+def test_session_stop_in_json_is_the_record_and_how_it_stopped(
+        gz: Callable[..., Result], repo: Path, agent: Callable[[str, str], Path],
+        notes: Path) -> None:
+    session = started(gz, repo, agent, notes, IGNORES_CTRL_C)
+    result = gz("--json", "session", "stop", session, "--timeout", "0.3", cwd=repo)
+    assert result.exit_code == 0, result.stderr
+    data = result.json["data"]
+    assert data["stop"] == {"how": "killed", "why_killed": "timed_out"}
+    assert {k: data[k] for k in ("id", "status", "end_reason", "signal")} == \
+        {"id": session, "status": "killed", "end_reason": "killed", "signal": signal.SIGTERM}
+    assert result.json["errors"] == result.json["warnings"] == []
+
+
+def test_session_stop_of_a_finished_session_is_a_conflict(
+        gz: Callable[..., Result], repo: Path) -> None:
+    from tests.background.conftest import wait_final
+
+    data = start_background(gz, repo, "true")
+    wait_final(repo, data["id"])
+    result = gz("--json", "session", "stop", data["id"], cwd=repo)
+    assert result.exit_code == 1
+    (error,) = result.json["errors"]
+    assert (error["code"], error["message"]) == (
+        "CONFLICT", f"session '{data['id']}' is not running (current status: completed)")

@@ -104,3 +104,18 @@ def test_an_unattached_run_of_the_same_kind_is_notified(
     go.touch()
     holder_gone(repo, data["id"])
     assert [p["event"] for p in posts(receiver)] == ["end"]
+
+
+def test_a_session_started_with_no_notify_sends_nothing_even_on_resume(
+        gz: Callable[..., Result], repo: Path, receiver: FakeServer,
+        settings_file: Callable[..., Path]) -> None:
+    config = settings_file(notify_webhook=receiver.url + "/hook", notify_desktop=False)
+    env = {"GZ_CONFIG_FILE": str(config)}
+    data = start_in_background(gz, repo, "true", env=env, options=("--no-notify",))
+    holder_gone(repo, data["id"])
+    assert stored(repo, data["id"])["notify"] is False
+    resumed = gz("--json", "resume", "-b", data["id"], cwd=repo, env=env)
+    assert resumed.exit_code == 0, resumed.stderr
+    holder_gone(repo, data["id"])
+    assert stored(repo, data["id"])["notify"] is False
+    assert posts(receiver) == []

@@ -78,7 +78,7 @@ def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
 
 @session_command("resume",
                  help="Resume a finished session in its own workspace and conversation.")
-@run_options("background")
+@run_options("background", "no_notify")
 def resume_command(session: str, directory: str | None, run: RunOptions) -> None:
     from gzia.cli.resume import resume_and_report
     from gzia.sessions.ids import validate_session_ref
