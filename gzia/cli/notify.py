@@ -20,7 +20,7 @@ def test_command(directory: str | None) -> None:
     from gzia.contract import IOFailure, NetworkError
     from gzia.sessions.notify import send_test
     from gzia.sessions.project import find_project
-    from gzia.views.stopping import delivery_lines
+    from gzia.views.attention import delivery_lines
 
     _, deliveries = send_test(find_project(directory))
     data = {"channels": [d.to_json() for d in deliveries]}

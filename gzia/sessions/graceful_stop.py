@@ -101,7 +101,7 @@ def _typed(record: SessionRecord, keys: QuitKeys) -> bool:
         try:
             send_input(record, press)
         except GzError:  # the agent's terminal closed: it is ending
-            return typed or number > 0
+            return typed
         typed = True
     return typed
 

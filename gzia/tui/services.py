@@ -138,7 +138,7 @@ def stop(store: SessionStore, session_id: str) -> str:
     """``gz-ia session stop``: the line it prints."""
     from gzia.config import load_config
     from gzia.sessions.graceful_stop import stop_gracefully
-    from gzia.views.stopping import stop_line
+    from gzia.views.attention import stop_line
 
     timeout_s = float(load_config().get("stop_timeout"))
     return stop_line(stop_gracefully(store, session_id, timeout_s), timeout_s)

@@ -21,7 +21,7 @@ def stop_command(session: str, timeout: float | None, directory: str | None) -> 
     from gzia.config import load_config
     from gzia.sessions.graceful_stop import stop_gracefully
     from gzia.sessions.ids import validate_session_ref
-    from gzia.views.stopping import stop_line
+    from gzia.views.attention import stop_line
 
     validate_session_ref(session)
     timeout_s = float(load_config().get("stop_timeout")) if timeout is None else timeout
