@@ -80,11 +80,9 @@ def isolated_env(
         "[user]\n\tname = Test User\n\temail = test@example.invalid\n"
         "[init]\n\tdefaultBranch = main\n"
     )
-    from gzia.cli import output
     from gzia.i18n import set_language
 
     set_language(None)
-    output.reset()
     yield home
     set_language(None)
 

@@ -10,9 +10,7 @@ A group's subcommands may be named with the ``module:attribute`` that defines th
 
 from __future__ import annotations
 
-import difflib
 import importlib
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -72,11 +70,6 @@ class GzCommand(click.Command):
             option.callback = _show_help
         return option
 
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """click's plain page, whatever a plugin's own class would draw (typer's rich
-        boxes would go straight to stdout, even in JSON mode)."""
-        click.Command.format_help(self, ctx, formatter)
-
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """An ``Arguments`` section for the arguments that have help, then ``Options``."""
         arguments: list[tuple[str, str]] = []
@@ -127,6 +120,8 @@ class GzGroup(GzCommand, click.Group):
 
 
 def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> None:
+    import difflib  # only for a word that is no command: off every command's path
+
     apply_global_flags(None, rest)
     close = difflib.get_close_matches(name, known, n=3)
     raise UnknownCommandError(
@@ -148,11 +143,12 @@ def show_help(ctx: click.Context) -> None:
     from gzia.cli.help_text import help_text
 
     text = help_text(ctx)
-    if output.is_json():
-        output.emit({"help": text})
+    out = output.current()
+    if out.json:
+        out.emit({"help": text})
     else:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+        out.stdout.write(text + "\n")
+        out.stdout.flush()
 
 
 BUILT_IN_SETTINGS = {"show_default": True}

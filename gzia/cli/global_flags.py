@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from gzia.cli.output import GLOBAL_FLAGS
+from gzia.cli.output import GLOBAL_FLAGS, current
 
 
 def global_options() -> list[click.Option]:
@@ -41,7 +41,7 @@ def apply_global_flags(command: click.Command | None, args: Sequence[str]) -> No
     values = lenient_parse(command, list(args))
     for option, flag in zip(global_options(), GLOBAL_FLAGS, strict=True):
         if values.get(option.name):
-            flag.apply(True)
+            flag.apply(current())
 
 
 def lenient_parse(command: click.Command, args: list[str]) -> dict[str, Any]:

@@ -9,13 +9,12 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-from gzia.cli import output
+from gzia.cli.output import JSONText, Output, reporting
 from gzia.contract import (
     ExitCode,
     GzError,
@@ -28,64 +27,57 @@ from gzia.contract import (
 
 
 @contextmanager
-def invocation() -> Iterator[None]:
-    """A fresh output state, and SIGTERM/SIGHUP raised as :class:`TerminationRequested`
+def invocation() -> Iterator[Output]:
+    """The invocation's reporter, and SIGTERM/SIGHUP raised as :class:`TerminationRequested`
     so they end the command like any error (a hangup stops cleanly too)."""
-    output.reset(debug=os.environ.get("GZ_DEBUG", "") not in ("", "0"))
+    out = Output(debug=os.environ.get("GZ_DEBUG", "") not in ("", "0"))
     previous = {signum: signal.signal(signum, _raise_terminated)
                 for signum in (signal.SIGTERM, signal.SIGHUP)}
     try:
-        yield
+        with reporting(out):
+            yield out
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        output.restore_stdout()
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
     raise TerminationRequested
 
 
-def succeeded() -> int:
-    if output.state.json:
+def succeeded(out: Output) -> int:
+    if out.json:
         try:
-            text = encode_envelope(envelope(True, output.state.data, [], output.state.warnings))
+            text = encode_envelope(envelope(True, out.data, [], out.warnings))
         except ValueError as exc:  # a value JSON cannot hold: the outcome is that error
-            return failed(exc)
-        _write_document(text)
-    return output.state.outcome_exit or ExitCode.OK
+            return failed(out, exc)
+        out.write_document(text + "\n")
+    return out.outcome_exit or ExitCode.OK
 
 
-def failed(exc: BaseException) -> int:
+def failed(out: Output, exc: BaseException) -> int:
     exit_code, code = classify(exc)
     problem = problem_from(exc)
-    if output.state.json:
+    if out.json:
         data = exc.data if isinstance(exc, GzError) else None
         try:
-            text = encode_envelope(envelope(False, data, [problem], output.state.warnings))
+            text = encode_envelope(envelope(False, data, [problem], out.warnings))
         except ValueError:
             text = encode_envelope(envelope(False, None, [problem], []))
-        _write_document(text)
+        out.write_document(text + "\n")
     else:
-        _render_error(problem)
-    if code == "INTERNAL" and output.state.debug:
+        _render_error(out, problem)
+    if code == "INTERNAL" and out.debug:
         import traceback
 
-        traceback.print_exception(exc, file=sys.stderr)
+        traceback.print_exception(exc, file=out.stderr)
     return int(exit_code)
 
 
-def _render_error(problem: Problem) -> None:
+def _render_error(out: Output, problem: Problem) -> None:
     from gzia.views.problems import error_lines
 
-    lines = error_lines(problem, debug_hint=not output.state.debug)
-    output.write_for_people(sys.stderr, "\n".join(lines) + "\n")
-
-
-def _write_document(text: str) -> None:
-    stream = output.document_stream()
-    stream.write(text + "\n")
-    stream.flush()
+    out.error(error_lines(problem, debug_hint=not out.debug))
 
 
 def encode_envelope(document: dict[str, Any]) -> str:
@@ -94,9 +86,9 @@ def encode_envelope(document: dict[str, Any]) -> str:
 
     Always RFC 8259 JSON: a NaN or an infinity, which JSON has no word for, and an
     integer too long to print (Python's 4300-digit limit) raise ``ValueError``."""
-    if not any(isinstance(value, output.JSONText) for value in document.values()):
+    if not any(isinstance(value, JSONText) for value in document.values()):
         return _dumps(document)
-    members = (f"{_dumps(key)}: {value if isinstance(value, output.JSONText) else _dumps(value)}"
+    members = (f"{_dumps(key)}: {value if isinstance(value, JSONText) else _dumps(value)}"
                for key, value in document.items())
     return "{" + ", ".join(members) + "}"
 

@@ -3,7 +3,9 @@
 
 The result is a :class:`~gzia.cli.command.GzCommand` (or group) built around the plugin's
 command, not the plugin's object changed: its parameters, callback and texts are taken
-over, its ``invoke`` still runs, its subcommands are adapted when named.
+over, its ``invoke`` still runs, its subcommands are adapted when named. Its page is
+drawn by gz-ia's class, with click's plain formatter: typer's rich help would print boxes
+straight to stdout, even in JSON mode.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import click
 
 from gzia.cli import outcome
 from gzia.cli.command import context_being_parsed
+from gzia.cli.output import Output
 from gzia.cli.root import PROGRAM, CompletionAnswered, RootGroup
 from gzia.contract import (
     GzError,
@@ -46,30 +47,32 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: Any) -> No
 
 
 def run(args: list[str], *, sheds_credentials: bool = False) -> int:
-    with outcome.invocation():
-        return _run(args, build_root(sheds_credentials=sheds_credentials))
+    """Run one command line; its :class:`~gzia.cli.output.Output` reaches the commands
+    as click's ``ctx.obj``."""
+    with outcome.invocation() as out:
+        return _run(args, build_root(sheds_credentials=sheds_credentials), out)
 
 
-def _run(args: list[str], root: RootGroup) -> int:
+def _run(args: list[str], root: RootGroup, out: Output) -> int:
     try:
-        with root.make_context(PROGRAM, args) as ctx:
+        with root.make_context(PROGRAM, args, obj=out) as ctx:
             root.invoke(ctx)
     except CompletionAnswered as answered:
         return answered.exit_code
     except (click.exceptions.Exit, SystemExit) as done:  # also a plugin's sys.exit()
         code = done.exit_code if isinstance(done, click.exceptions.Exit) else done.code
-        return outcome.succeeded() if code in (0, None) else outcome.failed(_exited(code))
+        return outcome.succeeded(out) if code in (0, None) else outcome.failed(out, _exited(code))
     except click.UsageError as usage:
-        return outcome.failed(_usage_error(usage))
+        return outcome.failed(out, _usage_error(usage))
     except click.Abort as abort:
         cause = abort.__cause__ or abort.__context__
         interrupt = cause if isinstance(cause, KeyboardInterrupt) else KeyboardInterrupt()
-        return outcome.failed(interrupt)
+        return outcome.failed(out, interrupt)
     except BrokenPipeError:
         raise
     except (Exception, KeyboardInterrupt) as exc:
-        return outcome.failed(exc)
-    return outcome.succeeded()
+        return outcome.failed(out, exc)
+    return outcome.succeeded(out)
 
 
 def _exited(code: object) -> GzError:

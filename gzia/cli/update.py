@@ -3,7 +3,6 @@ and ``gz-ia update rollback``."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
@@ -22,7 +21,8 @@ def _on_failure(source: Any, failure: Any) -> None:
 
 
 def _progress_bar() -> Any:
-    if output.state.json or output.state.quiet or not sys.stderr.isatty():
+    out = output.current()
+    if out.json or out.quiet or not out.stderr.isatty():
         return None
 
     def show(done: int, total: int | None) -> None:
@@ -33,8 +33,8 @@ def _progress_bar() -> Any:
             text = f"\r[{bar}] {mib:7.1f} / {total / 1048576:.1f} MiB"
         else:
             text = f"\r{mib:7.1f} MiB"
-        sys.stderr.write(text + ("\n" if total and done >= total else ""))
-        sys.stderr.flush()
+        out.stderr.write(text + ("\n" if total and done >= total else ""))
+        out.stderr.flush()
 
     return show
 

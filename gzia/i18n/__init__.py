@@ -59,10 +59,11 @@ def set_language(lang: str | None) -> None:
 def translations(lang: str) -> NullTranslations:
     """The compiled catalogue of ``lang``, read from the package (a pyz included)."""
     from gettext import GNUTranslations, NullTranslations
-    from importlib.resources import files
 
     if lang == "en":
         return NullTranslations()
+    from importlib.resources import files  # only for a catalogue to read
+
     compiled = files("gzia") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
     with compiled.open("rb") as stream:
         return GNUTranslations(stream)

@@ -139,6 +139,31 @@ def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -
     return result
 
 
+@dataclass(frozen=True)
+class DeletePreview:
+    """What ``delete`` would remove, and the refusal it would make without ``--force``."""
+
+    record: SessionRecord
+    refusal: SafetyBlockError | None
+    work: UnmergedWork
+    """The work that exists nowhere else (lost on a forced delete)."""
+    worktree: Path | None
+    branch: str | None
+
+
+def preview_delete(store: SessionStore, record: SessionRecord) -> DeletePreview:
+    """The checks ``delete`` makes first; nothing changes (the terminal UI asks after them)."""
+    _refuse_links(store, record.id)
+    record = reconcile(store, record)
+    work = unmerged_work(store.project, record)
+    refusal = (running_refusal(record) if record.is_running
+               else _unmerged_refusal(store.project, record.id, work) if work else None)
+    worktree, branch = worktree_for(store.project, record.id), branch_for(record.id)
+    has_branch = store.project.is_git and branch_exists(store.project.root, branch)
+    return DeletePreview(record, refusal, work, worktree if worktree.exists() else None,
+                         branch if has_branch else None)
+
+
 def _refuse_links(store: SessionStore, session_id: str) -> None:
     """Every path delete removes is checked before anything is removed or stopped."""
     for path in (worktree_for(store.project, session_id),
@@ -157,10 +182,7 @@ def _stop(
     it ended on its own meanwhile, and its owner recorded how)."""
     details = {"id": record.id, "pid": record.pid}
     if not force:
-        raise SafetyBlockError(N_("session '{id}' is running (PID {pid}); stop it first or use "
-                                  "--force"),
-                               id=record.id, pid=record.pid,
-                               hint_key=N_("gz-ia session delete {id} --force"), details=details)
+        raise running_refusal(record)
     try:
         kill = importlib.import_module(KILL_MODULE)
     except ModuleNotFoundError:
@@ -179,6 +201,15 @@ def _stop(
             raise
         return final, None, False
     return store.load(record.id), killed.target, True
+
+
+def running_refusal(record: SessionRecord) -> SafetyBlockError:
+    """Delete without ``--force`` of a session that runs."""
+    return SafetyBlockError(N_("session '{id}' is running (PID {pid}); stop it first or use "
+                               "--force"),
+                            id=record.id, pid=record.pid,
+                            hint_key=N_("gz-ia session delete {id} --force"),
+                            details={"id": record.id, "pid": record.pid})
 
 
 def _unmerged_refusal(project: Project, session_id: str, work: UnmergedWork) -> SafetyBlockError:

@@ -97,7 +97,7 @@ class _SignalThenClaim:
         self.force = force
 
     def __call__(self, record: SessionRecord) -> None:
-        _check_killable(record)
+        check_killable(record)
         if record.pid_start_time is None and not self.force:
             _refuse_unproven(record)
         try:
@@ -117,7 +117,7 @@ class _SignalThenClaim:
         record.duration_ms = elapsed_ms(record.started_at, record.finished_at)
 
 
-def _check_killable(record: SessionRecord) -> None:
+def check_killable(record: SessionRecord) -> None:
     """Only a live, running session whose pid could be an agent may be signalled."""
     if record.status != Status.RUNNING:
         raise ConflictError(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import App
 from textual.binding import BindingType
 from textual.command import CommandPalette
+from textual.driver import Driver
 
 from gzia.contract import TerminatedError
 from gzia.i18n import N_, gettext
@@ -46,6 +47,7 @@ class GzApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         key("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
         key("ctrl+p", "command_palette", N_("Commands"), show=False, priority=True),
+        key("question_mark", "help", N_("Keys"), show=False),
         key("n", "new_session", N_("New")),
         key("u", "update", N_("Update"), show=False),  # 80 columns: in the palette
     ]
@@ -58,6 +60,17 @@ class GzApp(App[None]):
         """The terminal to watch for a hang-up (None: headless, nothing to watch)."""
         self.terminal_lost = False
         self.home: SessionsScreen | None = None
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's own, tidier on a Unix terminal (:mod:`gzia.tui.terminal`)."""
+        from textual.drivers.linux_driver import LinuxDriver
+
+        found = super().get_driver_class()
+        if found is LinuxDriver:
+            from gzia.tui.terminal import TidyDriver
+
+            return TidyDriver
+        return found
 
     def on_mount(self) -> None:
         from gzia.tui.screens.sessions import SessionsScreen
@@ -84,11 +97,15 @@ class GzApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``n`` and ``u`` open their screens from the home screen only: never a second
-        form over the first, nor a form over a session's detail."""
+        form over the first, nor a form over a session's detail (the command palette
+        offers them over the home screen)."""
         if action in HOME_ONLY_ACTIONS:
             from gzia.tui.screens.sessions import SessionsScreen
 
-            return isinstance(self.screen, SessionsScreen)
+            screen = self.screen  # the palette offers the actions of the screen below
+            if isinstance(screen, CommandPalette) and len(self.screen_stack) > 1:
+                screen = self.screen_stack[-2]
+            return isinstance(screen, SessionsScreen)
         return True
 
     def action_new_session(self) -> None:
@@ -100,6 +117,12 @@ class GzApp(App[None]):
         from gzia.tui.screens.update import UpdateScreen
 
         self.push_screen(UpdateScreen())
+
+    def action_help(self) -> None:
+        from gzia.tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen | CommandPalette):
+            self.push_screen(HelpScreen(self.screen))
 
     def action_command_palette(self) -> None:
         if not isinstance(self.screen, CommandPalette):

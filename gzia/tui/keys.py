@@ -14,11 +14,19 @@ from textual.dom import DOMNode
 
 from gzia.i18n import gettext
 
+GZ_IA_KEY = "gz-ia"
+"""The id of every binding declared by :func:`key`: the command palette and the help
+screen list those, not the keys Textual's widgets bring (a table's ``Cursor up``...)."""
+
 
 def key(keys: str, action: str, message_key: str, *, show: bool = True,
         priority: bool = False) -> Binding:
     """A binding described by ``message_key`` (``tui.<name>``, ``tui_forms.<name>``)."""
-    return Binding(keys, action, message_key, show=show, priority=priority)
+    return Binding(keys, action, message_key, show=show, priority=priority, id=GZ_IA_KEY)
+
+
+def is_gz_ia_key(binding: Binding) -> bool:
+    return binding.id == GZ_IA_KEY
 
 
 def translate_bindings(node: DOMNode) -> None:

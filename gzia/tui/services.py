@@ -162,11 +162,11 @@ def merge(store: SessionStore, session_id: str) -> list[str]:
     return render_merge(result, N_("✓ Merge completed successfully for session '{id}'."))
 
 
-def delete(store: SessionStore, session_id: str) -> str:
-    """``gz-ia session delete`` (without ``--force``): the line it prints."""
+def delete(store: SessionStore, session_id: str, *, force: bool = False) -> str:
+    """``gz-ia session delete [--force]``: the line it prints."""
     from gzia.sessions.delete import delete_session
 
-    delete_session(store, load_session(store, session_id), force=False)
+    delete_session(store, load_session(store, session_id), force=force)
     return gettext("✓ Session '{id}' deleted from the registry.", id=session_id)
 
 

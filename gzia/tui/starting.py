@@ -1,17 +1,26 @@
 """The new-session form's calls: which agents are installed (``gz-ia drivers``), which
 profiles exist (``gz-ia profile list``), the configured defaults, and the start itself,
-built as ``gz-ia chat`` builds it (same request, watchdog, MCP wiring and push setting).
+built as ``gz-ia chat`` builds it (same request, watchdog, MCP wiring and push setting), or
+as ``gz-ia exec`` builds it when the form names a command for the shell.
+
+The form's texts are read here as the command line reads its options: labels as
+``--label k=v`` (several, separated by spaces; quotes as in a shell), the timeout as
+``--timeout SECONDS``, the command as the words after ``gz-ia exec --``. A bad value is
+the command line's error, in its words.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gzia.contract import GzError
+from gzia.contract import GzError, InvalidInputError
+from gzia.i18n import N_
 
 if TYPE_CHECKING:
     from gzia.drivers.base import Driver
@@ -21,15 +30,58 @@ if TYPE_CHECKING:
     from gzia.sessions.run import LaunchCallback, SessionRun
     from gzia.sessions.workspace import Workspace
 
+
 @dataclass(frozen=True)
 class Choice:
-    """What the form asks: the agent, its permission, profiles, the task, where it runs."""
+    """What the form asks: the agent, its permission, profiles, the task (a prompt, or a
+    command for an agent that runs commands), labels, a timeout, where it runs."""
 
     provider: str
     permission: str
     profiles: tuple[str, ...] = ()
     prompt: str = ""
     background: bool = False
+    command: tuple[str, ...] = ()
+    """Empty: the agent itself (the shell: ``$SHELL``)."""
+    labels: dict[str, str] = field(default_factory=dict)
+    timeout_s: float | None = None
+
+
+def parse_command(text: str) -> tuple[str, ...]:
+    """The words of ``text`` as a shell splits them (no shell runs them)."""
+    try:
+        return tuple(shlex.split(text))
+    except ValueError as exc:  # an unclosed quote
+        raise InvalidInputError(N_("invalid command '{command}': {reason}"), command=text,
+                                reason=str(exc), details={"command": text}) from None
+
+
+def parse_labels(text: str) -> dict[str, str]:
+    """``k=v k2="v 2"``: each as ``--label`` reads it."""
+    from gzia.sessions.labels import parse_labels as parsed
+
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise InvalidInputError(N_("invalid label '{label}': {reason}"), label=text,
+                                reason=str(exc), details={"option": "--label"}) from None
+    return parsed(words)
+
+
+def parse_timeout(text: str) -> float | None:
+    """Seconds, as ``--timeout`` reads them (more than 0, finite); blank: none."""
+    if not text.strip():
+        return None
+    try:
+        seconds = float(text.strip())
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:  # shown as --timeout shows it: a number
+        value = text.strip() if math.isnan(seconds) else str(seconds)  # as Python prints it
+        raise InvalidInputError(N_("invalid {option} {value}: expected more than 0 seconds"),
+                                option="--timeout", value=value,
+                                details={"option": "--timeout", "value": value})
+    return seconds
 
 
 @dataclass(frozen=True)
@@ -37,6 +89,7 @@ class Agent:
     status: DriverStatus
     """Where the agent is, its version, or how to install it (``gz-ia drivers``)."""
     takes_prompt: bool
+    runs_commands: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,12 +102,13 @@ class Agents:
 def find_agents() -> Agents:
     """Every driver as ``gz-ia drivers`` reports it (versions probed in parallel)."""
     from gzia.drivers import load_catalog
-    from gzia.drivers.base import takes_prompt
+    from gzia.drivers.base import runs_commands, takes_prompt
     from gzia.drivers.status import describe_all
 
     drivers = load_catalog().drivers
     statuses = describe_all(drivers, os.environ)
-    agents = [Agent(status, takes_prompt(drivers[status.id])) for status in statuses]
+    agents = [Agent(status, takes_prompt(drivers[status.id]), runs_commands(drivers[status.id]))
+              for status in statuses]
     installed = {status.id for status in statuses if status.available}
     preselected = _chat_default(drivers)
     return Agents(agents, preselected if preselected in installed else None)
@@ -86,11 +140,13 @@ def profile_names(project: Project) -> list[str]:
 
 def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = None,
           ) -> SessionRun:
-    """Start the session as ``gz-ia chat [-b] -p P -m M --profile ... -i PROMPT`` does.
+    """Start the session as ``gz-ia chat [-b] -p P -m M --profile ... --label ... --timeout S
+    -i PROMPT`` does, or, with a command, as ``gz-ia exec [-b] ... -- CMD ARGS`` does.
 
     In the foreground this returns when the agent has ended (the caller has handed it the
     terminal); in the background, once the holder reports the agent running.
     """
+    from gzia.drivers.base import runs_commands
     from gzia.drivers.base import takes_prompt as driver_takes_prompt
     from gzia.drivers.registry import get_driver, parse_permission
     from gzia.sessions.mcp_command import server_command
@@ -99,13 +155,16 @@ def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = 
 
     driver = get_driver(choice.provider)
     prompt = choice.prompt.strip() if driver_takes_prompt(driver) else ""
+    command = choice.command if runs_commands(driver) else ()
     request = SessionRequest(project_dir, driver, parse_permission(choice.permission),
-                             prompt=prompt or None, mode="chat",
+                             prompt=prompt or None, command=command or None,
+                             mode="exec" if command else "chat",
                              allow_push=push_allowed(False), mcp_server=server_command(),
                              pty=choice.background,
                              background=background_options(choice.background),
-                             profiles=choice.profiles)
-    return start_session(request, watchdog=configured_watchdog(), on_launch=on_launch)
+                             labels=choice.labels or None, profiles=choice.profiles)
+    return start_session(request, watchdog=configured_watchdog(choice.timeout_s),
+                         on_launch=on_launch)
 
 
 def launch_report(choice: Choice, kept: list[str] | None = None) -> LaunchCallback:

@@ -56,15 +56,13 @@ def test_a_kill_whose_record_still_reads_running_warns_kill_async(status: str,
                                                                   warned: bool) -> None:
     from gzia.cli.session.control import warn_if_still_stopping
 
-    output.reset()
-    output.set_json(True)
-    try:
+    out = output.Output()
+    out.set_json(True)
+    with output.reporting(out):
         warn_if_still_stopping(SessionRecord(id="abcdef01", status=status))
         expected = [{"code": "KILL_ASYNC", "retryable": False, "hint": None,
                      "details": {"id": "abcdef01"},
                      "message": "session 'abcdef01' was signalled; its owner has not yet "
                                 "recorded how it ended (the record still reads running): "
                                 "check with gz-ia session wait abcdef01"}] if warned else []
-        assert [w.to_json() for w in output.state.warnings] == expected
-    finally:
-        output.reset()
+    assert [w.to_json() for w in out.warnings] == expected

@@ -306,10 +306,10 @@ def test_a_value_json_cannot_hold_ends_in_one_valid_document(
     def refuse(constant: str) -> None:
         raise ValueError(constant)
 
-    output.set_json(True)
-    output.emit({"figure": value}, None)
-    code = outcome.succeeded()
-    output.restore_stdout()
+    out = output.Output()
+    out.set_json(True)
+    out.emit({"figure": value}, None)
+    code = outcome.succeeded(out)
     document = json.loads(capsys.readouterr().out, parse_constant=refuse)
     assert (code, document["ok"], document["data"]) == (1, False, None)
     assert [e["code"] for e in document["errors"]] == ["INTERNAL"]

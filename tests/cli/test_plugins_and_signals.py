@@ -303,3 +303,43 @@ def test_a_command_that_exits_by_itself_still_gets_its_envelope(
     done = subprocess.run([sys.executable, "-m", "gzia", "exiting", "--json"], env=env,
                           capture_output=True, text=True, timeout=60, check=False)
     assert (done.returncode, json.loads(done.stdout)) == (exit_code, envelope)
+
+
+
+CHILD_AND_RAW = """
+import os
+import subprocess
+import sys
+
+import click
+
+from gzia.cli.output import Output
+
+
+@click.command()
+@click.pass_obj
+def app(out):
+    subprocess.run([sys.executable, "-c", "print('child')"], check=True)
+    os.write(1, b"raw\\n")
+    print("stray")
+    out.emit({"reporter": isinstance(out, Output), "stdout": sys.stdout is sys.__stdout__})
+"""
+
+
+@pytest.mark.parametrize("args", [["--json", "raw"], ["raw", "--json"]])
+def test_json_mode_keeps_stdout_for_the_document_without_replacing_sys_stdout(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """The reporter reaches the command as click's ctx.obj; a child process and a raw
+    write to descriptor 1 go to stderr, and sys.stdout is the process's own."""
+    root = tmp_path / "plugins"
+    (root / "raw_plugin-1.0.dist-info").mkdir(parents=True)
+    (root / "raw_plugin.py").write_text(CHILD_AND_RAW)
+    (root / "raw_plugin-1.0.dist-info" / "entry_points.txt").write_text(
+        "[gzia.commands]\nraw = raw_plugin:app\n")
+    env = {**os.environ, "GZ_PLUGIN_PATH": str(root)}
+    done = subprocess.run([sys.executable, "-m", "gzia", *args], env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert (done.returncode, json.loads(done.stdout)) == (0, {
+        "ok": True, "data": {"reporter": True, "stdout": True}, "errors": [], "warnings": []})
+    assert sorted(done.stderr.splitlines()) == ["child", "raw", "stray"]

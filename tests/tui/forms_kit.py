@@ -3,10 +3,13 @@ PATH, the real app on it, and the text a screen shows."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
+import pytest
 from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
 from gzia.sessions.project import find_project
@@ -60,3 +63,26 @@ def notice(app: App[None]) -> tuple[str, str]:
 def option_texts(app: App[None], selector: str) -> list[str]:
     listing = app.screen.query_one(selector, OptionList)
     return [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+
+
+def with_fake_agents(directory: Path, notes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PATH: a fake claude in ``directory`` and the system's tools; the shell is /bin/sh."""
+    directory.mkdir()
+    install_claude(directory)
+    monkeypatch.setenv("PATH", agents_path(directory))
+    monkeypatch.setenv("FAKE_NOTES", str(notes))
+    monkeypatch.setenv("SHELL", "/bin/sh")
+
+
+async def open_form(pilot: Pilot[None], app: GzApp) -> None:
+    """``n`` once the home screen has settled; back once the agents are listed."""
+    await app.workers.wait_for_complete()
+    await pilot.press("n")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def records(app: GzApp) -> list[dict[str, object]]:
+    """The project's records as stored, oldest id first."""
+    folder = app.tui_context.store.project.root / ".harness" / "sessions"
+    return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]

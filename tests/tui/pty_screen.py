@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 import select
 import struct
 import subprocess
@@ -24,14 +25,51 @@ import pyte
 Lines = list[str]
 
 
+ALTERNATE = 1049
+KITTY_KEYS = re.compile(rb"\x1b\[[<>]\d*u")
+"""Textual's keyboard-protocol switches (``CSI > flags u``, ``CSI < u``): terminals that
+do not know them ignore them; pyte would draw their last letter."""
+
+
+class AlternateScreen(pyte.Screen):  # type: ignore[misc]
+    """A screen with xterm's alternate buffer (``CSI ? 1049 h``/``l``), which pyte lacks:
+    entering saves the cursor and the main screen and clears; leaving brings both back."""
+
+    def __init__(self, columns: int, lines: int) -> None:
+        super().__init__(columns, lines)
+        self.saved_main: tuple[Any, Any] | None = None
+
+    def set_mode(self, *modes: int, **kwargs: Any) -> None:
+        if kwargs.get("private") and ALTERNATE in modes:
+            self.saved_main = ({y: dict(line) for y, line in self.buffer.items()},
+                               (self.cursor.x, self.cursor.y))
+            self.erase_in_display(2)
+            modes = tuple(m for m in modes if m != ALTERNATE)
+        super().set_mode(*modes, **kwargs)
+
+    def reset_mode(self, *modes: int, **kwargs: Any) -> None:
+        if kwargs.get("private") and ALTERNATE in modes and self.saved_main is not None:
+            buffer, (x, y) = self.saved_main
+            self.saved_main = None
+            self.erase_in_display(2)
+            for row, line in buffer.items():
+                self.buffer[row].update(line)
+            self.cursor.x, self.cursor.y = x, y
+            self.dirty.update(range(self.lines))
+            modes = tuple(m for m in modes if m != ALTERNATE)
+        super().reset_mode(*modes, **kwargs)
+
+
 class PtyScreen:
     def __init__(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
-                 size: tuple[int, int] = (80, 24)) -> None:
+                 size: tuple[int, int] = (80, 24), alternate: bool = False) -> None:
+        """``alternate``: draw with :class:`AlternateScreen` (as xterm does), else with
+        one screen only (as the Linux console does)."""
         columns, rows = size
         self.master, self.slave = os.openpty()
         fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.attrs_before = self.attrs()
-        self.screen = pyte.Screen(columns, rows)
+        self.screen = (AlternateScreen if alternate else pyte.Screen)(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()  # appended in place: a long run writes megabytes
         self.process = subprocess.Popen(
@@ -85,7 +123,7 @@ class PtyScreen:
         arrived = time.monotonic()
         data = os.read(self.master, 65536)
         self.raw += data
-        self.stream.feed(data)
+        self.stream.feed(KITTY_KEYS.sub(b"", data))
         return arrived
 
     def _pending(self) -> bool:

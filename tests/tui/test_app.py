@@ -20,7 +20,7 @@ from textual.widgets import DataTable
 from gzia.sessions.project import find_project
 from gzia.sessions.workspace import worktree_for
 from gzia.tui.app import GzApp
-from gzia.tui.screens.confirm import ConfirmScreen, NoticeScreen
+from gzia.tui.screens.confirm import ConfirmScreen
 from tests.background.conftest import stored
 from tests.conftest import Result
 from tests.sessions.session_testkit import commit_file, make_repo, make_session
@@ -54,10 +54,11 @@ async def test_a_refusal_is_worded_as_the_cli_words_it(
     app = make_app(repo)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: rows(app) == 1, "the session in the list")
-        await pilot.press("d", "y")
-        await until(pilot, lambda: isinstance(app.screen, NoticeScreen), "the refusal")
-        assert isinstance(app.screen, NoticeScreen)
-        shown = app.screen.lines
+        await pilot.press("d")  # delete's checks first: its refusal, and the forced delete
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the refusal")
+        assert isinstance(app.screen, ConfirmScreen)
+        shown = app.screen.details
+        await pilot.press("n")
     cli: Result = gz("session", "delete", session, cwd=repo, env=env)
     assert (cli.exit_code, cli.stderr.splitlines()) == (1, shown)
     assert (repo / ".harness" / "sessions" / f"{session}.json").exists()
@@ -80,8 +81,8 @@ async def test_the_palette_lists_the_screens_actions_in_spanish(
         await pilot.press("down", "enter")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert isinstance(app.screen, ConfirmScreen)
-        assert app.screen.question == (f"¿Eliminar la sesión '{session}' de .harness/sessions/ "
-                                       "(también su worktree y su rama)?")
+        assert app.screen.question == (  # its work was never merged: delete would refuse
+            f"¿Eliminar la sesión '{session}' de todos modos, como hace --force?")
 
 
 @pytest.mark.anyio

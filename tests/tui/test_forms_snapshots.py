@@ -22,7 +22,7 @@ from gzia.tui.app import GzApp
 from tests.fakes.fixtures import *  # noqa: F403
 from tests.fakes.nexus import NexusFake
 from tests.supervisor.conftest import notes
-from tests.tui.forms_kit import agents_path, install_claude, project_app
+from tests.tui.forms_kit import project_app, with_fake_agents
 from tests.update.conftest import INSTALLED, keys_env, nexus_env, releases, target
 
 __all__ = ["keys_env", "notes", "releases", "target"]
@@ -49,12 +49,7 @@ def lang() -> str:
 
 @pytest.fixture
 def form_app(tmp_path: Path, notes: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> GzApp:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    install_claude(bin_dir)
-    monkeypatch.setenv("PATH", agents_path(bin_dir))
-    monkeypatch.setenv("FAKE_NOTES", str(notes))
-    monkeypatch.setenv("SHELL", "/bin/sh")
+    with_fake_agents(tmp_path / "bin", notes, monkeypatch)
     set_language(lang)
     app = project_app(tmp_path / "project")
     project = app.tui_context.store.project
@@ -107,3 +102,9 @@ def test_update_screen_after_the_check(snap_compare: Snap, update_app: GzApp,
 def test_update_confirmation_in_spanish(snap_compare: Snap, update_app: GzApp) -> None:
     assert snap_compare(update_app, terminal_size=(80, 24),
                         run_before=settled_after("u", "u"))
+
+
+def test_a_focused_radio_row_shows_the_choice(snap_compare: Snap, form_app: GzApp) -> None:
+    """Tab to Permission, → : one line (not an empty box), "autonomous" taken and shown."""
+    assert snap_compare(form_app, terminal_size=(80, 24),
+                        run_before=settled_after("n", "down", "tab", "right"))

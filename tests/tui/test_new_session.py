@@ -19,8 +19,10 @@ from tests.tui.forms_kit import (
     agents_path,
     install_claude,
     notice,
+    open_form,
     option_texts,
     project_app,
+    records,
     shown,
 )
 
@@ -56,18 +58,6 @@ def app(tmp_path: Path, bin_dir: Path) -> GzApp:
     return project_app(tmp_path / "project")
 
 
-async def open_form(pilot: object, app: GzApp) -> None:
-    await app.workers.wait_for_complete()
-    await pilot.press("n")  # type: ignore[attr-defined]
-    await app.workers.wait_for_complete()
-    await pilot.pause()  # type: ignore[attr-defined]
-
-
-def records(app: GzApp) -> list[dict[str, object]]:
-    folder = app.tui_context.store.project.root / ".harness" / "sessions"
-    return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
-
-
 @pytest.mark.anyio
 @pytest.mark.parametrize("lang", ["en", "es"])
 async def test_agents_are_listed_as_gz_ia_drivers_sees_them(app: GzApp, bin_dir: Path,
@@ -100,7 +90,7 @@ async def test_a_foreground_start_runs_the_agent_and_shows_the_outcome(
         assert notice(app) == (
             f"Session {session_id}",
             f"✓ Session '{session_id}' finished successfully.\n"
-            f"Review: gz-ia session diff {session_id}   Merge: gz-ia session merge {session_id}")
+            "Review: Enter, then 2 (its diff)   Merge: m")  # keys here, not commands
         await pilot.press("enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -157,15 +147,16 @@ async def test_starting_a_missing_agent_says_how_to_install_it(app: GzApp, lang:
 
 
 @pytest.mark.anyio
-async def test_the_shell_takes_no_prompt(app: GzApp) -> None:
+async def test_the_shell_takes_a_command_not_a_prompt(app: GzApp) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await open_form(pilot, app)
         prompt = app.screen.query_one("#prompt", TextArea)
-        assert not prompt.disabled
+        assert (shown(app, "#prompt-label"), prompt.disabled) == ("Prompt", False)
         app.screen.query_one("#agents", OptionList).highlighted = 4
         await pilot.pause()
-        assert prompt.disabled
-        assert prompt.placeholder == "Shell (shell) takes no prompt"
+        assert (shown(app, "#prompt-label"), prompt.disabled) == ("Command", False)
+        assert prompt.placeholder == ("The command to run, e.g. make test (empty: Shell (shell) "
+                                      "opens $SHELL)")
 
 
 @pytest.mark.anyio

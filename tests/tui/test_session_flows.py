@@ -41,6 +41,13 @@ def status_in_table(app: GzApp, session_id: str) -> str:
     return str(table.get_row(session_id)[1])
 
 
+def first_hit(app: GzApp) -> str:
+    listing = app.screen.query("CommandList")
+    if not listing or not listing.first().option_count:
+        return ""
+    return str(listing.first().get_option_at_index(0).prompt)
+
+
 def git(root: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
                           check=True).stdout
@@ -54,7 +61,7 @@ async def test_watch_read_send_input_and_merge(gz: Gz, repo: Path) -> None:
         assert status_in_table(app, session) == "running"
         await until(pilot, lambda: "wrote-the-file" in text_of(app, "#preview"),
                     "its output in the preview")
-        await pilot.press("enter")
+        await pilot.press("o")  # details (Enter attaches to a background session that runs)
         assert isinstance(app.screen, DetailScreen)
         await until(pilot, lambda: "+hello" in text_of(app, "#diff-body"), "the diff")
         assert "new.txt" in text_of(app, "#diff-body")
@@ -80,8 +87,9 @@ async def test_merge_reads_the_store_not_the_screens_older_copy(gz: Gz, repo: Pa
     app = make_app(repo, refresh_s=3600)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: table_ids(app) == [session], "the session in the list")
-        await pilot.press("enter")
-        await until(pilot, lambda: "running" in text_of(app, "#heading"), "the detail")
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, DetailScreen)
+                    and "running" in text_of(app, "#heading"), "the detail")
         gz("session", "submit", session, "yes", cwd=repo)
         assert wait_final(repo, session)["status"] == "completed"
         assert "running" in text_of(app, "#heading")
@@ -94,6 +102,7 @@ async def question_of_k(pilot: Any, app: GzApp, session: str) -> str:
     """What ``k`` asks about ``session`` once it is in the list."""
     await until(pilot, lambda: table_ids(app) == [session], "the session in the list")
     await pilot.press("k")
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
     assert isinstance(app.screen, ConfirmScreen)
     return str(app.screen.question)
 
@@ -108,7 +117,8 @@ async def test_k_asks_first_then_stops_the_session(gz: Gz, repo: Path) -> None:
         await pilot.press("n")  # no: nothing happens
         assert isinstance(app.screen, SessionsScreen)
         assert stored(repo, session)["status"] == "running"
-        await pilot.press("k", "y")
+        assert await question_of_k(pilot, app, session)
+        await pilot.press("y")
         await until(pilot, lambda: status_in_table(app, session) == "killed", "stopped")
     final = wait_final(repo, session)
     assert (final["status"], final["end_reason"]) == ("killed", "stopped")
@@ -142,6 +152,7 @@ async def test_delete_asks_first_then_removes_it_everywhere(gz: Gz, repo: Path) 
         await until(pilot, lambda: isinstance(app.screen, DetailScreen)
                     and app.screen.view is not None, "the detail screen")
         await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert isinstance(app.screen, ConfirmScreen)
         assert app.screen.question == (f"Delete session '{session}' from .harness/sessions/ "
                                        "(its worktree and branch too)?")
@@ -209,7 +220,9 @@ async def test_prune_asks_first_then_reports_as_the_cli_does(gz: Gz, repo: Path)
     app = make_app(repo)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "0 of 0" in text_of(app, "#title"), "the empty list")
-        await pilot.press("ctrl+p", *"Prune", "down", "enter")
+        await pilot.press("ctrl+p", *"Prune")
+        await until(pilot, lambda: first_hit(app).startswith("Prune"), "the palette's hit")
+        await pilot.press("enter")  # the first hit is highlighted
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert app.screen.question == (
             "Remove worktrees and harness/* branches that have no record?")

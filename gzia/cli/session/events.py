@@ -65,7 +65,7 @@ def logs_command(session: str, follow: bool, directory: str | None) -> None:
     try:
         for event in events:
             seen.append(event)
-            if not output.state.quiet:
+            if not output.current().quiet:
                 output.line(event_line(event))
     except KeyboardInterrupt as stop:  # Ctrl+C ends -f: the envelope still holds the events
         raise stopped_by_signal(stop, listing()) from stop

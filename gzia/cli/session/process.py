@@ -91,13 +91,14 @@ def _output_json(session_id: str, data: bytes, raw: bool) -> dict[str, object]:
 def _write(data: bytes, raw: bool) -> None:
     from gzia.supervisor.render import render_text
 
+    stdout = output.current().stdout
     if raw:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        stdout.flush()
+        stdout.buffer.write(data)
+        stdout.buffer.flush()
     else:
-        sys.stdout.write(render_text(data))
-        sys.stdout.flush()
+        stdout.write(render_text(data))
+        stdout.flush()
 
 
 def _follow(store: SessionStore, session_id: str, start: LogMark, raw: bool) -> None:
@@ -186,10 +187,11 @@ def attach_command(session: str, detach_key: str, directory: str | None) -> None
     from gzia.supervisor.attach import DETACHED, AttachStreams
 
     store, record = open_session(session, directory)
-    streams = AttachStreams(0, sys.stdout.fileno(), _detach_byte(detach_key))
+    stdout = output.current().stdout
+    streams = AttachStreams(0, stdout.fileno(), _detach_byte(detach_key))
     output.progress(gettext("[attached to session {id}: {key} detaches]", id=record.id,
                             key=detach_key))
-    sys.stdout.flush()
+    stdout.flush()
     how, record = attach_session(store, record, streams)
     key = (N_("[detached from session {id}: it keeps running]")
            if how == DETACHED else N_("[session {id} ended: {status}]"))

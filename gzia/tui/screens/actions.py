@@ -1,9 +1,11 @@
 """The actions on one session, shared by the sessions screen and the detail screen.
 
 Each calls the service its ``gz-ia session`` command calls (:mod:`gzia.tui.services`).
-Kill, merge, delete and prune ask first (:class:`ConfirmScreen`); merge shows its
-pre-check (the files it would bring in, or the conflicts that stop it) before that
-question. Attach and resume give the terminal to the session: the TUI is suspended until
+Kill, merge, delete and prune ask first (:class:`ConfirmScreen`); kill, merge and delete
+run their command's checks before the question, so a refusal they already know is shown
+at once, without a question first. Merge shows the files it would bring in; a delete that
+would be refused offers the forced delete, asked twice, the second time listing what is
+lost. Attach and resume give the terminal to the session: the TUI is suspended until
 the session detaches or ends.
 """
 
@@ -14,14 +16,17 @@ from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
-from gzia.i18n import gettext, pgettext
+from gzia.i18n import gettext, ngettext, pgettext
 from gzia.sessions.record import SessionRecord
 from gzia.tui import services
 from gzia.tui.screens.base import GzScreen, terminal_lent
 from gzia.tui.screens.confirm import NoticeScreen, TextScreen
 from gzia.tui.screens.forms import ask
+from gzia.tui.services import problem_of
+from gzia.views.problems import error_lines
 
 if TYPE_CHECKING:
+    from gzia.sessions.delete import DeletePreview
     from gzia.sessions.merge import MergePreview
     from gzia.sessions.store import SessionStore
 
@@ -56,33 +61,56 @@ class SessionActions(GzScreen):
         self._with_current(self._kill)
 
     def _kill(self, record: SessionRecord) -> None:
-        """Stop first; kill once a stop was asked and the session still runs."""
+        """The refusal ``session kill`` would make (a session that has ended) comes
+        first, without a question; then the stop's question, or the kill's once a stop was
+        asked and the session still runs."""
         store = self.context.store
-        if record.is_running and record.stop_requested_at is None:
-            ask(self,
-                gettext("Stop session '{id}'? Its agent is asked to end as a person would end "
-                        "it, and killed if it has not ended in time.", id=record.id),
-                lambda: self.call(lambda: services.stop(store, record.id), self._done))
-            return
-        ask(self,
-            gettext("Kill session '{id}'? Its processes get SIGTERM, then SIGKILL after the grace.",
-                    id=record.id), lambda: self.call(
-            lambda: services.kill(store, record.id), self._done))
+
+        def checked(current: SessionRecord) -> None:
+            if current.stop_requested_at is None:
+                ask(self, gettext("Stop session '{id}'? Its agent is asked to end as a person "
+                                  "would end it, and killed if it has not ended in time.",
+                                  id=record.id),
+                    lambda: self.call(lambda: services.stop(store, record.id), self._done))
+                return
+            ask(self, gettext("Kill session '{id}'? Its processes get SIGTERM, then SIGKILL after "
+                              "the grace.", id=record.id),
+                lambda: self.call(lambda: services.kill(store, record.id), self._done))
+
+        self.call(lambda: killable(store, record.id), checked)
 
     def action_delete(self) -> None:
         self._with_current(self._delete)
 
     def _delete(self, record: SessionRecord) -> None:
+        """``session delete``'s checks first: nothing to refuse, the question; a refusal
+        (work that exists nowhere else, a session that runs), the refusal in the CLI's
+        words and the offer of a forced delete, asked twice, the second time with what
+        would be lost."""
+        store = self.context.store
+        self.call(lambda: services_preview_delete(store, record.id), self._delete_checked)
+
+    def _delete_checked(self, preview: DeletePreview) -> None:
+        session_id = preview.record.id
+        if preview.refusal is None:
+            ask(self, gettext("Delete session '{id}' from .harness/sessions/ (its worktree and "
+                              "branch too)?", id=session_id),
+                lambda: self._delete_now(session_id, force=False))
+            return
+        ask(self, gettext("Delete session '{id}' anyway, as --force does?", id=session_id),
+            lambda: ask(self, gettext("Delete session '{id}' for good? This is lost:",
+                                      id=session_id),
+                        lambda: self._delete_now(session_id, force=True), lost_lines(preview)),
+            error_lines(problem_of(preview.refusal)))
+
+    def _delete_now(self, session_id: str, *, force: bool) -> None:
         store = self.context.store
 
         def deleted(message: str) -> None:
             self.notify(message, markup=False)
             self.after_removal()
 
-        ask(self,
-            gettext("Delete session '{id}' from .harness/sessions/ (its worktree and branch too)?",
-                    id=record.id), lambda: self.call(
-            lambda: services.delete(store, record.id), deleted))
+        self.call(lambda: services.delete(store, session_id, force=force), deleted)
 
     def action_merge(self) -> None:
         self._with_current(self._merge)
@@ -145,6 +173,49 @@ class SessionActions(GzScreen):
             self.reload()
             return
         self._done(message)
+
+
+def killable(store: SessionStore, session_id: str) -> SessionRecord:
+    """The session as stored, if ``session kill`` would signal it (else its refusal)."""
+    from gzia.sessions.kill import check_killable
+
+    record = services.load_session(store, session_id)
+    check_killable(record)
+    return record
+
+
+def services_preview_delete(store: SessionStore, session_id: str) -> DeletePreview:
+    """``session delete``'s checks, on the record as stored; nothing changes."""
+    from gzia.sessions.delete import preview_delete
+
+    return preview_delete(store, services.load_session(store, session_id))
+
+
+FILES_LISTED = 10
+"""The most uncommitted files the forced delete's question names (then how many more)."""
+
+
+def lost_lines(preview: DeletePreview) -> list[str]:
+    """What a forced delete removes for good: the running agent, the worktree with its
+    uncommitted changes, the branch with its unmerged commits."""
+    lines = []
+    if preview.record.is_running:
+        lines.append(gettext("  • the running agent (PID {pid}): it is stopped",
+                             pid=preview.record.pid))
+    if preview.worktree is not None:
+        lines.append(gettext("  • the worktree {path}", path=str(preview.worktree)))
+    files = preview.work.files
+    if files:
+        lines.append(ngettext("  • {count} uncommitted change:", "  • {count} uncommitted changes:",
+                              len(files)))
+        lines += (f"      {name}" for name in files[:FILES_LISTED])
+        if len(files) > FILES_LISTED:
+            lines.append(gettext("      … and {count} more", count=len(files) - FILES_LISTED))
+    if preview.branch is not None:
+        lines.append(ngettext("  • the branch {branch}, with {count} commit merged nowhere",
+                              "  • the branch {branch}, with {count} commits merged nowhere",
+                              preview.work.commits, branch=preview.branch))
+    return lines
 
 
 def _resumed(store: SessionStore, record: SessionRecord) -> str:

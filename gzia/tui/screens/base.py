@@ -76,11 +76,16 @@ def terminal_lent(app: App[Any]) -> Iterator[None]:
     """The TUI suspended while the block has the terminal (an agent, an attach), and back
     on every way out. Textual's ``suspend`` resumes only when its block ends without an
     error: a failed start or attach would leave the TUI stopped, its screen frozen."""
+    from gzia.tui.terminal import CLEAR, END_LINE, write_terminal
+
     failure: BaseException | None = None
     with app.suspend():
+        write_terminal(CLEAR)  # the session starts on a clean screen (gzia/tui/terminal.py)
         try:
             yield
         except BaseException as exc:  # raised again once the TUI is back
             failure = exc
+        write_terminal(END_LINE)  # its last line ended: the prompt after quit starts a line
+    app.refresh(repaint=True, layout=True)
     if failure is not None:
         raise failure

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.syntax import Syntax
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
@@ -18,6 +19,7 @@ from gzia.sessions.store import SessionStore
 from gzia.tui import services
 from gzia.tui.keys import key
 from gzia.tui.screens.actions import SessionActions
+from gzia.tui.status_colours import colour_of
 
 TABS = (("record", N_("Record")), ("diff", N_("Diff")), ("events", N_("Events")),
         ("output", N_("Output")))
@@ -106,9 +108,10 @@ class DetailScreen(SessionActions):
     def _show(self, view: SessionView) -> None:
         self.view = view
         record = view.record
-        self.query_one("#heading", Static).update(
-            gettext("Session {id} · {status} · {provider}", id=record.id, status=record.status,
-                    provider=record.provider or "-"))
+        heading = Text(gettext("Session {id} · {status} · {provider}", id=record.id,
+                               status=record.status, provider=record.provider or "-"))
+        heading.highlight_words([f" {record.status} "], colour_of(record))
+        self.query_one("#heading", Static).update(heading)
         self.query_one("#record-body", Static).update("\n".join(view.show))
         self.query_one("#diff-body", Static).update(highlighted_diff(view.diff))
         self.query_one("#events-body", Static).update("\n".join(view.events))

@@ -17,10 +17,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.widgets import (
-    Checkbox,
     Footer,
+    Input,
     Label,
     OptionList,
     RadioButton,
@@ -30,6 +29,7 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
+from gzia.contract import GzError
 from gzia.drivers.base import Permission
 from gzia.i18n import N_, gettext
 from gzia.tui import starting
@@ -38,6 +38,7 @@ from gzia.tui.screens.base import GzScreen, terminal_lent
 from gzia.tui.screens.confirm import NoticeScreen
 from gzia.tui.screens.forms import problem_text
 from gzia.tui.screens.sessions import SessionsScreen
+from gzia.tui.screens.toggles import TOGGLES_CSS, Choices, Pick, Tick
 from gzia.tui.services import problem_of
 
 if TYPE_CHECKING:
@@ -61,14 +62,11 @@ class NewSessionScreen(GzScreen):
     NewSessionScreen #agents { height: auto; max-height: 6; width: 1fr; border: none;
                                padding: 0; }
     NewSessionScreen #profiles { height: auto; max-height: 4; width: 1fr; }
-    NewSessionScreen Checkbox { border: none; padding: 0; height: 1; }
     NewSessionScreen #agent-detail { padding-left: 11; color: $text-muted; }
-    NewSessionScreen RadioSet { layout: horizontal; border: none; height: 1; width: 1fr;
-                                padding: 0; }
-    NewSessionScreen RadioSet > RadioButton { width: auto; margin-right: 2; }
     NewSessionScreen #prompt { height: 5; width: 1fr; }
+    NewSessionScreen .field Input { height: 1; width: 1fr; border: none; padding: 0 1; }
     NewSessionScreen #problem { margin-top: 1; color: $error; }
-    """
+    """ + TOGGLES_CSS
 
     def __init__(self) -> None:
         super().__init__()
@@ -90,9 +88,16 @@ class NewSessionScreen(GzScreen):
             with Horizontal(classes="row"):
                 yield Label(gettext("Prompt"), id="prompt-label")
                 yield TextArea(id="prompt", soft_wrap=True, show_line_numbers=False)
+            with Horizontal(classes="row field"):
+                yield Label(gettext("Labels"))
+                yield Input(placeholder=gettext("key=value ... (optional)"), id="labels")
+            with Horizontal(classes="row field"):
+                yield Label(gettext("Timeout"))
+                yield Input(placeholder=gettext("seconds (optional): the session is stopped "
+                                                "after them"), id="timeout")
             with Horizontal(classes="row"):
                 yield Label(gettext("Run"))
-                with RadioSet(id="where"):
+                with Choices(id="where"):
                     yield Pick(gettext("in the foreground (this terminal)"), value=True,
                                id="foreground")
                     yield Pick(gettext("in the background"), id="background")
@@ -136,16 +141,21 @@ class NewSessionScreen(GzScreen):
             return
         self.query_one("#agent-detail", Static).update(_agent_detail(agent))
         prompt = self.query_one("#prompt", TextArea)
-        prompt.disabled = not agent.takes_prompt
-        prompt.placeholder = (gettext("The agent's first task (optional)") if agent.takes_prompt
-                              else gettext("{name} takes no prompt", name=agent.status.name))
+        prompt.disabled = not (agent.takes_prompt or agent.runs_commands)
+        self.query_one("#prompt-label", Label).update(
+            gettext("Command") if agent.runs_commands else gettext("Prompt"))
+        prompt.placeholder = _task_placeholder(agent)
 
     def _agent(self, provider: str | None) -> starting.Agent | None:
         found = [a for a in self.agents.all if a.status.id == provider] if self.agents else []
         return found[0] if found else None
 
     def action_start(self) -> None:
-        choice = self._choice()
+        try:
+            choice = self._choice()
+        except GzError as exc:  # a bad label or timeout: the CLI's words, on the form
+            self._say(problem_text(exc))
+            return
         if self.busy or choice is None:
             return
         self._say("")
@@ -160,17 +170,23 @@ class NewSessionScreen(GzScreen):
             self._run_in_foreground(choice)
 
     def _choice(self) -> starting.Choice | None:
+        """What the form says, its texts read as the command line reads them (a bad
+        value: InvalidInputError, in the command line's words)."""
         option = self.query_one("#agents", OptionList).highlighted_option
         agent = self._agent(option.id if option is not None else None)
         if agent is None:
             return None
         permission = self.query_one("#permission", RadioSet).pressed_button
         ticked = self.query("#profiles Tick").results(Tick)
+        task = self.query_one("#prompt", TextArea).text
         return starting.Choice(
             provider=agent.status.id,
             permission=str(permission.name if permission else Permission.SUPERVISED),
             profiles=tuple(str(tick.name) for tick in ticked if tick.value),
-            prompt=self.query_one("#prompt", TextArea).text,
+            prompt="" if agent.runs_commands else task,
+            command=starting.parse_command(task) if agent.runs_commands else (),
+            labels=starting.parse_labels(self.query_one("#labels", Input).value),
+            timeout_s=starting.parse_timeout(self.query_one("#timeout", Input).value),
             background=self.query_one("#background", RadioButton).value)
 
     def _run_in_foreground(self, choice: starting.Choice) -> None:
@@ -217,22 +233,6 @@ class NewSessionScreen(GzScreen):
         self.query_one("#problem", Static).update(text)
 
 
-class Pick(RadioButton):
-    """A radio button that reads the same without colour (``NO_COLOR``): ● on, ○ off."""
-
-    def render(self) -> Content:
-        self.BUTTON_INNER = "●" if self.value else "○"
-        return super().render()
-
-
-class Tick(Checkbox):
-    """A checkbox that reads the same without colour (``NO_COLOR``): X on, blank off."""
-
-    def render(self) -> Content:
-        self.BUTTON_INNER = "X" if self.value else " "
-        return super().render()
-
-
 def _outcome(run: SessionRun) -> NoticeScreen:
     """How the run ended, in ``gz-ia chat``'s words: its lines, or its error and hint."""
     from gzia.sessions.run import RunEnd
@@ -243,7 +243,9 @@ def _outcome(run: SessionRun) -> NoticeScreen:
         return NoticeScreen.of_problem(problem_of(run_error(run)))
     from gzia.views.sessions import finished_lines
 
-    lines = [line.strip() for line in finished_lines(record)]
+    lines = finished_lines(record)[:1]  # its next steps are keys here, not commands
+    if record.is_isolated:
+        lines.append(gettext("Review: Enter, then 2 (its diff)   Merge: m"))
     return NoticeScreen(gettext("Session {id}", id=record.id), lines)
 
 
@@ -255,10 +257,19 @@ def _first_pick(agents: starting.Agents) -> int | None:
     return ids.index(first) if first in ids else None
 
 
-def _permission_set(default: str) -> RadioSet:
-    return RadioSet(*(Pick(p.value, value=p.value == default, name=p.value,
+def _permission_set(default: str) -> Choices:
+    return Choices(*(Pick(p.value, value=p.value == default, name=p.value,
                            id=f"permission-{p.value}")
                       for p in Permission), id="permission")
+
+
+def _task_placeholder(agent: starting.Agent) -> str:
+    if agent.runs_commands:
+        return gettext("The command to run, e.g. make test (empty: {name} opens $SHELL)",
+                       name=agent.status.name)
+    if agent.takes_prompt:
+        return gettext("The agent's first task (optional)")
+    return gettext("{name} takes no prompt", name=agent.status.name)
 
 
 def _agent_row(agent: starting.Agent) -> Text:

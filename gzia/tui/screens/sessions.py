@@ -28,10 +28,14 @@ from gzia.tui import services
 from gzia.tui.keys import key
 from gzia.tui.rows import COLUMN_TITLES, ROWS_SHOWN, columns_for, matches, row_of, ticked
 from gzia.tui.screens.actions import SessionActions
+from gzia.tui.status_colours import coloured_status
+from gzia.views.problems import error_lines
 
 STATUSES: tuple[str | None, ...] = (None, *(s.value for s in Status))
 
 Counts = dict[str, tuple[int, int]]
+Cells = tuple[Text, ...]
+STATUS_COLUMN = COLUMN_TITLES.index(N_("STATUS"))
 
 
 class SessionsScreen(SessionActions):
@@ -44,17 +48,20 @@ class SessionsScreen(SessionActions):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         key("escape", "back", N_("Back"), show=False),  # home: from the filter to the table
-        key("enter", "open", N_("Open"), show=False),
+        key("enter", "open", N_("Open: attach if it runs in the background, else details"),
+            show=False),
+        key("o", "details", N_("Details"), show=False),
         key("slash", "filter", N_("Filter")),
-        key("s", "cycle_status", N_("Status")),
+        key("s", "cycle_status", N_("Status"), show=False),  # 80 columns: in ? and the palette
         key("k", "kill", N_("Kill")),
         key("m", "merge", N_("Merge")),
         key("d", "delete", N_("Delete")),
-        key("a", "attach", N_("Attach"), show=False),
+        key("a", "attach", N_("Attach")),
         key("i", "send_input", N_("Input"), show=False),
         key("p", "prune", NC_("tui.key_prune", "Prune"), show=False),
         key("f5", "reload", N_("Reload"), show=False),
         key("q", "app.quit", N_("Quit")),
+        key("question_mark", "app.help", N_("Keys")),  # ^p is among them: not in the footer
     ]
 
     def __init__(self) -> None:
@@ -64,7 +71,7 @@ class SessionsScreen(SessionActions):
         self.status_filter: str | None = None
         self.ahead_behind: services.AheadBehind | None = None
         self.columns: tuple[int, ...] = ()
-        self.shown: dict[str, tuple[str, ...]] = {}
+        self.shown: dict[str, Cells] = {}
         """The table's rows as drawn, by session id."""
         self.to_select: str | None = None
         """A session to put the cursor on once the table lists it (one just started)."""
@@ -75,11 +82,12 @@ class SessionsScreen(SessionActions):
         yield Input(placeholder=gettext("Filter: id, provider, branch, label, prompt"), id="filter")
         yield DataTable(id="sessions", cursor_type="row")
         yield Static("", id="preview", markup=False)
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._set_columns(self.app.size.width)
-        self.ahead_behind = services.AheadBehind(self.context.store)
+        store = self.context.store  # outside git there is no base to count against
+        self.ahead_behind = services.AheadBehind(store) if store.project.is_git else None
         self.listing = services.SessionListing(self.context.store)
         self.set_interval(self.context.refresh_s, self.reload)
         if self.first_read_asked:
@@ -129,8 +137,8 @@ class SessionsScreen(SessionActions):
                   failed=self._refresh_failed)
 
     def _refresh_failed(self, exc: BaseException) -> None:
-        problem = services.problem_of(exc)
-        self._set_text("#title", f"{gettext('Error')}: {problem.message}")
+        """The title says it as ``session list`` would: its error line, then its hint."""
+        self._set_text("#title", "   ".join(error_lines(services.problem_of(exc))))
 
     def _show(self, records: list[SessionRecord]) -> None:
         """The records; once the table is drawn, the preview and the ahead/behind counts
@@ -161,7 +169,7 @@ class SessionsScreen(SessionActions):
         text = self.query_one("#filter", Input).value
         now = ticked(self.context.clock())
         matching = [r for r in self.records if matches(r, text, self.status_filter)]
-        shown = {r.id: self._cells(row_of(r, now, self.counts.get(r.id)))
+        shown = {r.id: self._cells(r, row_of(r, now, self.counts.get(r.id)))
                  for r in matching[:ROWS_SHOWN]}
         if list(shown) == list(self.shown):
             self._update_cells(shown)
@@ -174,10 +182,13 @@ class SessionsScreen(SessionActions):
             table.move_cursor(row=table.get_row_index(self.to_select))
             self.to_select = None
 
-    def _cells(self, row: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(row[i] for i in self.columns)
+    def _cells(self, record: SessionRecord, row: tuple[str, ...]) -> Cells:
+        """The row's shown cells as texts (a record's fields are not markup), the status
+        in its colour (:mod:`gzia.tui.status_colours`)."""
+        return tuple(coloured_status(record, row[i]) if i == STATUS_COLUMN else Text(row[i])
+                     for i in self.columns)
 
-    def _update_cells(self, shown: dict[str, tuple[str, ...]]) -> None:
+    def _update_cells(self, shown: dict[str, Cells]) -> None:
         """A cell wider than its column widens it; any other leaves the column as it is
         (the next rebuild fits the columns again). Only a wider cell asks Textual to
         measure: told of a narrower one, it measures every row of the column again
@@ -187,30 +198,30 @@ class SessionsScreen(SessionActions):
         columns = table.ordered_columns
         for session_id, cells in shown.items():
             for index, (old, new) in enumerate(zip(self.shown[session_id], cells, strict=True)):
-                if old != new:
+                if old != new:  # the text or its colour
                     column = columns[index]
-                    wider = cell_len(new) > column.width
-                    column.width = max(column.width, cell_len(new))
-                    table.update_cell(session_id, column.key, Text(new), update_width=wider)
+                    wider = new.cell_len > column.width
+                    column.width = max(column.width, new.cell_len)
+                    table.update_cell(session_id, column.key, new, update_width=wider)
 
-    def _rebuild(self, shown: dict[str, tuple[str, ...]]) -> None:
+    def _rebuild(self, shown: dict[str, Cells]) -> None:
         table = self.query_one("#sessions", DataTable)
         selected = self._selected_id()
         table.clear()
         self._fit_columns(table, list(shown.values()))
-        for session_id, cells in shown.items():  # Text: a record's fields are not markup
-            table.add_row(*(Text(cell) for cell in cells), key=session_id)
+        for session_id, cells in shown.items():
+            table.add_row(*cells, key=session_id)
         if selected in shown:
             table.move_cursor(row=table.get_row_index(selected))
 
     @staticmethod
-    def _fit_columns(table: DataTable[Text], rows: list[tuple[str, ...]]) -> None:
+    def _fit_columns(table: DataTable[Text], rows: list[Cells]) -> None:
         """Each column as wide as its title and widest cell, set before the rows are
         added. Left to Textual (8.2), the widths are measured when the app is next idle,
         and rows drawn before that keep their too narrow drawing: columns squeezed to
         their titles until a cell changes, about once in 15 starts over 1,000 sessions."""
         for index, column in enumerate(table.ordered_columns):
-            column.width = max([column.label.cell_len, *(cell_len(row[index]) for row in rows)])
+            column.width = max([column.label.cell_len, *(row[index].cell_len for row in rows)])
 
     def _show_title(self, shown: int, matching: int) -> None:
         status = self.status_filter or gettext("all")
@@ -265,6 +276,22 @@ class SessionsScreen(SessionActions):
             self._load_preview()
 
     def action_open(self) -> None:
+        """Enter: attach to a background session that runs (its holder serves the
+        terminal), as in other session managers; any other session's details."""
+        record = self.current()
+        if record is None:
+            return
+        store = self.context.store
+        self.call(lambda: services.load_session(store, record.id), self._open)
+
+    def _open(self, record: SessionRecord) -> None:
+        """As the store has it now: the list's copy may predate the holder's own write."""
+        if record.is_running and record.holder is not None:
+            self._on_the_terminal(lambda: services.attach(self.context.store, record))
+        else:
+            self.action_details()
+
+    def action_details(self) -> None:
         from gzia.tui.screens.detail import DetailScreen
 
         record = self.current()

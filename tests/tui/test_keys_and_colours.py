@@ -1,0 +1,148 @@
+"""The home screen's statuses in their colours, Enter (attach a background session that
+runs, details otherwise), the ``?`` screen of keys, and a command palette that lists
+gz-ia's actions, not the table's cursor keys."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from textual.command import CommandPalette
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from gzia.sessions.project import find_project
+from gzia.sessions.record import Status
+from gzia.sessions.store import SessionStore
+from gzia.tui.app import GzApp
+from gzia.tui.screens.detail import DetailScreen
+from gzia.tui.screens.help import HelpScreen
+from gzia.tui.status_colours import STATUS_COLOURS, TIMED_OUT
+from tests.sessions.session_testkit import make_repo, make_session
+from tests.tui.conftest import make_app, until
+
+pytestmark = [pytest.mark.anyio]
+
+STATUSES = {"a0000002": "completed", "a0000003": "failed",
+            "a0000004": "killed", "a0000005": "lost", "a0000006": "killed"}
+
+
+@pytest.fixture
+def every_status(tmp_path: Path) -> Path:
+    """One session per status, and one a watchdog stopped (killed, end_reason timeout)."""
+    repo = make_repo(tmp_path / "repo")
+    project = find_project(repo)
+    for session_id, status in STATUSES.items():
+        make_session(project, session_id, status=status)
+    SessionStore(project).update("a0000006", lambda r: setattr(r, "end_reason", "timeout"))
+    return repo
+
+
+def status_cell(app: GzApp, session_id: str) -> Text:
+    cell = app.screen.query_one("#sessions", DataTable).get_row(session_id)[1]
+    assert isinstance(cell, Text)
+    return cell
+
+
+def rows(app: GzApp) -> int:
+    return app.screen.query_one("#sessions", DataTable).row_count
+
+
+@contextlib.asynccontextmanager
+async def home_of(repo: Path, size: tuple[int, int]) -> AsyncIterator[tuple[GzApp, Pilot[None]]]:
+    """The app on ``repo``, its home screen listing every session."""
+    app = make_app(repo, refresh_s=3600)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: rows(app) == len(STATUSES), "the sessions")
+        yield app, pilot
+
+
+def test_every_status_has_a_colour() -> None:
+    assert {s.value for s in Status} <= set(STATUS_COLOURS)
+
+
+async def test_statuses_are_drawn_in_their_colours(every_status: Path, english: None) -> None:
+    async with home_of(every_status, (120, 30)) as (app, _pilot):
+        styles = {}
+        for session_id in STATUSES:
+            cell = status_cell(app, session_id)
+            styles[session_id] = (cell.plain, [str(span.style) for span in cell.spans])
+    assert styles == {  # running: a real session's, in test_enter_attaches...
+        "a0000002": ("completed", [STATUS_COLOURS["completed"]]),
+        "a0000003": ("failed", [STATUS_COLOURS["failed"]]),
+        "a0000004": ("killed", [STATUS_COLOURS["killed"]]),
+        "a0000005": ("lost", [STATUS_COLOURS["lost"]]),
+        "a0000006": ("killed", [STATUS_COLOURS[TIMED_OUT]]),
+    }
+    assert len({STATUS_COLOURS[s] for s in ("running", "completed", "failed", "killed",
+                                            TIMED_OUT, "lost")}) == 6
+
+
+async def test_enter_opens_the_details_of_a_session_that_does_not_run(
+        every_status: Path, english: None) -> None:
+    async with home_of(every_status, (120, 30)) as (app, pilot):
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, DetailScreen), "the details")
+
+
+HOME_KEYS = [
+    "⏎     Open: attach if it runs in the background, else details",
+    "esc   Back",
+    "o     Details",
+    "/     Filter",
+    "s     Status",
+    "k     Kill",
+    "m     Merge",
+    "d     Delete",
+    "a     Attach",
+    "i     Input",
+    "p     Prune",
+    "f5    Reload",
+    "q     Quit",
+    "^q    Quit",
+    "n     New",
+    "u     Update",
+    "^p    Commands: every action by name",
+    "?     These keys",
+]
+
+
+async def test_question_mark_lists_the_keys_of_the_screen(every_status: Path,
+                                                          english: None) -> None:
+    async with home_of(every_status, (100, 30)) as (app, pilot):
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen.lines == HOME_KEYS
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_question_mark_in_spanish(every_status: Path, spanish: None) -> None:
+    async with home_of(every_status, (100, 30)) as (app, pilot):
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        lines = app.screen.lines
+    assert lines[0] == "⏎     Abrir: conectar si corre en segundo plano; si no, detalles"
+    assert lines[-2:] == ["^p    Comandos: cada acción por su nombre", "?     Estas teclas"]
+
+
+def palette_entries(app: GzApp) -> list[str]:
+    listing = app.screen.query_one("CommandList")
+    return [str(listing.get_option_at_index(i).prompt)  # type: ignore[attr-defined]
+            for i in range(listing.option_count)]  # type: ignore[attr-defined]
+
+
+async def test_the_palette_opens_on_gz_ias_actions_not_the_tables_cursor(
+        every_status: Path, english: None) -> None:
+    async with home_of(every_status, (100, 30)) as (app, pilot):
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+        await until(pilot, lambda: len(palette_entries(app)) >= 10, "the palette's entries")
+        entries = palette_entries(app)
+    titles = {entry.split("\n")[0].strip() for entry in entries}
+    assert not titles & {"Cursor up", "Cursor down", "Page up", "Select", "Top", "Focus Next",
+                         "Copy selected text"}
+    assert {"Attach", "Delete", "Details", "Kill", "Merge", "New", "Update"} <= titles
