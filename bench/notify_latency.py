@@ -25,7 +25,6 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
@@ -83,16 +82,8 @@ def one_end(repo: Path, agent: Path, env: dict[str, str], mark: Path) -> tuple[f
     return parse_rfc3339(record["finished_at"]).timestamp() - exited, arrived - exited
 
 
-@dataclass(frozen=True)
-class Change:
-    session_id: str
-    state: str
-    since: str
-    reason: str | None = None
-    previous: str | None = "working"
-
-
 def one_state(repo: Path, url: str, debounce_s: float, number: int) -> float:
+    from gzia.sessions.agent_state import AgentState, Transition
     from gzia.sessions.notify import Notifier
     from gzia.sessions.notify.settings import NotifySettings
     from gzia.sessions.project import find_project
@@ -106,8 +97,9 @@ def one_state(repo: Path, url: str, debounce_s: float, number: int) -> float:
     settings = NotifySettings(None, url, False, debounce_s, 5.0)
     notifier = Notifier(store, session_id, settings, lambda: False)
     expected = len(Receiver.arrivals) + 1
-    change = Change(session_id, "waiting", now_rfc3339())
-    store.update(session_id, lambda r: r.extras.update(state="waiting", state_since=change.since))
+    change = Transition(session_id, AgentState.WAITING, now_rfc3339(),
+                        previous=AgentState.WORKING)
+    store.update(session_id, lambda r: vars(r).update(state="waiting", state_since=change.since))
     began = time.time()
     notifier.transition(change)
     return wait_arrivals(expected) - (began + debounce_s)

@@ -19,12 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from gzia.atomic import write_atomic
-from gzia.contract import InvalidInputError, IOFailure
-from gzia.credentials import CREDENTIAL_VARIABLES, MASK, mask_credentials
-
-# The withholding rule lives in gzia.credentials (cheap to import: every start with a GZ_*
-# variable consults it); callers that read settings take it from here as well.
-from gzia.i18n import N_, gettext
+from gzia.contract import InvalidInputError, IOFailure, Permission
+from gzia.credentials import CREDENTIAL_VARIABLES, MASK, WITHHELD_NAMES_VARIABLE, mask_credentials
+from gzia.i18n import LANGUAGE_VARIABLES, N_, gettext
 
 _MSG_EXPECTED: dict[object, str] = {
     "bool": N_("true or false"),
@@ -61,6 +58,10 @@ class Setting:
     project: bool = False
     """May be set for one project too, in its ``.harness/config.toml`` (see
     :func:`read_project_file`): the notifications' settings."""
+    env_only: bool = False
+    """Read from its environment variable alone, never from a file: gz-ia needs it before
+    any file is read (the language, tracebacks, which plugins load), or it is the
+    original's variable (``GZ_NEXUS_BASE_URL``)."""
 
     @property
     def credential(self) -> bool:
@@ -69,12 +70,24 @@ class Setting:
         return self.env in CREDENTIAL_VARIABLES
 
 
+LANGUAGE = Setting("language", str, None, LANGUAGE_VARIABLES[0],
+                   "message language (es... for Spanish); else LC_ALL, LC_MESSAGES, LANG",
+                   env_only=True)  # read by gzia.i18n, which imports nothing
+DEBUG = Setting("debug", bool, False, "GZ_DEBUG",
+                "show the traceback of an internal error, like --debug", env_only=True)
+DISABLE_PLUGINS = Setting("disable_plugins", str, None, "GZ_DISABLE_PLUGINS",
+                          "all, or the names of plugins not to load (comma-separated)",
+                          env_only=True)
+NEXUS_BASE_URL = Setting("nexus_base_url", str, None, "GZ_NEXUS_BASE_URL",
+                         "the original's Nexus download base, mapped to nexus_search_url",
+                         env_only=True)
+
 SETTINGS: tuple[Setting, ...] = (
     Setting("default_provider", str, None, "GZ_DEFAULT_PROVIDER",
             "agent used when -p is not given (else the first available)"),
     Setting("default_permission", str, "supervised", "GZ_DEFAULT_PERMISSION",
             "permission level used when -m is not given",
-            choices=("readonly", "supervised", "autonomous")),  # gzia.drivers.base.Permission
+            choices=tuple(Permission)),
     Setting("allow_push", bool, False, "GZ_ALLOW_PUSH",
             "let session agents run git push (like --allow-push)"),
     Setting("kill_grace_ms", int, 100, "GZ_KILL_GRACE_MS",
@@ -110,10 +123,20 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("notify_timeout", float, 10.0, "GZ_NOTIFY_TIMEOUT",
             "seconds each notification channel may take, retries included", positive=True,
             project=True),
+    NEXUS_BASE_URL,
+    LANGUAGE,
+    DEBUG,
+    DISABLE_PLUGINS,
 )
 
 SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 PROJECT_KEYS = tuple(s.key for s in SETTINGS if s.project)
+PATH_VARIABLES = ("GZ_CONFIG_DIR", "GZ_DATA_DIR", "GZ_CACHE_DIR", "GZ_STATE_DIR",
+                  "GZ_CONFIG_FILE", "GZ_PLUGIN_PATH")
+"""The variables that move gz-ia's files (:class:`Paths`); ``config path`` shows the file."""
+INTERNAL_VARIABLES = (WITHHELD_NAMES_VARIABLE, "GZ_SESSION_ID", "GZ_GUARD_*")
+"""Set by gz-ia itself, for its own processes and its agents' git guardrails: no settings
+(docs/configuration.md, "Internal variables")."""
 
 SOURCE_DEFAULT = "default"
 SOURCE_BUILTIN = "built-in"
@@ -136,7 +159,7 @@ class Paths:
         override = self.environ.get(variable)
         if override:
             return Path(override).expanduser()
-        import platformdirs
+        import platformdirs  # lazy: start-up speed (only when no GZ_*_DIR names the dir)
 
         finder = getattr(platformdirs, f"user_{kind}_dir")
         return Path(finder(APP_NAME, appauthor=False))
@@ -198,6 +221,14 @@ def _owned_dir(path: Path) -> bool:
     except OSError:
         return False
     return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
+
+
+def debug_requested(environ: Mapping[str, str] | None = None) -> bool:
+    """``GZ_DEBUG``, read on every start without the file: any value but an empty one or a
+    false word (``0``, ``false``, ``no``, ``off``) asks for tracebacks, so a typo never
+    hides one."""
+    raw = (os.environ if environ is None else environ).get(DEBUG.env, "").strip().lower()
+    return raw != "" and BOOLEAN_WORDS.get(raw) is not False
 
 
 def paths(environ: Mapping[str, str] | None = None) -> Paths:
@@ -422,8 +453,19 @@ def read_config_file(file: Path, *, origin: str | None = None,
                 key=key, file=str(file), valid=", ".join(PROJECT_KEYS),
                 details={"file": str(file), "key": key, "valid": list(PROJECT_KEYS)},
             )
-        values[key] = coerce(setting, raw, origin=origin or str(file))
+        values[key] = coerce(stored_setting(key), raw, origin=origin or str(file))
     return values
+
+
+def stored_setting(key: str) -> Setting:
+    """The setting ``key`` names, which a file may hold (not one read from the environment
+    alone)."""
+    setting = setting_for(key)
+    if setting.env_only:
+        raise InvalidInputError(
+            N_("setting '{key}' is read from the environment only: set {variable}"),
+            key=key, variable=setting.env, details={"key": key, "variable": setting.env})
+    return setting
 
 
 def _error_line(exc: Exception, text: str) -> int | None:
@@ -439,7 +481,7 @@ def _error_line(exc: Exception, text: str) -> int | None:
 
 def write_config_value(file: Path, key: str, raw: str | None) -> None:
     """Set (or with ``raw=None`` remove) one key in the TOML file, atomically."""
-    setting = setting_for(key)
+    setting = stored_setting(key)
     values = read_config_file(file)
     if raw is None:
         values.pop(key, None)

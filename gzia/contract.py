@@ -91,6 +91,15 @@ class WarningCode(StrEnum):
     DRIVER_NOT_ANSWERING = "DRIVER_NOT_ANSWERING"
 
 
+class Permission(StrEnum):
+    """A session's permission level (``-m``, the record's ``permission_level``): a contract
+    value, the same in every language; each driver maps it onto its agent's flags."""
+
+    READONLY = "readonly"
+    SUPERVISED = "supervised"
+    AUTONOMOUS = "autonomous"
+
+
 class GzError(Exception):
     """Root of every error gz-ia reports on purpose.
 

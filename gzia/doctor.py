@@ -11,8 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from gzia import proc
+from gzia.config import load_config, paths
 from gzia.contract import GzError
 from gzia.i18n import gettext, ngettext
+from gzia.plugins import GROUPS, load_group
 
 MIN_GIT = (2, 38)
 
@@ -38,8 +41,6 @@ def check_python() -> Check:
 
 
 def check_git() -> Check:
-    from gzia import proc
-
     if shutil.which("git") is None:
         return Check("git", False, True, gettext("git not found on PATH"),
                      gettext("install git 2.38 or newer"))
@@ -59,8 +60,6 @@ def check_git() -> Check:
 
 
 def check_config() -> Check:
-    from gzia.config import load_config, paths
-
     file = paths().config_file
     try:
         load_config().values()
@@ -70,8 +69,6 @@ def check_config() -> Check:
 
 
 def check_plugins() -> Check:
-    from gzia.plugins import GROUPS, load_group
-
     count = 0
     failed: list[str] = []
     for group in GROUPS:
@@ -88,8 +85,6 @@ def check_plugins() -> Check:
 
 
 def check_agents() -> Check:
-    from gzia.plugins import load_group
-
     drivers = load_group("gzia.drivers").loaded
     available = [name for name, driver in drivers.items()
                  if name != "shell" and _driver_available(driver)]
@@ -113,6 +108,7 @@ def _driver_available(driver: Any) -> bool:
 
 
 def check_update_sources() -> Check:
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.update.settings import LEGACY_BASE_ENV, UpdateSettings, search_url_from_base
 
     base = os.environ.get(LEGACY_BASE_ENV, "").strip()

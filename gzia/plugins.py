@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gzia.config import paths
+from gzia.config import DISABLE_PLUGINS, paths
 from gzia.i18n import gettext
 
 GROUPS = ("gzia.commands", "gzia.drivers", "gzia.tools")
@@ -210,7 +210,7 @@ def _builtin_first(ep: EntryPoint) -> int:
 
 
 def _disabled_names(environ: Mapping[str, str]) -> set[str]:
-    raw = environ.get("GZ_DISABLE_PLUGINS", "")
+    raw = environ.get(DISABLE_PLUGINS.env, "")
     return {part.strip().lower() for part in raw.split(",") if part.strip()}
 
 

@@ -24,6 +24,10 @@ This module sits beside ``proc`` and imports nothing of gz-ia: ``update`` (which
 when the rest of an install is broken) and the supervisor both use it."""
 
 
+HOOK_ARG = "__hook__"
+"""The hidden first argument of an agent's state hook (:mod:`gzia.sessions.agent_hooks`)."""
+
+
 def running_pyz(argv0: str | None = None) -> Path | None:
     """The zipapp this process runs from (``sys.argv[0]``, links resolved), or None."""
     candidate = (sys.argv[0] if sys.argv else "") if argv0 is None else argv0

@@ -15,8 +15,8 @@ def main(argv: list[str] | None = None) -> int:
     guard_standard_streams()
     if args == ["--version"]:
         return print_version()
-    if args[:1] == ["__holder__"]:  # gzia.supervisor.selfexec.HOLDER_ARG: a background run
-        return run_holder(sheds_credentials=argv is None)
+    if args[:1] in (["__holder__"], ["__hook__"]):
+        return run_internal(args, sheds_credentials=argv is None)
     try:
         from gzia.cli.runner import run
 
@@ -47,6 +47,17 @@ def print_version() -> int:
     except OSError as exc:
         return output_failed(exc)
     return 0
+
+
+def run_internal(args: list[str], *, sheds_credentials: bool) -> int:
+    """The forms gz-ia starts itself with: ``__holder__`` (gzia.selfexec.HOLDER_ARG: a
+    background run) and ``__hook__`` (gzia.selfexec.HOOK_ARG: an agent's hook reporting
+    its state, gzia.sessions.agent_hooks, which imports little)."""
+    if args[0] == "__hook__":
+        from gzia.sessions.agent_hooks import hook_main
+
+        return hook_main(args[1:])
+    return run_holder(sheds_credentials=sheds_credentials)
 
 
 def run_holder(*, sheds_credentials: bool) -> int:

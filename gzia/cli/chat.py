@@ -12,7 +12,8 @@ from gzia.cli import output
 from gzia.cli.command import command
 from gzia.cli.run_options import project_dir, run_options, session_request, watchdog_of
 from gzia.cli.run_report import report_outcome, warn_at_launch
-from gzia.drivers.base import Driver, Permission
+from gzia.contract import Permission, WarningCode
+from gzia.drivers.base import Driver
 from gzia.i18n import N_, gettext
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.run_options import RunOptions
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 @click.option("-m", "--perm", help="readonly, supervised or autonomous.")
 @click.option("-i", "--prompt", help="Initial prompt.")
 @project_dir
-@run_options("allow_push", "no_mcp", "labels", "idempotency_key", "background", "timeout",
+@run_options("name", "allow_push", "no_mcp", "labels", "idempotency_key", "background", "timeout",
              "no_output_timeout", "profiles", "no_notify")
 def app(provider: str | None, perm: str | None, prompt: str | None, directory: str | None,
          run: RunOptions) -> None:
@@ -82,7 +83,8 @@ def task_for(driver: Driver, prompt: str | None) -> str | None:
 
     if not takes_prompt(driver):
         if prompt is not None:
-            output.warn("INVALID_INPUT", N_("{name} takes no prompt: -i/--prompt is ignored"),
+            output.warn(WarningCode.INVALID_INPUT,
+                        N_("{name} takes no prompt: -i/--prompt is ignored"),
                         name=driver.display_name,
                         details={"provider": driver.id, "option": "--prompt"})
         return None

@@ -6,6 +6,7 @@ import os
 
 from gzia.cli import output
 from gzia.cli.command import command
+from gzia.contract import WarningCode
 from gzia.drivers.status import DriverStatus
 from gzia.i18n import N_, gettext
 
@@ -15,7 +16,8 @@ _MSG_STATUS: dict[object, str] = {
 }
 
 
-@command("drivers", help="List agent drivers: path, version, install hint and MCP support.")
+@command("drivers", help="List agent drivers: path, version, install hint, MCP support and "
+                          "how each reports its state (hooks or detector).")
 def app() -> None:
     from gzia.cli.plugin_warnings import report_plugin_failure
     from gzia.drivers import load_catalog
@@ -27,7 +29,7 @@ def app() -> None:
     statuses = describe_all(catalog.drivers, os.environ, timeout=PROBE_TIMEOUT)
     for status in statuses:
         if not status.answered:
-            output.warn("DRIVER_NOT_ANSWERING",
+            output.warn(WarningCode.DRIVER_NOT_ANSWERING,
                         N_("agent '{name}' did not answer '--version' within {seconds:g} s: its "
                            "version is unknown"),
                         name=status.name,
@@ -39,15 +41,17 @@ def render(statuses: list[DriverStatus]) -> None:
     id_width = max([len(gettext("ID")), *(len(s.id) for s in statuses)]) + 2
     name_width = max([len(gettext("NAME")), *(len(s.name) for s in statuses)]) + 2
     state_width = max(len(gettext(_MSG_STATUS[k])) for k in ("available", "missing")) + 2
+    method_width = max(len(gettext("STATE")), len("detector")) + 2
     output.line(
         f"{gettext('ID'):<{id_width}}{gettext('NAME'):<{name_width}}"
-        f"{gettext('STATUS'):<{state_width}}{gettext('VERSION')}"
+        f"{gettext('STATUS'):<{state_width}}{gettext('STATE'):<{method_width}}"
+        f"{gettext('VERSION')}"
     )
     for status in statuses:
         state = gettext(N_("available") if status.available else N_("missing"))
         output.line(
             f"{status.id:<{id_width}}{status.name:<{name_width}}"
-            f"{state:<{state_width}}{status.version or '-'}"
+            f"{state:<{state_width}}{status.state_method:<{method_width}}{status.version or '-'}"
         )
     missing = [s for s in statuses if not s.available and s.install_hint]
     if missing:

@@ -32,11 +32,11 @@ if TYPE_CHECKING:
 @argument("command", nargs=-1, help="The command and its arguments.")
 @project_dir
 @click.option("--provider", default="shell", help="Driver that runs the command.")
-@run_options("allow_push", "labels", "idempotency_key", "background", "timeout",
+@run_options("name", "allow_push", "labels", "idempotency_key", "background", "timeout",
              "no_output_timeout", "profiles", "no_notify")
 def app(command: tuple[str, ...], directory: str | None, provider: str,
                  run: RunOptions) -> None:
-    from gzia.drivers.base import Permission
+    from gzia.contract import Permission
     from gzia.drivers.registry import get_driver
     from gzia.sessions.run import start_session
 

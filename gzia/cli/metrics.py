@@ -11,6 +11,7 @@ import click
 from gzia.cli import output
 from gzia.cli.command import command
 from gzia.cli.session.common import dir_option, open_session, session_command
+from gzia.contract import WarningCode
 from gzia.i18n import N_, NN_
 
 _MSG_WARN: dict[object, str] = {
@@ -69,7 +70,8 @@ def app(since: str | None, provider: str | None, status: str | None,
     store = SessionStore(find_project(directory))
     listed = list_sessions(store)
     for bad in listed.unreadable:
-        output.warn("IO", N_("skipped unreadable session record {path}: {detail}"), path=bad.path,
+        output.warn(WarningCode.IO, N_("skipped unreadable session record {path}: {detail}"),
+                    path=bad.path,
                     detail=bad.error,
                     details=bad.to_json())
     result = project_metrics(listed.records, store, filters, os.environ, grouping)
@@ -93,6 +95,6 @@ def session_metrics_command(session: str, directory: str | None) -> None:
 def warn_notices(session_id: str, notices: list[Notice]) -> None:
     """Each notice becomes an ``IO`` warning; ``details.reason`` says which kind."""
     for notice in notices:
-        output.warn("IO", _MSG_WARN[notice.reason], id=session_id, path=notice.path,
+        output.warn(WarningCode.IO, _MSG_WARN[notice.reason], id=session_id, path=notice.path,
                     count=notice.count, detail=notice.detail,
                     details={"id": session_id, **notice.to_json()})

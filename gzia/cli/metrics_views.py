@@ -8,6 +8,7 @@ from gzia.metrics.model import AgentMetrics, SubAgent, Tokens, Usage
 from gzia.metrics.project import Figures, ProjectMetrics
 from gzia.metrics.session import SessionMetrics
 from gzia.views.sessions import exit_code_text, format_duration
+from gzia.views.words import status_text
 
 _MSG_COL: dict[object, str] = {
     "cache_read": N_("CACHE R"),
@@ -50,7 +51,7 @@ def render_session(m: SessionMetrics) -> None:
     output.line(gettext("❯ Metrics of session {id} ({provider})", id=r.id,
                         provider=r.provider or "-"))
     rows: list[tuple[str, str]] = [
-        ("status", r.status),
+        ("status", status_text(r.status)),
         ("duration", _duration(m.duration_ms)),
         ("exit_code", exit_code_text(r.exit_code)),
         ("changes", _changes(m)),
@@ -133,7 +134,8 @@ def render_project(result: ProjectMetrics) -> None:
         output.line(gettext("✧ No sessions match."))
         return
     header = ["id", "provider", "status", "duration", *NUMBERS]
-    rows = [[m.record.id, m.record.provider or "-", m.record.status, _duration(m.duration_ms),
+    rows = [[m.record.id, m.record.provider or "-", status_text(m.record.status),
+             _duration(m.duration_ms),
              *_numbers(_figures_of(m))] for m in result.sessions]
     rows.append([gettext("Total"), "", "", _duration(result.totals.duration_ms),
                  *_numbers(result.totals)])

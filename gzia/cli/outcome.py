@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from types import FrameType
 from typing import Any
 
 from gzia.cli.output import JSONText, Output, reporting
+from gzia.config import debug_requested
 from gzia.contract import (
     ExitCode,
     GzError,
@@ -30,7 +30,7 @@ from gzia.contract import (
 def invocation() -> Iterator[Output]:
     """The invocation's reporter, and SIGTERM/SIGHUP raised as :class:`TerminationRequested`
     so they end the command like any error (a hangup stops cleanly too)."""
-    out = Output(debug=os.environ.get("GZ_DEBUG", "") not in ("", "0"))
+    out = Output(debug=debug_requested())
     previous = {signum: signal.signal(signum, _raise_terminated)
                 for signum in (signal.SIGTERM, signal.SIGHUP)}
     try:

@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from gzia.contract import Problem
+from gzia.contract import Problem, WarningCode
 from gzia.i18n import gettext
 
 
@@ -224,7 +224,8 @@ def write_for_people(stream: TextIO, text: str) -> None:
     stream.flush()
 
 
-def warn(code: str, key: str, /, *, details: dict[str, Any] | None = None, **params: Any) -> None:
+def warn(code: WarningCode, key: str, /, *, details: dict[str, Any] | None = None,
+         **params: Any) -> None:
     """Add a warning: into the envelope in JSON mode, on stderr otherwise (not with -q)."""
     current().add_warning(Problem(code, gettext(key, **params), details=details or {}))
 

@@ -8,6 +8,7 @@ are reported the same way by every command, however it is answered.
 from __future__ import annotations
 
 from gzia.cli import output
+from gzia.contract import WarningCode
 from gzia.i18n import N_
 from gzia.plugins import Discovery, PluginFailure, discover
 
@@ -27,7 +28,8 @@ def reported(found: Discovery) -> Discovery:
 
 def report_plugin_failure(failure: PluginFailure) -> None:
     output.warn(
-        "PLUGIN_FAILED", N_("plugin '{name}' from {distribution} failed to load: {error}"),
+        WarningCode.PLUGIN_FAILED,
+        N_("plugin '{name}' from {distribution} failed to load: {error}"),
         name=failure.info.name,
         distribution=failure.info.distribution or failure.info.value, error=failure.error,
         details=failure.to_json(),

@@ -13,6 +13,7 @@ import click
 
 from gzia.cli import output
 from gzia.cli.command import argument, group
+from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext
 
 _MSG_COLUMN: dict[object, str] = {
@@ -66,14 +67,14 @@ def catalog_of(directory: str | None) -> Catalog:
 
 def report_notices(notices: list[Notice]) -> None:
     for notice in notices:
-        if notice.code == "PROFILE_SHADOWED":
-            output.warn("PROFILE_SHADOWED", notice.key, details=dict(notice.params),
+        if notice.code == WarningCode.PROFILE_SHADOWED:
+            output.warn(WarningCode.PROFILE_SHADOWED, notice.key, details=dict(notice.params),
                         **notice.params)
-        elif notice.code == "SKILL_INVALID":
-            output.warn("SKILL_INVALID", notice.key, details=dict(notice.params),
+        elif notice.code == WarningCode.SKILL_INVALID:
+            output.warn(WarningCode.SKILL_INVALID, notice.key, details=dict(notice.params),
                         **notice.params)
         else:
-            output.warn("PROFILE_INVALID", notice.key, details=dict(notice.params),
+            output.warn(WarningCode.PROFILE_INVALID, notice.key, details=dict(notice.params),
                         **notice.params)
 
 

@@ -16,7 +16,8 @@ from gzia.sessions.workspace import Workspace
 @command("resume", help="Resume a finished session in its own workspace and conversation.")
 @argument("session_id", metavar="ID", help="Session id (or unique prefix).")
 @project_dir
-@run_options("background", "timeout", "no_output_timeout", "profiles", "no_mcp", "no_notify")
+@run_options("name", "background", "timeout", "no_output_timeout", "profiles", "no_mcp",
+             "no_notify")
 def app(session_id: str, directory: str | None, run: RunOptions) -> None:
     resume_and_report(ResumeRequest(session_id, directory, run))
 

@@ -15,7 +15,8 @@ from gzia.cli.numbers import Seconds
 from gzia.sessions.run_options import RunOptions
 
 if TYPE_CHECKING:
-    from gzia.drivers.base import Driver, Permission
+    from gzia.contract import Permission
+    from gzia.drivers.base import Driver
     from gzia.sessions.run import SessionRequest
     from gzia.supervisor.watchdog import Watchdog
 
@@ -24,6 +25,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 project_dir = click.option("-d", "--dir", "directory", help="Project directory.")
 
 OPTIONS: dict[str, Callable[[F], F]] = {
+    "name": click.option(
+        "-n", "--name", metavar="TEXT",
+        help="Name the session: shown in lists and the terminal UI (not an id: names may "
+             "repeat)."),
     "allow_push": click.option(
         "--allow-push", is_flag=True,
         help="Let the agent run git push (refused in sessions otherwise)."),
@@ -79,13 +84,21 @@ def options_from(given: dict[str, Any]) -> RunOptions:
 
     labels = given.pop("labels", ())
     key = given.pop("idempotency_key", None)
+    name = given.pop("name", None)
     return RunOptions(
         background=given.pop("background", False), timeout_s=given.pop("timeout", None),
         no_output_timeout_s=given.pop("no_output_timeout", None),
         profiles=tuple(given.pop("profiles", ())), no_mcp=given.pop("no_mcp", False),
         allow_push=given.pop("allow_push", False), labels=_parsed_labels(labels),
         idempotency_key=None if key is None else _valid_key(key),
-        output_to_stderr=output.is_json(), notify=not given.pop("no_notify", False))
+        output_to_stderr=output.is_json(), notify=not given.pop("no_notify", False),
+        name=None if name is None else _valid_name(name))
+
+
+def _valid_name(name: str) -> str:
+    from gzia.sessions.naming import checked_name
+
+    return checked_name(name)
 
 
 def _valid_key(key: str) -> str:
@@ -113,7 +126,7 @@ def session_request(directory: str | None, driver: Driver, permission: Permissio
         allow_push=push_allowed(run.allow_push), labels=run.labels,
         idempotency_key=run.idempotency_key,
         mcp_server=server_command(run.no_mcp) if mcp else None,
-        background=background_options(run.background), profiles=run.profiles,
+        background=background_options(run.background), profiles=run.profiles, name=run.name,
         notify=run.notify, **fields)
 
 

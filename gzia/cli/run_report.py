@@ -8,11 +8,13 @@ otherwise inside the error (``AGENT_FAILED`` exit 1, ``INTERRUPTED`` 130, ``TERM
 from __future__ import annotations
 
 from gzia.cli import output
+from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.run import RunEnd, SessionRun
 from gzia.sessions.run_errors import run_error
 from gzia.sessions.workspace import Workspace
+from gzia.views.words import status_text
 
 
 def warn_at_launch(workspace: Workspace, *, base_changes: bool = True) -> None:
@@ -38,7 +40,7 @@ def _report_reused(run: SessionRun) -> None:
     """The idempotency key's session answered: no new run; its record, whatever its state."""
     record = run.record
     if run.reused is not None and run.reused.metadata_differs:
-        output.warn("IDEMPOTENCY_METADATA_DIFFERS",
+        output.warn(WarningCode.IDEMPOTENCY_METADATA_DIFFERS,
                     N_("session {id} holds this idempotency key with other {fields}; it is "
                        "returned as it is"),
                     id=record.id, fields=", ".join(run.reused.metadata_differs),
@@ -46,7 +48,7 @@ def _report_reused(run: SessionRun) -> None:
                              "differs": run.reused.metadata_differs})
     output.emit(record.to_json(), human=lambda: output.progress(
         gettext("session {id} already holds this idempotency key ({status}): nothing was started",
-                id=record.id, status=record.status)))
+                id=record.id, status=status_text(record.status))))
 
 
 def _finished(record: SessionRecord) -> None:

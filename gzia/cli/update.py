@@ -9,13 +9,14 @@ import click
 
 from gzia.cli import output
 from gzia.cli.command import group
+from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext
 
 
 def _on_failure(source: Any, failure: Any) -> None:
     from gzia.update.errors import source_failed_params
 
-    output.warn("NETWORK", N_("{source} failed: {reason}; trying {next}"),
+    output.warn(WarningCode.NETWORK, N_("{source} failed: {reason}; trying {next}"),
                 **source_failed_params(source.name, failure),
                 details={"source": source.name, "reason": failure.reason_code})
 

@@ -5,14 +5,8 @@ The public API lives here; see docs/drivers.md.
 
 from __future__ import annotations
 
-from gzia.drivers.base import (
-    Driver,
-    ExecutableDriver,
-    LaunchRequest,
-    LaunchSpec,
-    Permission,
-    driver_not_found,
-)
+from gzia.contract import Permission
+from gzia.drivers.base import Driver, ExecutableDriver, LaunchRequest, LaunchSpec, driver_not_found
 from gzia.drivers.registry import (
     PREFERRED_PROVIDERS,
     DriverCatalog,

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from gzia.contract import Permission
 from gzia.drivers.base import (
     ExecutableDriver,
     LaunchRequest,
-    Permission,
     checked_conversation_id,
     readonly_unsupported,
 )

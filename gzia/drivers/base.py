@@ -14,22 +14,25 @@ import re
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
-from gzia.contract import DriverNotFoundError, GzError, TimeoutFailure
+from gzia import proc
+from gzia.contract import (
+    DriverNotFoundError,
+    GzError,
+    InvalidInputError,
+    Permission,
+    TimeoutFailure,
+)
 from gzia.i18n import N_
 
 VERSION_PATTERN = re.compile(r"\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.-]+)?")
 VERSION_LINE_LIMIT = 80
+STATE_HOOKS = "hooks"
+STATE_DETECTOR = "detector"
+STATE_METHODS = (STATE_HOOKS, STATE_DETECTOR)
 CONVERSATION_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}")
-
-
-class Permission(StrEnum):
-    READONLY = "readonly"
-    SUPERVISED = "supervised"
-    AUTONOMOUS = "autonomous"
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,12 @@ class LaunchRequest:
     env: Mapping[str, str]
     mcp_config: Path | None = None
     command: Sequence[str] | None = None
+    state_hook: Sequence[str] | None = None
+    """For a driver whose ``state_method`` is ``hooks``: the command the agent's hooks
+    run, with the hook's JSON payload on stdin (gz-ia's ``__hook__`` form)."""
+    state_plugin: Path | None = None
+    """Where the driver's ``state_plugin_source`` was written (a file outside the
+    worktree), for agents that load hooks as a plugin file (opencode)."""
 
 
 @dataclass(frozen=True)
@@ -115,8 +124,6 @@ def probe_version(path: str, env: Mapping[str, str], timeout: float) -> str | No
     An agent that outlives ``timeout`` is killed with its process group, and
     :class:`~gzia.contract.TimeoutFailure` raised.
     """
-    from gzia import proc
-
     try:
         completed = proc.run([path, "--version"], env=env, timeout=timeout)
     except TimeoutFailure:
@@ -166,6 +173,13 @@ class ExecutableDriver:
     def quit_keys_for(self, command: Sequence[str] | None) -> QuitKeys:
         """The keys that end this agent (``command``: what an ``exec`` session runs)."""
         return self.quit_keys
+    state_method: ClassVar[str] = STATE_DETECTOR
+    """How gz-ia learns the agent's state: ``hooks`` (the agent reports it through
+    ``LaunchRequest.state_hook``; the driver maps payloads with ``hook_state``) or
+    ``detector`` (the kernel's view of its terminal, docs/sessions.md)."""
+    blocked_state: ClassVar[str] = "idle"
+    """What the detector calls an agent blocked reading its terminal: ``idle`` (its
+    turn is over) or ``waiting`` (it asks the person)."""
 
     def install_hint(self) -> str:
         return ""
@@ -195,6 +209,18 @@ class ExecutableDriver:
 
     def not_available(self) -> DriverNotFoundError:
         return driver_not_found(self)
+
+
+def state_method(driver: Driver) -> str:
+    """``hooks`` or ``detector`` (optional member; default: the detector)."""
+    method = getattr(driver, "state_method", STATE_DETECTOR)
+    return method if method in STATE_METHODS else STATE_DETECTOR
+
+
+def blocked_state(driver: Driver) -> str:
+    """``idle`` or ``waiting`` (optional member; default: idle)."""
+    state = getattr(driver, "blocked_state", "idle")
+    return state if state in ("idle", "waiting") else "idle"
 
 
 def runs_commands(driver: Driver) -> bool:
@@ -233,8 +259,6 @@ def driver_not_found(driver: Driver) -> DriverNotFoundError:
 def checked_conversation_id(driver_id: str, conversation_id: str) -> str:
     """Refuse ids that could be read as something else (an option, a path, a second word)."""
     if CONVERSATION_ID_PATTERN.fullmatch(conversation_id) is None:
-        from gzia.contract import InvalidInputError
-
         raise InvalidInputError(
             N_("invalid conversation id for {provider}: '{conversation_id}'"),
             details={"provider": driver_id, "conversation_id": conversation_id},
@@ -246,8 +270,6 @@ def checked_conversation_id(driver_id: str, conversation_id: str) -> str:
 
 def readonly_unsupported(driver: Driver) -> GzError:
     """Read-only is a promise: a driver that cannot keep it refuses (exit 2)."""
-    from gzia.contract import InvalidInputError
-
     return InvalidInputError(
         N_("agent '{name}' cannot be restricted to read-only; choose supervised or autonomous"),
         details={"provider": driver.id, "permission": Permission.READONLY.value},

@@ -9,16 +9,18 @@ positional argument after ``--`` (``-p`` would be non-interactive print mode).
 
 from __future__ import annotations
 
+import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from gzia.contract import InvalidInputError, Permission
 from gzia.drivers.base import (
     DOUBLE_CTRL_C,
+    STATE_HOOKS,
     ExecutableDriver,
     LaunchRequest,
-    Permission,
     QuitKeys,
     guarded_positional,
 )
@@ -44,6 +46,7 @@ class ClaudeDriver(ExecutableDriver):
     quit_keys: ClassVar[QuitKeys] = DOUBLE_CTRL_C  # "Press Ctrl-C again to exit"
     # Claude Code refuses to start inside another Claude Code session.
     unset_env: ClassVar[tuple[str, ...]] = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
+    state_method: ClassVar[str] = STATE_HOOKS
 
     def install_hint(self) -> str:
         return gettext("npm install -g @anthropic-ai/claude-code")
@@ -55,6 +58,8 @@ class ClaudeDriver(ExecutableDriver):
         argv = list(PERMISSION_FLAGS[request.permission])
         if request.mcp_config is not None:
             argv += ["--mcp-config", str(request.mcp_config)]
+        if request.state_hook:
+            argv += ["--settings", state_settings(request.state_hook, bool(request.prompt))]
         argv += self._conversation(request)
         if request.prompt:
             argv += ["--", guarded_positional(request.prompt, SUBCOMMANDS, ())]
@@ -70,6 +75,44 @@ class ClaudeDriver(ExecutableDriver):
         return ["--session-id", checked]
 
 
+    def hook_state(self, payload: Mapping[str, Any]) -> tuple[str, str | None] | None:
+        """The state a hook's payload reports (``hook_event_name`` and its fields)."""
+        event = payload.get("hook_event_name")
+        if event == "Notification":
+            kind = payload.get("notification_type")
+            if kind == "idle_prompt":
+                return "idle", None
+            if kind in WAITING_NOTIFICATIONS:
+                message = payload.get("message")
+                return "waiting", message if isinstance(message, str) else None
+            return None
+        if event == "PermissionRequest":
+            tool = payload.get("tool_name")
+            return "waiting", f"permission: {tool}" if isinstance(tool, str) else None
+        found = STATE_OF_HOOK.get(event) if isinstance(event, str) else None
+        return (found, None) if found is not None else None
+
+
+STATE_OF_HOOK = {"UserPromptSubmit": "working", "PostToolUse": "working",
+                 "Stop": "idle", "SessionStart": "idle"}
+"""Hook events and the state each reports (Notification and PermissionRequest aside)."""
+WAITING_NOTIFICATIONS = frozenset({"permission_prompt", "elicitation_dialog"})
+HOOK_TIMEOUT_S = 10
+
+
+def state_settings(hook: Sequence[str], has_prompt: bool) -> str:
+    """The ``--settings`` JSON that runs ``hook`` (exec form: no shell) on each event
+    of :data:`STATE_OF_HOOK` (``SessionStart`` only without a prompt: with one the
+    agent starts working), ``Notification`` and ``PermissionRequest``."""
+    command = {"type": "command", "command": hook[0], "args": list(hook[1:]),
+               "timeout": HOOK_TIMEOUT_S}
+    events = [*STATE_OF_HOOK, "Notification", "PermissionRequest"]
+    if has_prompt:
+        events.remove("SessionStart")
+    hooks = {event: [{"hooks": [command]}] for event in events}
+    return json.dumps({"hooks": hooks}, separators=(",", ":"))
+
+
 def _has_transcript(env: Mapping[str, str], conversation_id: str) -> bool:
     """Whether Claude Code stored this conversation (``<config>/projects/<dir>/<id>.jsonl``)."""
     configured = env.get("CLAUDE_CONFIG_DIR")
@@ -82,8 +125,6 @@ def _checked_uuid(conversation_id: str) -> str:
     try:
         return str(uuid.UUID(conversation_id))
     except ValueError:
-        from gzia.contract import InvalidInputError
-
         raise InvalidInputError(
             N_("invalid conversation id for {provider}: '{conversation_id}'"),
             details={"provider": "claude", "conversation_id": conversation_id},

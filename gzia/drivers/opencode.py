@@ -8,18 +8,19 @@ MCP servers reach it through ``OPENCODE_CONFIG_CONTENT``, so no file in the work
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from gzia.contract import InvalidInputError
+from gzia.contract import InvalidInputError, Permission
 from gzia.drivers.base import (
+    STATE_HOOKS,
     ExecutableDriver,
     LaunchRequest,
-    Permission,
     QuitKeys,
     checked_conversation_id,
 )
+from gzia.drivers.transcripts import opencode_conversation_since
 from gzia.i18n import N_, gettext
 
 PERMISSION_ENV = "OPENCODE_PERMISSION"
@@ -39,6 +40,7 @@ class OpenCodeDriver(ExecutableDriver):
     quit_keys: ClassVar[QuitKeys] = QuitKeys((b"\x03", b"\x03"), pause_s=0.5)
     """Its app-exit key: at an empty prompt one Ctrl+C quits (exit 0); with a prompt typed,
     the first clears it and the second quits."""
+    state_method: ClassVar[str] = STATE_HOOKS
 
     def install_hint(self) -> str:
         return gettext("curl -fsSL https://opencode.ai/install | bash")
@@ -63,15 +65,38 @@ class OpenCodeDriver(ExecutableDriver):
         if request.mcp_config is not None:
             inline = env.get(CONFIG_CONTENT_ENV)
             env[CONFIG_CONTENT_ENV] = _config_with_mcp(inline, request.mcp_config)
+        if request.state_plugin is not None:
+            env[CONFIG_CONTENT_ENV] = _config_with_plugin(env.get(CONFIG_CONTENT_ENV),
+                                                          request.state_plugin)
         return env
+
+    def state_plugin_source(self, hook: Sequence[str]) -> str:
+        """An opencode plugin (an ES module) that runs ``hook`` for each state event, with
+        the event and its time (``at``: reports may finish out of order) as JSON on stdin
+        (no shell)."""
+        return STATE_PLUGIN.replace("__HOOK__", json.dumps(list(hook))).replace(
+            "__TYPES__", json.dumps(sorted(STATE_OF_EVENT)))
+
+    def hook_state(self, payload: Mapping[str, Any]) -> tuple[str, str | None] | None:
+        """The state an opencode event reports (``type`` and ``properties``)."""
+        kind, properties = payload.get("type"), payload.get("properties")
+        details = properties if isinstance(properties, dict) else {}
+        if kind == "session.status":
+            status = details.get("status")
+            busy = isinstance(status, dict) and status.get("type") != "idle"
+            return ("working" if busy else "idle"), None
+        if kind == "permission.asked":
+            what = " ".join(str(p) for p in [details.get("permission"),
+                                             *(details.get("patterns") or [])] if p)
+            return "waiting", f"permission: {what}" if what else None
+        found = STATE_OF_EVENT.get(kind) if isinstance(kind, str) else None
+        return (found, None) if found is not None else None
 
     def conversation_after_exit(
         self, workdir: Path, env: Mapping[str, str], since: float
     ) -> str | None:
         """opencode names its session itself: the one of ``workdir`` updated since the run
         started (epoch seconds), read from its database once opencode has exited."""
-        from gzia.drivers.transcripts import opencode_conversation_since
-
         return opencode_conversation_since(env, workdir, int(since * 1000))
 
     def _resume(self, conversation_id: str | None) -> list[str]:
@@ -92,6 +117,50 @@ def _config_with_mcp(existing: str | None, mcp_config: Path) -> str:
         mcp[name] = _opencode_server(server)
     config["mcp"] = mcp
     return json.dumps(config, separators=(",", ":"))
+
+
+def _config_with_plugin(existing: str | None, plugin: Path) -> str:
+    """The inline config with gz-ia's state plugin added to its ``plugin`` list."""
+    try:
+        config = _json_object(existing) if existing else {}
+    except ValueError:
+        config = {}
+    plugins = config.get("plugin")
+    config["plugin"] = [*(plugins if isinstance(plugins, list) else []), plugin.as_uri()]
+    return json.dumps(config, separators=(",", ":"))
+
+
+STATE_OF_EVENT = {"session.status": "working", "session.idle": "idle",
+                  "permission.asked": "waiting", "permission.replied": "working",
+                  "question.asked": "waiting", "question.replied": "working",
+                  "question.rejected": "working"}
+"""The opencode events the plugin reports (``session.status`` and ``permission.asked``
+are read further: :meth:`OpenCodeDriver.hook_state`)."""
+
+STATE_PLUGIN = """\
+// Written by gz-ia for one session: reports this opencode's state to it.
+import { spawn } from "node:child_process";
+
+const HOOK = __HOOK__;
+const TYPES = new Set(__TYPES__);
+
+function report(event) {
+  try {
+    const child = spawn(HOOK[0], HOOK.slice(1), { stdio: ["pipe", "ignore", "ignore"] });
+    child.on("error", () => {});
+    child.stdin.on("error", () => {});
+    const p = event.properties || {};
+    const properties = { status: p.status, permission: p.permission, patterns: p.patterns };
+    child.stdin.end(JSON.stringify({ type: event.type, properties, at: Date.now() / 1000 }));
+  } catch {}
+}
+
+export const GzIaState = async () => ({
+  event: async ({ event }) => {
+    if (event && TYPES.has(event.type)) report(event);
+  },
+});
+"""
 
 
 def _read_servers(mcp_config: Path) -> dict[str, dict[str, Any]]:

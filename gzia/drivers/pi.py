@@ -12,14 +12,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
+from gzia.contract import Permission
 from gzia.drivers.base import (
     DOUBLE_CTRL_C,
     ExecutableDriver,
     LaunchRequest,
-    Permission,
     QuitKeys,
     guarded_positional,
 )
+from gzia.drivers.transcripts import pi_conversation_since
 from gzia.i18n import gettext
 
 READONLY_TOOLS = "read,grep,find,ls"
@@ -54,8 +55,6 @@ class PiDriver(ExecutableDriver):
     ) -> str | None:
         """pi names its conversation itself: the one of ``workdir`` written since the run
         started (epoch seconds), read once pi has exited."""
-        from gzia.drivers.transcripts import pi_conversation_since
-
         return pi_conversation_since(env, workdir, since)
 
 

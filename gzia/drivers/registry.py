@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gzia.contract import DriverNotFoundError, InvalidInputError
-from gzia.drivers.base import Driver, Permission
+from gzia.config import bad_value, setting_for
+from gzia.contract import DriverNotFoundError, InvalidInputError, Permission
+from gzia.drivers.base import Driver
 from gzia.i18n import N_, gettext
-from gzia.plugins import PluginFailure
+from gzia.plugins import PluginFailure, load_group
 
 GROUP = "gzia.drivers"
 PREFERRED_PROVIDERS = ("agy", "claude", "opencode", "pi-agent")
@@ -41,8 +42,6 @@ class DriverCatalog:
 
 def load_catalog(environ: Mapping[str, str] | None = None) -> DriverCatalog:
     """Every driver that loads, in a stable order (built-ins first), and every failure."""
-    from gzia.plugins import load_group
-
     result = load_group(GROUP, environ)
     catalog = DriverCatalog(failures=list(result.failures))
     for name, obj in sorted(result.loaded.items(), key=lambda item: _order_key(item[0])):
@@ -89,8 +88,6 @@ def checked_provider_setting(name: str, origin: str | None,
                              catalog: DriverCatalog | None = None) -> str:
     """``name`` as a ``default_provider`` value: a driver that exists (loaded, or a plugin
     that failed to load, which using it reports), else a settings error naming ``origin``."""
-    from gzia.config import bad_value, setting_for
-
     known = catalog if catalog is not None else load_catalog()
     names = [*known.drivers, *(f.info.name for f in known.failures)]
     if name not in names:

@@ -12,13 +12,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from gzia.contract import IOFailure, NotFoundError
+from gzia.contract import IOFailure, NotFoundError, Permission
 from gzia.drivers.base import (
     DOUBLE_CTRL_C,
     ExecutableDriver,
     LaunchRequest,
     LaunchSpec,
-    Permission,
     QuitKeys,
     readonly_unsupported,
     which,

@@ -10,7 +10,7 @@ from typing import Any
 
 from gzia.contract import TimeoutFailure
 from gzia.credentials import without_secrets
-from gzia.drivers.base import Driver
+from gzia.drivers.base import Driver, state_method
 
 PROBE_TIMEOUT = 3.0
 PROBE_GRACE = 2.0
@@ -27,6 +27,8 @@ class DriverStatus:
     version: str | None
     install_hint: str | None
     mcp_support: str
+    state_method: str = "detector"
+    """How gz-ia learns the agent's state: ``hooks`` or ``detector`` (docs/sessions.md)."""
     answered: bool = True
     """False when the version probe outlived its deadline (``version`` is then None)."""
 
@@ -44,6 +46,7 @@ class DriverStatus:
             "version": self.version,
             "install_hint": self.install_hint,
             "mcp_support": self.mcp_support,
+            "state_method": self.state_method,
         }
 
 
@@ -93,7 +96,7 @@ class _Probe:
 def _unlocated(driver: Driver) -> DriverStatus:
     return DriverStatus(id=driver.id, name=driver.display_name, binary=driver.binary,
                         path=None, version=None, install_hint=driver.install_hint() or None,
-                        mcp_support=driver.mcp_support)
+                        mcp_support=driver.mcp_support, state_method=state_method(driver))
 
 
 def _located(driver: Driver, env: Mapping[str, str]) -> DriverStatus:

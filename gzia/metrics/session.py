@@ -14,6 +14,7 @@ from typing import Any
 from gzia.contract import GzError
 from gzia.metrics.model import AgentMetrics, Notice
 from gzia.metrics.sources import read_agent_metrics
+from gzia.sessions.diff import session_diff
 from gzia.sessions.project import Project
 from gzia.sessions.record import SessionRecord, elapsed_ms
 
@@ -69,8 +70,6 @@ def session_metrics(
 
 
 def changes_of(project: Project, record: SessionRecord) -> Changes:
-    from gzia.sessions.diff import session_diff
-
     diff = session_diff(project, record)
     insertions, deletions = count_changed_lines(diff.text)
     return Changes(len(diff.files), insertions, deletions)

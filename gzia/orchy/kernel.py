@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from gzia.contract import ErrorCode, GzError, Problem, error_from
 from gzia.orchy.limits import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT
 from gzia.orchy.proxy import ToolProxy
-from gzia.orchy.tool import Tool, ToolContext
+from gzia.orchy.tool import Tool, ToolContext, failure_problem
+from gzia.plugins import load_group
 
 GROUP = "gzia.tools"
 
@@ -36,11 +38,37 @@ class KernelState(StrEnum):
 
 @dataclass(frozen=True)
 class PluginProblem:
-    plugin: str
-    error: str
+    """A tool plugin that failed to load, boot or shut down, and its problem in the
+    contract's one shape (``orchy_health`` sends it to the MCP client as
+    ``{"plugin", "code", "message", "retryable", "hint", "details"}``)."""
 
-    def to_json(self) -> dict[str, str]:
-        return {"plugin": self.plugin, "error": self.error}
+    plugin: str
+    problem: Problem
+
+    @classmethod
+    def of(cls, plugin: str, exc: BaseException) -> PluginProblem:
+        return cls(plugin, failure_problem(exc))
+
+    @property
+    def error(self) -> str:
+        """The problem's message, as logs and the server's texts name it."""
+        return self.problem.message
+
+    def as_error(self) -> GzError:
+        """The error class the problem's code names, as every problem crossing a process
+        boundary comes back (:func:`gzia.contract.error_from`)."""
+        return error_from(self.problem)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"plugin": self.plugin, **self.problem.to_json()}
+
+    @classmethod
+    def from_json(cls, data: object) -> PluginProblem:
+        """The problem :meth:`to_json` wrote; ``ValueError`` else."""
+        if not isinstance(data, dict) or not isinstance(data.get("plugin"), str):
+            raise ValueError("a plugin problem names its plugin")
+        rest = {key: value for key, value in data.items() if key != "plugin"}
+        return cls(data["plugin"], Problem.from_json(rest))
 
 
 class Kernel:
@@ -66,7 +94,7 @@ class Kernel:
             try:
                 self._register(name, list(plugin.boot(self.context)))
             except Exception as exc:
-                self.boot_failure = PluginProblem(name, _describe(exc))
+                self.boot_failure = PluginProblem.of(name, exc)
                 self.booted.append((name, plugin))  # its own half-done boot is undone too
                 self.shutdown()
                 return False
@@ -85,7 +113,7 @@ class Kernel:
             try:
                 stop()
             except Exception as exc:
-                self.shutdown_errors.append(PluginProblem(name, _describe(exc)))
+                self.shutdown_errors.append(PluginProblem.of(name, exc))
         self.booted.clear()
         self.proxies.clear()
         self.context.proxies.clear()
@@ -109,17 +137,8 @@ class Kernel:
 
 def load_plugins() -> tuple[list[tuple[str, Any]], list[PluginProblem]]:
     """Every ``gzia.tools`` plugin that imports; the others as problems (never fatal)."""
-    from gzia.plugins import load_group
-
     with contextlib.redirect_stdout(sys.stderr):  # stdout carries only the protocol
         result = load_group(GROUP)
-    problems = [PluginProblem(f.info.name, f.error) for f in result.failures]
+    problems = [PluginProblem(f.info.name, Problem(ErrorCode.INTERNAL, f.error))
+                for f in result.failures]
     return list(result.loaded.items()), problems
-
-
-def _describe(exc: BaseException) -> str:
-    from gzia.contract import GzError
-
-    if isinstance(exc, GzError):
-        return exc.message
-    return f"{type(exc).__name__}: {exc}"

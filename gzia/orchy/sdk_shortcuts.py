@@ -84,23 +84,29 @@ def deferred_model_builds() -> Iterator[None]:
             or not isinstance(adapters_defer, property) or not isinstance(rebuild, classmethod)):
         yield
         return
-
-    def rebuild_when_used(model: Any, /, **options: Any) -> bool | None:
-        if options:  # forced, or with a namespace: as asked
-            options["_parent_namespace_depth"] = options.get("_parent_namespace_depth", 2) + 1
-            result: bool | None = rebuild.__func__(model, **options)
-            return result
-        return None
-
     config_defaults["defer_build"] = True
     adapters._defer_build = property(lambda adapter: True)
-    models.model_rebuild = classmethod(rebuild_when_used)
+    models.model_rebuild = _rebuilt_when_used(rebuild)
     try:
         yield
     finally:
         config_defaults["defer_build"] = False
         adapters._defer_build = adapters_defer
         models.model_rebuild = rebuild
+
+
+def _rebuilt_when_used(rebuild: Any) -> Any:
+    """``model_rebuild`` that leaves a plain call to the model's first use; a forced one,
+    or one given a namespace, runs as asked."""
+
+    def rebuild_when_used(model: Any, /, **options: Any) -> bool | None:
+        if options:
+            options["_parent_namespace_depth"] = options.get("_parent_namespace_depth", 2) + 1
+            result: bool | None = rebuild.__func__(model, **options)
+            return result
+        return None
+
+    return classmethod(rebuild_when_used)
 
 
 class StandIn:

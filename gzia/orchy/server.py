@@ -16,12 +16,12 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from gzia.contract import ErrorCode, GzError, Problem, problem_from
 from gzia.orchy.kernel import Kernel
 from gzia.orchy.limits import MAX_ERROR_CHARS, MAX_MESSAGE_BYTES
 from gzia.orchy.proxy import CircuitOpen
 from gzia.orchy.results import bounded_result
 from gzia.orchy.sdk_shortcuts import sdk_shortcuts
+from gzia.orchy.tool import failure_problem
 from gzia.orchy.wire import Oversized, claimed_stdin, oversized_text, read_lines
 
 with sdk_shortcuts():
@@ -238,8 +238,7 @@ def _result(value: Any) -> types.CallToolResult:
 
 def _error_result(exc: Exception) -> types.CallToolResult:
     """A tool's failure in the contract's problem shape, each text bounded."""
-    problem = problem_from(exc) if isinstance(exc, GzError) else Problem(
-        ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}")
+    problem = failure_problem(exc)
     details = problem.details if len(json.dumps(problem.details)) <= MAX_ERROR_CHARS else {}
     data = replace(problem, message=problem.message[:MAX_ERROR_CHARS], details=details,
                    hint=problem.hint[:MAX_ERROR_CHARS] if problem.hint else None).to_json()

@@ -11,8 +11,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from gzia.contract import InvalidInputError
+from gzia.contract import ErrorCode, GzError, InvalidInputError, Problem, problem_from
 from gzia.i18n import N_
+from gzia.sessions.ids import validate_session_ref
+from gzia.sessions.reconcile import get_session
 
 if TYPE_CHECKING:
     from gzia.sessions.record import SessionRecord
@@ -46,13 +48,20 @@ class ToolContext:
 
     def session(self, ref: str) -> SessionRecord:
         """A session of the project by id or prefix, validated as the CLI does."""
-        from gzia.sessions.ids import validate_session_ref
-        from gzia.sessions.reconcile import get_session
-
         return get_session(self.store, validate_session_ref(ref))
 
 
 ToolFunction = Callable[[ToolContext, dict[str, Any]], Any]
+
+
+def failure_problem(exc: BaseException) -> Problem:
+    """What a tool or a tool plugin failed with, in the contract's problem shape: a
+    :class:`GzError` as it is (its code, message, hint and details), any other exception
+    ``INTERNAL``, naming its type. :func:`gzia.contract.error_from` turns it back into
+    the error class its code names."""
+    if isinstance(exc, GzError):
+        return problem_from(exc)
+    return Problem(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}")
 
 
 @dataclass(frozen=True)

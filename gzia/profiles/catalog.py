@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gzia.atomic import write_atomic
+from gzia.config import paths
 from gzia.contract import ConflictError, InvalidInputError, NotFoundError, WarningCode
 from gzia.i18n import N_
 from gzia.profiles.model import SCOPE_GLOBAL, SCOPE_PROJECT, Notice, Profile, Skill
@@ -64,8 +66,6 @@ class Locations:
 
 def locations(project: Path | None, base: Path | None = None,
               environ: Mapping[str, str] | None = None) -> Locations:
-    from gzia.config import paths
-
     return Locations(project, paths(environ).config_dir, base)
 
 
@@ -153,7 +153,6 @@ def create_profile(where: Locations, name: str, description: str, *,
     """A new profile directory with ``profile.json`` and an agents file to fill in."""
     import json
 
-    from gzia.atomic import write_atomic
 
     if NAME_PATTERN.fullmatch(name) is None:
         raise InvalidInputError(N_("invalid profile name: '{name}' (letters, digits, '.', '_' and "

@@ -91,7 +91,7 @@ def _check_events(events: Any) -> None:
 
     ``open_sizes`` holds, per open collection, its anchor and expanded size so far; a
     closed anchored collection's size is what each alias to it adds."""
-    import yaml
+    import yaml  # lazy: start-up speed (only a SKILL.md needs it)
 
     sizes: dict[str, int] = {}
     open_sizes: list[list[Any]] = []

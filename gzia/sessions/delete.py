@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gzia.config import load_config
 from gzia.contract import ConflictError, SafetyBlockError
 from gzia.i18n import N_, NN_, ngettext
 from gzia.sessions.git import commits_on_no_branch, holds_work_of, rev_parse, run_git
 from gzia.sessions.project import Project
+from gzia.sessions.projection import unproject
 from gzia.sessions.reconcile import reconcile, wait_for_owner
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
@@ -128,7 +130,6 @@ def delete_session(store: SessionStore, record: SessionRecord, *, force: bool) -
     if record.is_running:
         record, result.kill_target, result.killed = _stop(store, record, force=force)
     if record.is_isolated and store.project.is_git:  # a projection a killed gz-ia left
-        from gzia.sessions.projection import unproject
 
         unproject(store.project, record.id, worktree_for(store.project, record.id))
     result.discarded = unmerged_work(store.project, record)
@@ -190,7 +191,6 @@ def _stop(
                                   "stop it; stop the agent first"),
                                id=record.id, pid=record.pid,
                                details=details) from None
-    from gzia.config import load_config
 
     grace_s = int(load_config().get("kill_grace_ms")) / 1000.0
     try:

@@ -16,6 +16,7 @@ from gzia.contract import NotFoundError
 from gzia.i18n import N_
 from gzia.sessions.git import git_failure, git_ok, private_index, rev_parse, run_git
 from gzia.sessions.project import HARNESS_DIR, Project
+from gzia.sessions.projection import projected_paths
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import INJECTED_DIR, branch_exists, branch_for, worktree_for
 
@@ -47,7 +48,6 @@ def session_diff(project: Project, record: SessionRecord, *, stat: bool = False)
     has_branch = project.is_git and branch_exists(project.root, branch)
     if project.is_git and (worktree / ".git").is_file():
         base = _base_ref(project, record, branch if has_branch else "HEAD")
-        from gzia.sessions.projection import projected_paths
 
         hidden = [f":(exclude,top,literal){p}" for p in projected_paths(project, record.id)]
         files, text = _worktree_diff(worktree, base, stat, hidden)

@@ -55,7 +55,7 @@ def run_git(
 
     ``outlive_caller`` and ``pass_fds``: see :func:`gzia.proc.run` (a git command that
     changes the base runs to its end even if gz-ia is killed, holding gz-ia's lock)."""
-    from gzia import proc  # not imported by commands that only find the project
+    from gzia import proc  # lazy: start-up speed (finding the project needs no git)
 
     return proc.run(
         ["git", *args], cwd=cwd, env=git_environment(env), input_text=input_text,

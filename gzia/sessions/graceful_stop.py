@@ -22,9 +22,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gzia.contract import ConflictError, GzError
+from gzia.drivers.base import DOUBLE_CTRL_C, quit_keys
+from gzia.drivers.registry import get_driver
 from gzia.i18n import N_
+from gzia.sessions.background import send_input
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord, Status, now_rfc3339
+from gzia.sessions.stopping import stop_session
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.endreason import EndReason
 
@@ -81,9 +85,6 @@ def _note_request(record: SessionRecord) -> None:
 
 
 def _quit_keys_of(record: SessionRecord) -> QuitKeys:
-    from gzia.drivers.base import DOUBLE_CTRL_C, quit_keys
-    from gzia.drivers.registry import get_driver
-
     try:
         return quit_keys(get_driver(record.provider), record.command)
     except GzError:  # its driver is no longer installed: what most agents take
@@ -92,8 +93,6 @@ def _quit_keys_of(record: SessionRecord) -> QuitKeys:
 
 def _typed(record: SessionRecord, keys: QuitKeys) -> bool:
     """Type each press; False when the holder took none (it is going away)."""
-    from gzia.sessions.background import send_input
-
     typed = False
     for number, press in enumerate(keys.presses):
         if number:
@@ -116,8 +115,6 @@ def _ended(store: SessionStore, session_id: str, timeout_s: float) -> bool:
 
 
 def _kill(store: SessionStore, record: SessionRecord, why: str) -> StopOutcome:
-    from gzia.sessions.stopping import stop_session
-
     try:
         result = stop_session(store, record.id)
     except ConflictError:  # it ended between the last look and the kill

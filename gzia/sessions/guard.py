@@ -32,8 +32,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzia.atomic import write_atomic
+from gzia.contract import IOFailure
 from gzia.i18n import N_, gettext
-from gzia.sessions.git import git_ok
+from gzia.sessions.git import git_ok, run_git
 from gzia.sessions.project import Project
 from gzia.sessions.workspace import BRANCH_PREFIX
 
@@ -103,7 +105,6 @@ def git_too_old() -> str | None:
     """The installed git's version when it is too old for the guardrails, else None."""
     import re
 
-    from gzia.sessions.git import run_git
 
     done = run_git(["version"], ".")
     match = re.search(r"(\d+)\.(\d+)(?:\.\d+)?", done.stdout)
@@ -125,8 +126,6 @@ def configured_entries(env: Mapping[str, str]) -> int:
 
 def write_hooks(project: Project, project_hooks: Path) -> Path:
     """Write the hooks (once per content: the directory is named by its digest)."""
-    from gzia.atomic import write_atomic
-
     names = sorted(set(HOOK_NAMES) | set(_hook_names_in(project_hooks)))
     script = hook_script().encode("utf-8")
     digest = hashlib.sha256(script + "\0".join(names).encode("utf-8")).hexdigest()[:16]
@@ -141,8 +140,6 @@ def write_hooks(project: Project, project_hooks: Path) -> Path:
 
 def _refuse_symlinks(*directories: Path) -> None:
     """gz-ia writes no hook through a symbolic link: it could lead anywhere."""
-    from gzia.contract import IOFailure
-
     for directory in directories:
         if directory.is_symlink():
             raise IOFailure(N_("{path} is a symbolic link: gz-ia "

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from gzia.contract import IdempotencyConflictError, InvalidInputError, LockedError
 from gzia.filelock import lock_fd
 from gzia.i18n import N_
+from gzia.sessions.reconcile import reconcile
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore, open_regular
 
@@ -80,8 +81,6 @@ def existing_session(store: SessionStore, key: str, payload: Payload,
                      labels: Mapping[str, str] | None) -> Reused | None:
     """The session holding ``key``, if its payload is ``payload``; ``None`` when no session
     holds it; ``IDEMPOTENCY_CONFLICT`` when one holds it for another payload."""
-    from gzia.sessions.reconcile import reconcile
-
     holder = next((r for r in store.list().records if r.idempotency_key == key), None)
     if holder is None:
         return None

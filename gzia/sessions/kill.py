@@ -22,7 +22,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from gzia.contract import ConflictError, IOFailure, LockedError, SafetyBlockError
+from gzia.contract import ConflictError, GzError, IOFailure, LockedError, SafetyBlockError
+from gzia.drivers.registry import get_driver
 from gzia.i18n import N_, gettext
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.reconcile import is_stale, owner_alive, reconcile, wait_for_owner
@@ -160,9 +161,6 @@ def _refuse_unproven(record: SessionRecord) -> None:
 def agent_programs(record: SessionRecord) -> frozenset[str]:
     """File names of the programs the record's agent runs: an ``exec`` session's command,
     and its driver's executable."""
-    from gzia.contract import GzError
-    from gzia.drivers.registry import get_driver
-
     programs = set()
     if record.command:
         programs.add(Path(record.command[0]).name)

@@ -1,5 +1,5 @@
 """Which sessions ``session list`` shows: ``--status``, ``--provider``, ``--label``,
-``--since`` and ``--limit``.
+``--name`` (a glob), ``--since`` and ``--limit``.
 
 Filters of one kind are alternatives (``--status failed --status lost``); different kinds
 must all hold, and so must every ``--label``. They apply to the records as reconciled
@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from gzia.contract import InvalidInputError
 from gzia.i18n import N_
 from gzia.sessions.labels import has_labels, parse_labels
-from gzia.sessions.record import SessionRecord, Status
+from gzia.sessions.naming import name_matches
+from gzia.sessions.record import SessionRecord, Status, parse_rfc3339
 from gzia.sessions.store import start_key
 
 DURATION = re.compile(r"(\d{1,9})([smhdw])")
@@ -31,6 +32,8 @@ class ListFilter:
     since: tuple[str, str] | None = None
     """:func:`~gzia.sessions.store.start_key` of the earliest start wanted."""
     limit: int | None = None
+    names: frozenset[str] = frozenset()
+    """``--name`` globs (:mod:`gzia.sessions.naming`)."""
 
     @property
     def is_empty(self) -> bool:
@@ -40,7 +43,8 @@ class ListFilter:
         return ((not self.statuses or record.status in self.statuses)
                 and (not self.providers or record.provider in self.providers)
                 and (not self.labels or has_labels(record.labels, self.labels))
-                and (self.since is None or start_key(record) >= self.since))
+                and (self.since is None or start_key(record) >= self.since)
+                and (not self.names or name_matches(record, self.names)))
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,7 @@ def apply_filter(records: list[SessionRecord], wanted: ListFilter) -> Filtered:
 
 def build_filter(*, statuses: Sequence[str] = (), providers: Sequence[str] = (),
                  labels: Sequence[str] = (), since: str | None = None,
-                 limit: int | None = None) -> ListFilter:
+                 limit: int | None = None, names: Sequence[str] = ()) -> ListFilter:
     """A filter from the command line's values, each validated (``INVALID_INPUT``)."""
     known = [s.value for s in Status]
     for status in statuses:
@@ -73,7 +77,7 @@ def build_filter(*, statuses: Sequence[str] = (), providers: Sequence[str] = (),
         raise InvalidInputError(N_("invalid --limit {value}: expected 1 or more"), value=limit,
                                 details={"option": "--limit", "value": limit})
     return ListFilter(frozenset(statuses), frozenset(providers), parse_labels(labels),
-                      None if since is None else since_key(since), limit)
+                      None if since is None else since_key(since), limit, frozenset(names))
 
 
 def since_key(text: str) -> tuple[str, str]:
@@ -81,7 +85,6 @@ def since_key(text: str) -> tuple[str, str]:
     an RFC 3339 time (``2026-03-01T10:00:00Z``), as a start key."""
     from datetime import UTC, datetime, timedelta
 
-    from gzia.sessions.record import parse_rfc3339
 
     duration = DURATION.fullmatch(text.strip())
     try:

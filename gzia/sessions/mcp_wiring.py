@@ -18,14 +18,13 @@ from typing import Any
 from gzia.atomic import write_atomic
 from gzia.profiles.mcp import RESERVED_SERVER
 from gzia.sessions.project import Project
+from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import ensure_excluded
 
 SERVER_NAME = RESERVED_SERVER  # the one name a profile's server may not take
 
 
 def mcp_config_path(project: Project, session_id: str) -> Path:
-    from gzia.sessions.store import SessionStore
-
     return SessionStore(project).mcp_config_path(session_id)
 
 

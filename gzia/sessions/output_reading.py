@@ -13,6 +13,7 @@ from gzia.sessions.record import SessionRecord
 def read_output(record: SessionRecord, tail: int | None = None) -> bytes:
     """What ``session output`` prints of a session: its log's bytes, the last ``tail``
     lines only when given (the terminal UI's preview reads it the same way)."""
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.supervisor.logfile import read_log, read_log_tail
 
     path = log_of(record)

@@ -39,6 +39,7 @@ from gzia.profiles.bundle import Bundle
 from gzia.profiles.layout import AgentLayout, layout_for
 from gzia.profiles.mcp import merged_document
 from gzia.sessions.git import run_git
+from gzia.sessions.guard import configured_entries
 from gzia.sessions.project import Project
 from gzia.sessions.projected_files import (
     create_file,
@@ -249,8 +250,6 @@ def agent_environment(project: Project, session_id: str, manifest: Mapping[str, 
     """``env`` plus ``core.excludesFile`` (appended after its ``GIT_CONFIG_*`` entries),
     and the instructions file outside the worktree in the agent's inline configuration
     when the projection put it there."""
-    from gzia.sessions.guard import configured_entries
-
     index = configured_entries(env)
     agent_env = {**env, f"GIT_CONFIG_KEY_{index}": "core.excludesFile",
                  f"GIT_CONFIG_VALUE_{index}": str(excludes_path(project, session_id)),

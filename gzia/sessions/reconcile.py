@@ -61,7 +61,8 @@ def is_stale(record: SessionRecord) -> bool:
     if record.pid == 0:
         owner = owner_alive(record)
         return not _still_setting_up(record.started_at) if owner is None else not owner
-    from gzia.supervisor.procinfo import is_process_alive  # only for running records
+    # lazy: start-up speed (running records only)
+    from gzia.supervisor.procinfo import is_process_alive
 
     if is_process_alive(record.pid, record.pid_start_time):
         return False
@@ -82,6 +83,7 @@ def owner_alive(record: SessionRecord) -> bool | None:
     must not keep its session ``running`` forever."""
     if record.owner_pid is None or record.owner_start_time is None:
         return None
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.supervisor.procinfo import command_line, is_process_alive
 
     if not is_process_alive(record.owner_pid, record.owner_start_time):
@@ -94,6 +96,7 @@ def owner_alive(record: SessionRecord) -> bool | None:
 def agent_ended(record: SessionRecord) -> bool:
     """A ``running`` record whose agent is gone while its owner lives: the owner is about
     to write how it ended."""
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.supervisor.procinfo import is_process_alive
 
     return (record.is_running and record.pid > 0 and owner_alive(record) is True

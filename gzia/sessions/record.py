@@ -31,6 +31,13 @@ class Status(StrEnum):
     LOST = "lost"  # the process vanished without a final write
 
 
+class HolderState(StrEnum):
+    """How a background session's holder is found (``session poll``'s ``holder``)."""
+
+    RUNNING = "running"
+    GONE = "gone"
+
+
 NO_EXIT_CODE = frozenset({Status.RUNNING, Status.LOST})
 """Statuses that never have an exit code: the agent runs, or ended unseen. A record in one
 of them reads ``exit_code: null`` whatever its file says (the original gz-ia wrote 0
@@ -79,6 +86,7 @@ class HolderRef:
                 **self.more}
 
     def alive(self) -> bool:
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.supervisor.procinfo import is_process_alive
 
         return is_process_alive(self.pid, self.start_time)
@@ -137,6 +145,15 @@ class SessionRecord:
     """The holder of a background run (``{"pid", "start_time", "socket"}``)."""
     holder_warnings: list[dict[str, str]] | None = field(default=None, metadata=SPARSE)
     """What the holder gave up (``{"code", "message", "at"}`` each, at most 16)."""
+    name: str | None = field(default=None, metadata=SPARSE)
+    """``--name``: what a person calls the session (not an id: two may share one)."""
+    state: str | None = field(default=None, metadata=SPARSE)
+    """The agent's own state (:mod:`gzia.sessions.agent_state`): starting, working,
+    waiting, idle, exited; beside ``status``, which says whether the process lives."""
+    state_since: str | None = field(default=None, metadata=SPARSE)
+    """When ``state`` last changed (RFC 3339)."""
+    state_reason: str | None = field(default=None, metadata=SPARSE)
+    """What the agent waits for (``waiting`` only, where the agent says)."""
     notify: bool | None = field(default=None, metadata=SPARSE)
     """``false`` (present only then): ``--no-notify``, the session sends no notification."""
     stop_requested_at: str | None = field(default=None, metadata=SPARSE)
@@ -342,16 +359,16 @@ def _string_list(value: object) -> list[str] | None:
     return value if type(value) is list and all(type(i) is str for i in value) else None
 
 
+def _text(value: object) -> str | None:
+    return value if type(value) is str else None
+
+
 def _true(value: object) -> bool | None:
     return True if value is True else None
 
 
 def _false(value: object) -> bool | None:
     return False if value is False else None
-
-
-def _text(value: object) -> str | None:
-    return value if type(value) is str else None
 
 
 def _warnings(value: object) -> list[dict[str, str]] | None:
@@ -363,7 +380,8 @@ def _warnings(value: object) -> list[dict[str, str]] | None:
 
 _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "command": _string_list, "allow_push": _true, "holder": HolderRef.from_json,
-    "holder_warnings": _warnings, "notify": _false, "stop_requested_at": _text,
+    "holder_warnings": _warnings, "name": _text, "state": _text, "state_since": _text,
+    "state_reason": _text, "notify": _false, "stop_requested_at": _text,
 }
 """Each sparse field, in its written order, and how it is read: a value of another form
 stays in ``extras``."""

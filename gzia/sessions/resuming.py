@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gzia.drivers.registry import get_driver
+from gzia.sessions.run import resume_session
 from gzia.sessions.run_options import RunOptions
 
 if TYPE_CHECKING:
@@ -24,9 +26,6 @@ class ResumeRequest:
 
 
 def resume(request: ResumeRequest, on_launch: LaunchCallback | None = None) -> SessionRun:
-    from gzia.drivers.registry import get_driver
-    from gzia.sessions.run import resume_session
-
     return resume_session(request.directory, request.ref, request.options,
                           driver_for=lambda provider: get_driver(provider or "agy"),
                           on_launch=on_launch)

@@ -25,5 +25,7 @@ class RunOptions:
     idempotency_key: str | None = None
     output_to_stderr: bool = False
     """The agent's output goes to stderr (JSON mode: stdout carries the envelope alone)."""
+    name: str | None = None
+    """``--name``: what a person calls the session (:mod:`gzia.sessions.naming`)."""
     notify: bool = True
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""

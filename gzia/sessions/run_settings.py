@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING
 
 from gzia.config import load_config
+from gzia.sessions.background import BackgroundOptions
 from gzia.supervisor.watchdog import Watchdog
 
 if TYPE_CHECKING:
@@ -29,7 +30,6 @@ def background_options(background: bool) -> BackgroundOptions | None:
     """What a ``-b`` run needs from config and the terminal; None without ``-b``."""
     if not background:
         return None
-    from gzia.sessions.background import BackgroundOptions
 
     return BackgroundOptions(log_max_bytes=int(load_config().get("session_log_max_bytes")),
                              window=_window())

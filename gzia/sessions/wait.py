@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzia.contract import NotFoundError
 from gzia.sessions.reconcile import get_session, reconcile
 from gzia.sessions.record import SessionRecord, Status
 from gzia.sessions.store import SessionStore
@@ -70,11 +71,20 @@ def resolve_all(store: SessionStore, refs: Sequence[str]) -> list[SessionRecord]
     return list(records.values())
 
 
+Reached = Callable[[SessionRecord | None], bool]
+"""Whether an awaited session is where the wait wants it (``None``: deleted)."""
+
+
+def ended(record: SessionRecord | None) -> bool:
+    return record is None or not record.is_running
+
+
 def wait_for(store: SessionStore, records: list[SessionRecord], *, any_one: bool = False,
              timeout: float | None = None,
-             clock: Callable[[], float] = time.monotonic) -> WaitResult:
-    """Block until every session ended (or one, with ``any_one``), or ``timeout`` passed."""
-    watched = _Watched(store, records)
+             clock: Callable[[], float] = time.monotonic, reached: Reached = ended) -> WaitResult:
+    """Block until every session ended (or one, with ``any_one``), or ``timeout`` passed;
+    ``reached`` waits for something else than the end (:mod:`gzia.sessions.state_wait`)."""
+    watched = _Watched(store, records, reached)
     deadline = None if timeout is None else clock() + timeout
     next_liveness = clock() + LIVENESS_EVERY_S
     while not watched.done(any_one):
@@ -92,15 +102,17 @@ def wait_for(store: SessionStore, records: list[SessionRecord], *, any_one: bool
 class _Watched:
     """The awaited records and the last seen mark of each one's file."""
 
-    def __init__(self, store: SessionStore, records: list[SessionRecord]) -> None:
+    def __init__(self, store: SessionStore, records: list[SessionRecord],
+                 reached: Reached) -> None:
         self.store = store
+        self.reached = reached
         self.records: list[SessionRecord | None] = list(records)
         self.paths = [store.record_path(r.id) for r in records]
         self.marks = [_mark(path) for path in self.paths]
 
     def done(self, any_one: bool) -> bool:
-        ended = [r is None or not r.is_running for r in self.records]
-        return any(ended) if any_one else all(ended)
+        done = [self.reached(r) for r in self.records]
+        return any(done) if any_one else all(done)
 
     def refresh(self, *, recheck_liveness: bool) -> None:
         for index, record in enumerate(self.records):
@@ -114,8 +126,6 @@ class _Watched:
                 self.records[index] = reconcile(self.store, record)
 
     def _reload(self, session_id: str) -> SessionRecord | None:
-        from gzia.contract import NotFoundError
-
         try:
             return reconcile(self.store, self.store.load(session_id))
         except NotFoundError:

@@ -30,11 +30,12 @@ from gzia.atomic import write_atomic
 from gzia.contract import InvalidInputError, LockedError, NotFoundError
 from gzia.filelock import hold_lock
 from gzia.i18n import N_
-from gzia.sessions.git import git_ok, run_git
+from gzia.sessions.git import changed_paths, git_ok, run_git
 from gzia.sessions.ids import validate_session_id
 from gzia.sessions.project import HARNESS_DIR, Project
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.symlinks import refuse_symlink
+from gzia.supervisor.signals import stop_signals_held
 
 INJECTED_DIR = ".harness-session"
 HARNESS_PATHS = (HARNESS_DIR, INJECTED_DIR)
@@ -121,8 +122,6 @@ def uncommitted_in_base(workspace: Workspace) -> list[str]:
     """Paths the base work tree has changed or untracked: a new isolated session starts
     from the base's last commit, so it has none of them. Empty in direct mode (the agent
     works in the directory itself)."""
-    from gzia.sessions.git import changed_paths
-
     if not workspace.is_isolated:
         return []
     return changed_paths(workspace.base_dir or workspace.working_dir)
@@ -266,7 +265,6 @@ def _undo_worktree_add(project: Project, worktree: Path | None, branch: str | No
     """Best effort, with stop signals held so that a second Ctrl+C cannot cut it short."""
     import shutil
 
-    from gzia.supervisor.signals import stop_signals_held
 
     with stop_signals_held():
         if worktree is not None:

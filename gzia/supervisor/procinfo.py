@@ -13,6 +13,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzia import proc
+from gzia.contract import GzError
+
 _DEAD_STATES = frozenset({"Z", "X", "x"})
 MAX_PID = 2**31 - 1
 """pid_t is a signed 32-bit integer: anything larger is no process (and makes os.kill fail)."""
@@ -81,9 +84,6 @@ def _read_proc_stat(pid: int) -> ProcessState | None:
 
 
 def _read_with_ps(pid: int) -> ProcessState | None:
-    from gzia import proc
-    from gzia.contract import GzError
-
     try:
         done = proc.run(["ps", "-o", "stat=,ppid=,lstart=", "-p", str(pid)], timeout=5.0)
     except GzError:
@@ -116,8 +116,6 @@ def command_line(pid: int) -> list[str] | None:
         except OSError:
             return None
         return [arg.decode("utf-8", "replace") for arg in raw.split(b"\0") if arg]
-    from gzia import proc
-    from gzia.contract import GzError
 
     try:
         done = proc.run(["ps", "-o", "args=", "-p", str(pid)], timeout=5.0)

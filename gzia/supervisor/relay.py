@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import BinaryIO
 
+from gzia.supervisor.ready import wait_ready
+
 CHUNK = 65536
 MAX_PENDING_INPUT = 1 << 20
 EOF_CHAR = b"\x04"
@@ -54,8 +56,6 @@ class PtyRelay:
     def drain(self, quiet_s: float = 0.05, limit_s: float = DRAIN_LIMIT_S) -> None:
         """After the agent is gone: copy what is left in the PTY until it goes quiet, or
         for ``limit_s`` at most (a process that left the agent's group may keep writing)."""
-        from gzia.supervisor.ready import wait_ready
-
         deadline = time.monotonic() + limit_s
         while self.master_open and time.monotonic() < deadline:
             ready, _ = wait_ready([self.master], [], quiet_s)

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from gzia.supervisor.activity import ActivityWatch
 from gzia.supervisor.command import Command
 from gzia.supervisor.endreason import EndReason
 from gzia.supervisor.ready import wait_ready
@@ -96,17 +97,20 @@ def run_supervised(
     on_started: Callable[[Started], None] | None = None,
     inbox: SignalInbox | None = None,
     detached: DetachedPty | None = None,
+    watch: ActivityWatch | None = None,
 ) -> RunOutcome:
     """Run ``command`` to its end under the watchdog; see the module's description.
 
     Pass ``inbox`` (from :func:`signal_inbox`) to keep noting stop signals after the run,
     while the caller records the outcome; otherwise one is installed for the run only.
     ``detached`` runs a PTY command without gz-ia's stdio (see :class:`DetachedPty`).
+    ``watch`` is told, while the agent runs, whether it works or waits for input
+    (:mod:`gzia.supervisor.activity`).
     """
     with contextlib.ExitStack() as stack:
         if inbox is None:
             inbox = stack.enter_context(signal_inbox())
-        return _run(command, watchdog, on_started, inbox, detached)
+        return _run(command, watchdog, on_started, inbox, detached, watch=watch)
     raise AssertionError("unreachable")  # pragma: no cover - for type checkers
 
 
@@ -116,6 +120,8 @@ def _run(
     on_started: Callable[[Started], None] | None,
     inbox: SignalInbox,
     detached: DetachedPty | None,
+    *,
+    watch: ActivityWatch | None = None,
 ) -> RunOutcome:
     with _attached(command, detached) as attach:
         began = time.monotonic()
@@ -128,7 +134,7 @@ def _run(
             if detached is not None and detached.on_running is not None:
                 detached.on_running()
             stop = _Waiter(child, inbox, watchdog, relay=relay, began=began,
-                           job_control=attach.job_control(child)).wait()
+                           job_control=attach.job_control(child), watch=watch).wait()
         except BaseException:
             kill_process_group(child.pid, watchdog.kill_grace_s, reap=child.poll)
             child.wait()
@@ -249,8 +255,10 @@ class _Waiter:
         relay: PtyRelay | None,
         began: float,
         job_control: JobControl | None,
+        watch: ActivityWatch | None = None,
     ) -> None:
         self.job_control = job_control
+        self.watch = watch
         self.child = child
         self.inbox = inbox
         self.watchdog = watchdog
@@ -263,6 +271,9 @@ class _Waiter:
             if self.job_control is not None:
                 self.job_control.check()
             self._check_stop_conditions()
+            if self.watch is not None and self.stop is None:
+                last_output = self.relay.last_output if self.relay is not None else None
+                self.watch.tick(self.child.pid, last_output, time.monotonic())
             self._sleep()
         self._clean_up_group()
         return self.stop

@@ -15,6 +15,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from gzia.config import paths
 from gzia.contract import IOFailure, SafetyBlockError
 from gzia.i18n import N_
 
@@ -22,8 +23,6 @@ from gzia.i18n import N_
 def runtime_dir(environ: Mapping[str, str] | None = None) -> Path:
     """The directory (:attr:`gzia.config.Paths.runtime_dir`), created if needed and
     checked to be this user's alone."""
-    from gzia.config import paths
-
     return _ensure_private(paths(environ).runtime_dir)
 
 

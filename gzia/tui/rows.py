@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from gzia.i18n import N_, NC_
 from gzia.sessions.record import SessionRecord, Status, parse_rfc3339
-from gzia.views.sessions import format_duration
+from gzia.views.sessions import format_duration, state_text
+from gzia.views.words import status_text
 
-COLUMN_TITLES = (N_("ID"), N_("STATUS"), NC_("tui.col_provider", "PROVIDER"), N_("AGE"),
-                 N_("DURATION"), N_("LABELS"), N_("BRANCH"), N_("+/-BASE"))
+COLUMN_TITLES = (N_("ID"), N_("STATE"), N_("STATUS"), NC_("tui.col_provider", "PROVIDER"),
+                 N_("AGE"), N_("DURATION"), N_("LABELS"), N_("BRANCH"), N_("+/-BASE"))
 """The table's columns, by their titles' message keys, in the order :func:`row_of` fills."""
 
 ROWS_SHOWN = 200
@@ -47,7 +48,8 @@ def columns_for(width: int) -> tuple[int, ...]:
 def row_of(record: SessionRecord, now: float,
            counts: tuple[int, int] | None) -> tuple[str, ...]:
     """``counts``: commits on the session's branch its base lacks, and the other way round."""
-    return (record.id, record.status, record.provider or "-", age_of(record, now),
+    return (record.id, state_text(record), status_text(record.status), record.provider or "-",
+            age_of(record, now),
             duration_at(record, now), short_labels(record), record.branch_name or "-",
             f"+{counts[0]}/-{counts[1]}" if counts else "-")
 
@@ -101,5 +103,5 @@ def matches(record: SessionRecord, text: str, status: str | None) -> bool:
         return True
     needle = text.lower()
     fields = (record.id, record.provider, record.branch_name or "", labels_text(record),
-              record.initial_prompt or "")
+              record.initial_prompt or "", record.name or "")
     return any(needle in value.lower() for value in fields)

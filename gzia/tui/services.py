@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from gzia.contract import Problem, problem_from
 from gzia.i18n import N_, gettext, ngettext
+from gzia.views.words import status_text
 
 if TYPE_CHECKING:
     from gzia.sessions.diff import DiffResult
@@ -209,7 +210,7 @@ def attach(store: SessionStore, record: SessionRecord) -> str:
     how, after = attach_session(store, record, AttachStreams(0, 1, DETACH_BYTE))
     key = (N_("[detached from session {id}: it keeps running]")
            if how == DETACHED else N_("[session {id} ended: {status}]"))
-    return gettext(key, id=after.id, status=after.status)
+    return gettext(key, id=after.id, status=status_text(after.status))
 
 
 DETACH_BYTE = 0x1D  # Ctrl-], the CLI's default --detach-key

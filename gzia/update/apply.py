@@ -21,6 +21,7 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from gzia import proc
 from gzia.atomic import fsync_dir
 from gzia.contract import IntegrityError, LockedError, NotFoundError
 from gzia.filelock import hold_lock, open_lock_file
@@ -102,9 +103,8 @@ def self_test(staged: Path, expected: str, shiv_root: Path | None = None) -> Non
     ``shiv_root``: where it extracts itself (a scratch folder when nothing is installed);
     by default the shared shiv cache, warmed for the installed name.
     """
-    from packaging.version import InvalidVersion, Version
+    from packaging.version import InvalidVersion, Version  # lazy: start-up speed
 
-    from gzia import proc
 
     env = {**os.environ, "SHIV_ROOT": str(shiv_root)} if shiv_root is not None else None
     result = proc.run([sys.executable, str(staged), "--version"], env=env,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
+from gzia._version import __version__
 from gzia.contract import InvalidInputError
 from gzia.i18n import N_
 from gzia.update.errors import SourceFailure
@@ -33,7 +34,7 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 
 def usable_url(url: str) -> bool:
     """An ``http``/``https`` URL with a host name and a valid port, that httpx accepts."""
-    import httpx
+    import httpx  # lazy here and below: start-up speed (httpx only when gz-ia goes online)
 
     try:
         parts = urlsplit(url)
@@ -100,7 +101,7 @@ def is_loopback(host: str) -> bool:
 
 def ssl_context() -> ssl.SSLContext:
     """The system trust store, plus the bundle named by ``SSL_CERT_FILE`` when set."""
-    import truststore
+    import truststore  # lazy: start-up speed
 
     context = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     extra = os.environ.get("SSL_CERT_FILE", "")
@@ -138,7 +139,6 @@ def make_client(timeout: float = 30.0) -> httpx.Client:
     import httpx
 
     _larger_reads()
-    from gzia._version import __version__
 
     context = ssl_context()
     try:

@@ -81,6 +81,7 @@ def parse_signature(text: str) -> Signature:
 
 def verify(data: bytes, signature: Signature, keys: list[PublicKey]) -> PublicKey:
     """The trusted key that signed ``data``; raises :class:`SignatureProblem` otherwise."""
+    # lazy: start-up speed (cryptography only when a signature is checked)
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 

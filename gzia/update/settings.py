@@ -15,7 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
-LEGACY_BASE_ENV = "GZ_NEXUS_BASE_URL"
+from gzia.config import NEXUS_BASE_URL, SOURCE_ENV, load_config
+
+LEGACY_BASE_ENV = NEXUS_BASE_URL.env
 _BASE_PATH = re.compile(r"(?P<root>.*)/repository/(?P<repo>[^/]+)(?:/[^/]+)*/gz-ia")
 
 
@@ -49,8 +51,6 @@ class UpdateSettings:
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None) -> UpdateSettings:
-        from gzia.config import SOURCE_ENV, load_config
-
         env = os.environ if environ is None else environ
         config = load_config(env)
 
@@ -60,7 +60,7 @@ class UpdateSettings:
 
         nexus = text("nexus_search_url")
         if config.value("nexus_search_url").source != SOURCE_ENV:
-            nexus = search_url_from_base(env.get(LEGACY_BASE_ENV, "")) or nexus
+            nexus = search_url_from_base(text(NEXUS_BASE_URL.key)) or nexus
         return cls(nexus, text("nexus_user"), text("nexus_password"),
                    text("forgejo_api_url"), text("forgejo_token"),
                    float(config.get("update_timeout")),  # validated by gzia.config

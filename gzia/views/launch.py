@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gzia.contract import Problem
+from gzia.contract import Problem, WarningCode
 from gzia.i18n import gettext, ngettext
+from gzia.sessions.workspace import uncommitted_in_base
+from gzia.views.words import permission_text
 
 if TYPE_CHECKING:
-    from gzia.drivers.base import Driver, Permission
+    from gzia.contract import Permission
+    from gzia.drivers.base import Driver
     from gzia.sessions.workspace import Workspace
 
 LISTED_FILES = 20
@@ -27,36 +30,35 @@ def launch_warnings(workspace: Workspace, *, base_changes: bool = True) -> list[
 
 def unguarded_warning(workspace: Workspace) -> Problem | None:
     """The agent runs without the git guardrails (git too old for them)."""
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.sessions.guard import MINIMUM_GIT, git_too_old
 
     version = git_too_old() if workspace.is_isolated else None
     if version is None:
         return None
     minimum = ".".join(map(str, MINIMUM_GIT))
-    return Problem("GUARDRAILS_OFF", gettext("git {version} is older than {minimum}: the session "
-                                             "runs without its guardrails (pushes and ref updates "
-                                             "outside its branch are not refused)",
-                                             version=version,
-                                             minimum=minimum),
+    return Problem(WarningCode.GUARDRAILS_OFF,
+                   gettext("git {version} is older than {minimum}: the session runs without "
+                           "its guardrails (pushes and ref updates outside its branch are not "
+                           "refused)", version=version, minimum=minimum),
                    details={"git_version": version, "minimum": minimum})
 
 
 def base_changes_warning(workspace: Workspace) -> Problem | None:
     """The base has uncommitted changes that a new session does not get."""
-    from gzia.sessions.workspace import uncommitted_in_base
-
     paths = uncommitted_in_base(workspace)
     if not paths:
         return None
     base = str(workspace.base_dir or workspace.working_dir)
     commit = (workspace.base_commit or "HEAD")[:12]
-    return Problem("UNCOMMITTED_CHANGES", ngettext("{count} uncommitted change in {base} is not in "
-                                                   "the session: it starts from the last commit "
-                                                   "({commit}); commit it first to include it",
-                                                   "{count} uncommitted changes in {base} are not "
-                                                   "in the session: it starts from the last commit "
-                                                   "({commit}); commit them first to include them",
-                                                   len(paths), base=base, commit=commit),
+    return Problem(WarningCode.UNCOMMITTED_CHANGES,
+                   ngettext("{count} uncommitted change in {base} is not in the session: it "
+                            "starts from the last commit ({commit}); commit it first to include "
+                            "it",
+                            "{count} uncommitted changes in {base} are not in the session: it "
+                            "starts from the last commit ({commit}); commit them first to "
+                            "include them",
+                            len(paths), base=base, commit=commit),
                    details={"base": base, "base_commit": workspace.base_commit,
                             "count": len(paths), "files": paths[:LISTED_FILES]})
 
@@ -75,5 +77,5 @@ def chat_launch_line(driver: Driver, permission: Permission, workspace: Workspac
     """Which agent runs where (``gz-ia chat`` in the foreground)."""
     return gettext("❯❯ Starting chat with {name} (Permission: {permission} | Workspace: "
                    "{workspace})...",
-                   name=driver.display_name, permission=permission.value,
+                   name=driver.display_name, permission=permission_text(permission),
                    workspace=workspace_label(workspace))

@@ -7,16 +7,21 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from gzia.i18n import N_, NN_, gettext
+from gzia.sessions.agent_state import state_of
 from gzia.sessions.events import Event
+from gzia.sessions.naming import label_of
 from gzia.sessions.record import SessionRecord, Status, elapsed_ms, parse_rfc3339
+from gzia.views.words import agent_state_text, end_reason_text, permission_text, status_text
 
 _MSG_COL: dict[object, str] = {
     "duration": N_("DURATION"),
     "id": N_("ID"),
     "mode": N_("MODE"),
+    "name": N_("NAME"),
     "permission": N_("PERMISSION"),
     "pid": N_("PID"),
     "started": N_("STARTED"),
+    "state": N_("STATE"),
     "status": N_("STATUS"),
 }
 
@@ -31,11 +36,13 @@ _MSG_LABEL: dict[object, str] = {
     "labels": N_("Labels:"),
     "merged": N_("Merged:"),
     "mode": N_("Mode:"),
+    "name": N_("Name:"),
     "permission": N_("Permission:"),
     "pid": N_("PID:"),
     "prompt": N_("Prompt:"),
     "provider": N_("Provider:"),
     "started": N_("Started:"),
+    "state": N_("State:"),
     "status": N_("Status:"),
 }
 
@@ -125,7 +132,8 @@ if TYPE_CHECKING:
     from gzia.sessions.merge import MergeResult
     from gzia.sessions.prune import FinishedReport, PruneReport
 
-ROW = "{:<10}  {:<12}  {:<8}  {:<12}  {:<10}  {:<20}  {:<10}"
+NAME_WIDTH = 20
+ROW = "{:<10}  {:<20}  {:<9}  {:<12}  {:<8}  {:<12}  {:<10}  {:<20}  {:<10}"  # NAME_WIDTH 2nd
 LABEL_WIDTH = 12
 
 
@@ -133,15 +141,30 @@ def render_list(records: list[SessionRecord]) -> list[str]:
     if not records:
         return [gettext("✧ No sessions recorded in this project.")]
     header = ROW.format(*(gettext(_MSG_COL[c]) for c in
-                          ("id", "status", "pid", "permission", "mode", "started", "duration")))
+                          ("id", "name", "state", "status", "pid", "permission", "mode",
+                           "started", "duration")))
     worktree, direct = gettext("Worktree"), gettext("Direct")
     rows = [
-        ROW.format(r.id, r.status, str(r.pid) if r.pid else "-", r.permission_level,
+        ROW.format(r.id, cut(label_of(r), NAME_WIDTH), state_text(r), status_text(r.status),
+                   str(r.pid) if r.pid else "-", permission_text(r.permission_level),
                    worktree if r.is_isolated else direct, local_time(r.started_at),
                    duration_of(r)).rstrip()
         for r in records
     ]
     return [header.rstrip(), "-" * len(header.rstrip()), *rows]
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters (an ellipsis marks a cut); ``-`` if empty."""
+    if not text:
+        return "-"
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def state_text(record: SessionRecord) -> str:
+    """The agent's state for people: ``-`` for a record from before states."""
+    state = state_of(record)
+    return agent_state_text(state.value if state is not None else None)
 
 
 def exit_code_text(code: int | None) -> str:
@@ -150,10 +173,16 @@ def exit_code_text(code: int | None) -> str:
 
 
 def render_show(r: SessionRecord) -> list[str]:
-    rows: list[tuple[str, object]] = [("status", r.status), ("pid", r.pid or "-")]
+    rows: list[tuple[str, object]] = [("name", r.name)] if r.name else []
+    rows += [("status", status_text(r.status))]
+    state = state_of(r) if r.state is not None else None  # records from before states: none
+    if state is not None:
+        reason = f" ({r.state_reason})" if r.state_reason and r.is_running else ""
+        rows.append(("state", f"{agent_state_text(state.value)}{reason}"))
+    rows.append(("pid", r.pid or "-"))
     if r.provider:
         rows.append(("provider", r.provider))
-    rows += [("permission", r.permission_level), ("dir", r.working_dir)]
+    rows += [("permission", permission_text(r.permission_level)), ("dir", r.working_dir)]
     if r.is_isolated:
         rows.append(("mode", gettext("Isolated worktree ({path})", path=r.worktree_dir or "")))
         rows.append(("branch", r.branch_name or ""))
@@ -162,14 +191,15 @@ def render_show(r: SessionRecord) -> list[str]:
     else:
         rows.append(("mode", gettext("Direct (no Git)")))
     optional = [("prompt", r.initial_prompt), ("started", r.started_at),
-                ("finished", r.finished_at), ("end_reason", r.end_reason),
+                ("finished", r.finished_at),
+                ("end_reason", r.end_reason and end_reason_text(r.end_reason)),
                 ("merged", r.merged_at)]
     rows += [(k, v) for k, v in optional if v]
     rows.append(("exit_code", exit_code_text(r.exit_code)))
     if r.labels:
         rows.append(("labels", ", ".join(f"{k}={v}" for k, v in r.labels.items())))
     return [gettext("❯ Session details: {id}", id=r.id),
-            *(f"{gettext(_MSG_LABEL[key]):<{LABEL_WIDTH}}{value}" for key, value in rows)]
+            *(f"{gettext(_MSG_LABEL[key]):<{LABEL_WIDTH - 1}} {value}" for key, value in rows)]
 
 
 def event_line(e: Event) -> str:
@@ -290,7 +320,7 @@ def _render_finished(report: FinishedReport, would: str) -> list[str]:
     out: list[str] = []
     for removed in report.removed:
         out.append(gettext(_MSG_PRUNE_SESSION[would], name=removed.session_id,
-                      status=removed.status))
+                      status=status_text(removed.status)))
         if removed.branch and removed.commit:
             out.append(gettext(_MSG_PRUNE_SESSION_BRANCH[would], branch=removed.branch,
                           commit=removed.commit[:12]))

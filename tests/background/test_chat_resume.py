@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.background.conftest import holder_pid, wait_final
 from tests.conftest import Result
+from tests.run.conftest import claude_state_settings
 from tests.run.test_chat_and_resume import FAKE_CLAUDE, calls
 
 
@@ -33,9 +34,12 @@ def test_chat_then_resume_in_the_background(
     wait_final(repo, record["id"])
     conversation = record["conversation_id"]
     mcp = ["--mcp-config", str(repo / ".harness" / "mcp" / f"{record['id']}.json")]  # Orchy
+    with_prompt = claude_state_settings(repo, record["id"], prompt=True)
+    without = claude_state_settings(repo, record["id"], prompt=False)
     assert [call["argv"] for call in calls(notes)] == [
-        ["--permission-mode", "default", *mcp, "--session-id", conversation, "--", "fix the bug"],
-        ["--permission-mode", "default", *mcp, "--resume", conversation],
-        ["--permission-mode", "default", *mcp, "--resume", conversation],
+        ["--permission-mode", "default", *mcp, *with_prompt, "--session-id", conversation, "--",
+         "fix the bug"],
+        ["--permission-mode", "default", *mcp, *without, "--resume", conversation],
+        ["--permission-mode", "default", *mcp, *without, "--resume", conversation],
     ]
     assert {call["cwd"] for call in calls(notes)} == {record["worktree_dir"]}

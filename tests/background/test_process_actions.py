@@ -71,11 +71,17 @@ def test_poll_reports_state_bytes_and_idle_time(gz: Callable[..., Result], repo:
     _wait_log(data, b"got:ping\r\n")
     running = gz("--json", "session", "poll", session, cwd=repo).json["data"]
     assert set(running) == {"id", "status", "exit_code", "end_reason", "pid", "holder",
-                            "output_bytes", "idle_s", "attached"}
+                            "output_bytes", "idle_s", "attached", "name", "state",
+                            "state_since", "state_reason"}
     assert (running["status"], running["holder"], running["attached"]) == (
         "running", "running", 0)
     assert running["output_bytes"] == len(b"ping\r\ngot:ping\r\n")
     assert 0 <= running["idle_s"] < 30
+    wait_until(lambda: gz("--json", "session", "poll", session, cwd=repo).json["data"]["state"]
+               == "idle", what="the shell to read its terminal again")
+    spanish = gz("session", "poll", session, cwd=repo, env=SPANISH).stdout
+    assert spanish.startswith(f"{session}  en ejecución  salida -  16 bytes  inactiva ")
+    assert spanish.endswith("s  proceso en ejecución\n")
     gz("session", "send-keys", session, "C-d", cwd=repo)
     wait_final(repo, session)
     wait_until(lambda: gz("--json", "session", "poll", session, cwd=repo).json["data"]["holder"]
@@ -83,6 +89,7 @@ def test_poll_reports_state_bytes_and_idle_time(gz: Callable[..., Result], repo:
     done = gz("--json", "session", "poll", session, cwd=repo).json["data"]
     assert (done["status"], done["exit_code"], done["end_reason"], done["output_bytes"]) == (
         "completed", 0, "process_exit", running["output_bytes"])
+    assert done["state"] == "exited"
 
 
 def test_output_rendered_raw_tail_and_json(gz: Callable[..., Result], repo: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,9 @@ GZIA = Path(__file__).resolve().parents[2] / "gzia"
 def imported_gzia_modules(path: Path) -> set[str]:
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        if isinstance(node, ast.ImportFrom) and node.module == "gzia" and node.level == 0:
+            names.update(f"gzia.{alias.name}" for alias in node.names)  # from gzia import proc
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
         elif isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
@@ -24,27 +27,62 @@ def package_files(package: str) -> list[Path]:
     return sorted((GZIA / package).rglob("*.py"))
 
 
-@pytest.mark.parametrize(("package", "forbidden"), [
-    ("sessions", ("gzia.cli", "gzia.metrics")),
-    ("metrics", ("gzia.cli", "gzia.update")),
-    ("drivers", ("gzia.cli", "gzia.sessions", "gzia.supervisor", "gzia.update", "gzia.metrics")),
-    ("supervisor", ("gzia.cli", "gzia.update", "gzia.drivers", "gzia.sessions")),
-    ("update", ("gzia.cli", "gzia.sessions", "gzia.supervisor", "gzia.drivers")),
-    ("profiles", ("gzia.cli", "gzia.sessions", "gzia.supervisor", "gzia.update")),
+CORE = ("gzia.contract", "gzia.config", "gzia.credentials", "gzia.i18n", "gzia.plugins",
+        "gzia.proc", "gzia.atomic", "gzia.filelock", "gzia.selfexec", "gzia._version")
+"""The modules at the top of ``gzia/`` that every layer may import."""
+LAYERS: dict[str, tuple[str, ...]] = {
+    "tui": ("views", "sessions", "supervisor", "drivers", "profiles", "update"),
+    "views": ("sessions", "supervisor", "drivers", "profiles"),
+    "metrics": ("sessions", "drivers"),
+    "orchy": ("sessions",),
+    "doctor": ("update",),
+    "sessions": ("supervisor", "drivers", "profiles", "update"),
+    "update": (),
+    "drivers": (),
+    "supervisor": (),
+    "profiles": (),
+}
+"""What each layer below ``cli`` may import besides :data:`CORE` and itself: the table of
+docs/architecture.md, which :func:`test_the_documented_layers_are_these` holds to this."""
 
 
-    ("orchy", ("gzia.cli", "gzia.supervisor", "gzia.update", "gzia.drivers")),
-    ("tui", ("gzia.cli",)),
-    ("views", ("gzia.cli", "gzia.tui", "gzia.orchy", "gzia.update", "gzia.metrics")),
-])
-def test_package_does_not_import_upwards(package: str, forbidden: tuple[str, ...]) -> None:
+def layer_files(layer: str) -> list[Path]:
+    single = GZIA / f"{layer}.py"
+    return [single] if single.exists() else package_files(layer)
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS))
+def test_each_layer_imports_only_what_it_may(layer: str) -> None:
+    allowed = (*CORE, *(f"gzia.{name}" for name in (layer, *LAYERS[layer])))
     offenders = {
         f"{path.relative_to(GZIA)} imports {module}"
-        for path in package_files(package)
+        for path in layer_files(layer)
         for module in imported_gzia_modules(path)
-        if module.startswith(forbidden)
+        if not any(module == a or module.startswith(a + ".") for a in allowed)
     }
     assert offenders == set()
+
+
+def test_every_layer_below_the_command_line_has_its_rule() -> None:
+    tops = {p.stem if p.is_file() else p.name for p in GZIA.iterdir()
+            if (p.is_dir() and (p / "__init__.py").exists()) or p.suffix == ".py"}
+    unruled = tops - set(LAYERS) - {name.split(".")[1] for name in CORE}
+    assert unruled == {"cli", "__init__", "__main__"}
+
+
+def test_the_documented_layers_are_these() -> None:
+    """docs/architecture.md's table says, for each layer below ``cli``, what it may import
+    (besides the core), in backquotes: the same as :data:`LAYERS`."""
+    text = (GZIA.parent / "docs" / "architecture.md").read_text("utf-8")
+    documented: dict[str, tuple[str, ...]] = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and cells[0].startswith("`"):
+            rule = cells[1].split("(")[0]
+            for layer in re.findall(r"`(\w+)`", cells[0]):
+                documented[layer] = tuple(re.findall(r"`(\w+)`", rule))
+    assert {k: sorted(v) for k, v in documented.items() if k in LAYERS} == {
+        k: sorted(v) for k, v in LAYERS.items()}
 
 
 def test_nothing_below_the_command_line_imports_it() -> None:
@@ -216,3 +254,30 @@ def test_only_proc_creates_processes() -> None:
         and node.func.attr in spawning
     }
     assert creators == {"proc.py"}
+
+
+def test_internal_imports_sit_at_module_level_unless_start_up_needs_them_lazy() -> None:
+    """Outside cli/ and tui/, a gzia import inside a function hides the graph; one kept
+    there for start-up speed says so (``# lazy: ...`` on its line or the line above)."""
+    offenders = set()
+    for path in GZIA.rglob("*.py"):
+        if path.relative_to(GZIA).parts[0] in {"cli", "tui"}:
+            continue
+        lines = path.read_text().splitlines()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith("gzia") \
+                        and not _said_lazy(lines, inner.lineno - 1):
+                    offenders.add(f"{path.relative_to(GZIA)}:{inner.lineno}")
+    assert offenders == set()
+
+
+def _said_lazy(lines: list[str], index: int) -> bool:
+    """``# lazy`` on the import's line, or above it and the imports just before it."""
+    while "# lazy" not in lines[index]:
+        index -= 1
+        if not lines[index].lstrip().startswith(("from ", "import ", "#")):
+            return False
+    return True

@@ -29,11 +29,15 @@ CLAUDE_HINT = "npm install -g @anthropic-ai/claude-code"
 OPENCODE_HINT = "curl -fsSL https://opencode.ai/install | bash"
 
 
+HOOKED = frozenset({"claude", "opencode"})
+"""The drivers whose agents report their state through hooks (the others: the detector)."""
+
+
 def entry(id_: str, name: str, binary: str, mcp: str, hint: str | None, *,
           path: str | None = None, version: str | None = None) -> dict[str, Any]:
     return {"id": id_, "name": name, "binary": binary, "path": path,
             "available": path is not None, "version": version, "install_hint": hint,
-            "mcp_support": mcp}
+            "mcp_support": mcp, "state_method": "hooks" if id_ in HOOKED else "detector"}
 
 
 Cli = Callable[..., Result]
@@ -88,12 +92,12 @@ def test_human_listing(agent_path: FakeAgents, lang: str,
     assert (code, err) == (0, "")
     assert out == {
         "en": (
-            "ID        NAME                      STATUS     VERSION\n"
-            "agy       Google Antigravity (agy)  missing    -\n"
-            "claude    Claude Code (claude)      available  2.1.197\n"
-            "opencode  OpenCode (opencode)       missing    -\n"
-            "pi-agent  Pi Agent (pi-agent)       missing    -\n"
-            "shell     Shell (shell)             available  -\n"
+            "ID        NAME                      STATUS     STATE     VERSION\n"
+            "agy       Google Antigravity (agy)  missing    detector  -\n"
+            "claude    Claude Code (claude)      available  hooks     2.1.197\n"
+            "opencode  OpenCode (opencode)       missing    hooks     -\n"
+            "pi-agent  Pi Agent (pi-agent)       missing    detector  -\n"
+            "shell     Shell (shell)             available  detector  -\n"
             "\n"
             "To install the missing agents:\n"
             f"  agy: {HINTS['en']['agy']}\n"
@@ -101,12 +105,12 @@ def test_human_listing(agent_path: FakeAgents, lang: str,
             f"  pi-agent: {HINTS['en']['pi-agent']}\n"
         ),
         "es": (
-            "ID        NOMBRE                    ESTADO         VERSIÓN\n"
-            "agy       Google Antigravity (agy)  no encontrado  -\n"
-            "claude    Claude Code (claude)      disponible     2.1.197\n"
-            "opencode  OpenCode (opencode)       no encontrado  -\n"
-            "pi-agent  Pi Agent (pi-agent)       no encontrado  -\n"
-            "shell     Shell (shell)             disponible     -\n"
+            "ID        NOMBRE                    ESTADO         SITUACIÓN  VERSIÓN\n"
+            "agy       Google Antigravity (agy)  no encontrado  detector   -\n"
+            "claude    Claude Code (claude)      disponible     hooks      2.1.197\n"
+            "opencode  OpenCode (opencode)       no encontrado  hooks      -\n"
+            "pi-agent  Pi Agent (pi-agent)       no encontrado  detector   -\n"
+            "shell     Shell (shell)             disponible     detector   -\n"
             "\n"
             "Para instalar los agentes que faltan:\n"
             f"  agy: {HINTS['es']['agy']}\n"

@@ -20,6 +20,7 @@ EXAMPLE_MISSING = {
     "id": "example", "name": "Example Agent (example)", "binary": "example-agent",
     "path": None, "available": False, "version": None,
     "install_hint": "pip install example-agent", "mcp_support": "flag",
+    "state_method": "detector",  # a driver that declares none: the detector
 }
 
 

@@ -4,9 +4,9 @@ the debounce, none for a muted session or an attached one; deliveries are events
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
+from gzia.sessions.agent_state import AgentState, Transition
 from gzia.sessions.events import read_events
 from gzia.sessions.notify import Notifier
 from gzia.sessions.notify.settings import NotifySettings
@@ -18,17 +18,6 @@ from tests.fakes.http import FakeServer
 from tests.notify.conftest import posts
 
 DEBOUNCE_S = 0.4
-
-
-@dataclass(frozen=True)
-class Change:
-    """A transition as the agent-state module reports one (the fields notifications read)."""
-
-    session_id: str
-    state: str
-    since: str
-    reason: str | None = None
-    previous: str | None = None
 
 
 def make_store(repo: Path, **fields: object) -> tuple[SessionStore, SessionRecord]:
@@ -48,12 +37,17 @@ def notifier(store: SessionStore, receiver: FakeServer, attached: bool = False) 
 
 
 def enter(store: SessionStore, notify: Notifier, state: str, previous: str | None,
-          reason: str | None = None) -> Change:
+          reason: str | None = None) -> Transition:
     """What the agent-state module does: the record first, then the listeners."""
-    change = Change("ab12cd34", state, now_rfc3339(), reason, previous)
-    store.update("ab12cd34", lambda r: r.extras.update(state=state, state_since=change.since))
+    change = Transition("ab12cd34", AgentState(state), now_rfc3339(), reason,
+                        None if previous is None else AgentState(previous))
+    store.update("ab12cd34", lambda r: _enter(r, change))
     notify.transition(change)
     return change
+
+
+def _enter(record: SessionRecord, change: Transition) -> None:
+    record.state, record.state_since = change.state.value, change.since
 
 
 def settle(seconds: float = DEBOUNCE_S * 3) -> None:

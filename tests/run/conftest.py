@@ -77,7 +77,7 @@ def gz(gz_start: GzProcess) -> Callable[..., Result]:
 
 DYNAMIC = ("id", "pid", "pgid", "pid_start_time", "owner_pid", "owner_start_time", "started_at",
            "finished_at", "updated_at", "duration_ms", "base_commit", "worktree_dir",
-           "branch_name", "conversation_id")
+           "branch_name", "conversation_id", "state_since")
 
 
 def normalized(record: dict[str, Any]) -> dict[str, Any]:
@@ -100,3 +100,16 @@ def stored_record(root: Path, session_id: str) -> dict[str, Any]:
         (root / ".harness" / "sessions" / f"{session_id}.json").read_text()
     )
     return data
+
+
+def claude_state_settings(root: Path, session_id: str, *, prompt: bool) -> list[str]:
+    """The ``--settings`` a session's Claude Code gets: its state hooks, in exec form
+    (``gz-ia __hook__ <root> <id> claude``, no shell); ``SessionStart`` only without a
+    prompt."""
+    command = {"type": "command", "command": sys.executable,
+               "args": ["-P", "-m", "gzia", "__hook__", str(root), session_id, "claude"],
+               "timeout": 10}
+    events = ["UserPromptSubmit", "PostToolUse", "Stop", *([] if prompt else ["SessionStart"]),
+              "Notification", "PermissionRequest"]
+    hooks = {event: [{"hooks": [command]}] for event in events}
+    return ["--settings", json.dumps({"hooks": hooks}, separators=(",", ":"))]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Result
-from tests.run.conftest import GzProcess, stored_record
+from tests.run.conftest import GzProcess, claude_state_settings, stored_record
 from tests.supervisor.fakes import wait_for_note
 from tests.supervisor.terminal_session import TerminalSession
 
@@ -58,6 +58,7 @@ def test_chat_runs_the_agent_in_the_worktree_with_its_prompt(gz: Gz, repo: Path,
         "claude", "chat", "fix the bug", "completed")
     assert calls(notes) == [{
         "argv": ["--permission-mode", "default", "--mcp-config", mcp_config(repo, record),
+                 *claude_state_settings(repo, record["id"], prompt=True),
                  "--session-id", conversation, "--", "fix the bug"],
         "cwd": record["worktree_dir"],
     }]
@@ -75,8 +76,8 @@ def test_chat_launch_line(gz: Gz, repo: Path, lang: str):
     expected = {
         "en": f"❯❯ Starting chat with Claude Code (claude) (Permission: autonomous | "
               f"Workspace: Isolated worktree (.harness/worktrees/{session_id}))...",
-        "es": f"❯❯ Iniciando chat con Claude Code (claude) (Permiso: autonomous | "
-              f"Workspace: Worktree aislado (.harness/worktrees/{session_id}))...",
+        "es": f"❯❯ Iniciando chat con Claude Code (claude) (Permiso: autónomo | "
+              f"Espacio de trabajo: Worktree aislado (.harness/worktrees/{session_id}))...",
     }
     assert result.stderr.splitlines()[0] == expected[lang]
 
@@ -97,6 +98,7 @@ def test_resume_continues_the_same_conversation_and_keeps_the_prompt(
         "completed", "first task", first["conversation_id"])
     assert calls(notes)[1] == {
         "argv": ["--permission-mode", "default", "--mcp-config", mcp_config(repo, first),
+                 *claude_state_settings(repo, first["id"], prompt=False),
                  "--resume", first["conversation_id"]],
         "cwd": first["worktree_dir"],
     }

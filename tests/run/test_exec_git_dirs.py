@@ -51,7 +51,7 @@ def test_exec_from_inside_the_git_dir_runs_in_the_main_worktrees_project(
 @pytest.mark.parametrize(("lang", "first_line"), [
     ("en", "❯❯ Running where in session {id} (Workspace: Isolated worktree "
            "(.harness/worktrees/{id}))..."),
-    ("es", "❯❯ Ejecutando where en la sesión {id} (Workspace: Worktree aislado "
+    ("es", "❯❯ Ejecutando where en la sesión {id} (Espacio de trabajo: Worktree aislado "
            "(.harness/worktrees/{id}))..."),
 ])
 def test_exec_from_the_git_dir_human_output(

@@ -38,7 +38,7 @@ def expected_record(repo: Path, **changes: Any) -> dict[str, Any]:
         "signal": None, "mode": "exec", "conversation_id": None, "log_path": None,
         "merged_at": None, "merged_commit": None, "updated_at": "<updated_at>",
         "labels": None, "idempotency_key": None,
-        "command": ["edit-and-commit"],
+        "command": ["edit-and-commit"], "state": "exited", "state_since": "<state_since>",
     }
     record.update(changes)
     return record
@@ -63,6 +63,7 @@ def test_exec_runs_in_a_worktree_and_returns_the_record(gz: Gz, agent: Any, repo
     assert record["base_commit"] == git(repo, "rev-parse", "HEAD")
     events = [json.loads(line) for line in
               (repo / ".harness" / "sessions" / f"{record['id']}.events.jsonl").open()]
+    events = [e for e in events if e.get("type") != "state"]  # pinned in tests/sessions/
     assert [(e["action"], e["stage"], e["status"], e["agent_id"]) for e in events] == [
         ("exec session started", "PENDING", None, "gz-ia"),
         ("session finished", "FINISH", "OK", "gz-ia"),
@@ -71,7 +72,8 @@ def test_exec_runs_in_a_worktree_and_returns_the_record(gz: Gz, agent: Any, repo
 
 def _events(repo: Path, session_id: str) -> list[tuple[str, str, str | None]]:
     path = repo / ".harness" / "sessions" / f"{session_id}.events.jsonl"
-    return [(e["action"], e["stage"], e["status"]) for e in map(json.loads, path.open())]
+    return [(e["action"], e["stage"], e["status"]) for e in map(json.loads, path.open())
+            if e.get("type") != "state"]  # the agent's states: tests/sessions/test_agent_state
 
 
 def test_spanish_runs_write_the_originals_event_texts(gz: Gz, agent: Any, repo: Path):
@@ -87,7 +89,9 @@ def test_spanish_runs_write_the_originals_event_texts(gz: Gz, agent: Any, repo: 
     assert _events(repo, failed["id"]) == [
         ("Sesión de exec iniciada", "PENDING", None),
         ("Sesión finalizada con fallas", "FINISH", "FAILED")]
-    lines = gz("session", "logs", failed["id"], cwd=repo, env=spanish).stdout.splitlines()
+    lines = [line for line in
+             gz("session", "logs", failed["id"], cwd=repo, env=spanish).stdout.splitlines()
+             if "estado del agente: " not in line]
     assert [re.sub(r" \[\d+ms\]", "", line.split("] ", 3)[3]) for line in lines] == [
         "Sesión de exec iniciada (status: null)",
         "Sesión finalizada con fallas (status: FAILED) error: failed: process_exit, "
@@ -113,7 +117,7 @@ def test_exec_human_output_in_english_and_spanish(gz: Gz, agent: Any, repo: Path
     session_id = spanish.stderr.split("en la sesión ")[1][:8]
     assert spanish.stderr == (
         f"❯❯ Ejecutando edit-and-commit en la sesión {session_id} "
-        f"(Workspace: Worktree aislado (.harness/worktrees/{session_id}))...\n"
+        f"(Espacio de trabajo: Worktree aislado (.harness/worktrees/{session_id}))...\n"
         f"✓ Sesión '{session_id}' finalizada exitosamente.\n"
         f"  Revisar: gz-ia session diff {session_id}   Integrar: gz-ia session merge {session_id}\n"
     )
@@ -252,4 +256,4 @@ def test_outside_git_the_session_runs_in_direct_mode(gz: Gz, agent: Any, tmp_pat
         base_commit=None, command=["touch-it"])
     assert (plain / "made-here.txt").exists()
     human = gz("exec", "--", "touch-it", cwd=plain, env={"GZ_LANG": "es"})
-    assert "(Workspace: Directorio directo (sin Git))..." in human.stderr.splitlines()[0]
+    assert "(Espacio de trabajo: Directorio directo (sin Git))..." in human.stderr.splitlines()[0]

@@ -212,7 +212,7 @@ def test_record_shape_after_kill(gz_start: GzProcess, agent: Any, repo: Path, no
         "signal": 15, "mode": "exec", "conversation_id": None, "log_path": None,
         "merged_at": None, "merged_commit": None, "updated_at": "<updated_at>",
         "labels": None, "idempotency_key": None,
-        "command": ["cooperative"],
+        "command": ["cooperative"], "state": "exited", "state_since": "<state_since>",
     }
 
 

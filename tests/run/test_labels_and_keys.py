@@ -77,7 +77,7 @@ def test_same_key_and_payload_returns_the_existing_session(gz: Gz, agent: Any,
     human = gz("exec", "--idempotency-key", "job-1", "--label", "a=1", "--", "done", cwd=repo,
                env={"GZ_LANG": "es"})
     assert human == Result(0, "", f"la sesión {record['id']} ya tiene esta clave de "
-                                  "idempotencia (completed): no se inició nada\n")
+                                  "idempotencia (completada): no se inició nada\n")
 
 
 @pytest.mark.parametrize(("second", "differs"), [

@@ -145,7 +145,7 @@ def test_exec_from_a_linked_worktree_names_its_base_in_both_languages(
     worktree = main / ".harness" / "worktrees" / sid
     assert spanish.stderr.splitlines()[0] == (
         f"❯❯ Ejecutando write-and-commit en la sesión {sid} "
-        f"(Workspace: Worktree aislado ({worktree}) a partir de feature)...")
+        f"(Espacio de trabajo: Worktree aislado ({worktree}) a partir de feature)...")
 
 
 def test_a_session_from_the_linked_worktree_is_listed_from_both(

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from gzia.contract import InterruptError, IOFailure, NotFoundError, TerminatedError
-from gzia.drivers.base import LaunchRequest, LaunchSpec, Permission
+from gzia.contract import InterruptError, IOFailure, NotFoundError, Permission, TerminatedError
+from gzia.drivers.base import LaunchRequest, LaunchSpec
 from gzia.sessions.run import SessionRequest, start_session
 from gzia.supervisor.watchdog import Watchdog
 from tests.run.conftest import stored_record

@@ -102,8 +102,8 @@ def test_wait_exits_1_with_ok_true_when_one_failed(gz: Gz, gz_start: GzProcess, 
                      outcome(bad, "failed", 3, "process_exit")]}}
     human = gz("session", "wait", good, bad, cwd=repo, env={"GZ_LANG": "es"})
     assert human == Result(1, (
-        f"{good}  completed  código de salida: 0  motivo fin: process_exit\n"
-        f"{bad}  failed  código de salida: 3  motivo fin: process_exit\n"), "")
+        f"{good}  completada  código de salida: 0  motivo fin: fin del proceso\n"
+        f"{bad}  fallida  código de salida: 3  motivo fin: fin del proceso\n"), "")
     p1.communicate(timeout=30)
     p2.communicate(timeout=30)
 

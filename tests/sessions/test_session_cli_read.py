@@ -37,13 +37,13 @@ def test_list_human_english(cli: Cli, two_sessions: Project) -> None:
     result = cli("session", "list", "-d", str(two_sessions.root))
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == (
-        "ID          STATUS        PID       PERMISSION    MODE        STARTED"
-        "               DURATION\n"
-        + "-" * 92 + "\n"
-        "12345678    failed        -         supervised    Worktree    2026-03-02 08:30:00"
-        "   1m05s\n"
-        "abcdef01    completed     -         autonomous    Worktree    2026-03-01 10:00:00"
-        "   1m05s\n"
+        "ID          NAME                  STATE      STATUS        PID       PERMISSION    MODE"
+        "        STARTED               DURATION\n"
+        + "-" * 125 + "\n"
+        "12345678    -                     exited     failed        -         supervised    "
+        "Worktree    2026-03-02 08:30:00   1m05s\n"
+        "abcdef01    fix it                exited     completed     -         autonomous    "
+        "Worktree    2026-03-01 10:00:00   1m05s\n"
     )
 
 
@@ -55,11 +55,11 @@ def test_list_human_spanish_and_direct_mode(cli: Cli, tmp_path: Path) -> None:
     make_session(find_project(plain), "0badc0de", pid=4242, status="killed")
     result = cli("session", "list", "-d", str(plain), env=ES)
     assert result.stdout.splitlines() == [
-        "ID          ESTADO        PID       PERMISO       MODO        INICIO"
-        "                DURACIÓN",
-        "-" * 92,
-        "0badc0de    killed        4242      supervised    Directo     2026-03-01 10:00:00"
-        "   1m05s",
+        "ID          NOMBRE                SITUACIÓN  ESTADO        PID       PERMISO       MODO"
+        "        INICIO                DURACIÓN",
+        "-" * 125,
+        "0badc0de    -                     terminado  detenida      4242      supervisado   "
+        "Directo     2026-03-01 10:00:00   1m05s",
     ]
 
 
@@ -186,17 +186,17 @@ def test_show_human_spanish_of_a_go_record(cli: Cli, repo: Path) -> None:
     result = cli("session", "show", "3f9a", "-d", str(repo), env=ES)
     assert result.stdout == (
         "❯ Detalle de Sesión: 3f9a1c7e\n"
-        "Estado:     completed\n"
+        "Estado:     completada\n"
         "PID:        48213\n"
         "Proveedor:  claude\n"
-        "Permisos:   supervised\n"
+        "Permisos:   supervisado\n"
         f"Directorio: {repo}\n"
         f"Modo:       Worktree aislado ({repo}/.harness/worktrees/3f9a1c7e)\n"
         "Rama:       harness/3f9a1c7e\n"
         "Prompt:     Arregla los tests\n"
         "Inicio:     2025-06-01T10:15:30.123456789+02:00\n"
         "Fin:        2025-06-01T10:20:31.987654321+02:00\n"
-        "Exit Code:  0\n"
+        "Código de salida: 0\n"
     )
     # Reading never rewrote the original's file.
     assert (sessions / "3f9a1c7e.json").read_text() == go_record(COMPLETED_ISOLATED, repo)
@@ -290,16 +290,16 @@ def test_show_direct_killed_session_in_spanish(cli: Cli, tmp_path: Path) -> None
     result = cli("session", "show", "0badc0de", "-d", str(plain), env=ES)
     assert result.stdout == (
         "❯ Detalle de Sesión: 0badc0de\n"
-        "Estado:     killed\n"
+        "Estado:     detenida\n"
         "PID:        77\n"
         "Proveedor:  shell\n"
-        "Permisos:   supervised\n"
+        "Permisos:   supervisado\n"
         f"Directorio: {plain}\n"
         "Modo:       Directo (sin Git)\n"
         "Inicio:     2026-03-01T10:00:00Z\n"
         "Fin:        2026-03-01T10:01:05Z\n"
-        "Motivo fin: process_exit\n"
-        "Exit Code:  0\n"
+        "Motivo fin: fin del proceso\n"
+        "Código de salida: 0\n"
     )
 
 
@@ -330,8 +330,10 @@ def test_a_lost_session_has_no_duration(cli: Cli, project: Project, env: dict[st
         id="abcdef01", pid=pid, started_at="2025-01-01T00:00:00Z",
         working_dir=str(project.root)))
     row = cli("session", "list", "-d", str(project.root), env=env).stdout.splitlines()[2]
-    assert row.split() == ["abcdef01", "lost", str(pid), "supervised",
-                           "Directo" if env else "Direct", "2025-01-01", "00:00:00", "-"]
+    assert row.split() == ["abcdef01", "-", "terminado" if env else "exited",
+                           "perdida" if env else "lost", str(pid),
+                           "supervisado" if env else "supervised", "Directo" if env else "Direct",
+                           "2025-01-01", "00:00:00", "-"]
     data = cli("session", "show", "abcdef01", "--json", "-d", str(project.root)).json["data"]
     assert (data["status"], data["duration_ms"]) == ("lost", None)
     listed = cli("session", "list", "--json", "-d", str(project.root)).json["data"]
@@ -342,7 +344,7 @@ def test_a_lost_record_written_with_a_duration_lists_none(cli: Cli, project: Pro
     """An older gz-ia wrote lost records with the time up to when it noticed."""
     make_session(project, "abcdef01", status="lost")
     row = cli("session", "list", "-d", str(project.root)).stdout.splitlines()[2]
-    assert row.split()[-1] == "-" and row.split()[1] == "lost"
+    assert row.split()[-1] == "-" and row.split()[-7] == "lost"
 
 
 @pytest.mark.parametrize(("env", "message"), [
@@ -360,12 +362,12 @@ def test_a_too_short_id_says_a_prefix_of_4_works(
 
 
 @pytest.mark.parametrize(("env", "summary"), [
-    ({}, "Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, "
-         "logs, wait, stop, kill, resume, poll, output, send-keys, paste, submit, attach, "
-         "metrics)."),
-    (ES, "Gestiona sesiones agénticas locales (list, show, path, delete, diff, merge, prune, "
+    ({}, "Manage local agent sessions (list, show, path, rename, delete, diff, merge, prune, "
          "log, logs, wait, stop, kill, resume, poll, output, send-keys, paste, submit, attach, "
          "metrics)."),
+    (ES, "Gestiona sesiones agénticas locales (list, show, path, rename, delete, diff, merge, "
+         "prune, log, logs, wait, stop, kill, resume, poll, output, send-keys, paste, submit, "
+         "attach, metrics)."),
 ])
 def test_the_session_summary_names_every_visible_subcommand(
     cli: Cli, env: dict[str, str], summary: str

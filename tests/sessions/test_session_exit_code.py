@@ -69,11 +69,12 @@ def test_show_wait_and_metrics_print_a_dash_for_none(
                                started_at="2026-01-01T00:00:00Z", working_dir=str(project.root)))
     root = str(project.root)
     assert cli("session", "show", "abcdef01", "-d", root, env=env).stdout.splitlines()[-1] == (
-        "Exit Code:  -")
+        "Código de salida: -" if env else "Exit Code:  -")
     wait = cli("session", "wait", "abcdef01", "-d", root, env=env)
     assert (wait.exit_code, wait.stdout) == (1, {
         "en": "abcdef01  lost  exit code: -  end reason: lost\n",
-        "es": "abcdef01  lost  código de salida: -  motivo fin: lost\n"}["es" if env else "en"])
+        "es": "abcdef01  perdida  código de salida: -  motivo fin: perdida\n",
+    }["es" if env else "en"])
     metrics = cli("session", "metrics", "abcdef01", "-d", root, env=env).stdout
     exit_line = next(line for line in metrics.splitlines() if line.startswith(("Exit", "Cód")))
     assert exit_line.split() == (["Código:", "-"] if env else ["Exit", "code:", "-"])

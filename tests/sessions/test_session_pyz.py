@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -47,3 +48,26 @@ def test_pyz_merges_a_session_from_inside_its_worktree(run_pyz: RunPyz, repo: Pa
     # The base had not moved: a fast-forward, as with the original.
     assert run_git(repo, "rev-parse", "HEAD") == run_git(repo, "rev-parse", "harness/abcdef01")
     assert (repo / "done.txt").read_text() == "done\n"
+
+
+@pytest.mark.pyz
+def test_pyz_hands_its_own_hook_to_claude_code(run_pyz: RunPyz, pyz: Path, repo: Path,
+                                                tmp_path: Path) -> None:
+    """The agent's hooks run the same zipapp (gz-ia __hook__), and report each state."""
+    from tests.background.test_agent_state import STAND_IN_CLAUDE
+    from tests.supervisor.fakes import write_agent
+
+    bin_dir, notes = tmp_path / "bin", tmp_path / "notes"
+    bin_dir.mkdir()
+    notes.mkdir()
+    write_agent(bin_dir / "claude", STAND_IN_CLAUDE)
+    env = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "FAKE_NOTES": str(notes)}
+    result = run_pyz("--json", "chat", "-p", "claude", "-i", "go", "--no-mcp", env=env, cwd=repo)
+
+    assert result.exit_code == 0, result.stderr
+    session_id = result.json["data"]["id"]
+    hook = json.loads((notes / "settings.json").read_text())["hooks"]["Stop"][0]["hooks"][0]
+    assert hook["args"][:2] == [str(pyz), "__hook__"]
+    events = repo / ".harness" / "sessions" / f"{session_id}.events.jsonl"
+    states = [e["state"] for e in map(json.loads, events.open()) if e.get("type") == "state"]
+    assert states == ["starting", "working", "waiting", "working", "idle", "exited"]

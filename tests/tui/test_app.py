@@ -224,5 +224,5 @@ async def test_record_fields_are_shown_as_written_not_as_markup(
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: rows(app) == 1, "the session in the list")
         table = app.screen.query_one("#sessions", DataTable)
-        assert str(table.get_row("b0b0b0b0")[5]) == "x=[bold]y[/bold]"
-        assert table.get_row("b0b0b0b0")[5].spans == []
+        assert str(table.get_row("b0b0b0b0")[6]) == "x=[bold]y[/bold]"
+        assert table.get_row("b0b0b0b0")[6].spans == []

@@ -42,7 +42,7 @@ def every_status(tmp_path: Path) -> Path:
 
 
 def status_cell(app: GzApp, session_id: str) -> Text:
-    cell = app.screen.query_one("#sessions", DataTable).get_row(session_id)[1]
+    cell = app.screen.query_one("#sessions", DataTable).get_row(session_id)[2]
     assert isinstance(cell, Text)
     return cell
 

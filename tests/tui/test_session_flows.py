@@ -38,7 +38,7 @@ def table_ids(app: GzApp) -> list[str]:
 
 def status_in_table(app: GzApp, session_id: str) -> str:
     table = app.screen.query_one("#sessions", DataTable)
-    return str(table.get_row(session_id)[1])
+    return str(table.get_row(session_id)[2])  # after ID and STATE
 
 
 def first_hit(app: GzApp) -> str:

@@ -133,7 +133,7 @@ async def test_no_re_read_while_nothing_changed_but_running_sessions_are_checked
         sleeper.kill()  # the process ends with no write to the store
         sleeper.wait()
         table = app.screen.query_one("#sessions", DataTable)
-        await until(pilot, lambda: str(table.get_row(running.id)[1]) == Status.LOST,
+        await until(pilot, lambda: str(table.get_row(running.id)[2]) == Status.LOST,
                     "the ended session shown lost")
         store.create(SessionRecord(id="0ddba11e", started_at=started_at(100),
                                    provider="shell", status=Status.COMPLETED))
@@ -184,9 +184,9 @@ async def test_rows_drawn_before_textual_measures_them_are_already_full_width(
         screen._set_columns(120)
         screen._fill()
         header, first_row = (table.render_line(y).text for y in (0, 1))
-        assert header.split() == ["ID", "STATUS", "PROVIDER", "AGE", "DURATION", "LABELS",
-                                  "BRANCH", "+/-BASE"]
-        assert first_row.split()[:3] == [session_id(29), "completed", "shell"]
+        assert header.split() == ["ID", "STATE", "STATUS", "PROVIDER", "AGE", "DURATION",
+                                  "LABELS", "BRANCH", "+/-BASE"]
+        assert first_row.split()[:4] == [session_id(29), "exited", "completed", "shell"]
 
 
 @pytest.mark.parametrize(("language", "said"), [

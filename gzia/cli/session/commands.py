@@ -13,6 +13,7 @@ from gzia.cli.session.common import dir_option
 
 SUBCOMMANDS = {
     "list": "listing:list_command", "show": "show:show_command", "path": "show:path_command",
+    "rename": "show:rename_command",
     "delete": "delete:delete_command", "rm": "delete:rm_command",
     "diff": "diff:diff_command", "read": "diff:read_command",
     "merge": "merge:merge_command", "get": "merge:get_command",
@@ -32,7 +33,7 @@ def _qualified(target: str) -> str:
 
 @group(
     "session", no_args_is_help=True, lazy={name: _qualified(t) for name, t in SUBCOMMANDS.items()},
-    help="Manage local agent sessions (list, show, path, delete, diff, merge, prune, log, "
+    help="Manage local agent sessions (list, show, path, rename, delete, diff, merge, prune, log, "
          "logs, wait, stop, kill, resume, poll, output, send-keys, paste, submit, attach, "
          "metrics).",
 )

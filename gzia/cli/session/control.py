@@ -14,6 +14,7 @@ from gzia.cli import output
 from gzia.cli.command import alias
 from gzia.cli.run_options import run_options
 from gzia.cli.session.common import open_store, session_command
+from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext
 
 _MSG_KILL_WHY: dict[object, str] = {
@@ -56,7 +57,7 @@ def warn_if_still_stopping(record: SessionRecord) -> None:
     """The session was signalled but its owner has not written how it ended yet (a
     holder still in its grace, or busy): the record reads ``running`` for a moment more."""
     if record.is_running:
-        output.warn("KILL_ASYNC",
+        output.warn(WarningCode.KILL_ASYNC,
                     N_("session '{id}' was signalled; its owner has not yet recorded how it ended "
                        "(the record still reads running): check with gz-ia session wait {id}"),
                     id=record.id, details={"id": record.id})
@@ -69,7 +70,7 @@ def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
         return
     why = gettext(_MSG_KILL_WHY[target.reason], pgid=target.pgid,
                   recorded_pgid=target.recorded_pgid)
-    output.warn("SAFETY_BLOCK",
+    output.warn(WarningCode.SAFETY_BLOCK,
                 N_("only PID {pid} was signalled, not a process group: {why}; processes it started "
                    "may still be running"),
                 pid=target.pid, why=why,
@@ -78,7 +79,7 @@ def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
 
 @session_command("resume",
                  help="Resume a finished session in its own workspace and conversation.")
-@run_options("background", "no_notify")
+@run_options("name", "background", "no_notify")
 def resume_command(session: str, directory: str | None, run: RunOptions) -> None:
     from gzia.cli.resume import resume_and_report
     from gzia.sessions.ids import validate_session_ref

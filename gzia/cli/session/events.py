@@ -8,7 +8,7 @@ import click
 
 from gzia.cli import output
 from gzia.cli.session.common import open_session, session_command
-from gzia.contract import NotFoundError, stopped_by_signal
+from gzia.contract import NotFoundError, WarningCode, stopped_by_signal
 from gzia.i18n import N_, gettext
 from gzia.sessions.events import DEFAULT_AGENT, Event, append_event, new_event
 
@@ -78,12 +78,12 @@ WARNED_LINES = 5  # one warning each; the rest of the unreadable lines get one s
 
 def _warn_unreadable(lines: list[int], path: str) -> None:
     for line in lines[:WARNED_LINES]:
-        output.warn("IO", N_("skipped unreadable event line {line} in {path}"), line=line,
+        output.warn(WarningCode.IO, N_("skipped unreadable event line {line} in {path}"), line=line,
                     path=path,
                     details={"line": line})
     rest = lines[WARNED_LINES:]
     if rest:
-        output.warn("IO",
+        output.warn(WarningCode.IO,
                     N_("skipped {count} more unreadable event lines in {path} (lines {first} to "
                        "{last})"),
                     count=len(rest), first=rest[0],

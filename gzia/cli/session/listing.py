@@ -15,6 +15,7 @@ from gzia.cli import output
 from gzia.cli.command import command
 from gzia.cli.numbers import Count
 from gzia.cli.session.common import dir_option
+from gzia.contract import WarningCode
 from gzia.i18n import N_
 from gzia.sessions.project import find_project
 from gzia.sessions.reconcile import list_sessions
@@ -36,13 +37,15 @@ if TYPE_CHECKING:
 @click.option("--since",
               help="Only sessions started since a time (RFC 3339) or a duration ago (2h, 7d).")
 @click.option("--limit", type=Count(1), metavar="N", help="Show at most N sessions, newest first.")
+@click.option("--name", "names", multiple=True, metavar="GLOB", show_default=False,
+              help="Only sessions whose name matches GLOB (repeatable).")
 def list_command(directory: str | None, status: tuple[str, ...],  # noqa: PLR0917 - one per flag
                  provider: tuple[str, ...], label: tuple[str, ...], since: str | None,
-                 limit: int | None) -> None:
+                 limit: int | None, names: tuple[str, ...]) -> None:
     from gzia.sessions.list_filter import build_filter
 
     wanted = build_filter(statuses=status, providers=provider, labels=label, since=since,
-                          limit=limit)
+                          limit=limit, names=names)
     show_sessions(directory, None if wanted.is_empty else wanted)
 
 
@@ -51,7 +54,8 @@ def show_sessions(directory: str | None, wanted: ListFilter | None = None) -> No
     ``wanted`` selects when given."""
     result = list_sessions(SessionStore(find_project(directory)))
     for bad in result.unreadable:
-        output.warn("IO", N_("skipped unreadable session record {path}: {detail}"), path=bad.path,
+        output.warn(WarningCode.IO, N_("skipped unreadable session record {path}: {detail}"),
+                    path=bad.path,
                     detail=bad.error,
                     details=bad.to_json())
     records = result.records if wanted is None else _filtered(result.records, wanted)
@@ -78,7 +82,7 @@ def _filtered(records: list[SessionRecord], wanted: ListFilter) -> list[SessionR
 
     filtered = apply_filter(records, wanted)
     if filtered.capped:
-        output.warn("TAG_FILTER_SCAN_CAPPED",
+        output.warn(WarningCode.TAG_FILTER_SCAN_CAPPED,
                     N_("--limit {limit} reached: more sessions match than are shown"),
                     limit=wanted.limit,
                     details={"limit": wanted.limit})

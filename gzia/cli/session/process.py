@@ -14,10 +14,12 @@ import click
 
 from gzia.cli import output
 from gzia.cli.command import argument
-from gzia.cli.numbers import Count
+from gzia.cli.numbers import Count, Seconds
 from gzia.cli.session.common import open_session, session_command
+from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext, ngettext
 from gzia.sessions.output_reading import log_of, tail_lines
+from gzia.views.words import holder_text, status_text
 
 if TYPE_CHECKING:
     from gzia.sessions.store import SessionStore
@@ -39,9 +41,10 @@ def poll_command(session: str, directory: str | None) -> None:
         idle = "-" if state["idle_s"] is None else f"{state['idle_s']:.1f}s"
         output.line(gettext("{id}  {status}  exit {exit_code}  {bytes} bytes  idle {idle}  holder "
                             "{holder}",
-                            id=record.id, status=state["status"],
+                            id=record.id, status=status_text(state["status"]),
                             exit_code=exit_code_text(state["exit_code"]),
-                            bytes=state["output_bytes"], idle=idle, holder=state["holder"] or "-"))
+                            bytes=state["output_bytes"], idle=idle,
+                            holder=holder_text(state["holder"])))
 
     output.emit(state, human)
 
@@ -75,7 +78,8 @@ def output_command(session: str, follow: bool, tail: int | None, raw: bool,
 
 def warn_no_output_yet(session_id: str) -> None:
     """Nothing written yet is an answer (empty output), said as a warning, not an error."""
-    output.warn("NO_OUTPUT_YET", N_("session '{id}' has written no output yet"), id=session_id,
+    output.warn(WarningCode.NO_OUTPUT_YET, N_("session '{id}' has written no output yet"),
+                id=session_id,
                 details={"id": session_id})
 
 
@@ -147,8 +151,19 @@ def paste_command(session: str, text: str | None, directory: str | None) -> None
 @session_command(
     "submit", help="Type text into a background session, then Enter.",
     options=[argument("text", required=False, metavar="[TEXT]",
-                      help="The text (none: just Enter).")])
-def submit_command(session: str, text: str | None, directory: str | None) -> None:
+                      help="The text (none: just Enter)."),
+             click.option("--when", type=click.Choice(["idle"]),
+                          help="Hold the text until the agent's turn is over (idle)."),
+             click.option("--timeout", type=Seconds(),
+                          help="With --when: give up after S seconds (exit 1, TIMEOUT; "
+                               "nothing sent).")])
+def submit_command(session: str, text: str | None, when: str | None,
+                   timeout: float | None, directory: str | None) -> None:
+    if when is not None:
+        from gzia.sessions.state_wait import wait_until_idle
+
+        store, record = open_session(session, directory)
+        wait_until_idle(store, record, timeout)
     _send(session, directory, _encode(text or "") + b"\r")
 
 
@@ -195,7 +210,7 @@ def attach_command(session: str, detach_key: str, directory: str | None) -> None
     how, record = attach_session(store, record, streams)
     key = (N_("[detached from session {id}: it keeps running]")
            if how == DETACHED else N_("[session {id} ended: {status}]"))
-    output.progress("\r\n" + gettext(key, id=record.id, status=record.status))
+    output.progress("\r\n" + gettext(key, id=record.id, status=status_text(record.status)))
     output.emit({"id": record.id, "detached": how == DETACHED, "status": record.status})
 
 

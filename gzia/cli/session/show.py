@@ -1,9 +1,12 @@
-"""``gz-ia session show <id>`` (the record) and ``session path <id>`` (its directory)."""
+"""``gz-ia session show <id>`` (the record), ``session path <id>`` (its directory) and
+``session rename <id> NAME``."""
 
 from __future__ import annotations
 
 from gzia.cli import output
+from gzia.cli.command import argument
 from gzia.cli.session.common import open_session, session_command
+from gzia.i18n import gettext
 
 
 @session_command("show", help="Show one session's record.")
@@ -22,3 +25,15 @@ def path_command(session: str, directory: str | None) -> None:
     path = str(workspace_of(store.project, record).target_dir)
     output.emit({"id": record.id, "path": path, "is_isolated": record.is_isolated},
                 lambda: output.line(path))
+
+
+@session_command("rename", help="Name a session (shown in lists; not an id: names may repeat).",
+                 options=[argument("name", metavar="NAME", help="The new name.")])
+def rename_command(session: str, name: str, directory: str | None) -> None:
+    from gzia.sessions.naming import checked_name, rename_session
+
+    checked_name(name)
+    store, record = open_session(session, directory)
+    renamed = rename_session(store, record.id, name)
+    output.emit(renamed.to_json(), lambda: output.line(
+        gettext("✓ Session '{id}' is now named '{name}'.", id=renamed.id, name=renamed.name)))

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from gzia.orchy.tool import Tool, ToolContext, ToolPlugin, object_schema
-from gzia.sessions.events import DEFAULT_AGENT, STAGES, STATUSES
+from gzia.sessions.events import DEFAULT_AGENT, STAGES, STATUSES, append_event, new_event
+from gzia.sessions.workspace import workspace_of
 
 
 def log(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    from gzia.sessions.events import append_event, new_event
-
     record = context.record()
     event = new_event(record.id, args["action"], args["stage"], status=args.get("status"),
                       agent_id=args["agent"], role=args.get("role"),
@@ -20,8 +19,6 @@ def log(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def info(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    from gzia.sessions.workspace import workspace_of
-
     record = context.record()
     workspace = workspace_of(context.store.project, record)
     return {**record.to_json(), "project": str(context.store.project.root),

@@ -13,13 +13,13 @@ from typing import Any
 from gzia.contract import NotFoundError, SafetyBlockError
 from gzia.i18n import N_
 from gzia.orchy.tool import Tool, ToolContext, ToolPlugin, object_schema
+from gzia.sessions.git import changed_paths, rev_parse
 from gzia.sessions.record import SessionRecord
+from gzia.sessions.session_commit import commit_session_work
+from gzia.sessions.workspace import HARNESS_PATHS, workspace_of
 
 
 def status(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    from gzia.sessions.git import changed_paths, rev_parse
-    from gzia.sessions.workspace import HARNESS_PATHS
-
     record = context.record()
     directory = _work_tree(context, record)
     return {"id": record.id, "is_isolated": record.is_isolated, "path": str(directory),
@@ -32,8 +32,6 @@ def commit(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     """What stays out (gz-ia's directories, the session's projected files) is read from
     the session's own files, whatever the server's environment holds
     (:mod:`gzia.sessions.session_commit`)."""
-    from gzia.sessions.session_commit import commit_session_work
-
     record = context.record()
     if not record.is_isolated:
         raise SafetyBlockError(N_("session {id} works directly in the project (no worktree): "
@@ -48,8 +46,6 @@ def commit(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 def _work_tree(context: ToolContext, record: SessionRecord) -> Path:
     """Where the session's agent works (paths from the project, never from the record)."""
-    from gzia.sessions.workspace import workspace_of
-
     workspace = workspace_of(context.store.project, record)
     if workspace.is_isolated and not (workspace.target_dir / ".git").is_file():
         raise NotFoundError(N_("session '{id}': neither its worktree nor its branch is available"),

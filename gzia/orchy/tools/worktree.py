@@ -9,20 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from gzia.orchy.tool import Tool, ToolContext, ToolPlugin, object_schema
+from gzia.sessions.diff import session_diff
+from gzia.sessions.merge import merge_session
 
 SESSION_ID = {"type": "string", "description": "Session id (or a unique prefix of 4-8 hex)."}
 
 
 def read(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    from gzia.sessions.diff import session_diff
-
     record = context.session(args["session_id"])
     return session_diff(context.store.project, record, stat=args["stat_only"]).to_json()
 
 
 def get(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    from gzia.sessions.merge import merge_session
-
     record = context.session(args["session_id"])
     result = merge_session(context.store, record, squash=args["squash"],
                            no_commit=args["no_commit"])

@@ -25,11 +25,14 @@ from gzia.contract import (
     error_class,
 )
 from gzia.i18n import N_
+from gzia.sessions.agent_state import state_of
 from gzia.sessions.reconcile import get_session
-from gzia.sessions.record import HolderRef, SessionRecord
+from gzia.sessions.record import HolderRef, HolderState, SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.supervisor import control
+from gzia.supervisor.logfile import LogFollower, log_size
 from gzia.supervisor.relay import MAX_PENDING_INPUT
+from gzia.supervisor.runtime_dir import is_trusted_socket, socket_missing
 
 if TYPE_CHECKING:
     from gzia.sessions.kill import KillResult
@@ -45,12 +48,12 @@ waiting for the agent. Its request (base64) stays well inside the control protoc
 line (:data:`gzia.supervisor.control.MAX_REQUEST_LINE`)."""
 
 
-def holder_state(record: SessionRecord) -> str | None:
+def holder_state(record: SessionRecord) -> HolderState | None:
     """``running`` or ``gone`` for a background session, None for a foreground one."""
     holder = record.holder
     if holder is None:
         return None
-    return "running" if holder.alive() else "gone"
+    return HolderState.RUNNING if holder.alive() else HolderState.GONE
 
 
 def ask_holder(record: SessionRecord, request: dict[str, Any],
@@ -100,8 +103,6 @@ def _live_holder(record: SessionRecord) -> HolderRef:
 
 def _trusted_holder(record: SessionRecord) -> HolderRef:
     """The live holder, when its control socket is one gz-ia may talk to."""
-    from gzia.supervisor.runtime_dir import is_trusted_socket, socket_missing
-
     holder = _live_holder(record)
     if socket_missing(holder.socket):
         raise IOFailure(N_("the holder of session '{id}' runs (PID {pid}) but its control socket "
@@ -110,7 +111,7 @@ def _trusted_holder(record: SessionRecord) -> HolderRef:
                         id=record.id, pid=holder.pid,
                         socket=str(holder.socket),
                         hint_key=N_("stop it with: gz-ia session kill {id}"),
-                        details={"id": record.id, "holder": "running",
+                        details={"id": record.id, "holder": HolderState.RUNNING,
                                  "socket": str(holder.socket)})
     if not is_trusted_socket(holder.socket):
         raise SafetyBlockError(N_("the control socket {socket} of session '{id}' is not a socket "
@@ -126,7 +127,7 @@ def _holder_gone(record: SessionRecord) -> GzError:
                             "run"),
                          id=record.id, pid=record.pid,
                          hint_key=N_("stop it with: gz-ia session kill {id}"),
-                         details={"id": record.id, "pid": record.pid, "holder": "gone"})
+                         details={"id": record.id, "pid": record.pid, "holder": HolderState.GONE})
 
 
 def send_input(record: SessionRecord, data: bytes) -> int:
@@ -145,16 +146,15 @@ def send_input(record: SessionRecord, data: bytes) -> int:
 
 def poll(record: SessionRecord) -> dict[str, Any]:
     """State, exit code, bytes of output so far, seconds since the last output."""
-    from gzia.supervisor.logfile import log_size
-
     log = Path(record.log_path) if record.log_path else None
     state: dict[str, Any] = {
         "id": record.id, "status": record.status, "exit_code": record.exit_code,
         "end_reason": record.end_reason, "pid": record.pid, "holder": holder_state(record),
         "output_bytes": log_size(log) if log is not None else 0,
-        "idle_s": _idle_from_file(log), "attached": 0,
+        "idle_s": _idle_from_file(log), "attached": 0, "name": record.name,
+        **state_fields(record),
     }
-    if record.is_running and state["holder"] == "running":
+    if record.is_running and state["holder"] == HolderState.RUNNING:
         try:
             reply = ask_holder(record, {"op": "poll"}, timeout=2.0)
         except GzError:
@@ -162,6 +162,14 @@ def poll(record: SessionRecord) -> dict[str, Any]:
         state.update(output_bytes=reply["output_bytes"], idle_s=reply["idle_s"],
                      attached=reply["attached"])
     return state
+
+
+def state_fields(record: SessionRecord) -> dict[str, Any]:
+    """The agent's state as poll reports it (``exited`` once the run is over)."""
+
+    state = state_of(record)
+    return {"state": state.value if state is not None else None,
+            "state_since": record.state_since, "state_reason": record.state_reason}
 
 
 def _idle_from_file(log: Path | None) -> float | None:
@@ -176,8 +184,6 @@ def _idle_from_file(log: Path | None) -> float | None:
 def follow(store: SessionStore, session_id: str, start: LogMark) -> Iterator[bytes]:
     """The log's new bytes as they come (from where a read ended, ``start``), until the
     session is no longer running; then what is left."""
-    from gzia.supervisor.logfile import LogFollower
-
     record = get_session(store, session_id)
     if not record.log_path:
         return
@@ -203,6 +209,7 @@ def kill_through_holder(store: SessionStore, record: SessionRecord,
     signals the group, records ``killed`` and writes the final record). None when no live
     holder answers, or it refused: the caller then kills by the recorded group
     (:func:`gzia.sessions.kill.kill_session`), which also says why it cannot."""
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.sessions.kill import KillResult
 
     holder = record.holder
@@ -220,6 +227,7 @@ def kill_through_holder(store: SessionStore, record: SessionRecord,
 
 
 def _target(raw: object) -> KillTarget | None:
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.supervisor.killtarget import KillTarget
 
     if not isinstance(raw, dict) or not isinstance(raw.get("pid"), int):
@@ -231,6 +239,7 @@ def _target(raw: object) -> KillTarget | None:
 def attach_session(store: SessionStore, record: SessionRecord,
                    streams: AttachStreams) -> tuple[str, SessionRecord]:
     """Relay a terminal to the run until detached or ended; then the record as it is."""
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.supervisor.attach import ENDED, attach
 
     if not record.is_running:

@@ -19,9 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gzia import proc
 from gzia.contract import GzError, IOFailure, Problem, TimeoutFailure, error_from
+from gzia.credentials import without_secrets
 from gzia.i18n import N_
 from gzia.sessions.background.spec import HolderSpec
+from gzia.supervisor.runtime_dir import new_socket_path
 
 if TYPE_CHECKING:
     from gzia.sessions.record import SessionRecord
@@ -45,8 +48,6 @@ def start_in_background(
     options: BackgroundOptions,
 ) -> SessionRecord:
     """The record once the holder reports the agent running (``pid`` set)."""
-    from gzia.supervisor.runtime_dir import new_socket_path
-
     log_path = Path(record.log_path) if record.log_path else store.log_path(record.id)
     spec = HolderSpec(
         project=store.project.root, id=record.id, argv=tuple(command.argv),
@@ -59,8 +60,7 @@ def start_in_background(
 
 
 def _start_holder(spec: HolderSpec) -> subprocess.Popen[bytes]:
-    from gzia import proc
-    from gzia.credentials import without_secrets
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.selfexec import HOLDER_ARG, gzia_argv
 
     holder = proc.start(  # an agent can read its holder's environment: no secrets

@@ -16,6 +16,7 @@ import traceback
 from pathlib import Path
 
 from gzia.contract import GzError
+from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.degraded import HolderWarning
@@ -48,8 +49,6 @@ class HolderNotes:
             self._append_log(traceback.format_exc())
 
     def _record(self, code: str, message: str) -> None:
-        from gzia.sessions.events import log_lifecycle_event
-
         with contextlib.suppress(GzError, OSError):  # deleted meanwhile, or a full disk
             self.store.update(self.session_id, lambda r: _add_warning(r, code, message),
                               timeout=RECORD_WAIT_S)

@@ -26,6 +26,7 @@ from gzia.sessions.git import (
     run_git,
 )
 from gzia.sessions.project import HARNESS_DIR, Project
+from gzia.sessions.projection import ever_projected, projected_paths
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import (
     HARNESS_PATHS,
@@ -226,8 +227,6 @@ def refuse_injected_files(project: Project, session_id: str, branch: str, tip: s
     store, or commit a projected file by a route that skips them. A squash brings only
     the final tree; any other merge brings every commit's history.
     """
-    from gzia.sessions.projection import ever_projected, projected_paths
-
     projected = sorted({*ever_projected(project, session_id),
                         *projected_paths(project, session_id)})
     paths = [*_OWN_PATHSPECS, *(f":(top,literal){path}" for path in projected)]

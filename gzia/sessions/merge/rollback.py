@@ -26,6 +26,7 @@ from pathlib import Path
 from gzia.i18n import N_, gettext
 from gzia.sessions.git import IndexFile, changed_paths, git_ok, index_path, rev_parse, run_git
 from gzia.sessions.workspace import HARNESS_PATHS, current_branch
+from gzia.supervisor.signals import stop_signals_held
 
 
 @dataclass
@@ -92,8 +93,6 @@ class MergeRollback:
     def undo(self) -> bool:
         """Put back what the merge changed; True when the base and the worktree are as
         they were (``problems`` says what is not)."""
-        from gzia.supervisor.signals import stop_signals_held
-
         with stop_signals_held():  # a stop meanwhile is dropped: the undo is the way out
             for step in (self._undo_base, self._undo_worktree):
                 try:

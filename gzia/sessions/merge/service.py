@@ -77,6 +77,7 @@ from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import ensure_excluded, worktree_for
+from gzia.supervisor.signals import stop_signals_held
 
 
 @dataclass
@@ -220,7 +221,6 @@ def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
         result.head = rev_parse(root, "HEAD")
         if result.no_commit:
             return None
-    from gzia.supervisor.signals import stop_signals_held
 
     with stop_signals_held() as held:
         result.record = _record_merge(store, record.id, branch)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzia import proc
 from gzia.contract import GzError
 from gzia.credentials import mask_credentials
 from gzia.i18n import N_, gettext
@@ -64,6 +65,7 @@ class WebhookClient:
 
     def get(self) -> httpx.Client:
         """The client; :class:`GzError` when the proxy or ``SSL_CERT_FILE`` is unusable."""
+        # lazy: ssl and the HTTP client load only when a webhook is sent
         from gzia.update.client import make_client
 
         with self._lock:
@@ -92,8 +94,6 @@ def desktop_program() -> str | None:
 def run_command(argv: Sequence[str], notification: Notification, timeout_s: float,
                 cwd: Path) -> Delivery:
     """The hook: ``argv`` (never a shell), the document on stdin, ``GZ_SESSION_*`` set."""
-    from gzia import proc
-
     env = {**os.environ, **notification.environment()}
     stdin = json.dumps(notification.document, ensure_ascii=False) + "\n"
     try:
@@ -111,8 +111,6 @@ def run_command(argv: Sequence[str], notification: Notification, timeout_s: floa
 
 
 def show_on_desktop(notification: Notification, timeout_s: float, cwd: Path) -> Delivery:
-    from gzia import proc
-
     program = desktop_program()
     if program is None:
         return Delivery("desktop", False, gettext(N_("{program} is not installed"),
@@ -131,6 +129,7 @@ def post_webhook(url: str, notification: Notification, timeout_s: float,
     """POST the document (through ``clients``' client, else a client of its own);
     connection failures, timeouts and the statuses a retry may cure are tried again after
     a pause, within ``timeout_s`` in all."""
+    # lazy: ssl and the HTTP client load only when a webhook is sent
     from gzia.update.client import usable_url
 
     if not usable_url(url):
@@ -164,6 +163,7 @@ def _post_with_retries(client: httpx.Client, url: str, notification: Notificatio
 def _post_once(client: httpx.Client, url: str, notification: Notification,
                deadline: float) -> tuple[bool, str]:
     """One POST: (whether a retry may help, what failed; empty when it went through)."""
+    # lazy: ssl and the HTTP client load only when a webhook is sent
     from gzia.update.client import host_of, translate_errors
     from gzia.update.errors import SourceFailure
 

@@ -158,9 +158,8 @@ class Notifier:
 
 def _still_in(record: SessionRecord, change: StateChange) -> bool:
     """Whether the record still says ``change``'s state, since that very transition."""
-    data = record.to_json()
-    return (record.status == Status.RUNNING and data.get("state") == str(change.state)
-            and data.get("state_since") == change.since)
+    return (record.status == Status.RUNNING and record.state == str(change.state)
+            and record.state_since == change.since)
 
 
 def _log_delivery(store: SessionStore, session_id: str, notification: Notification,

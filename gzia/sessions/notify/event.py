@@ -112,14 +112,12 @@ def test_notification(project: Path) -> Notification:
 
 def label_of(record: SessionRecord) -> str:
     """How a person knows the session: its name and id, else its id."""
-    name = record.to_json().get("name")
-    return f"{name} ({record.id})" if isinstance(name, str) and name else record.id
+    return f"{record.name} ({record.id})" if record.name else record.id
 
 
 def _document(record: SessionRecord, event: str, text: str) -> dict[str, Any]:
-    name = record.to_json().get("name")
     return {"text": text, "event": event, "session_id": record.id,
-            "name": name if isinstance(name, str) else None, "provider": record.provider,
+            "name": record.name, "provider": record.provider,
             "project": record.working_dir, "branch": record.branch_name, "at": now_rfc3339()}
 
 

@@ -18,6 +18,8 @@ from pathlib import Path
 from gzia.config import PROJECT_CONFIG, Config, load_config
 from gzia.contract import SafetyBlockError
 from gzia.i18n import N_
+from gzia.sessions.git import run_git
+from gzia.sessions.notify.channels import desktop_program
 from gzia.sessions.project import Project
 
 
@@ -32,8 +34,6 @@ class NotifySettings:
     @property
     def channels(self) -> tuple[str, ...]:
         """The channels configured (desktop: only where ``notify-send`` is installed)."""
-        from gzia.sessions.notify.channels import desktop_program
-
         named = (("command", self.command is not None), ("webhook", bool(self.webhook)),
                  ("desktop", self.desktop and desktop_program() is not None))
         return tuple(name for name, configured in named if configured)
@@ -75,8 +75,6 @@ def project_config_file(project: Project) -> Path | None:
 
 
 def _tracked(root: Path, path: Path) -> bool:
-    from gzia.sessions.git import run_git
-
     listed = run_git(["ls-files", "-z", "--", str(path.relative_to(root))], cwd=root)
     return bool(listed.stdout.strip("\0"))
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from gzia.contract import GzError, InterruptError, TerminatedError
 from gzia.drivers.base import Driver
 from gzia.i18n import NC_, gettext
+from gzia.sessions.agent_state import Transition, log_transition, mark_exited
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.record import SessionRecord, Status, elapsed_ms, now_rfc3339, parse_rfc3339
 from gzia.sessions.run.request import RunEnd
@@ -53,8 +54,16 @@ def finalize_run(
     store: SessionStore, session_id: str, outcome: RunOutcome,
     conversation_id: str | None = None,
 ) -> SessionRecord:
-    """The one final write of a run, then its ``session finished`` event."""
-    final = store.update(session_id, lambda r: _finalize(r, outcome, conversation_id))
+    """The one final write of a run (the agent's state ``exited`` with it), then its
+    ``session finished`` event."""
+    exited: list[Transition | None] = []
+
+    def mutate(record: SessionRecord) -> None:
+        _finalize(record, outcome, conversation_id)
+        exited.append(mark_exited(record))
+
+    final = store.update(session_id, mutate)
+    log_transition(store, exited[0])
     _log_finish(store, final)
     return final
 
@@ -83,6 +92,7 @@ def finalize_unstarted(
     interrupted or terminated, else ``failed``/``spawn_failed``. A started run is left to
     the owner's final write (or to reconcile, which turns it ``lost``)."""
     canceled = isinstance(exc, KeyboardInterrupt | InterruptError | TerminatedError)
+    exited: list[Transition | None] = []
 
     def mutate(record: SessionRecord) -> None:
         if record.status != Status.RUNNING or record.pid:
@@ -91,11 +101,14 @@ def finalize_unstarted(
         record.end_reason = EndReason.CANCELED if canceled else EndReason.SPAWN_FAILED
         record.exit_code = 1
         _stamp_finish(record)
+        exited.append(mark_exited(record))
 
     try:
-        return store.update(session_id, mutate)
+        final = store.update(session_id, mutate)
     except (GzError, OSError):
         return None
+    log_transition(store, exited[0] if exited else None)
+    return final
 
 
 def _finalize(

@@ -39,10 +39,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import GzError, problem_from
+from gzia.drivers.registry import get_driver
+from gzia.sessions.agent_state import detector_watch
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
+from gzia.sessions.notify import notifier_for
 from gzia.sessions.project import find_project
 from gzia.sessions.record import HolderRef, SessionRecord
+from gzia.sessions.run.finish import (
+    conversation_after_exit,
+    finalize_run,
+    finalize_unstarted,
+    record_agent,
+)
 from gzia.sessions.store import SessionStore
+from gzia.supervisor.activity import ActivityWatch
 from gzia.supervisor.control import ControlServer, Reply, Request
 from gzia.supervisor.holder_relay import HolderRelay
 from gzia.supervisor.logfile import RotatingLog
@@ -89,18 +99,17 @@ class _Holder:
         self.notifier: Notifier | None = None
 
     def run(self) -> int:
-        from gzia.sessions.run.finish import finalize_run, finalize_unstarted
-
         with stop_signals_held() as held:  # a late stop changes nothing: the record is final
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
             server: ControlServer | None = None
             try:
                 server = self._serve()
                 self.notifier = self._notifier(server)
-                self.store.update(self.session_id, self._take_over)
+                record = self.store.update(self.session_id, self._take_over)
                 outcome = run_supervised(
                     self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
                     on_started=self._started, detached=self._detached(server),
+                    watch=self._watch(record.provider),
                 )
             except BaseException as exc:
                 if not isinstance(exc, GzError):  # not the agent's own start error
@@ -126,9 +135,6 @@ class _Holder:
 
     def _conversation(self) -> str | None:
         """The id of a conversation the agent chose itself (pi, opencode), for metrics."""
-        from gzia.drivers.registry import get_driver
-        from gzia.sessions.run.finish import conversation_after_exit
-
         try:
             record = self.store.load(self.session_id)
             driver = get_driver(record.provider)
@@ -139,9 +145,14 @@ class _Holder:
     def _notifier(self, server: ControlServer) -> Notifier | None:
         """The run's notifications; the agent's state transitions go to its
         ``transition``, the end of the run to its ``run_ended``."""
-        from gzia.sessions.notify import notifier_for
-
         return notifier_for(self.store, self.session_id, lambda: server.attached() > 0)
+
+    def _watch(self, provider: str) -> ActivityWatch | None:
+        """The kernel detector, for an agent that does not report its state itself."""
+        try:
+            return detector_watch(self.store, self.session_id, get_driver(provider))
+        except GzError:  # its driver is no longer installed: the state stays as it is
+            return None
 
     def _serve(self) -> ControlServer:
         clean_stale_sockets(self.socket_path.parent)
@@ -164,8 +175,6 @@ class _Holder:
 
     def _started(self, started: Started) -> None:
         """The agent is held before exec until this write is durable."""
-        from gzia.sessions.run.finish import record_agent
-
         self.store.update(self.session_id, lambda record: record_agent(record, started))
         self.agent_pid = started.pid
 
@@ -183,6 +192,7 @@ class _Holder:
 
     def _kill(self, request: Request) -> Reply:
         """``session kill`` asked the owner: the same protocol, from here."""
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions.kill import kill_session
 
         grace_s = float(request.get("grace_s", self.watchdog.kill_grace_s))

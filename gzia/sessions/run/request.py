@@ -9,8 +9,8 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gzia.contract import TerminationRequested, stop_request
-from gzia.drivers.base import Driver, Permission
+from gzia.contract import Permission, TerminationRequested, stop_request
+from gzia.drivers.base import Driver
 from gzia.sessions.background import BackgroundOptions
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.workspace import Workspace
@@ -44,6 +44,8 @@ class SessionRequest:
     """While a session holding this key exists, the start returns it instead."""
     profiles: tuple[str, ...] = ()
     """Profiles projected into the worktree for this run (:mod:`gzia.sessions.projection`)."""
+    name: str | None = None
+    """``--name``: what a person calls the session (checked: :mod:`gzia.sessions.naming`)."""
     notify: bool = True
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""
 

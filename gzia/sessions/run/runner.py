@@ -29,13 +29,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.contract import ConflictError, GzError, InvalidInputError, stop_request, stopped_by_signal
-from gzia.credentials import without_secrets
-from gzia.drivers.base import Driver, LaunchRequest, Permission
+from gzia.contract import (
+    ConflictError,
+    GzError,
+    InvalidInputError,
+    Permission,
+    stop_request,
+    stopped_by_signal,
+)
+from gzia.credentials import withheld_names, without_secrets
+from gzia.drivers.base import Driver, LaunchRequest
+from gzia.drivers.registry import parse_permission
 from gzia.i18n import N_, gettext
+from gzia.sessions.agent_state import (
+    AgentState,
+    StateHooks,
+    detector_watch,
+    record_transition,
+    state_hooks,
+)
+from gzia.sessions.background import start_in_background
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.mcp_command import server_command
+from gzia.sessions.naming import checked_name
+from gzia.sessions.notify import notifier_for
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord, Status, now_rfc3339
@@ -51,7 +69,12 @@ from gzia.sessions.run_options import RunOptions
 from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
-from gzia.sessions.workspace import Workspace, discard_new_workspace, prepare_workspace
+from gzia.sessions.workspace import (
+    Workspace,
+    discard_new_workspace,
+    prepare_workspace,
+    workspace_of,
+)
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import Started, run_supervised
@@ -79,6 +102,8 @@ def start_session(
     project = find_project(request.directory)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
+    if request.name is not None:
+        checked_name(request.name)  # before anything is created
     bundle = _profile_bundle(project, request.profiles, environ)
     with _claimed_key(store, request) as reused:
         if reused is not None:
@@ -102,6 +127,7 @@ def _claimed_key(store: SessionStore, request: SessionRequest) -> Iterator[Reuse
     if key is None:
         yield None
         return
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.sessions.idempotency import existing_session, key_lock, payload_of
 
     payload = payload_of(request.driver.id, request.command, request.prompt,
@@ -123,17 +149,13 @@ def resume_session(
 
     Pushes are allowed when ``options`` or the settings say so, or the session was started
     allowing them. The session's profiles are projected again; ``options.profiles`` adds
-    more (kept in the record). Notifications stay muted once muted (``options.notify``
-    false mutes them).
+    more (kept in the record). ``options.name`` renames it. Notifications stay muted once
+    muted (``options.notify`` false mutes them).
     """
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(directory)
     store = SessionStore(project)
-    record = get_session(store, ref)
-    if record.is_running:
-        raise ConflictError(N_("session '{id}' is already running (PID {pid})"), id=record.id,
-                            pid=record.pid,
-                            details={"id": record.id, "pid": record.pid}, data=record.to_json())
+    record = _not_running(get_session(store, ref))
     background = background_options(options.background)
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
@@ -149,9 +171,19 @@ def resume_session(
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
-    record = store.update(record.id, lambda r: _mark_resumed(r, request))
+    new_name = checked_name(options.name) if options.name is not None else None
+    record = store.update(record.id, lambda r: _mark_resumed(r, request, new_name))
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=True)
+
+
+def _not_running(record: SessionRecord) -> SessionRecord:
+    """``record``, which a resume may continue: a running one is a conflict."""
+    if record.is_running:
+        raise ConflictError(N_("session '{id}' is already running (PID {pid})"), id=record.id,
+                            pid=record.pid,
+                            details={"id": record.id, "pid": record.pid}, data=record.to_json())
+    return record
 
 
 def _profile_bundle(project: Project, names: Sequence[str],
@@ -159,6 +191,7 @@ def _profile_bundle(project: Project, names: Sequence[str],
     """The profiles, resolved before anything is created (an error leaves nothing behind)."""
     if not names:
         return None
+    # lazy: start-up speed (off the path of session list and --help)
     from gzia.profiles.bundle import resolve_bundle
     from gzia.profiles.catalog import load_catalog, locations
 
@@ -167,7 +200,6 @@ def _profile_bundle(project: Project, names: Sequence[str],
                                    "repository"),
                                 dir=str(project.root),
                                 details={"dir": str(project.root)})
-    from gzia.credentials import withheld_names
 
     catalog = load_catalog(locations(project.root, project.base))
     full = os.environ if environ is None else environ
@@ -175,21 +207,20 @@ def _profile_bundle(project: Project, names: Sequence[str],
 
 
 def _recorded_permission(record: SessionRecord) -> Permission:
-    from gzia.drivers.registry import parse_permission
-
     return parse_permission(record.permission_level or Permission.SUPERVISED.value)
 
 
 def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
-    from gzia.sessions.workspace import workspace_of
-
     if record.is_isolated:
         return prepare_workspace(project, record.id)  # re-created from its branch if needed
     return workspace_of(project, record)
 
 
-def _mark_resumed(record: SessionRecord, request: SessionRequest) -> None:
+def _mark_resumed(record: SessionRecord, request: SessionRequest,
+                  name: str | None = None) -> None:
     record.status = Status.RUNNING
+    if name is not None:
+        record.name = name
     if request.profiles:
         record.profiles = list(request.profiles)
     record.notify = None if request.notify else False
@@ -233,6 +264,7 @@ def _new_record(
         record.allow_push = True
     record.labels = dict(request.labels) if request.labels else None
     record.idempotency_key = request.idempotency_key
+    record.name = checked_name(request.name) if request.name is not None else None
     if request.profiles:
         record.profiles = list(request.profiles)
     if not request.notify:
@@ -249,11 +281,14 @@ def _launch_spec(
     resume: bool,
     prompt: str | None = None,
     mcp_config: Path | None = None,
+    hooks: StateHooks | None = None,
 ) -> Command:
     spec = request.driver.launch(LaunchRequest(
         workdir=workdir, permission=request.permission, prompt=prompt,
         conversation_id=conversation_id, resume=resume, env=env, mcp_config=mcp_config,
         command=list(request.command) if request.command is not None else None,
+        state_hook=hooks.argv if hooks is not None else None,
+        state_plugin=hooks.plugin if hooks is not None else None,
     ))
     return Command(tuple(spec.argv), workdir, spec.env, request.pty,
                    stdout_to_stderr=request.output_to_stderr)
@@ -285,12 +320,12 @@ class _Launch:
         store = self.store
         action = gettext(_MSG_EVENT['resumed' if resume else 'started'], mode=record.mode or "chat")
         log_lifecycle_event(store, record.id, action, "PENDING")
+        record_transition(store, record.id, AgentState.STARTING)
         with stop_signals_held() as held:
             try:
                 command = self._command(record, resume)
                 _raise_if_stopped_before_start(held.inbox)
                 if self.request.background is not None:  # the projection stays with the agent
-                    from gzia.sessions.background import start_in_background
 
                     return SessionRun(start_in_background(store, record, command,
                                                           self.watchdog,
@@ -299,6 +334,7 @@ class _Launch:
                 outcome = run_supervised(
                     command, watchdog=self.watchdog, inbox=held.inbox,
                     on_started=lambda started: _record_started(store, record.id, started),
+                    watch=detector_watch(store, record.id, self.request.driver),
                 )
             except BaseException:
                 self._unproject(record)
@@ -315,7 +351,8 @@ class _Launch:
         env, profile_servers = self._projected(record, self._agent_env(record))
         command = _launch_spec(self.request, self.workspace.target_dir, env,
                                record.conversation_id, resume=resume, prompt=prompt,
-                               mcp_config=self._mcp_config(record, profile_servers))
+                               mcp_config=self._mcp_config(record, profile_servers),
+                               hooks=state_hooks(self.store, record.id, self.request.driver))
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id))
         if self.on_launch is not None:
@@ -329,6 +366,7 @@ class _Launch:
         profiles' MCP servers."""
         if self.bundle is None:
             return env, {}
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions import projection
 
         project, driver = self.store.project, self.request.driver
@@ -342,6 +380,7 @@ class _Launch:
     def _unproject(self, record: SessionRecord) -> None:
         if self.bundle is None:
             return
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions.projection import unproject
 
         with contextlib.suppress(OSError, GzError):  # merge and delete try again
@@ -352,6 +391,7 @@ class _Launch:
         """One ``mcpServers`` file: the profiles' servers and the session's own Orchy."""
         if self.request.driver.mcp_support == "none":
             return None
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions.mcp_wiring import session_servers, write_mcp_config
 
         project = self.store.project
@@ -361,6 +401,7 @@ class _Launch:
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
         """The environment, with the git guardrails when the agent works in a worktree
         (and git is recent enough to honour them)."""
+        # lazy: start-up speed (off the path of session list and --help)
         from gzia.sessions.guard import SessionGuard, git_too_old, guarded_environment
 
         if not self.workspace.is_isolated or git_too_old() is not None:
@@ -372,8 +413,6 @@ class _Launch:
 
 def _notify_end(store: SessionStore, final: SessionRecord) -> None:
     """The end of a foreground run: a person on the terminal it ran on saw it end."""
-    from gzia.sessions.notify import notifier_for
-
     if os.isatty(0):
         return
     notifier = notifier_for(store, final.id, lambda: False)

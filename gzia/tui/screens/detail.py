@@ -20,6 +20,7 @@ from gzia.tui import services
 from gzia.tui.keys import key
 from gzia.tui.screens.actions import SessionActions
 from gzia.tui.status_colours import colour_of
+from gzia.views.words import status_text
 
 TABS = (("record", N_("Record")), ("diff", N_("Diff")), ("events", N_("Events")),
         ("output", N_("Output")))
@@ -108,9 +109,10 @@ class DetailScreen(SessionActions):
     def _show(self, view: SessionView) -> None:
         self.view = view
         record = view.record
+        status = status_text(record.status)
         heading = Text(gettext("Session {id} · {status} · {provider}", id=record.id,
-                               status=record.status, provider=record.provider or "-"))
-        heading.highlight_words([f" {record.status} "], colour_of(record))
+                               status=status, provider=record.provider or "-"))
+        heading.highlight_words([f" {status} "], colour_of(record))
         self.query_one("#heading", Static).update(heading)
         self.query_one("#record-body", Static).update("\n".join(view.show))
         self.query_one("#diff-body", Static).update(highlighted_diff(view.diff))

@@ -29,8 +29,7 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
-from gzia.contract import GzError
-from gzia.drivers.base import Permission
+from gzia.contract import GzError, Permission
 from gzia.i18n import N_, gettext
 from gzia.tui import starting
 from gzia.tui.keys import key
@@ -40,6 +39,7 @@ from gzia.tui.screens.forms import problem_text
 from gzia.tui.screens.sessions import SessionsScreen
 from gzia.tui.screens.toggles import TOGGLES_CSS, Choices, Pick, Tick
 from gzia.tui.services import problem_of
+from gzia.views.words import permission_text
 
 if TYPE_CHECKING:
     from gzia.sessions.run import SessionRun
@@ -258,7 +258,7 @@ def _first_pick(agents: starting.Agents) -> int | None:
 
 
 def _permission_set(default: str) -> Choices:
-    return Choices(*(Pick(p.value, value=p.value == default, name=p.value,
+    return Choices(*(Pick(permission_text(p), value=p.value == default, name=p.value,
                            id=f"permission-{p.value}")
                       for p in Permission), id="permission")
 

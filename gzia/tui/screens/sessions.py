@@ -36,6 +36,7 @@ STATUSES: tuple[str | None, ...] = (None, *(s.value for s in Status))
 Counts = dict[str, tuple[int, int]]
 Cells = tuple[Text, ...]
 STATUS_COLUMN = COLUMN_TITLES.index(N_("STATUS"))
+STATE_COLUMN = COLUMN_TITLES.index(N_("STATE"))
 
 
 class SessionsScreen(SessionActions):
@@ -184,8 +185,9 @@ class SessionsScreen(SessionActions):
 
     def _cells(self, record: SessionRecord, row: tuple[str, ...]) -> Cells:
         """The row's shown cells as texts (a record's fields are not markup), the status
-        in its colour (:mod:`gzia.tui.status_colours`)."""
-        return tuple(coloured_status(record, row[i]) if i == STATUS_COLUMN else Text(row[i])
+        in its colour (:mod:`gzia.tui.status_colours`), a waiting agent marked."""
+        return tuple(coloured_status(record, row[i]) if i == STATUS_COLUMN
+                     else state_cell(record, row[i]) if i == STATE_COLUMN else Text(row[i])
                      for i in self.columns)
 
     def _update_cells(self, shown: dict[str, Cells]) -> None:
@@ -316,3 +318,8 @@ class SessionsScreen(SessionActions):
     @on(Input.Submitted, "#filter")
     def _filter_done(self) -> None:
         self.query_one("#sessions", DataTable).focus()
+
+
+def state_cell(record: SessionRecord, text: str) -> Text:
+    """The agent's state; one that waits for the person stands out."""
+    return Text(text, style="bold reverse" if record.state == "waiting" else "")

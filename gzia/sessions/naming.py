@@ -1,0 +1,58 @@
+"""Session names: what a person calls a session (``--name``, ``session rename``).
+
+A name is not an id: two sessions may share one, and commands that take a session still
+take its id. A name is one line of at most :data:`MAX_NAME_CHARS` characters, without
+control characters (it is shown in tables and terminal titles); ``--name GLOB`` filters
+match it as a shell pattern (``fnmatch``, case-sensitive).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+
+from gzia.contract import InvalidInputError
+from gzia.i18n import N_
+from gzia.sessions.reconcile import get_session
+from gzia.sessions.record import SessionRecord
+from gzia.sessions.store import SessionStore
+
+MAX_NAME_CHARS = 80
+
+
+def checked_name(raw: str) -> str:
+    """The name, its outer blanks stripped; ``INVALID_INPUT`` when empty, too long or
+    holding control characters."""
+    name = raw.strip()
+    if not name or len(name) > MAX_NAME_CHARS or any(
+            ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
+        raise InvalidInputError(
+            N_("invalid session name '{value}': one line of 1 to {limit} characters, without "
+               "control characters"),
+            value=raw, limit=MAX_NAME_CHARS, details={"name": raw, "limit": MAX_NAME_CHARS})
+    return name
+
+
+def rename_session(store: SessionStore, ref: str, name: str) -> SessionRecord:
+    """Give the session ``ref`` (an id or unique prefix) the name ``name``."""
+    checked = checked_name(name)
+    record = get_session(store, ref)
+
+    def mutate(stored: SessionRecord) -> None:
+        stored.name = checked
+
+    return store.update(record.id, mutate)
+
+
+def name_matches(record: SessionRecord, patterns: frozenset[str]) -> bool:
+    """Whether the record's name matches one of ``patterns`` (never, without a name)."""
+    return record.name is not None and any(
+        fnmatch.fnmatchcase(record.name, pattern) for pattern in patterns)
+
+
+def label_of(record: SessionRecord) -> str:
+    """What a person reads first: the name, else the prompt, else the command."""
+    if record.name:
+        return record.name
+    if record.initial_prompt:
+        return " ".join(record.initial_prompt.split())
+    return " ".join(record.command or ())
