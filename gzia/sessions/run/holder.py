@@ -35,14 +35,15 @@ import os
 import signal
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gzia.contract import GzError, problem_from
 from gzia.drivers.registry import get_driver
-from gzia.sessions.agent_state import detector_watch
+from gzia.sessions.agent_state import Transition, detector_watch, relayed_transitions
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
-from gzia.sessions.notify import notifier_for
+from gzia.sessions.notify import Notifier, notifier_for
 from gzia.sessions.project import find_project
 from gzia.sessions.record import HolderRef, SessionRecord
 from gzia.sessions.run.finish import (
@@ -60,9 +61,6 @@ from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import DetachedPty, Started, run_supervised
 from gzia.supervisor.runtime_dir import bind_private_socket, clean_stale_sockets
 from gzia.supervisor.signals import stop_signals_held
-
-if TYPE_CHECKING:
-    from gzia.sessions.notify import Notifier
 
 
 def holder_main() -> int:
@@ -106,11 +104,12 @@ class _Holder:
                 server = self._serve()
                 self.notifier = self._notifier(server)
                 record = self.store.update(self.session_id, self._take_over)
-                outcome = run_supervised(
-                    self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
-                    on_started=self._started, detached=self._detached(server),
-                    watch=self._watch(record.provider),
-                )
+                with relayed_transitions(self.store, self.session_id, self._listener()):
+                    outcome = run_supervised(
+                        self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
+                        on_started=self._started, detached=self._detached(server),
+                        watch=self._watch(record.provider),
+                    )
             except BaseException as exc:
                 if not isinstance(exc, GzError):  # not the agent's own start error
                     self.notes.crash(traceback.format_exc())
@@ -146,6 +145,10 @@ class _Holder:
         """The run's notifications; the agent's state transitions go to its
         ``transition``, the end of the run to its ``run_ended``."""
         return notifier_for(self.store, self.session_id, lambda: server.attached() > 0)
+
+    def _listener(self) -> Callable[[Transition], None] | None:
+        """Where the agent's state transitions go: the notifications."""
+        return None if self.notifier is None else self.notifier.transition
 
     def _watch(self, provider: str) -> ActivityWatch | None:
         """The kernel detector, for an agent that does not report its state itself."""

@@ -46,6 +46,7 @@ from gzia.sessions.agent_state import (
     StateHooks,
     detector_watch,
     record_transition,
+    relayed_transitions,
     state_hooks,
 )
 from gzia.sessions.background import start_in_background
@@ -53,7 +54,7 @@ from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.mcp_command import server_command
 from gzia.sessions.naming import checked_name
-from gzia.sessions.notify import notifier_for
+from gzia.sessions.notify import Notifier, notifier_for
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord, Status, now_rfc3339
@@ -331,11 +332,14 @@ class _Launch:
                                                           self.watchdog,
                                                           self.request.background),
                                       RunEnd.COMPLETED)
-                outcome = run_supervised(
-                    command, watchdog=self.watchdog, inbox=held.inbox,
-                    on_started=lambda started: _record_started(store, record.id, started),
-                    watch=detector_watch(store, record.id, self.request.driver),
-                )
+                notifier = _unattended_notifier(store, record.id)
+                with relayed_transitions(store, record.id,
+                                         None if notifier is None else notifier.transition):
+                    outcome = run_supervised(
+                        command, watchdog=self.watchdog, inbox=held.inbox,
+                        on_started=lambda started: _record_started(store, record.id, started),
+                        watch=detector_watch(store, record.id, self.request.driver),
+                    )
             except BaseException:
                 self._unproject(record)
                 raise
@@ -343,7 +347,8 @@ class _Launch:
             found = conversation_after_exit(self.request.driver, record,
                                             Path(self.workspace.target_dir), self.env)
             final = finalize_run(store, record.id, outcome, found)
-            _notify_end(store, final)
+            if notifier is not None:
+                notifier.run_ended(final, attached=False)
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
@@ -411,13 +416,12 @@ class _Launch:
         return guarded_environment(self.store.project, guard, self.env)
 
 
-def _notify_end(store: SessionStore, final: SessionRecord) -> None:
-    """The end of a foreground run: a person on the terminal it ran on saw it end."""
+def _unattended_notifier(store: SessionStore, session_id: str) -> Notifier | None:
+    """A foreground run's notifications (its states, its end), only when no person is on
+    the terminal it runs on (a person there sees both)."""
     if os.isatty(0):
-        return
-    notifier = notifier_for(store, final.id, lambda: False)
-    if notifier is not None:
-        notifier.run_ended(final, attached=False)
+        return None
+    return notifier_for(store, session_id, lambda: False)
 
 
 def _record_started(store: SessionStore, session_id: str, started: Started) -> None:
