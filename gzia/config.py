@@ -28,6 +28,7 @@ _MSG_EXPECTED: dict[object, str] = {
     "bool": N_("true or false"),
     "float": N_("a number"),
     "int": N_("an integer"),
+    "list": N_("a program and its arguments"),
     "str": N_("text"),
 }
 
@@ -55,6 +56,9 @@ class Setting:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     positive: bool = False  # strictly greater than 0
+    project: bool = False
+    """May be set for one project too, in its ``.harness/config.toml`` (see
+    :func:`read_project_file`): the notifications' settings."""
     env_only: bool = False
     """Read from its environment variable alone, never from a file: gz-ia needs it before
     any file is read (the language, tracebacks, which plugins load), or it is the
@@ -106,6 +110,23 @@ SETTINGS: tuple[Setting, ...] = (
             "seconds without progress before an update request fails", positive=True),
     Setting("update_public_keys", str, None, "GZ_UPDATE_PUBLIC_KEYS",
             "extra trusted minisign public keys: key lines or .pub paths, comma-separated"),
+    Setting("stop_timeout", float, 10.0, "GZ_STOP_TIMEOUT",
+            "seconds session stop waits for an agent to end on its own before killing it",
+            positive=True),
+    Setting("notify_command", list, None, "GZ_NOTIFY_COMMAND",
+            "program run for each notification (argv; the event as JSON on its stdin)",
+            project=True),
+    Setting("notify_webhook", str, None, "GZ_NOTIFY_WEBHOOK",
+            "URL each notification is POSTed to (JSON with a Slack-compatible text field)",
+            secret=True, project=True),
+    Setting("notify_desktop", bool, True, "GZ_NOTIFY_DESKTOP",
+            "show notifications on the desktop (notify-send) where it is installed",
+            project=True),
+    Setting("notify_debounce_ms", int, 3000, "GZ_NOTIFY_DEBOUNCE_MS",
+            "milliseconds a state must hold before it is notified", minimum=0, project=True),
+    Setting("notify_timeout", float, 10.0, "GZ_NOTIFY_TIMEOUT",
+            "seconds each notification channel may take, retries included", positive=True,
+            project=True),
     NEXUS_BASE_URL,
     LANGUAGE,
     DEBUG,
@@ -113,6 +134,7 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
+PROJECT_KEYS = tuple(s.key for s in SETTINGS if s.project)
 PATH_VARIABLES = ("GZ_CONFIG_DIR", "GZ_DATA_DIR", "GZ_CACHE_DIR", "GZ_STATE_DIR",
                   "GZ_CONFIG_FILE", "GZ_PLUGIN_PATH")
 """The variables that move gz-ia's files (:class:`Paths`); ``config path`` shows the file."""
@@ -124,6 +146,9 @@ SOURCE_DEFAULT = "default"
 SOURCE_BUILTIN = "built-in"
 SOURCE_FILE = "file"
 SOURCE_ENV = "env"
+SOURCE_PROJECT = "project"
+PROJECT_CONFIG = Path(".harness") / "config.toml"
+"""A project's own settings (those marked ``project``), under its root; never committed."""
 # Embedded by build/shiv.sh from GZ_BUILD_DEFAULTS; a development install has none.
 BUILTIN_DEFAULTS = Path(__file__).with_name("defaults.toml")
 
@@ -232,6 +257,8 @@ def masked(setting: Setting, value: Any) -> Any:
     in text, a URL's user info and query parameters named like credentials are masked."""
     if setting.secret:
         return MASK
+    if isinstance(value, list):
+        return [mask_credentials(part) if isinstance(part, str) else part for part in value]
     return mask_credentials(value) if isinstance(value, str) else value
 
 
@@ -239,17 +266,22 @@ class Config:
     """Settings resolved from environment, file, built-in defaults and hard defaults."""
 
     def __init__(self, file_values: dict[str, Any], environ: Mapping[str, str], file: Path,
-                 builtin_values: Mapping[str, Any] | None = None):
+                 builtin_values: Mapping[str, Any] | None = None,
+                 project: tuple[Path, Mapping[str, Any]] | None = None):
         self._file_values = file_values
         self._builtin_values = builtin_values or {}
         self._environ = environ
         self.file = file
+        self.project_file: Path | None = project[0] if project else None
+        self._project_values: Mapping[str, Any] = project[1] if project else {}
 
     def value(self, key: str) -> Value:
         setting = setting_for(key)
         raw_env = self._environ.get(setting.env)
         if raw_env not in (None, ""):
             return Value(setting, coerce(setting, raw_env, origin=setting.env), SOURCE_ENV)
+        if key in self._project_values:
+            return Value(setting, self._project_values[key], SOURCE_PROJECT)
         if key in self._file_values:
             return Value(setting, self._file_values[key], SOURCE_FILE)
         if key in self._builtin_values:
@@ -263,7 +295,8 @@ class Config:
         """Where ``value`` came from, as messages name it: the file, the variable,
         ``built-in`` (:func:`bad_value` names the embedded file), or ``None`` for a default."""
         return {SOURCE_FILE: str(self.file), SOURCE_ENV: value.setting.env,
-                SOURCE_BUILTIN: SOURCE_BUILTIN}.get(value.source)
+                SOURCE_BUILTIN: SOURCE_BUILTIN,
+                SOURCE_PROJECT: str(self.project_file)}.get(value.source)
 
     def values(self) -> list[Value]:
         return [self.value(s.key) for s in SETTINGS]
@@ -326,8 +359,8 @@ def _typed(setting: Setting, raw: Any) -> Any:
 
 
 def _converted(setting: Setting, raw: Any) -> Any:
-    if setting.type is bool:
-        return raw if isinstance(raw, bool) else BOOLEAN_WORDS.get(str(raw).strip().lower())
+    if setting.type in (bool, list):
+        return _argv(raw) if setting.type is list else _boolean(raw)
     if isinstance(raw, setting.type) and not isinstance(raw, bool):
         return raw
     if setting.type is float and isinstance(raw, int) and not isinstance(raw, bool):
@@ -340,6 +373,26 @@ def _converted(setting: Setting, raw: Any) -> Any:
     return None
 
 
+def _boolean(raw: Any) -> bool | None:
+    return raw if isinstance(raw, bool) else BOOLEAN_WORDS.get(str(raw).strip().lower())
+
+
+def _argv(raw: Any) -> list[str] | None:
+    """A program and its arguments: a TOML array of strings, or text split into words as
+    a POSIX shell would (quotes kept together; nothing expanded, nothing run)."""
+    if isinstance(raw, str):
+        import shlex
+
+        try:
+            raw = shlex.split(raw)
+        except ValueError:  # an unclosed quote
+            return None
+    if not isinstance(raw, list) or not raw or not all(isinstance(w, str) for w in raw) \
+            or not raw[0]:
+        return None
+    return raw
+
+
 def _expected(setting: Setting) -> str:
     if setting.choices:
         return gettext("one of {choices}", choices=", ".join(setting.choices))
@@ -350,10 +403,16 @@ def _expected(setting: Setting) -> str:
     return gettext(_MSG_EXPECTED[setting.type.__name__])
 
 
-def load_config(environ: Mapping[str, str] | None = None) -> Config:
+def load_config(environ: Mapping[str, str] | None = None,
+                project_file: Path | None = None) -> Config:
+    """The settings; with ``project_file`` (a project's :data:`PROJECT_CONFIG`, checked by
+    its caller), that project's own values above the user's file."""
     env = os.environ if environ is None else environ
     file = paths(env).config_file
-    return Config(read_config_file(file), env, file, builtin_defaults())
+    project = None
+    if project_file is not None:
+        project = (project_file, read_config_file(project_file, project=True))
+    return Config(read_config_file(file), env, file, builtin_defaults(), project)
 
 
 def builtin_defaults() -> dict[str, Any]:
@@ -361,8 +420,10 @@ def builtin_defaults() -> dict[str, Any]:
     return read_config_file(BUILTIN_DEFAULTS, origin=SOURCE_BUILTIN)
 
 
-def read_config_file(file: Path, *, origin: str | None = None) -> dict[str, Any]:
-    """The settings in ``file``; a bad value names ``origin`` (by default the file)."""
+def read_config_file(file: Path, *, origin: str | None = None,
+                     project: bool = False) -> dict[str, Any]:
+    """The settings in ``file``; a bad value names ``origin`` (by default the file).
+    ``project``: a project's file, which may hold only the settings marked ``project``."""
     import tomllib
 
     try:
@@ -389,6 +450,12 @@ def read_config_file(file: Path, *, origin: str | None = None) -> dict[str, Any]
             raise InvalidInputError(
                 N_("unknown setting '{key}' in {file}"), key=key, file=str(file),
                 details={"file": str(file), "key": key},
+            )
+        if project and not setting.project:
+            raise InvalidInputError(
+                N_("setting '{key}' in {file} cannot be set for one project (valid: {valid})"),
+                key=key, file=str(file), valid=", ".join(PROJECT_KEYS),
+                details={"file": str(file), "key": key, "valid": list(PROJECT_KEYS)},
             )
         values[key] = coerce(stored_setting(key), raw, origin=origin or str(file))
     return values
@@ -437,5 +504,8 @@ def _toml_literal(value: Any) -> str:
     if isinstance(value, int | float):
         return repr(value)
     import json
+
+    if isinstance(value, list):
+        return "[" + ", ".join(json.dumps(str(v), ensure_ascii=False) for v in value) + "]"
 
     return json.dumps(str(value), ensure_ascii=False)

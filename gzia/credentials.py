@@ -14,9 +14,11 @@ from collections.abc import Mapping
 
 MASK = "****"
 GZ_PREFIX = "GZ_"
-CREDENTIAL_VARIABLES = frozenset({"GZ_NEXUS_USER", "GZ_NEXUS_PASSWORD", "GZ_FORGEJO_TOKEN"})
+CREDENTIAL_VARIABLES = frozenset({"GZ_NEXUS_USER", "GZ_NEXUS_PASSWORD", "GZ_FORGEJO_TOKEN",
+                                  "GZ_NOTIFY_WEBHOOK"})
 """The variables of gz-ia's credential settings (``Setting.credential`` in
-:mod:`gzia.config`, whose table must name each): withheld whatever their value."""
+:mod:`gzia.config`, whose table must name each): withheld whatever their value. A
+notification webhook's URL is one: a chat service's hook URL carries its token in its path."""
 URL_USERINFO = r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^/?#@\s:]*)(?::[^/?#@\s]*)?@"
 """A URL's user part: ``https://user:password@``, or a bare ``https://user@`` (often a token)."""
 _CREDENTIAL_NAME = (r"[A-Za-z0-9_.-]*(?:token|secret|pass|pwd|key|auth|sig|cred|session|sid"

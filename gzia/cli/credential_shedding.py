@@ -24,8 +24,9 @@ from __future__ import annotations
 import os
 import sys
 
-KEEPERS = frozenset({"update", "config", "doctor"})
-"""The commands that read the credentials; every other one (and the holder) sheds them."""
+KEEPERS = frozenset({"update", "config", "doctor", "notify"})
+"""The commands that read the credentials; every other one (and the holder) sheds them
+(``notify test`` posts to the webhook, a credential)."""
 PR_SET_DUMPABLE = 4  # <linux/prctl.h>
 
 

@@ -18,7 +18,8 @@ from gzia.sessions.workspace import Workspace
 @argument("session_id", metavar="ID", help="Session id (or unique prefix).",
           shell_complete=session_ids)
 @project_dir
-@run_options("name", "background", "timeout", "no_output_timeout", "profiles", "no_mcp")
+@run_options("name", "background", "timeout", "no_output_timeout", "profiles", "no_mcp",
+             "no_notify")
 def app(session_id: str, directory: str | None, run: RunOptions) -> None:
     resume_and_report(ResumeRequest(session_id, directory, run))
 

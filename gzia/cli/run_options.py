@@ -63,6 +63,9 @@ OPTIONS: dict[str, Callable[[F], F]] = {
     "exit_code": click.option(
         "--exit-code", is_flag=True,
         help="Exit with the agent's own exit code (128+N if signal N ended it) instead of 1."),
+    "no_notify": click.option(
+        "--no-notify", is_flag=True,
+        help="Send no notification for this session (kept on resume)."),
 }
 
 
@@ -98,7 +101,8 @@ def options_from(given: dict[str, Any]) -> RunOptions:
         allow_push=given.pop("allow_push", False), labels=_parsed_labels(labels),
         direct=given.pop("direct", False), exit_code=given.pop("exit_code", False),
         idempotency_key=None if key is None else _valid_key(key),
-        output_to_stderr=output.is_json(), name=None if name is None else _valid_name(name))
+        output_to_stderr=output.is_json(), notify=not given.pop("no_notify", False),
+        name=None if name is None else _valid_name(name))
 
 
 def _valid_name(name: str) -> str:
@@ -133,7 +137,7 @@ def session_request(directory: str | None, driver: Driver, permission: Permissio
         idempotency_key=run.idempotency_key,
         mcp_server=server_command(run.no_mcp) if mcp else None,
         background=background_options(run.background), profiles=run.profiles, name=run.name,
-        direct=run.direct, **fields)
+        direct=run.direct, notify=run.notify, **fields)
 
 
 def watchdog_of(run: RunOptions) -> Watchdog:

@@ -56,6 +56,23 @@ class LaunchRequest:
 
 
 @dataclass(frozen=True)
+class QuitKeys:
+    """How a person ends the agent from its terminal (``session stop``): each press is
+    typed in turn, ``pause_s`` apart."""
+
+    presses: tuple[bytes, ...]
+    pause_s: float = 0.15
+
+    def to_json(self) -> dict[str, object]:
+        return {"presses": [p.decode("latin-1") for p in self.presses], "pause_s": self.pause_s}
+
+
+DOUBLE_CTRL_C = QuitKeys((b"\x03", b"\x03"))
+"""The first Ctrl+C interrupts or clears, the second quits (Claude Code, pi, most TUIs);
+for a program that does not read the terminal raw, each is a SIGINT from the terminal."""
+
+
+@dataclass(frozen=True)
 class LaunchSpec:
     """The command to run: ``argv[0]`` is an absolute path; ``env`` is the complete environment."""
 
@@ -157,6 +174,12 @@ class ExecutableDriver:
     """Whether ``LaunchRequest.command`` means something to this driver (``gz-ia exec``)."""
     takes_prompt: ClassVar[bool] = True
     """Whether the agent is given ``LaunchRequest.prompt`` (``chat`` asks for one)."""
+    quit_keys: ClassVar[QuitKeys] = DOUBLE_CTRL_C
+    """What ``session stop`` types to end the agent as a person would."""
+
+    def quit_keys_for(self, command: Sequence[str] | None) -> QuitKeys:
+        """The keys that end this agent (``command``: what an ``exec`` session runs)."""
+        return self.quit_keys
     state_method: ClassVar[str] = STATE_DETECTOR
     """How gz-ia learns the agent's state: ``hooks`` (the agent reports it through
     ``LaunchRequest.state_hook``; the driver maps payloads with ``hook_state``) or
@@ -227,6 +250,12 @@ def kill_grace_of(driver: Driver) -> int | None:
 def quit_signals_of(driver: Driver) -> frozenset[int]:
     """The signals a driver's agent dies of when the person quits it (see ExecutableDriver)."""
     return frozenset(getattr(driver, "quit_signals", ()) or ())
+def quit_keys(driver: Driver, command: Sequence[str] | None) -> QuitKeys:
+    """What ``session stop`` types to end ``driver``'s agent (optional member; default:
+    :data:`DOUBLE_CTRL_C`)."""
+    declared = getattr(driver, "quit_keys_for", None)
+    keys = declared(command) if callable(declared) else None
+    return keys if isinstance(keys, QuitKeys) else DOUBLE_CTRL_C
 
 
 def takes_prompt(driver: Driver) -> bool:

@@ -18,9 +18,11 @@ from typing import Any, ClassVar
 from gzia.contract import InvalidInputError, Permission
 from gzia.drivers.base import (
     AGENT_FLUSH_GRACE_MS,
+    DOUBLE_CTRL_C,
     STATE_HOOKS,
     ExecutableDriver,
     LaunchRequest,
+    QuitKeys,
     guarded_positional,
 )
 from gzia.i18n import N_, gettext
@@ -42,6 +44,7 @@ class ClaudeDriver(ExecutableDriver):
     display_name: ClassVar[str] = "Claude Code (claude)"
     binary: ClassVar[str] = "claude"
     mcp_support: ClassVar[str] = "flag"
+    quit_keys: ClassVar[QuitKeys] = DOUBLE_CTRL_C  # "Press Ctrl-C again to exit"
     # Claude Code refuses to start inside another Claude Code session.
     unset_env: ClassVar[tuple[str, ...]] = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
     state_method: ClassVar[str] = STATE_HOOKS

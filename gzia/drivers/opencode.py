@@ -19,6 +19,7 @@ from gzia.drivers.base import (
     STATE_HOOKS,
     ExecutableDriver,
     LaunchRequest,
+    QuitKeys,
     checked_conversation_id,
 )
 from gzia.drivers.transcripts import opencode_conversation_since
@@ -38,6 +39,9 @@ class OpenCodeDriver(ExecutableDriver):
     display_name: ClassVar[str] = "OpenCode (opencode)"
     binary: ClassVar[str] = "opencode"
     mcp_support: ClassVar[str] = "env"
+    quit_keys: ClassVar[QuitKeys] = QuitKeys((b"\x03", b"\x03"), pause_s=0.5)
+    """Its app-exit key: at an empty prompt one Ctrl+C quits (exit 0); with a prompt typed,
+    the first clears it and the second quits."""
     state_method: ClassVar[str] = STATE_HOOKS
     kill_grace_ms: ClassVar[int | None] = AGENT_FLUSH_GRACE_MS  # docs/drivers.md, "Stopping"
     quit_signals: ClassVar[frozenset[int]] = frozenset({signal.SIGINT})  # its Ctrl+C quit

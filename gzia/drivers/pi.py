@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import ClassVar
 
 from gzia.contract import Permission
-from gzia.drivers.base import ExecutableDriver, LaunchRequest, guarded_positional
+from gzia.drivers.base import (
+    DOUBLE_CTRL_C,
+    ExecutableDriver,
+    LaunchRequest,
+    QuitKeys,
+    guarded_positional,
+)
 from gzia.drivers.transcripts import pi_conversation_since
 from gzia.i18n import gettext
 
@@ -29,6 +35,7 @@ class PiDriver(ExecutableDriver):
     binary: ClassVar[str] = "pi"
     other_binaries: ClassVar[tuple[str, ...]] = ("pi-agent",)  # the name the original looked for
     mcp_support: ClassVar[str] = "none"
+    quit_keys: ClassVar[QuitKeys] = DOUBLE_CTRL_C  # "Press Ctrl-C again to exit"
 
     def install_hint(self) -> str:
         return gettext("npm install -g @mariozechner/pi-coding-agent")

@@ -8,21 +8,25 @@ restricted to read-only, so readonly is refused.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from gzia.contract import IOFailure, NotFoundError, Permission
 from gzia.drivers.base import (
+    DOUBLE_CTRL_C,
     ExecutableDriver,
     LaunchRequest,
     LaunchSpec,
+    QuitKeys,
     readonly_unsupported,
     which,
 )
 from gzia.i18n import N_
 
 FALLBACK_SHELL = "/bin/sh"
+EXIT_SHELL = QuitKeys((b"\x03", b"\x15exit\r"))
+"""Ctrl+C stops what the shell runs in the foreground, Ctrl+U clears the line, ``exit``."""
 
 
 class ShellDriver(ExecutableDriver):
@@ -41,6 +45,10 @@ class ShellDriver(ExecutableDriver):
 
     def probe_version(self, env: Mapping[str, str], timeout: float = 3.0) -> str | None:
         return None
+
+    def quit_keys_for(self, command: Sequence[str] | None) -> QuitKeys:
+        """An interactive shell is left with ``exit``; a command (``exec``) with Ctrl+C."""
+        return DOUBLE_CTRL_C if command else EXIT_SHELL
 
     def launch(self, request: LaunchRequest) -> LaunchSpec:
         if request.permission is Permission.READONLY:

@@ -18,6 +18,8 @@ consumer follows the events file (:class:`TransitionFollower`), never a callback
 from __future__ import annotations
 
 import contextlib
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -212,6 +214,36 @@ class TransitionFollower:
         except GzError:
             return []
         return found
+
+
+RELAY_POLL_S = 0.1
+"""How often :func:`relayed_transitions` reads the events file for new transitions."""
+
+
+@contextlib.contextmanager
+def relayed_transitions(store: SessionStore, session_id: str,
+                        listener: Callable[[Transition], None] | None) -> Iterator[None]:
+    """While the block runs, hand each transition recorded from now on (by a hook, the
+    detector or the owner) to ``listener``, in order, from a thread of its own."""
+    if listener is None:
+        yield
+        return
+    follower = TransitionFollower(store, session_id)
+    follower.poll()  # what earlier runs recorded is not news
+    done = threading.Event()
+
+    def relay() -> None:
+        while not done.wait(RELAY_POLL_S):
+            for transition in follower.poll():
+                listener(transition)
+
+    thread = threading.Thread(target=relay, name="gz-ia-state-relay", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,11 @@ class SessionRecord:
     """When ``state`` last changed (RFC 3339)."""
     state_reason: str | None = field(default=None, metadata=SPARSE)
     """What the agent waits for (``waiting`` only, where the agent says)."""
+    notify: bool | None = field(default=None, metadata=SPARSE)
+    """``false`` (present only then): ``--no-notify``, the session sends no notification."""
+    stop_requested_at: str | None = field(default=None, metadata=SPARSE)
+    """When ``session stop`` asked the agent to end (RFC 3339): an agent that then ends
+    on its own is recorded ``end_reason: stopped``. Cleared on resume."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (or not in the form it writes them): written
     back unchanged. Records of the original gz-ia and of newer versions keep theirs."""
@@ -376,6 +381,10 @@ def _true(value: object) -> bool | None:
     return True if value is True else None
 
 
+def _false(value: object) -> bool | None:
+    return False if value is False else None
+
+
 def _warnings(value: object) -> list[dict[str, str]] | None:
     if type(value) is not list or not all(
             type(item) is dict and all(type(v) is str for v in item.values()) for item in value):
@@ -386,7 +395,7 @@ def _warnings(value: object) -> list[dict[str, str]] | None:
 _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "command": _string_list, "allow_push": _true, "holder": HolderRef.from_json,
     "holder_warnings": _warnings, "name": _text, "state": _text, "state_since": _text,
-    "state_reason": _text,
+    "state_reason": _text, "notify": _false, "stop_requested_at": _text,
 }
 """Each sparse field, in its written order, and how it is read: a value of another form
 stays in ``extras``."""

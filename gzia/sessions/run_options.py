@@ -31,3 +31,5 @@ class RunOptions:
     """``--direct``: outside a git work tree, run in the directory itself (else refused)."""
     exit_code: bool = False
     """``--exit-code``: end with the agent's own exit code (128+N for signal N)."""
+    notify: bool = True
+    """False: ``--no-notify``, the session sends no notification (kept on resume)."""

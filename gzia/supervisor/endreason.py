@@ -18,6 +18,8 @@ class EndReason(StrEnum):
     CANCELED = "canceled"
     SPAWN_FAILED = "spawn_failed"
     KILLED = "killed"
+    STOPPED = "stopped"
+    """``session stop`` asked the agent to end, and it ended on its own."""
     LOST = "lost"
 
 

@@ -135,6 +135,16 @@ def kill(store: SessionStore, session_id: str) -> str:
     return done
 
 
+def stop(store: SessionStore, session_id: str) -> str:
+    """``gz-ia session stop``: the line it prints."""
+    from gzia.config import load_config
+    from gzia.sessions.graceful_stop import stop_gracefully
+    from gzia.views.attention import stop_line
+
+    timeout_s = float(load_config().get("stop_timeout"))
+    return stop_line(stop_gracefully(store, session_id, timeout_s), timeout_s)
+
+
 def preview_merge(store: SessionStore, session_id: str) -> MergePreview:
     """The checks ``gz-ia session merge`` makes first; nothing changes. Like every action
     here, it reads the record from the store first, as the command does: the screen's copy

@@ -35,6 +35,7 @@ END_REASON_WORDS: dict[str, str] = {
     EndReason.SPAWN_FAILED: NC_("end reason", "spawn_failed"),
     EndReason.KILLED: NC_("end reason", "killed"),
     EndReason.LOST: NC_("end reason", "lost"),
+    EndReason.STOPPED: NC_("end reason", "stopped"),
 }
 AGENT_STATE_WORDS: dict[str, str] = {
     AgentState.STARTING: NC_("agent state", "starting"),

@@ -37,7 +37,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "metrics": ("sessions", "drivers"),
     "orchy": ("sessions",),
     "doctor": ("update",),
-    "sessions": ("supervisor", "drivers", "profiles"),
+    "sessions": ("supervisor", "drivers", "profiles", "update"),
     "update": (),
     "drivers": (),
     "supervisor": (),

@@ -8,6 +8,7 @@ import os
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.syntax import Syntax
@@ -99,24 +100,48 @@ async def test_merge_reads_the_store_not_the_screens_older_copy(gz: Gz, repo: Pa
         assert app.screen.details == ["Integrated files:", "  • new.txt"]
 
 
-async def test_kill_asks_first_then_stops_the_session(gz: Gz, repo: Path) -> None:
+async def question_of_k(pilot: Any, app: GzApp, session: str) -> str:
+    """What ``k`` asks about ``session`` once it is in the list."""
+    await until(pilot, lambda: table_ids(app) == [session], "the session in the list")
+    await pilot.press("k")
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+    assert isinstance(app.screen, ConfirmScreen)
+    return str(app.screen.question)
+
+
+async def test_k_asks_first_then_stops_the_session(gz: Gz, repo: Path) -> None:
     session = background(gz, repo, "echo ready; sleep 60")
     app = make_app(repo)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: table_ids(app) == [session], "the session in the list")
-        await pilot.press("k")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
-        assert isinstance(app.screen, ConfirmScreen)
-        assert app.screen.question == (
-            f"Kill session '{session}'? Its processes get SIGTERM, then SIGKILL after the grace.")
+        assert await question_of_k(pilot, app, session) == (
+            f"Stop session '{session}'? Its agent is asked to end as a person would end it, "
+            "and killed if it has not ended in time.")
         await pilot.press("n")  # no: nothing happens
         assert isinstance(app.screen, SessionsScreen)
         assert stored(repo, session)["status"] == "running"
-        await pilot.press("k")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        assert await question_of_k(pilot, app, session)
+        await pilot.press("y")
+        await until(pilot, lambda: status_in_table(app, session) == "killed", "stopped")
+    final = wait_final(repo, session)
+    assert (final["status"], final["end_reason"]) == ("killed", "stopped")
+
+
+async def test_k_offers_a_kill_once_a_stop_was_asked_and_it_still_runs(
+        gz: Gz, repo: Path) -> None:
+    from gzia.sessions.project import find_project
+    from gzia.sessions.store import SessionStore
+
+    session = background(gz, repo, "echo ready; sleep 60")
+    SessionStore(find_project(repo)).update(
+        session, lambda r: setattr(r, "stop_requested_at", "2026-12-03T14:00:00.000000Z"))
+    app = make_app(repo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await question_of_k(pilot, app, session) == (
+            f"Kill session '{session}'? Its processes get SIGTERM, then SIGKILL after the grace.")
         await pilot.press("y")
         await until(pilot, lambda: status_in_table(app, session) == "killed", "killed")
-    assert wait_final(repo, session)["status"] == "killed"
+    final = wait_final(repo, session)
+    assert (final["status"], final["end_reason"]) == ("killed", "killed")
 
 
 async def test_delete_asks_first_then_removes_it_everywhere(gz: Gz, repo: Path) -> None:

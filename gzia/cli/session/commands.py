@@ -18,7 +18,7 @@ SUBCOMMANDS = {
     "diff": "diff:diff_command", "read": "diff:read_command",
     "merge": "merge:merge_command", "get": "merge:get_command",
     "prune": "prune:prune_command", "log": "events:log_command", "logs": "events:logs_command",
-    "wait": "wait:wait_command", "kill": "control:kill_command",
+    "wait": "wait:wait_command", "kill": "control:kill_command", "stop": "stop:stop_command",
     "resume": "control:resume_command", "continue": "control:continue_command",
     "poll": "process:poll_command", "output": "process:output_command",
     "send-keys": "process:send_keys_command", "paste": "process:paste_command",
@@ -34,7 +34,8 @@ def _qualified(target: str) -> str:
 @group(
     "session", no_args_is_help=True, lazy={name: _qualified(t) for name, t in SUBCOMMANDS.items()},
     help="Manage local agent sessions (list, show, path, rename, delete, diff, merge, prune, log, "
-         "logs, wait, kill, resume, poll, output, send-keys, paste, submit, attach, metrics).",
+         "logs, wait, stop, kill, resume, poll, output, send-keys, paste, submit, attach, "
+         "metrics).",
 )
 @dir_option
 def app(directory: str | None) -> None:

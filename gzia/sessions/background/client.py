@@ -220,9 +220,7 @@ def kill_through_holder(store: SessionStore, record: SessionRecord,
                            timeout=grace_s + CALL_TIMEOUT_S)
     except GzError:
         return None
-    deadline = time.monotonic() + grace_s + CALL_TIMEOUT_S
-    while holder.alive() and time.monotonic() < deadline:  # its final write comes last
-        time.sleep(FOLLOW_INTERVAL_S / 10)
+    wait_for_final_write(holder, grace_s + CALL_TIMEOUT_S)
     signal = reply.get("signal")
     return KillResult(get_session(store, record.id), signal if isinstance(signal, int) else None,
                       was_lost=False, target=_target(reply.get("target")))
@@ -260,7 +258,14 @@ def attach_session(store: SessionStore, record: SessionRecord,
                         detail=str(exc),
                         details={"id": record.id}) from exc
     if how == ENDED:
-        deadline = time.monotonic() + CALL_TIMEOUT_S
-        while holder.alive() and time.monotonic() < deadline:
-            time.sleep(FOLLOW_INTERVAL_S / 10)
+        wait_for_final_write(holder, CALL_TIMEOUT_S)
     return how, get_session(store, record.id)
+
+
+def wait_for_final_write(holder: HolderRef, timeout_s: float) -> None:
+    """Until the holder is gone (its final write comes last, then the end's notification,
+    itself bounded by ``notify_timeout``), at most ``timeout_s``: nothing of the run is
+    left when a kill or an attach that saw the end returns."""
+    deadline = time.monotonic() + timeout_s
+    while holder.alive() and time.monotonic() < deadline:
+        time.sleep(FOLLOW_INTERVAL_S / 10)

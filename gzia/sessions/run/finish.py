@@ -30,6 +30,8 @@ _MSG_EVENT_FINISHED: dict[object, str] = {
 }
 
 STOPPED_BY_USER = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP})
+ENDED_ITSELF = frozenset({EndReason.PROCESS_EXIT, EndReason.SIGNAL})
+"""End reasons of an agent that ended without gz-ia's watchdog or kill."""
 
 
 def conversation_after_exit(
@@ -123,6 +125,9 @@ def _finalize(
         return
     record.end_reason = outcome.end_reason
     record.status = _final_status(outcome, quit_signals)
+    if record.stop_requested_at is not None and outcome.end_reason in ENDED_ITSELF:
+        record.end_reason = EndReason.STOPPED  # asked by ``session stop``, it ended itself
+        record.status = Status.KILLED
     _stamp_finish(record)
 
 

@@ -15,7 +15,9 @@ controlling terminal), it reads what to run from its stdin, then
    (it runs only once that write is durable); once it runs, answers the starting
    command on its stdout (one JSON line) and lets go of it;
 5. writes the final record once (:func:`gzia.sessions.run.finalize_run`), and only
-   then closes the socket.
+   then closes the socket;
+6. notifies the end of the run (:mod:`gzia.sessions.notify`: unless a person was attached
+   when it ended), within the notification settings' deadline, then exits.
 
 It never ends the run for a failure of its own: a log it cannot write any more is given
 up, connections past :data:`gzia.supervisor.control.MAX_CONNECTIONS` are refused, a
@@ -33,14 +35,16 @@ import os
 import signal
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from gzia.contract import GzError, problem_from
 from gzia.drivers.base import Driver, quit_signals_of
 from gzia.drivers.registry import get_driver
-from gzia.sessions.agent_state import detector_watch
+from gzia.sessions.agent_state import Transition, detector_watch, relayed_transitions
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
+from gzia.sessions.notify import Notifier, notifier_for
 from gzia.sessions.project import find_project
 from gzia.sessions.record import HolderRef, SessionRecord
 from gzia.sessions.run.finish import (
@@ -91,6 +95,7 @@ class _Holder:
         self.reported = False
         self.agent_pid = 0
         self.notes = HolderNotes(store, spec.id)
+        self.notifier: Notifier | None = None
 
     def run(self) -> int:
         with stop_signals_held() as held:  # a late stop changes nothing: the record is final
@@ -98,12 +103,14 @@ class _Holder:
             server: ControlServer | None = None
             try:
                 server = self._serve()
+                self.notifier = self._notifier(server)
                 record = self.store.update(self.session_id, self._take_over)
-                outcome = run_supervised(
-                    self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
-                    on_started=self._started, detached=self._detached(server),
-                    watch=self._watch(record.provider),
-                )
+                with relayed_transitions(self.store, self.session_id, self._listener()):
+                    outcome = run_supervised(
+                        self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
+                        on_started=self._started, detached=self._detached(server),
+                        watch=self._watch(record.provider),
+                    )
             except BaseException as exc:
                 if not isinstance(exc, GzError):  # not the agent's own start error
                     self.notes.crash(traceback.format_exc())
@@ -112,14 +119,21 @@ class _Holder:
                 if server is not None:
                     server.close()
                 return 1
+            final = None
+            if self.notifier is not None:
+                self.notifier.prepare()  # while the final record is written
             try:
                 driver = self._driver()
-                finalize_run(self.store, self.session_id, outcome, self._conversation(driver),
-                             quit_signals_of(driver) if driver is not None else frozenset())
+                final = finalize_run(self.store, self.session_id, outcome,
+                                     self._conversation(driver),
+                                     quit_signals_of(driver) if driver is not None else frozenset())
             except GzError:  # the record was deleted meanwhile (session delete --force)
                 traceback.print_exc()
             finally:
+                attached = server.attached() > 0
                 server.close()
+            if final is not None and self.notifier is not None:
+                self.notifier.run_ended(final, attached=attached)
         return 0
 
     def _driver(self) -> Driver | None:
@@ -137,6 +151,15 @@ class _Holder:
         if driver is None:
             return None
         return conversation_after_exit(driver, record, self.spec.cwd, self.spec.env)
+
+    def _notifier(self, server: ControlServer) -> Notifier | None:
+        """The run's notifications; the agent's state transitions go to its
+        ``transition``, the end of the run to its ``run_ended``."""
+        return notifier_for(self.store, self.session_id, lambda: server.attached() > 0)
+
+    def _listener(self) -> Callable[[Transition], None] | None:
+        """Where the agent's state transitions go: the notifications."""
+        return None if self.notifier is None else self.notifier.transition
 
     def _watch(self, provider: str) -> ActivityWatch | None:
         """The kernel detector, for an agent that does not report its state itself."""

@@ -49,6 +49,8 @@ class SessionRequest:
     direct: bool = False
     """``--direct``: outside a git work tree, run in the directory itself (the ``direct``
     setting allows it too: :func:`gzia.sessions.run_settings.direct_allowed`)."""
+    notify: bool = True
+    """False: ``--no-notify``, the session sends no notification (kept on resume)."""
 
 
 class RunEnd(Enum):

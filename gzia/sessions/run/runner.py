@@ -46,6 +46,7 @@ from gzia.sessions.agent_state import (
     StateHooks,
     detector_watch,
     record_transition,
+    relayed_transitions,
     state_hooks,
 )
 from gzia.sessions.background import start_in_background
@@ -53,6 +54,7 @@ from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.mcp_command import server_command
 from gzia.sessions.naming import checked_name
+from gzia.sessions.notify import Notifier, notifier_for
 from gzia.sessions.project import Project, find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord, Status, now_rfc3339
@@ -158,7 +160,8 @@ def resume_session(
 
     Pushes are allowed when ``options`` or the settings say so, or the session was started
     allowing them. The session's profiles are projected again; ``options.profiles`` adds
-    more (kept in the record). ``options.name`` renames it.
+    more (kept in the record). ``options.name`` renames it. Notifications stay muted once
+    muted (``options.notify`` false mutes them).
     """
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(directory)
@@ -172,6 +175,7 @@ def resume_session(
         pty=background is not None, background=background,
         allow_push=push_allowed(options.allow_push) or record.allow_push is True,
         profiles=tuple(dict.fromkeys([*(record.profiles or ()), *options.profiles])),
+        notify=options.notify and record.notify is not False,
     )
     watchdog = agent_watchdog(configured_watchdog(options.timeout_s, options.no_output_timeout_s),
                               request.driver)
@@ -181,8 +185,7 @@ def resume_session(
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
     new_name = checked_name(options.name) if options.name is not None else None
     log_path = _log_path(request, store, record.id) or record.log_path
-    record = store.update(record.id,
-                          lambda r: _mark_resumed(r, request.profiles, new_name, log_path))
+    record = store.update(record.id, lambda r: _mark_resumed(r, request, new_name, log_path))
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=True)
 
@@ -226,14 +229,16 @@ def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
     return workspace_of(project, record)
 
 
-def _mark_resumed(record: SessionRecord, profiles: Sequence[str] = (),
+def _mark_resumed(record: SessionRecord, request: SessionRequest,
                   name: str | None = None, log_path: str | None = None) -> None:
     record.status = Status.RUNNING
     record.log_path = log_path
     if name is not None:
         record.name = name
-    if profiles:
-        record.profiles = list(profiles)
+    if request.profiles:
+        record.profiles = list(request.profiles)
+    record.notify = None if request.notify else False
+    record.stop_requested_at = None
     _stamp_owner(record)
     record.started_at = now_rfc3339()
     record.pid, record.pgid, record.pid_start_time = 0, None, None
@@ -282,6 +287,8 @@ def _new_record(
     record.name = checked_name(request.name) if request.name is not None else None
     if request.profiles:
         record.profiles = list(request.profiles)
+    if not request.notify:
+        record.notify = False
     return record
 
 
@@ -344,11 +351,14 @@ class _Launch:
                                                           self.watchdog,
                                                           self.request.background),
                                       RunEnd.COMPLETED)
-                outcome = run_supervised(
-                    command, watchdog=self.watchdog, inbox=held.inbox,
-                    on_started=lambda started: _record_started(store, record.id, started),
-                    watch=detector_watch(store, record.id, self.request.driver),
-                )
+                notifier = _unattended_notifier(store, record.id)
+                with relayed_transitions(store, record.id,
+                                         None if notifier is None else notifier.transition):
+                    outcome = run_supervised(
+                        command, watchdog=self.watchdog, inbox=held.inbox,
+                        on_started=lambda started: _record_started(store, record.id, started),
+                        watch=detector_watch(store, record.id, self.request.driver),
+                    )
             except BaseException:
                 self._unproject(record)
                 raise
@@ -357,6 +367,8 @@ class _Launch:
                                             Path(self.workspace.target_dir), self.env)
             final = finalize_run(store, record.id, outcome, found,
                                  quit_signals_of(self.request.driver))
+            if notifier is not None:
+                notifier.run_ended(final, attached=False)
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
@@ -422,6 +434,14 @@ class _Launch:
 
         guard = SessionGuard(record.id, self.workspace.target_dir, self.request.allow_push)
         return guarded_environment(self.store.project, guard, self.env)
+
+
+def _unattended_notifier(store: SessionStore, session_id: str) -> Notifier | None:
+    """A foreground run's notifications (its states, its end), only when no person is on
+    the terminal it runs on (a person there sees both)."""
+    if os.isatty(0):
+        return None
+    return notifier_for(store, session_id, lambda: False)
 
 
 def _record_started(store: SessionStore, session_id: str, started: Started) -> None:

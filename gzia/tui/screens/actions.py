@@ -62,10 +62,17 @@ class SessionActions(GzScreen):
 
     def _kill(self, record: SessionRecord) -> None:
         """The refusal ``session kill`` would make (a session that has ended) comes
-        first, without a question; then the question, then the kill."""
+        first, without a question; then the stop's question, or the kill's once a stop was
+        asked and the session still runs."""
         store = self.context.store
 
-        def checked(_record: SessionRecord) -> None:
+        def checked(current: SessionRecord) -> None:
+            if current.stop_requested_at is None:
+                ask(self, gettext("Stop session '{id}'? Its agent is asked to end as a person "
+                                  "would end it, and killed if it has not ended in time.",
+                                  id=record.id),
+                    lambda: self.call(lambda: services.stop(store, record.id), self._done))
+                return
             ask(self, gettext("Kill session '{id}'? Its processes get SIGTERM, then SIGKILL after "
                               "the grace.", id=record.id),
                 lambda: self.call(lambda: services.kill(store, record.id), self._done))

@@ -1,0 +1,33 @@
+"""``gz-ia session stop <id> [--timeout S]``: the agent is asked to end as a person would
+(its driver's quit keys), then killed as ``session kill`` kills (docs/sessions.md)."""
+
+from __future__ import annotations
+
+import click
+
+from gzia.cli import output
+from gzia.cli.numbers import Seconds
+from gzia.cli.session.common import open_store, session_command
+from gzia.cli.session.control import warn_if_process_only, warn_if_still_stopping
+
+
+@session_command(
+    "stop", help="Ask a running session's agent to end as a person would (its quit keys), "
+                 "then kill it if it has not ended in time; record it stopped or killed.",
+    options=[click.option("--timeout", type=Seconds(), metavar="SECONDS",
+                          help="How long the agent has to end on its own (default: the "
+                               "stop_timeout setting).")])
+def stop_command(session: str, timeout: float | None, directory: str | None) -> None:
+    from gzia.config import load_config
+    from gzia.sessions.graceful_stop import stop_gracefully
+    from gzia.sessions.ids import validate_session_ref
+    from gzia.views.attention import stop_line
+
+    validate_session_ref(session)
+    timeout_s = float(load_config().get("stop_timeout")) if timeout is None else timeout
+    outcome = stop_gracefully(open_store(directory), session, timeout_s)
+    if outcome.kill is not None:
+        warn_if_process_only(outcome.record.id, outcome.kill.target)
+    warn_if_still_stopping(outcome.record)
+    output.emit({**outcome.record.to_json(), "stop": outcome.to_json()},
+                human=lambda: output.line(stop_line(outcome, timeout_s)))
