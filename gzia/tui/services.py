@@ -135,6 +135,14 @@ def kill(store: SessionStore, session_id: str) -> str:
     return done
 
 
+def rename(store: SessionStore, session_id: str, text: str) -> str:
+    """``gz-ia session rename``: the line it prints. Empty ``text`` takes the name away."""
+    from gzia.sessions.naming import rename_session
+    from gzia.views.sessions import renamed_line
+
+    return renamed_line(rename_session(store, session_id, text or None))
+
+
 def preview_merge(store: SessionStore, session_id: str) -> MergePreview:
     """The checks ``gz-ia session merge`` makes first; nothing changes. Like every action
     here, it reads the record from the store first, as the command does: the screen's copy

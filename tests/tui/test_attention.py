@@ -4,6 +4,7 @@ starts waiting rings the bell once and marks the title."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from gzia.tui.app import GzApp
 from gzia.tui.rows import attention_first
 from gzia.tui.screens.sessions import waiting_mark
 from tests.sessions.session_testkit import make_session
-from tests.tui.conftest import Gz, background, make_app, until
+from tests.tui.conftest import Gz, make_app, until
 from tests.tui.test_session_flows import table_ids, text_of
 
 pytestmark = [pytest.mark.anyio]
@@ -36,6 +37,13 @@ def test_waiting_first_then_running_then_ended_keeping_newest_first() -> None:
         "w1", "w2", "r1", "r2", "r3", "e1", "e2"]
 
 
+def hooked_session(gz: Gz, repo: Path) -> str:
+    """A background session of a stand-in Claude Code: no detector writes its state."""
+    result = gz("--json", "chat", "-b", "-p", "claude", "-i", "fix it", "--no-mcp", cwd=repo)
+    assert result.exit_code == 0, result.stderr
+    return str(result.json["data"]["id"])
+
+
 def state_cell(app: GzApp, session_id: str) -> object:
     return app.screen.query_one("#sessions", DataTable).get_row(session_id)[1]
 
@@ -50,12 +58,12 @@ class BellCounting(GzApp):
 
 
 async def test_a_session_that_starts_waiting_comes_first_rings_once_and_marks_the_title(
-        gz: Gz, repo: Path, english: None) -> None:
+        gz: Gz, agent: Callable[[str, str], Path], repo: Path, english: None) -> None:
     project = find_project(repo)
     make_session(project, "e0000001", started_at="2026-03-01T10:00:00Z")
     make_session(project, "e0000002", started_at="2026-03-01T11:00:00Z")
-    older = background(gz, repo, "read line")
-    newer = background(gz, repo, "read line")
+    agent("claude", "time.sleep(300)\n")  # reports its state by hooks only: here, the test's
+    older, newer = hooked_session(gz, repo), hooked_session(gz, repo)
     base = make_app(repo)
     app = BellCounting(base.tui_context)
     store = SessionStore(project)
