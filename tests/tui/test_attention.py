@@ -16,6 +16,7 @@ from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
 from gzia.tui.app import GzApp
 from gzia.tui.rows import attention_first
+from gzia.tui.screens.sessions import state_cell as state_cell_of
 from gzia.tui.screens.sessions import waiting_mark
 from tests.sessions.session_testkit import make_session
 from tests.tui.conftest import Gz, make_app, until
@@ -98,3 +99,10 @@ def test_the_mark_in_english(english: None) -> None:
 
 def test_the_mark_in_spanish(spanish: None) -> None:
     assert (waiting_mark(1), waiting_mark(3)) == ("(1 esperando)", "(3 esperando)")
+
+
+def test_only_a_running_session_that_waits_stands_out() -> None:
+    styles = [str(state_cell_of(r, "x").style) for r in (
+        record("w", "running", "waiting"), record("e", "failed", "waiting"),
+        record("r", "running", "working"))]
+    assert styles == ["bold reverse", "", ""]

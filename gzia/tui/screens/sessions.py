@@ -30,6 +30,7 @@ from gzia.tui.rows import (
     COLUMN_TITLES,
     ROWS_SHOWN,
     attention_first,
+    attention_rank,
     columns_for,
     matches,
     row_of,
@@ -352,5 +353,6 @@ def waiting_mark(count: int) -> str:
 
 
 def state_cell(record: SessionRecord, text: str) -> Text:
-    """The agent's state; one that waits for the person stands out."""
-    return Text(text, style="bold reverse" if record.state == "waiting" else "")
+    """The agent's state; one that waits for the person stands out (not an ended run's
+    last state: it reads ``exited``)."""
+    return Text(text, style="bold reverse" if attention_rank(record) == 0 else "")
