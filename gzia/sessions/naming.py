@@ -32,9 +32,10 @@ def checked_name(raw: str) -> str:
     return name
 
 
-def rename_session(store: SessionStore, ref: str, name: str) -> SessionRecord:
-    """Give the session ``ref`` (an id or unique prefix) the name ``name``."""
-    checked = checked_name(name)
+def rename_session(store: SessionStore, ref: str, name: str | None) -> SessionRecord:
+    """Give the session ``ref`` (an id or unique prefix) the name ``name`` (checked by
+    :func:`checked_name`); ``None`` takes its name away."""
+    checked = checked_name(name) if name is not None else None
     record = get_session(store, ref)
 
     def mutate(stored: SessionRecord) -> None:

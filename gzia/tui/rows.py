@@ -53,6 +53,25 @@ def row_of(record: SessionRecord, now: float,
             f"+{counts[0]}/-{counts[1]}" if counts else "-")
 
 
+def attention_rank(record: SessionRecord) -> int:
+    """Where a session's group comes in the table: 0, its agent waits for the person; 1,
+    it runs (working, idle, starting); 2, it has ended."""
+    if not record.is_running:
+        return 2
+    return 0 if record.state == "waiting" else 1
+
+
+def attention_first(records: list[SessionRecord]) -> list[SessionRecord]:
+    """``records`` (newest first) by :func:`attention_rank`, newest first within each
+    group (the sort is stable)."""
+    return sorted(records, key=attention_rank)
+
+
+def waiting_ids(records: list[SessionRecord]) -> frozenset[str]:
+    """The sessions whose agent waits for the person."""
+    return frozenset(r.id for r in records if attention_rank(r) == 0)
+
+
 def seconds_since(stamp: str, now: float) -> float | None:
     try:
         return max(0.0, now - parse_rfc3339(stamp).timestamp())

@@ -145,6 +145,14 @@ def stop(store: SessionStore, session_id: str) -> str:
     return stop_line(stop_gracefully(store, session_id, timeout_s), timeout_s)
 
 
+def rename(store: SessionStore, session_id: str, text: str) -> str:
+    """``gz-ia session rename``: the line it prints. Empty ``text`` takes the name away."""
+    from gzia.sessions.naming import rename_session
+    from gzia.views.sessions import renamed_line
+
+    return renamed_line(rename_session(store, session_id, text or None))
+
+
 def preview_merge(store: SessionStore, session_id: str) -> MergePreview:
     """The checks ``gz-ia session merge`` makes first; nothing changes. Like every action
     here, it reads the record from the store first, as the command does: the screen's copy

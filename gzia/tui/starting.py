@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Choice:
     """What the form asks: the agent, its permission, profiles, the task (a prompt, or a
-    command for an agent that runs commands), labels, a timeout, where it runs."""
+    command for an agent that runs commands), labels, a timeout, a name, where it runs."""
 
     provider: str
     permission: str
@@ -45,6 +45,8 @@ class Choice:
     """Empty: the agent itself (the shell: ``$SHELL``)."""
     labels: dict[str, str] = field(default_factory=dict)
     timeout_s: float | None = None
+    name: str | None = None
+    """``--name`` (checked by :func:`parse_name`)."""
 
 
 def parse_command(text: str) -> tuple[str, ...]:
@@ -66,6 +68,13 @@ def parse_labels(text: str) -> dict[str, str]:
         raise InvalidInputError(N_("invalid label '{label}': {reason}"), label=text,
                                 reason=str(exc), details={"option": "--label"}) from None
     return parsed(words)
+
+
+def parse_name(text: str) -> str | None:
+    """A name, as ``--name`` reads it; blank: none."""
+    from gzia.sessions.naming import checked_name
+
+    return checked_name(text) if text.strip() else None
 
 
 def parse_timeout(text: str) -> float | None:
@@ -141,7 +150,7 @@ def profile_names(project: Project) -> list[str]:
 def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = None,
           ) -> SessionRun:
     """Start the session as ``gz-ia chat [-b] -p P -m M --profile ... --label ... --timeout S
-    -i PROMPT`` does, or, with a command, as ``gz-ia exec [-b] ... -- CMD ARGS`` does.
+    --name N -i PROMPT`` does, or, with a command, as ``gz-ia exec [-b] ... -- CMD ARGS`` does.
 
     In the foreground this returns when the agent has ended (the caller has handed it the
     terminal); in the background, once the holder reports the agent running.
@@ -162,7 +171,8 @@ def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = 
                              allow_push=push_allowed(False), mcp_server=server_command(),
                              pty=choice.background,
                              background=background_options(choice.background),
-                             labels=choice.labels or None, profiles=choice.profiles)
+                             labels=choice.labels or None, profiles=choice.profiles,
+                             name=choice.name)
     return start_session(request, watchdog=configured_watchdog(choice.timeout_s),
                          on_launch=on_launch)
 

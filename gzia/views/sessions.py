@@ -213,6 +213,13 @@ def render_show(r: SessionRecord) -> list[str]:
             *(f"{gettext(_MSG_LABEL[key]):<{LABEL_WIDTH - 1}} {value}" for key, value in rows)]
 
 
+def renamed_line(record: SessionRecord) -> str:
+    """What ``session rename`` (and the TUI's ``R``) says it did."""
+    if record.name is None:
+        return gettext("✓ Session '{id}' no longer has a name.", id=record.id)
+    return gettext("✓ Session '{id}' is now named '{name}'.", id=record.id, name=record.name)
+
+
 def deleted_line(result: DeleteResult) -> str:
     """What ``session delete`` removed: the record (with its events and log), and the
     worktree and branch when there were some."""

@@ -19,10 +19,10 @@ from gzia.tui.app import GzApp
 from gzia.tui.context import TuiContext
 from tests.background.conftest import no_holder_left, start_background
 from tests.conftest import Result
-from tests.run.conftest import bin_dir, gz, gz_start, repo, run_env
+from tests.run.conftest import agent, bin_dir, gz, gz_start, repo, run_env
 from tests.supervisor.conftest import notes
 
-__all__ = ["bin_dir", "gz", "gz_start", "no_holder_left", "notes", "repo", "run_env"]
+__all__ = ["agent", "bin_dir", "gz", "gz_start", "no_holder_left", "notes", "repo", "run_env"]
 
 Gz = Callable[..., Result]
 

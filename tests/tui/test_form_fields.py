@@ -1,7 +1,7 @@
 """The new-session form's rows and fields, driven by Textual's pilot against a real git
 repository: the radio rows choose with the arrows (and show the choice, focused or not),
-the shell runs a command, and labels and a timeout reach the session as ``--label`` and
-``--timeout`` would; a bad value is the command line's own error."""
+the shell runs a command, and a name, labels and a timeout reach the session as ``--name``,
+``--label`` and ``--timeout`` would; a bad value is the command line's own error."""
 
 from __future__ import annotations
 
@@ -86,13 +86,14 @@ async def test_the_shell_runs_a_command_with_labels_and_a_timeout(app: GzApp) ->
         await pilot.pause()
         assert shown(app, "#prompt-label") == "Command"
         fill(app, prompt="sh -c 'echo from the form > out.txt'", labels='team=core note="a b"',
-             timeout="30")
+             timeout="30", name="  fix login ")
         await pilot.press("ctrl+s")
         await pilot.pause()
         [record] = records(app)
         assert "Merge: m" in shown(app, ".dialog-body Static")
-    assert (record["mode"], record["provider"], record["status"], record["labels"]) == (
-        "exec", "shell", "completed", {"team": "core", "note": "a b"})
+    assert (record["mode"], record["provider"], record["status"], record["labels"],
+            record["name"]) == ("exec", "shell", "completed", {"team": "core", "note": "a b"},
+                                "fix login")  # stripped, as --name strips it
     assert (Path(str(record["worktree_dir"])) / "out.txt").read_text() == "from the form\n"
 
 
@@ -108,12 +109,12 @@ async def test_the_timeout_stops_the_session(app: GzApp) -> None:
     assert (record["status"], record["end_reason"]) == ("killed", "timeout")
 
 
-OPTIONS = {"labels": "--label", "timeout": "--timeout"}
+OPTIONS = {"labels": "--label", "timeout": "--timeout", "name": "--name"}
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize(("field", "value"), [("labels", "oops"), ("timeout", "0"),
-                                              ("timeout", "soon")])
+                                              ("timeout", "soon"), ("name", "x" * 81)])
 async def test_a_bad_value_is_the_command_lines_error(app: GzApp, gz: Gz, lang: str,
                                                       field: str, value: str) -> None:
     set_language(lang)

@@ -99,6 +99,7 @@ HOME_KEYS = [
     "d     Delete",
     "a     Attach",
     "i     Input",
+    "R     Rename",
     "p     Prune",
     "f5    Reload",
     "q     Quit",

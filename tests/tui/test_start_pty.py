@@ -94,7 +94,7 @@ def highlight_agy(screen: PtyScreen) -> None:
     first, so a wait for the shell after moving proves nothing until the cursor has left."""
     screen.wait_for(showing("Shell (shell) — ready to use"), "the agents")
     screen.type(UP * 4)
-    screen.wait_for(showing("Install: Install the Google"), "agy highlighted")
+    screen.wait_for(showing("Install: curl -fsSL"), "agy highlighted")
 
 
 def quit_from_the_list(screen: PtyScreen) -> None:
@@ -202,7 +202,7 @@ def test_a_foreground_start_that_fails_gives_the_tui_back(terminal: PtyScreen) -
     terminal.type(b"n")
     highlight_agy(terminal)
     terminal.type(CTRL_S)
-    terminal.wait_for(showing("Error: agent 'Google Antigravity (agy)' (agy) is not"),
+    terminal.wait_for(showing("Error: agent 'Google Antigravity (agy)' is not"),
                       "the CLI's error on the form")
     terminal.type(ESCAPE)
     quit_from_the_list(terminal)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from gzia.cli import output
 from gzia.cli.command import argument
 from gzia.cli.session.common import open_session, session_command
-from gzia.i18n import gettext
 
 
 @session_command("show", help="Show one session's record.")
@@ -31,9 +30,9 @@ def path_command(session: str, directory: str | None) -> None:
                  options=[argument("name", metavar="NAME", help="The new name.")])
 def rename_command(session: str, name: str, directory: str | None) -> None:
     from gzia.sessions.naming import checked_name, rename_session
+    from gzia.views.sessions import renamed_line
 
     checked_name(name)
     store, record = open_session(session, directory)
     renamed = rename_session(store, record.id, name)
-    output.emit(renamed.to_json(), lambda: output.line(
-        gettext("✓ Session '{id}' is now named '{name}'.", id=renamed.id, name=renamed.name)))
+    output.emit(renamed.to_json(), lambda: output.line(renamed_line(renamed)))

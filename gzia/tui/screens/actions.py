@@ -20,7 +20,7 @@ from gzia.i18n import gettext, ngettext, pgettext
 from gzia.sessions.record import SessionRecord
 from gzia.tui import services
 from gzia.tui.screens.base import GzScreen, terminal_lent
-from gzia.tui.screens.confirm import NoticeScreen, TextScreen
+from gzia.tui.screens.confirm import NameScreen, NoticeScreen, TextScreen
 from gzia.tui.screens.forms import ask
 from gzia.tui.services import problem_of
 from gzia.views.problems import error_lines
@@ -148,6 +148,20 @@ class SessionActions(GzScreen):
             self.call(lambda: send(record, text), self._done)
 
         self.app.push_screen(TextScreen(gettext("Send to session {id}", id=record.id)), entered)
+
+    def action_rename(self) -> None:
+        self._with_current(self._rename)
+
+    def _rename(self, record: SessionRecord) -> None:
+        """``session rename``'s checks and messages (an empty name takes it away)."""
+        store = self.context.store
+
+        def entered(text: str | None) -> None:
+            if text is not None:
+                self.call(lambda: services.rename(store, record.id, text), self._done)
+
+        self.app.push_screen(NameScreen(gettext("Rename session {id}", id=record.id),
+                                        record.name), entered)
 
     def action_attach(self) -> None:
         store = self.context.store

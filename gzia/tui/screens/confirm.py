@@ -1,5 +1,6 @@
 """Modal dialogs: a yes/no question before anything destructive, a notice (a report or
-an error with its hint, as the CLI words them), a line of text to send to a session."""
+an error with its hint, as the CLI words them), a line of text to send to a session, a
+session's new name."""
 
 from __future__ import annotations
 
@@ -109,6 +110,35 @@ class TextScreen(ModalScreen[tuple[str, str] | None]):
 
     def action_send(self, how: str) -> None:
         self.dismiss((how, self.query_one("#text", Input).value))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class NameScreen(ModalScreen[str | None]):
+    """A session's new name, its current one to edit: Enter dismisses with the text
+    (empty: no name), Esc with None."""
+
+    DEFAULT_CSS = DIALOG_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        key("enter", "rename", N_("Rename"), priority=True),
+        key("escape", "cancel", N_("Cancel")),
+    ]
+
+    def __init__(self, title: str, name: str | None) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.title_text = title
+        self.name_now = name or ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="dialog-title", markup=False)
+            yield Input(self.name_now, placeholder=gettext("Name (empty: no name)"), id="name")
+        yield Footer(compact=True)
+
+    def action_rename(self) -> None:
+        self.dismiss(self.query_one("#name", Input).value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

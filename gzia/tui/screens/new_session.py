@@ -1,5 +1,6 @@
 """The new-session form: agent (installed or not, as ``gz-ia drivers`` sees them),
-permission, profiles, prompt, foreground or background; then the start ``gz-ia chat`` makes.
+permission, profiles, prompt, name, labels, timeout, foreground or background; then the
+start ``gz-ia chat`` makes.
 
 In the foreground the TUI is suspended and the agent gets the terminal through the
 supervisor's hand-off (Ctrl+C reaches the agent); when it ends, the outcome is shown
@@ -88,6 +89,10 @@ class NewSessionScreen(GzScreen):
             with Horizontal(classes="row"):
                 yield Label(gettext("Prompt"), id="prompt-label")
                 yield TextArea(id="prompt", soft_wrap=True, show_line_numbers=False)
+            with Horizontal(classes="row field"):
+                yield Label(gettext("Name"))
+                yield Input(placeholder=gettext("what you call the session (optional)"),
+                            id="name")
             with Horizontal(classes="row field"):
                 yield Label(gettext("Labels"))
                 yield Input(placeholder=gettext("key=value ... (optional)"), id="labels")
@@ -187,6 +192,7 @@ class NewSessionScreen(GzScreen):
             command=starting.parse_command(task) if agent.runs_commands else (),
             labels=starting.parse_labels(self.query_one("#labels", Input).value),
             timeout_s=starting.parse_timeout(self.query_one("#timeout", Input).value),
+            name=starting.parse_name(self.query_one("#name", Input).value),
             background=self.query_one("#background", RadioButton).value)
 
     def _run_in_foreground(self, choice: starting.Choice) -> None:

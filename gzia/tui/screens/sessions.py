@@ -22,11 +22,21 @@ from textual.binding import BindingType
 from textual.events import Resize
 from textual.widgets import DataTable, Footer, Input, Static
 
-from gzia.i18n import N_, NC_, gettext
+from gzia.i18n import N_, NC_, gettext, ngettext
 from gzia.sessions.record import SessionRecord, Status
 from gzia.tui import services
 from gzia.tui.keys import key
-from gzia.tui.rows import COLUMN_TITLES, ROWS_SHOWN, columns_for, matches, row_of, ticked
+from gzia.tui.rows import (
+    COLUMN_TITLES,
+    ROWS_SHOWN,
+    attention_first,
+    attention_rank,
+    columns_for,
+    matches,
+    row_of,
+    ticked,
+    waiting_ids,
+)
 from gzia.tui.screens.actions import SessionActions
 from gzia.tui.status_colours import coloured_status
 from gzia.views.problems import error_lines
@@ -59,6 +69,7 @@ class SessionsScreen(SessionActions):
         key("d", "delete", N_("Delete")),
         key("a", "attach", N_("Attach")),
         key("i", "send_input", N_("Input"), show=False),
+        key("R", "rename", N_("Rename"), show=False),
         key("p", "prune", NC_("tui.key_prune", "Prune"), show=False),
         key("f5", "reload", N_("Reload"), show=False),
         key("q", "app.quit", N_("Quit")),
@@ -77,6 +88,8 @@ class SessionsScreen(SessionActions):
         self.to_select: str | None = None
         """A session to put the cursor on once the table lists it (one just started)."""
         self.first_read_asked = False
+        self.waiting: frozenset[str] | None = None
+        """The sessions whose agent waited at the last read (None before the first)."""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title", markup=False)
@@ -144,10 +157,22 @@ class SessionsScreen(SessionActions):
     def _show(self, records: list[SessionRecord]) -> None:
         """The records; once the table is drawn, the preview and the ahead/behind counts
         (git calls in worker threads, which would otherwise compete with the drawing)."""
-        self.records = records
+        self.records = attention_first(records)
+        self._note_waiting(waiting_ids(records))
         self._fill()
         self.call_after_refresh(self._load_preview)
         self.call_after_refresh(self._load_counts)
+
+    def _note_waiting(self, waiting: frozenset[str]) -> None:
+        """A bell when a session starts waiting (once per transition, not at each read;
+        not for those already waiting when the UI opens), and the count in the app's
+        title: ``gz-ia (1 waiting)``."""
+        if self.waiting is not None and waiting - self.waiting:
+            self.app.bell()
+        self.waiting = waiting
+        mark = waiting_mark(len(waiting))
+        name = type(self.app).TITLE or ""
+        self.app.title = f"{name} {mark}" if mark else name
 
     def _load_counts(self) -> None:
         counter = self.ahead_behind
@@ -232,6 +257,8 @@ class SessionsScreen(SessionActions):
                                             "narrow · status: {status}"))
         title = gettext(key, shown=shown, matching=matching, total=len(self.records),
                         status=status)
+        mark = waiting_mark(len(self.waiting or ()))
+        title = f"{mark} {title}" if mark else title
         self._set_text("#title", title)
 
     def _selected_id(self) -> str | None:
@@ -320,6 +347,12 @@ class SessionsScreen(SessionActions):
         self.query_one("#sessions", DataTable).focus()
 
 
+def waiting_mark(count: int) -> str:
+    """``(2 waiting)``, or nothing when no agent waits."""
+    return ngettext("(1 waiting)", "({count} waiting)", count) if count else ""
+
+
 def state_cell(record: SessionRecord, text: str) -> Text:
-    """The agent's state; one that waits for the person stands out."""
-    return Text(text, style="bold reverse" if record.state == "waiting" else "")
+    """The agent's state; one that waits for the person stands out (not an ended run's
+    last state: it reads ``exited``)."""
+    return Text(text, style="bold reverse" if attention_rank(record) == 0 else "")
