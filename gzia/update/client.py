@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from gzia._version import __version__
+from gzia import _version
 from gzia.contract import InvalidInputError
 from gzia.i18n import N_
 from gzia.update.errors import SourceFailure
@@ -144,7 +144,7 @@ def make_client(timeout: float = 30.0) -> httpx.Client:
     try:
         return httpx.Client(
             timeout=httpx.Timeout(timeout),
-            headers={"User-Agent": f"gz-ia/{__version__}"},
+            headers={"User-Agent": f"gz-ia/{_version.__version__}"},  # read when made
             verify=context,
             trust_env=True,  # proxies from HTTP(S)_PROXY, ALL_PROXY, NO_PROXY (either case)
             follow_redirects=False,
