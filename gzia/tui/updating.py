@@ -23,7 +23,7 @@ Say = Callable[[str], None]
 
 
 def running_version() -> str:
-    from gzia.update.service import current_version
+    from gzia.update.client import current_version
 
     return current_version()
 

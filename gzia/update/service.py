@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from gzia.contract import IntegrityError, InvalidInputError, NetworkError, NotFoundError
 from gzia.i18n import N_
 from gzia.update import apply, download, verify
-from gzia.update.client import Credentials
+from gzia.update.client import Credentials, current_version
 from gzia.update.errors import SourceFailure
 from gzia.update.model import SIGNATURE, SUMS, Release, Want, parse_version
 from gzia.update.select import Decision, decide, newest
@@ -38,12 +38,6 @@ class Options:
     force: bool = False
     allow_downgrade: bool = False
     dry_run: bool = False
-
-
-def current_version() -> str:
-    import gzia._version
-
-    return gzia._version.__version__
 
 
 def want_for(options: Options) -> Want:
