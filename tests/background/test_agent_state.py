@@ -198,15 +198,19 @@ def test_the_detector_sees_a_program_blocked_reading_its_terminal(
     assert gz("session", "submit", session_id, "end", cwd=repo).exit_code == 0
     ended(repo, session_id)
 
-    assert transitions(repo, session_id) == [
+    seen = transitions(repo, session_id)
+    assert seen[:5] == [
         ("starting", None, None, "owner"),
         ("working", "starting", None, "detector"),
         ("idle", "working", None, "detector"),
         ("working", "idle", None, "detector"),
         ("idle", "working", None, "detector"),
-        ("working", "idle", None, "detector"),  # the echo of "end"
-        ("exited", "working", None, "owner"),
     ]
+    # The program exits as soon as it reads "end": the detector may or may not catch the
+    # moment it was busy with it, and either way the run ends from the state it last saw.
+    assert seen[5:] in ([("working", "idle", None, "detector"),
+                         ("exited", "working", None, "owner")],
+                        [("exited", "idle", None, "owner")])
     events = state_events(repo, session_id)
     assert_within_a_second(notes, [events[2], events[4]], [0, 1])
 
