@@ -8,8 +8,9 @@ a token) is refused: the zipapp is handed to every user, and each sets their own
 import sys
 from pathlib import Path
 
-from gzia.config import SETTINGS_BY_KEY, read_config_file
+from gzia.config import read_config_file
 from gzia.contract import GzError
+from gzia.settings import SETTINGS_BY_KEY
 
 
 def main(file: Path) -> int:

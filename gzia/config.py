@@ -1,7 +1,7 @@
 """Configuration: where gz-ia keeps its files, and every setting with its source.
 
-Each setting is declared once in :data:`SETTINGS` with its type, default and environment
-variable. A value comes from the environment (``GZ_*``) if set, else from the TOML
+Each setting is declared once in :mod:`gzia.settings` with its type, default and
+environment variable. A value comes from the environment (``GZ_*``) if set, else from the TOML
 file, else from the built-in defaults (``gzia/defaults.toml``, embedded by build/shiv.sh
 from an organisation's defaults file), else the hard default; :class:`Value` remembers
 which. Paths come from platformdirs and can be moved with ``GZ_CONFIG_DIR``,
@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from gzia.atomic import write_atomic
-from gzia.contract import InvalidInputError, IOFailure, Permission
-from gzia.credentials import CREDENTIAL_VARIABLES, MASK, WITHHELD_NAMES_VARIABLE, mask_credentials
+from gzia.contract import InvalidInputError, IOFailure
+from gzia.credentials import MASK, WITHHELD_NAMES_VARIABLE, mask_credentials
 from gzia.i18n import N_, gettext
-from gzia.preflight import LANGUAGE_VARIABLES
+from gzia.settings import DEBUG, PROJECT_KEYS, SETTINGS, SETTINGS_BY_KEY, Setting
 
 _MSG_EXPECTED: dict[object, str] = {
     "bool": N_("true or false"),
@@ -44,97 +44,6 @@ _MSG_EXPECTED_POSITIVE: dict[object, str] = {
 
 APP_NAME = "gz-ia"
 
-
-@dataclass(frozen=True)
-class Setting:
-    key: str
-    type: type
-    default: Any
-    env: str
-    help: str
-    secret: bool = False
-    choices: tuple[str, ...] = ()
-    minimum: int | None = None
-    positive: bool = False  # strictly greater than 0
-    project: bool = False
-    """May be set for one project too, in its ``.harness/config.toml`` (see
-    :func:`read_project_file`): the notifications' settings."""
-    env_only: bool = False
-    """Read from its environment variable alone, never from a file: gz-ia needs it before
-    any file is read (the language, tracebacks, which plugins load), or it is the
-    original's variable (``GZ_NEXUS_BASE_URL``)."""
-
-    @property
-    def credential(self) -> bool:
-        """Part of a credential, withheld from agents and from every gz-ia process they
-        can see (:data:`gzia.credentials.CREDENTIAL_VARIABLES`); every secret is one."""
-        return self.env in CREDENTIAL_VARIABLES
-
-
-LANGUAGE = Setting("language", str, None, LANGUAGE_VARIABLES[0],
-                   "message language (es... for Spanish); else LC_ALL, LC_MESSAGES, LANG",
-                   env_only=True)  # read by gzia.i18n, which imports nothing
-DEBUG = Setting("debug", bool, False, "GZ_DEBUG",
-                "show the traceback of an internal error, like --debug", env_only=True)
-DISABLE_PLUGINS = Setting("disable_plugins", str, None, "GZ_DISABLE_PLUGINS",
-                          "all, or the names of plugins not to load (comma-separated)",
-                          env_only=True)
-NEXUS_BASE_URL = Setting("nexus_base_url", str, None, "GZ_NEXUS_BASE_URL",
-                         "the original's Nexus download base, mapped to nexus_search_url",
-                         env_only=True)
-
-SETTINGS: tuple[Setting, ...] = (
-    Setting("default_provider", str, None, "GZ_DEFAULT_PROVIDER",
-            "agent used when -p is not given (else the first available)"),
-    Setting("default_permission", str, "supervised", "GZ_DEFAULT_PERMISSION",
-            "permission level used when -m is not given",
-            choices=tuple(Permission)),
-    Setting("allow_push", bool, False, "GZ_ALLOW_PUSH",
-            "let session agents run git push (like --allow-push)"),
-    Setting("direct", bool, False, "GZ_DIRECT",
-            "outside a git work tree, run sessions in the directory itself, not isolated "
-            "(like --direct)"),
-    Setting("kill_grace_ms", int, 100, "GZ_KILL_GRACE_MS",
-            "milliseconds between SIGTERM and SIGKILL when stopping an agent", minimum=0),
-    Setting("session_log_max_bytes", int, 16 * 1024 * 1024, "GZ_SESSION_LOG_MAX_BYTES",
-            "bytes a session's output log reaches before it is rotated (one older part "
-            "is kept)", minimum=4096),
-    Setting("nexus_search_url", str, None, "GZ_NEXUS_SEARCH_URL",
-            "Nexus search API URL used to discover releases"),
-    Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name"),
-    Setting("nexus_password", str, None, "GZ_NEXUS_PASSWORD", "Nexus password", secret=True),
-    Setting("forgejo_api_url", str, None, "GZ_FORGEJO_API_URL",
-            "Forgejo tags API URL, the fallback release source"),
-    Setting("forgejo_token", str, None, "GZ_FORGEJO_TOKEN", "Forgejo access token", secret=True),
-    Setting("update_timeout", float, 30.0, "GZ_UPDATE_TIMEOUT",
-            "seconds without progress before an update request fails", positive=True),
-    Setting("update_public_keys", str, None, "GZ_UPDATE_PUBLIC_KEYS",
-            "extra trusted minisign public keys: key lines or .pub paths, comma-separated"),
-    Setting("stop_timeout", float, 10.0, "GZ_STOP_TIMEOUT",
-            "seconds session stop waits for an agent to end on its own before killing it",
-            positive=True),
-    Setting("notify_command", list, None, "GZ_NOTIFY_COMMAND",
-            "program run for each notification (argv; the event as JSON on its stdin)",
-            project=True),
-    Setting("notify_webhook", str, None, "GZ_NOTIFY_WEBHOOK",
-            "URL each notification is POSTed to (JSON with a Slack-compatible text field)",
-            secret=True, project=True),
-    Setting("notify_desktop", bool, True, "GZ_NOTIFY_DESKTOP",
-            "show notifications on the desktop (notify-send) where it is installed",
-            project=True),
-    Setting("notify_debounce_ms", int, 3000, "GZ_NOTIFY_DEBOUNCE_MS",
-            "milliseconds a state must hold before it is notified", minimum=0, project=True),
-    Setting("notify_timeout", float, 10.0, "GZ_NOTIFY_TIMEOUT",
-            "seconds each notification channel may take, retries included", positive=True,
-            project=True),
-    NEXUS_BASE_URL,
-    LANGUAGE,
-    DEBUG,
-    DISABLE_PLUGINS,
-)
-
-SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
-PROJECT_KEYS = tuple(s.key for s in SETTINGS if s.project)
 PATH_VARIABLES = ("GZ_CONFIG_DIR", "GZ_DATA_DIR", "GZ_CACHE_DIR", "GZ_STATE_DIR",
                   "GZ_CONFIG_FILE", "GZ_PLUGIN_PATH")
 """The variables that move gz-ia's files (:class:`Paths`); ``config path`` shows the file."""

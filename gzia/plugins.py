@@ -26,8 +26,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gzia.config import DISABLE_PLUGINS, paths
+from gzia.config import paths
 from gzia.i18n import gettext
+from gzia.settings import DISABLE_PLUGINS
 
 GROUPS = ("gzia.commands", "gzia.drivers", "gzia.tools")
 BUILTIN_DISTRIBUTION = "gz-ia"

@@ -57,6 +57,6 @@ def profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> lis
 
 def setting_keys(ctx: click.Context, param: click.Parameter,
                  incomplete: str) -> list[CompletionItem]:
-    from gzia.config import SETTINGS
+    from gzia.settings import SETTINGS
 
     return matching([setting.key for setting in SETTINGS], incomplete)

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
-from gzia.config import NEXUS_BASE_URL, SOURCE_ENV, load_config
+from gzia.config import SOURCE_ENV, load_config
+from gzia.settings import NEXUS_BASE_URL
 
 LEGACY_BASE_ENV = NEXUS_BASE_URL.env
 _BASE_PATH = re.compile(r"(?P<root>.*)/repository/(?P<repo>[^/]+)(?:/[^/]+)*/gz-ia")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gzia.config import SETTINGS
+from gzia.settings import SETTINGS
 from tests.cli.test_completion import bash_completions, gz_ia_on_path
 from tests.conftest import Result
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from gzia.config import SETTINGS, load_config
+from gzia.config import load_config
 from gzia.contract import InvalidInputError
+from gzia.settings import SETTINGS
 from tests.conftest import Result
 
 Cli = Callable[..., Result]

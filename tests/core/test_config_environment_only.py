@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gzia.config import INTERNAL_VARIABLES, PATH_VARIABLES, SETTINGS, debug_requested
+from gzia.config import INTERNAL_VARIABLES, PATH_VARIABLES, debug_requested
+from gzia.settings import SETTINGS
 from tests.conftest import Result
 
 Cli = Callable[..., Result]

@@ -33,8 +33,8 @@ def test_the_credential_variables_are_the_credential_settings() -> None:
     """The withholding rule names the credential settings' variables itself (it must not
     import the settings table: every start with a GZ_* variable consults it); they agree,
     and every secret setting is one of them."""
-    from gzia.config import SETTINGS
     from gzia.credentials import CREDENTIAL_VARIABLES
+    from gzia.settings import SETTINGS
 
     assert {s.env for s in SETTINGS if s.credential} == CREDENTIAL_VARIABLES
     assert all(s.credential for s in SETTINGS if s.secret)

@@ -37,7 +37,7 @@ def test_error_codes_page_is_the_generated_reference() -> None:
 
 
 def test_configuration_table_matches_the_settings() -> None:
-    from gzia.config import SETTINGS
+    from gzia.settings import SETTINGS
 
     text = (DOCS.parent / "configuration.md").read_text()
     rows = [line.strip("|").split(" | ") for line in text.splitlines()

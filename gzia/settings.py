@@ -1,0 +1,104 @@
+"""Every setting gz-ia has, declared once: its key, type, default, environment variable and
+help, grouped by what it is about. :mod:`gzia.config` reads the values and says where each
+came from; this module only declares them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gzia.contract import Permission
+from gzia.credentials import CREDENTIAL_VARIABLES
+from gzia.preflight import LANGUAGE_VARIABLES
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    type: type
+    default: Any
+    env: str
+    help: str
+    secret: bool = False
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    positive: bool = False  # strictly greater than 0
+    project: bool = False
+    """May be set for one project too, in its ``.harness/config.toml`` (see
+    :func:`read_project_file`): the notifications' settings."""
+    env_only: bool = False
+    """Read from its environment variable alone, never from a file: gz-ia needs it before
+    any file is read (the language, tracebacks, which plugins load), or it is the
+    original's variable (``GZ_NEXUS_BASE_URL``)."""
+
+    @property
+    def credential(self) -> bool:
+        """Part of a credential, withheld from agents and from every gz-ia process they
+        can see (:data:`gzia.credentials.CREDENTIAL_VARIABLES`); every secret is one."""
+        return self.env in CREDENTIAL_VARIABLES
+
+
+LANGUAGE = Setting("language", str, None, LANGUAGE_VARIABLES[0],
+                   "message language (es... for Spanish); else LC_ALL, LC_MESSAGES, LANG",
+                   env_only=True)  # read by gzia.i18n, which imports nothing
+DEBUG = Setting("debug", bool, False, "GZ_DEBUG",
+                "show the traceback of an internal error, like --debug", env_only=True)
+DISABLE_PLUGINS = Setting("disable_plugins", str, None, "GZ_DISABLE_PLUGINS",
+                          "all, or the names of plugins not to load (comma-separated)",
+                          env_only=True)
+NEXUS_BASE_URL = Setting("nexus_base_url", str, None, "GZ_NEXUS_BASE_URL",
+                         "the original's Nexus download base, mapped to nexus_search_url",
+                         env_only=True)
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("default_provider", str, None, "GZ_DEFAULT_PROVIDER",
+            "agent used when -p is not given (else the first available)"),
+    Setting("default_permission", str, "supervised", "GZ_DEFAULT_PERMISSION",
+            "permission level used when -m is not given",
+            choices=tuple(Permission)),
+    Setting("allow_push", bool, False, "GZ_ALLOW_PUSH",
+            "let session agents run git push (like --allow-push)"),
+    Setting("direct", bool, False, "GZ_DIRECT",
+            "outside a git work tree, run sessions in the directory itself, not isolated "
+            "(like --direct)"),
+    Setting("kill_grace_ms", int, 100, "GZ_KILL_GRACE_MS",
+            "milliseconds between SIGTERM and SIGKILL when stopping an agent", minimum=0),
+    Setting("session_log_max_bytes", int, 16 * 1024 * 1024, "GZ_SESSION_LOG_MAX_BYTES",
+            "bytes a session's output log reaches before it is rotated (one older part "
+            "is kept)", minimum=4096),
+    Setting("nexus_search_url", str, None, "GZ_NEXUS_SEARCH_URL",
+            "Nexus search API URL used to discover releases"),
+    Setting("nexus_user", str, None, "GZ_NEXUS_USER", "Nexus user name"),
+    Setting("nexus_password", str, None, "GZ_NEXUS_PASSWORD", "Nexus password", secret=True),
+    Setting("forgejo_api_url", str, None, "GZ_FORGEJO_API_URL",
+            "Forgejo tags API URL, the fallback release source"),
+    Setting("forgejo_token", str, None, "GZ_FORGEJO_TOKEN", "Forgejo access token", secret=True),
+    Setting("update_timeout", float, 30.0, "GZ_UPDATE_TIMEOUT",
+            "seconds without progress before an update request fails", positive=True),
+    Setting("update_public_keys", str, None, "GZ_UPDATE_PUBLIC_KEYS",
+            "extra trusted minisign public keys: key lines or .pub paths, comma-separated"),
+    Setting("stop_timeout", float, 10.0, "GZ_STOP_TIMEOUT",
+            "seconds session stop waits for an agent to end on its own before killing it",
+            positive=True),
+    Setting("notify_command", list, None, "GZ_NOTIFY_COMMAND",
+            "program run for each notification (argv; the event as JSON on its stdin)",
+            project=True),
+    Setting("notify_webhook", str, None, "GZ_NOTIFY_WEBHOOK",
+            "URL each notification is POSTed to (JSON with a Slack-compatible text field)",
+            secret=True, project=True),
+    Setting("notify_desktop", bool, True, "GZ_NOTIFY_DESKTOP",
+            "show notifications on the desktop (notify-send) where it is installed",
+            project=True),
+    Setting("notify_debounce_ms", int, 3000, "GZ_NOTIFY_DEBOUNCE_MS",
+            "milliseconds a state must hold before it is notified", minimum=0, project=True),
+    Setting("notify_timeout", float, 10.0, "GZ_NOTIFY_TIMEOUT",
+            "seconds each notification channel may take, retries included", positive=True,
+            project=True),
+    NEXUS_BASE_URL,
+    LANGUAGE,
+    DEBUG,
+    DISABLE_PLUGINS,
+)
+
+SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
+PROJECT_KEYS = tuple(s.key for s in SETTINGS if s.project)
