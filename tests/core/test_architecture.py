@@ -28,8 +28,8 @@ def package_files(package: str) -> list[Path]:
 
 
 CORE = ("gzia.contract", "gzia.config", "gzia.settings", "gzia.credentials", "gzia.i18n",
-        "gzia.plugins", "gzia.proc", "gzia.atomic", "gzia.filelock", "gzia.selfexec", "gzia._version",
-        "gzia.preflight", "gzia.extraction", "gzia.stale_builds")
+        "gzia.plugins", "gzia.proc", "gzia.atomic", "gzia.filelock", "gzia.selfexec",
+        "gzia._version", "gzia.preflight", "gzia.extraction", "gzia.stale_builds")
 """The modules at the top of ``gzia/`` that every layer may import."""
 LAYERS: dict[str, tuple[str, ...]] = {
     "tui": ("views", "sessions", "supervisor", "drivers", "profiles", "update"),
