@@ -22,18 +22,13 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from pathlib import Path
 from typing import Any
 
-from gzia.atomic import write_atomic
 from gzia.contract import GzError
-from gzia.drivers.base import STATE_HOOKS, Driver, blocked_state, state_method
 from gzia.i18n import gettext
-from gzia.selfexec import HOOK_ARG, gzia_argv
 from gzia.sessions.events import Event, append_event, new_event, read_events
 from gzia.sessions.record import SessionRecord, now_rfc3339, parse_rfc3339
 from gzia.sessions.store import SessionStore
-from gzia.supervisor.activity import Activity, ActivityWatch
 
 MAX_REASON_CHARS = 200
 EVENT_TYPE = "state"
@@ -244,47 +239,3 @@ def relayed_transitions(store: SessionStore, session_id: str,
     finally:
         done.set()
         thread.join()
-
-
-@dataclass(frozen=True)
-class StateHooks:
-    """What a hook-reporting agent is given: the command its hooks run, and the plugin
-    file written for it (``None`` for an agent that takes the command in its flags)."""
-
-    argv: tuple[str, ...]
-    plugin: Path | None = None
-
-
-def state_hooks(store: SessionStore, session_id: str, driver: Driver) -> StateHooks | None:
-    """The hooks of a driver that reports through them, else ``None``. A plugin file goes
-    under ``.harness/hooks`` (mode 0600), outside the worktree: nothing reaches the
-    user's branch or config."""
-    if state_method(driver) != STATE_HOOKS:
-        return None
-    argv = tuple(gzia_argv(HOOK_ARG, str(store.project.root), session_id, driver.id))
-    source = getattr(driver, "state_plugin_source", None)
-    if source is None:
-        return StateHooks(argv)
-    if store.project.is_git:
-        # lazy: start-up speed (off the path of session list, which shows states)
-        from gzia.sessions.workspace import ensure_excluded
-
-        ensure_excluded(store.project)
-    path = store.state_plugin_path(session_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, source(argv).encode("utf-8"), mode=0o600)
-    return StateHooks(argv, path)
-
-
-def detector_watch(store: SessionStore, session_id: str, driver: Driver) -> ActivityWatch | None:
-    """The kernel detector for a driver that declares it (``None`` for hook drivers):
-    blocked reading the terminal is the driver's ``blocked_state``, else ``working``."""
-    if state_method(driver) == STATE_HOOKS:
-        return None
-    blocked = AgentState(blocked_state(driver))
-
-    def report(activity: Activity) -> None:
-        state = blocked if activity is Activity.BLOCKED else AgentState.WORKING
-        record_transition(store, session_id, state, source="detector")
-
-    return ActivityWatch(report)

@@ -42,7 +42,7 @@ from typing import Any
 from gzia.contract import GzError, problem_from
 from gzia.drivers.base import Driver, quit_signals_of
 from gzia.drivers.registry import get_driver
-from gzia.sessions.agent_state import Transition, detector_watch, relayed_transitions
+from gzia.sessions.agent_state import Transition, relayed_transitions
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
 from gzia.sessions.notify import Notifier, notifier_for
 from gzia.sessions.project import find_project
@@ -53,6 +53,7 @@ from gzia.sessions.run.finish import (
     finalize_unstarted,
     record_agent,
 )
+from gzia.sessions.state_sources import detector_watch
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.activity import ActivityWatch
 from gzia.supervisor.control import ControlServer, Reply, Request

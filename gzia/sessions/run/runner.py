@@ -41,14 +41,7 @@ from gzia.credentials import withheld_names, without_secrets
 from gzia.drivers.base import Driver, LaunchRequest, quit_signals_of
 from gzia.drivers.registry import parse_permission
 from gzia.i18n import N_, gettext
-from gzia.sessions.agent_state import (
-    AgentState,
-    StateHooks,
-    detector_watch,
-    record_transition,
-    relayed_transitions,
-    state_hooks,
-)
+from gzia.sessions.agent_state import AgentState, record_transition, relayed_transitions
 from gzia.sessions.background import start_in_background
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
@@ -75,6 +68,7 @@ from gzia.sessions.run_settings import (
     log_max_bytes,
     push_allowed,
 )
+from gzia.sessions.state_sources import StateHooks, detector_watch, state_hooks
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import (
