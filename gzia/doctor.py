@@ -171,9 +171,39 @@ def check_mcp() -> Check:
                                              version=sdk))
 
 
+def check_sandbox() -> Check:
+    """Whether ``--sandbox`` works here (bubblewrap, and its namespaces); required when
+    the ``sandbox`` setting asks every session to run in one."""
+    # lazy: start-up speed (off the path of session list and --help)
+    from gzia.sandbox import sandbox_support
+    from gzia.sandbox.probe import INSTALL_HINT
+
+    required = _sandbox_required()
+    support = sandbox_support()
+    if support.bwrap is None:
+        return Check("sandbox", False, required,
+                     gettext("bubblewrap (bwrap) not found on PATH: --sandbox cannot run"),
+                     gettext(INSTALL_HINT))
+    if support.problem is not None:
+        return Check("sandbox", False, required,
+                     gettext("bubblewrap cannot create a sandbox here: {problem}",
+                             problem=support.problem),
+                     gettext("let unprivileged users create user namespaces "
+                             "(sysctl kernel.unprivileged_userns_clone=1)"))
+    return Check("sandbox", True, required,
+                 gettext("sandboxes work ({bwrap})", bwrap=support.bwrap))
+
+
+def _sandbox_required() -> bool:
+    try:
+        return bool(load_config().get("sandbox"))
+    except GzError:
+        return False
+
+
 CHECKS: tuple[Callable[[], Check], ...] = (
     check_python, check_git, check_config, check_plugins, check_agents, check_mcp,
-    check_update_sources,
+    check_sandbox, check_update_sources,
 )
 
 

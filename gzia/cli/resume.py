@@ -19,7 +19,7 @@ from gzia.sessions.workspace import Workspace
           shell_complete=session_ids)
 @project_dir
 @run_options("name", "background", "timeout", "no_output_timeout", "profiles", "no_mcp",
-             "no_notify")
+             "no_notify", "sandbox")
 def app(session_id: str, directory: str | None, run: RunOptions) -> None:
     resume_and_report(ResumeRequest(session_id, directory, run))
 

@@ -63,6 +63,10 @@ OPTIONS: dict[str, Callable[[F], F]] = {
     "exit_code": click.option(
         "--exit-code", is_flag=True,
         help="Exit with the agent's own exit code (128+N if signal N ended it) instead of 1."),
+    "sandbox": click.option(
+        "--sandbox", is_flag=True,
+        help="Run the agent in a sandbox (bubblewrap): it writes only its worktree, reads no "
+             "secrets and reaches only allowed hosts (kept on resume)."),
     "no_notify": click.option(
         "--no-notify", is_flag=True,
         help="Send no notification for this session (kept on resume)."),
@@ -102,6 +106,7 @@ def options_from(given: dict[str, Any]) -> RunOptions:
         direct=given.pop("direct", False), exit_code=given.pop("exit_code", False),
         idempotency_key=None if key is None else _valid_key(key),
         output_to_stderr=output.is_json(), notify=not given.pop("no_notify", False),
+        sandbox=given.pop("sandbox", False),
         name=None if name is None else _valid_name(name))
 
 
@@ -129,15 +134,18 @@ def session_request(directory: str | None, driver: Driver, permission: Permissio
     MCP server command when ``mcp``, a ``-b`` run's log size and window)."""
     from gzia.sessions.mcp_command import server_command
     from gzia.sessions.run import SessionRequest
-    from gzia.sessions.run_settings import background_options, push_allowed
+    from gzia.sessions.run_settings import background_options, push_allowed, sandbox_wanted
 
+    sandbox = sandbox_wanted(run.sandbox)
+    if sandbox:  # its own terminal: never the person's (docs/sandbox.md)
+        fields["pty"] = True
     return SessionRequest(
         directory, driver, permission, output_to_stderr=run.output_to_stderr,
         allow_push=push_allowed(run.allow_push), labels=run.labels,
         idempotency_key=run.idempotency_key,
         mcp_server=server_command(run.no_mcp) if mcp else None,
         background=background_options(run.background), profiles=run.profiles, name=run.name,
-        direct=run.direct, notify=run.notify, **fields)
+        direct=run.direct, notify=run.notify, sandbox=sandbox, **fields)
 
 
 def watchdog_of(run: RunOptions) -> Watchdog:

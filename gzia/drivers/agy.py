@@ -9,15 +9,18 @@ session's own workspace without history. agy has no read-only mode, so readonly 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from gzia.contract import Permission
 from gzia.drivers.base import (
     ExecutableDriver,
     LaunchRequest,
+    StatePath,
     checked_conversation_id,
     readonly_unsupported,
 )
+from gzia.drivers.transcripts import home_of
 
 
 class AntigravityDriver(ExecutableDriver):
@@ -25,6 +28,10 @@ class AntigravityDriver(ExecutableDriver):
     display_name: ClassVar[str] = "Google Antigravity (agy)"
     binary: ClassVar[str] = "agy"
     mcp_support: ClassVar[str] = "none"
+    sandbox_hosts: ClassVar[tuple[str, ...]] = ("generativelanguage.googleapis.com",)
+
+    def sandbox_state(self, env: Mapping[str, str]) -> tuple[StatePath, ...]:
+        return (StatePath(home_of(env) / ".gemini"),)
 
     def install_hint(self) -> str:
         return "curl -fsSL https://antigravity.google/cli/install.sh | bash"

@@ -56,6 +56,17 @@ class LaunchRequest:
 
 
 @dataclass(frozen=True)
+class StatePath:
+    """A place where an agent keeps its own state (conversations, login): writable in a
+    sandbox (docs/sandbox.md)."""
+
+    path: Path
+    directory: bool = True
+    """A directory (created if missing, so the agent can write it), else one file (bound
+    only when it exists)."""
+
+
+@dataclass(frozen=True)
 class QuitKeys:
     """How a person ends the agent from its terminal (``session stop``): each press is
     typed in turn, ``pause_s`` apart."""
@@ -190,6 +201,14 @@ class ExecutableDriver:
     kill_grace_ms: ClassVar[int | None] = None
     """A longer grace between SIGTERM and SIGKILL its agent needs to save its state (``None``:
     the ``kill_grace_ms`` setting's; see :func:`kill_grace_of`)."""
+    sandbox_hosts: ClassVar[tuple[str, ...]] = ()
+    """The hosts the agent's model API answers on: a sandbox in allowlist mode lets it reach
+    these (docs/sandbox.md)."""
+
+    def sandbox_state(self, env: Mapping[str, str]) -> tuple[StatePath, ...]:
+        """Where the agent keeps its conversations and login: writable in a sandbox."""
+        return ()
+
     quit_signals: ClassVar[frozenset[int]] = frozenset()
     """Signals the agent dies of when the person quits it its own way (opencode's Ctrl+C):
     such an end is a completed session, not a killed one (:func:`quit_signals_of`)."""
@@ -245,6 +264,19 @@ def kill_grace_of(driver: Driver) -> int | None:
     """The grace (ms) a driver declares for its agent, if it asks for one."""
     grace = getattr(driver, "kill_grace_ms", None)
     return grace if isinstance(grace, int) and grace >= 0 else None
+
+
+def sandbox_state_of(driver: Driver, env: Mapping[str, str]) -> tuple[StatePath, ...]:
+    """Where ``driver``'s agent keeps its state (optional member; default: nowhere)."""
+    declared = getattr(driver, "sandbox_state", None)
+    found = declared(env) if callable(declared) else ()
+    return tuple(item for item in found if isinstance(item, StatePath))
+
+
+def sandbox_hosts_of(driver: Driver) -> tuple[str, ...]:
+    """The model API hosts ``driver``'s agent talks to (optional member; default: none)."""
+    hosts = getattr(driver, "sandbox_hosts", ()) or ()
+    return tuple(host for host in hosts if isinstance(host, str))
 
 
 def quit_signals_of(driver: Driver) -> frozenset[int]:

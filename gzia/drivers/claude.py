@@ -23,8 +23,10 @@ from gzia.drivers.base import (
     ExecutableDriver,
     LaunchRequest,
     QuitKeys,
+    StatePath,
     guarded_positional,
 )
+from gzia.drivers.transcripts import claude_state
 from gzia.i18n import N_, gettext
 
 PERMISSION_FLAGS: dict[Permission, list[str]] = {
@@ -49,6 +51,11 @@ class ClaudeDriver(ExecutableDriver):
     unset_env: ClassVar[tuple[str, ...]] = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
     state_method: ClassVar[str] = STATE_HOOKS
     kill_grace_ms: ClassVar[int | None] = AGENT_FLUSH_GRACE_MS  # docs/drivers.md, "Stopping"
+    sandbox_hosts: ClassVar[tuple[str, ...]] = ("api.anthropic.com",)
+
+    def sandbox_state(self, env: Mapping[str, str]) -> tuple[StatePath, ...]:
+        config_dir, settings = claude_state(env)
+        return StatePath(config_dir), StatePath(settings, directory=False)
 
     def install_hint(self) -> str:
         return gettext("npm install -g @anthropic-ai/claude-code")

@@ -20,9 +20,10 @@ from gzia.drivers.base import (
     ExecutableDriver,
     LaunchRequest,
     QuitKeys,
+    StatePath,
     checked_conversation_id,
 )
-from gzia.drivers.transcripts import opencode_conversation_since
+from gzia.drivers.transcripts import opencode_conversation_since, opencode_state
 from gzia.i18n import N_, gettext
 
 PERMISSION_ENV = "OPENCODE_PERMISSION"
@@ -45,6 +46,11 @@ class OpenCodeDriver(ExecutableDriver):
     state_method: ClassVar[str] = STATE_HOOKS
     kill_grace_ms: ClassVar[int | None] = AGENT_FLUSH_GRACE_MS  # docs/drivers.md, "Stopping"
     quit_signals: ClassVar[frozenset[int]] = frozenset({signal.SIGINT})  # its Ctrl+C quit
+    sandbox_hosts: ClassVar[tuple[str, ...]] = ("api.anthropic.com", "api.openai.com",
+                                                 "opencode.ai")
+
+    def sandbox_state(self, env: Mapping[str, str]) -> tuple[StatePath, ...]:
+        return tuple(StatePath(path) for path in opencode_state(env))
 
     def install_hint(self) -> str:
         return gettext("curl -fsSL https://opencode.ai/install | bash")

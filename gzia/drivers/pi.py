@@ -18,9 +18,10 @@ from gzia.drivers.base import (
     ExecutableDriver,
     LaunchRequest,
     QuitKeys,
+    StatePath,
     guarded_positional,
 )
-from gzia.drivers.transcripts import pi_conversation_since
+from gzia.drivers.transcripts import pi_conversation_since, pi_state
 from gzia.i18n import gettext
 
 READONLY_TOOLS = "read,grep,find,ls"
@@ -36,6 +37,10 @@ class PiDriver(ExecutableDriver):
     other_binaries: ClassVar[tuple[str, ...]] = ("pi-agent",)  # the name the original looked for
     mcp_support: ClassVar[str] = "none"
     quit_keys: ClassVar[QuitKeys] = DOUBLE_CTRL_C  # "Press Ctrl-C again to exit"
+    sandbox_hosts: ClassVar[tuple[str, ...]] = ("api.anthropic.com", "api.openai.com")
+
+    def sandbox_state(self, env: Mapping[str, str]) -> tuple[StatePath, ...]:
+        return (StatePath(pi_state(env)),)
 
     def install_hint(self) -> str:
         return gettext("npm install -g @mariozechner/pi-coding-agent")

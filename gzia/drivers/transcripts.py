@@ -33,6 +33,28 @@ def claude_projects_dir(env: Mapping[str, str]) -> Path:
     return (Path(configured) if configured else home_of(env) / ".claude") / "projects"
 
 
+def claude_state(env: Mapping[str, str]) -> tuple[Path, Path]:
+    """Claude Code's own state: ``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``) and
+    ``~/.claude.json`` (its login and settings)."""
+    configured = env.get("CLAUDE_CONFIG_DIR")
+    home = home_of(env)
+    return (Path(configured) if configured else home / ".claude"), home / ".claude.json"
+
+
+def opencode_state(env: Mapping[str, str]) -> tuple[Path, ...]:
+    """opencode's directories: ``opencode/`` under each XDG base (data, config, cache, state)."""
+    home = home_of(env)
+    bases = (("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config"),
+             ("XDG_CACHE_HOME", ".cache"), ("XDG_STATE_HOME", ".local/state"))
+    return tuple((Path(env[name]) if env.get(name) else home / default) / "opencode"
+                 for name, default in bases)
+
+
+def pi_state(env: Mapping[str, str]) -> Path:
+    """pi's directory: ``$PI_CODING_AGENT_DIR``, default ``~/.pi/agent``."""
+    return pi_sessions_dir(env).parent
+
+
 def claude_slug(cwd: str) -> str:
     """Claude Code's folder for a working directory: every other character becomes ``-``."""
     return _NOT_ALNUM.sub("-", cwd)

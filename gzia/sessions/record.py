@@ -159,6 +159,8 @@ class SessionRecord:
     stop_requested_at: str | None = field(default=None, metadata=SPARSE)
     """When ``session stop`` asked the agent to end (RFC 3339): an agent that then ends
     on its own is recorded ``end_reason: stopped``. Cleared on resume."""
+    sandbox: dict[str, Any] | None = field(default=None, metadata=SPARSE)
+    """A sandboxed session's sandbox: ``{"network", "rw", "hidden"}`` (docs/sandbox.md)."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (or not in the form it writes them): written
     back unchanged. Records of the original gz-ia and of newer versions keep theirs."""
@@ -392,10 +394,18 @@ def _warnings(value: object) -> list[dict[str, str]] | None:
     return value
 
 
+def _sandbox(value: object) -> dict[str, Any] | None:
+    if type(value) is not dict or type(value.get("network")) is not str:
+        return None
+    lists = (_string_list(value.get(key)) for key in ("rw", "hidden"))
+    return value if all(item is not None for item in lists) else None
+
+
 _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "command": _string_list, "allow_push": _true, "holder": HolderRef.from_json,
     "holder_warnings": _warnings, "name": _text, "state": _text, "state_since": _text,
     "state_reason": _text, "notify": _false, "stop_requested_at": _text,
+    "sandbox": _sandbox,
 }
 """Each sparse field, in its written order, and how it is read: a value of another form
 stays in ``extras``."""

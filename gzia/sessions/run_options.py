@@ -33,3 +33,6 @@ class RunOptions:
     """``--exit-code``: end with the agent's own exit code (128+N for signal N)."""
     notify: bool = True
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""
+    sandbox: bool = False
+    """``--sandbox``: run the agent in a bubblewrap sandbox (else the ``sandbox`` setting;
+    kept on resume: docs/sandbox.md)."""

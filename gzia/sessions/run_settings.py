@@ -29,6 +29,11 @@ def direct_allowed(flag: bool) -> bool:
     return flag or bool(load_config().get("direct"))
 
 
+def sandbox_wanted(flag: bool) -> bool:
+    """``--sandbox``, else the ``sandbox`` setting (docs/sandbox.md)."""
+    return flag or bool(load_config().get("sandbox"))
+
+
 def agent_kill_grace_ms(driver: Driver | None) -> int:
     """The grace before SIGKILL for ``driver``'s agent: the ``kill_grace_ms`` setting (100 ms
     by default, seed 000), or the longer one the driver declares while the setting is left

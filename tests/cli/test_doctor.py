@@ -17,7 +17,8 @@ def test_ready_machine(cli: Cli) -> None:
     assert result.json["ok"] is True
     assert data["ready"] is True
     checks = {c["name"]: c for c in data["checks"]}
-    assert list(checks) == ["python", "git", "config", "plugins", "agents", "mcp", "update"]
+    assert list(checks) == ["python", "git", "config", "plugins", "agents", "mcp", "sandbox",
+                           "update"]
     assert checks["mcp"]["ok"] is True
     assert checks["mcp"]["detail"] == "MCP server can start (mcp SDK 2.3.0)"
     assert checks["update"]["ok"] is False

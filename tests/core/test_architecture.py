@@ -36,12 +36,13 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "views": ("sessions", "supervisor", "drivers", "profiles"),
     "metrics": ("sessions", "drivers"),
     "orchy": ("sessions",),
-    "doctor": ("update",),
-    "sessions": ("supervisor", "drivers", "profiles", "update"),
+    "doctor": ("update", "sandbox"),
+    "sessions": ("supervisor", "drivers", "profiles", "update", "sandbox"),
     "update": (),
     "drivers": (),
     "supervisor": (),
     "profiles": (),
+    "sandbox": (),
 }
 """What each layer below ``cli`` may import besides :data:`CORE` and itself: the table of
 docs/architecture.md, which :func:`test_the_documented_layers_are_these` holds to this."""

@@ -51,6 +51,8 @@ class SessionRequest:
     setting allows it too: :func:`gzia.sessions.run_settings.direct_allowed`)."""
     notify: bool = True
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""
+    sandbox: bool = False
+    """Run the agent in a bubblewrap sandbox (:mod:`gzia.sessions.sandboxing`)."""
 
 
 class RunEnd(Enum):

@@ -67,7 +67,9 @@ from gzia.sessions.run_settings import (
     direct_allowed,
     log_max_bytes,
     push_allowed,
+    sandbox_wanted,
 )
+from gzia.sessions.sandboxing import check_sandbox, sandboxed
 from gzia.sessions.state_sources import StateHooks, detector_watch, state_hooks
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
@@ -107,6 +109,7 @@ def start_session(
     watchdog = agent_watchdog(watchdog, request.driver)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
+    check_sandbox(request.sandbox)
     if request.name is not None:
         checked_name(request.name)  # before anything is created
     bundle = _profile_bundle(project, request.profiles, environ)
@@ -162,11 +165,13 @@ def resume_session(
     store = SessionStore(project)
     record = _not_running(get_session(store, ref))
     background = background_options(options.background)
+    sandbox = sandbox_wanted(options.sandbox) or record.sandbox is not None
+    check_sandbox(sandbox)
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
         command=record.command, mode=record.mode or "chat",
         output_to_stderr=options.output_to_stderr, mcp_server=server_command(options.no_mcp),
-        pty=background is not None, background=background,
+        pty=background is not None or sandbox, background=background, sandbox=sandbox,
         allow_push=push_allowed(options.allow_push) or record.allow_push is True,
         profiles=tuple(dict.fromkeys([*(record.profiles or ()), *options.profiles])),
         notify=options.notify and record.notify is not False,
@@ -374,10 +379,17 @@ class _Launch:
                                hooks=state_hooks(self.store, record.id, self.request.driver))
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id), log_max_bytes())
+        if self.request.sandbox:
+            command = self._sandboxed(record, command)
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
         return command
 
+
+    def _sandboxed(self, record: SessionRecord, command: Command) -> Command:
+        command, policy = sandboxed(command, self.workspace, self.request.driver)
+        self.store.update(record.id, lambda r: setattr(r, "sandbox", policy.to_json()))
+        return command
 
     def _projected(self, record: SessionRecord,
                    env: Mapping[str, str]) -> tuple[Mapping[str, str], Mapping[str, Any]]:

@@ -1,0 +1,79 @@
+"""A session's agent command, wrapped in its sandbox (docs/sandbox.md): the session's side
+of :mod:`gzia.sandbox`, which knows nothing of sessions.
+
+:func:`check_sandbox` runs before anything of a new session exists, so a start that
+cannot be sandboxed leaves nothing behind and never runs unsandboxed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from gzia.config import load_config, paths
+from gzia.drivers.base import Driver, StatePath, sandbox_state_of
+from gzia.sandbox import (
+    SandboxInputs,
+    SandboxPolicy,
+    commit_paths,
+    require_sandbox,
+    sandbox_policy,
+    sandboxed_argv,
+)
+from gzia.sessions.workspace import Workspace
+from gzia.supervisor.command import Command
+
+
+def check_sandbox(wanted: bool) -> None:
+    """Raise (exit 1, the install hint) when a sandbox is wanted and cannot be made here."""
+    if wanted:
+        require_sandbox()
+
+
+def sandboxed(command: Command, workspace: Workspace, driver: Driver) -> tuple[Command,
+                                                                            SandboxPolicy]:
+    """``command`` run inside the session's sandbox, and the policy it runs under."""
+    bwrap = require_sandbox()
+    policy = sandbox_policy(_inputs(workspace, driver, command.env))
+    argv = sandboxed_argv(bwrap, policy, list(command.argv))
+    return replace(command, argv=tuple(argv)), policy
+
+
+def _inputs(workspace: Workspace, driver: Driver, env: Mapping[str, str]) -> SandboxInputs:
+    config = load_config()
+    git = None
+    if workspace.is_isolated and workspace.branch_name:
+        git = commit_paths(Path(workspace.target_dir), workspace.branch_name)
+    return SandboxInputs(
+        workdir=Path(workspace.target_dir), project_root=Path(workspace.working_dir),
+        network=str(config.get("sandbox_network")), git=git,
+        agent_state=_agent_state(sandbox_state_of(driver, env)), gzia_dirs=_gzia_dirs(),
+        read_only=(*_program_dirs(env), *(config.get("sandbox_ro") or ())),
+        writable=tuple(config.get("sandbox_rw") or ()),
+        hidden=tuple(config.get("sandbox_hide") or ()), env=env)
+
+
+def _agent_state(declared: tuple[StatePath, ...]) -> tuple[Path, ...]:
+    """The agent's state paths, its directories created (the agent would create them, and
+    it cannot inside a read-only home); a file is bound only when it exists."""
+    for item in declared:
+        if item.directory:
+            item.path.mkdir(parents=True, exist_ok=True)
+    return tuple(item.path for item in declared)
+
+
+def _program_dirs(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The agent's PATH, shown read-only wherever it is (a directory under ``/tmp`` too:
+    the sandbox's own ``/tmp`` is empty)."""
+    return tuple(entry for entry in env.get("PATH", "").split(os.pathsep)
+                 if entry and Path(entry).is_absolute())
+
+
+def _gzia_dirs() -> tuple[Path, ...]:
+    """gz-ia's own files that a sandbox hides: its config (credentials), its state, its
+    runtime dir (the control sockets of every session). Its data (plugins) and cache (the
+    zipapp's unpacked dependencies) stay readable: ``gz-ia mcp`` runs inside."""
+    where = paths()
+    return (where.config_dir, where.config_file, where.state_dir, where.runtime_dir)
