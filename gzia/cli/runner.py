@@ -22,7 +22,7 @@ from gzia.contract import (
     MissingRequiredError,
     UnknownFlagError,
 )
-from gzia.i18n import N_
+from gzia.i18n import N_, bind_click
 
 
 def build_root(*, sheds_credentials: bool = False) -> RootGroup:
@@ -49,6 +49,7 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: Any) -> No
 def run(args: list[str], *, sheds_credentials: bool = False) -> int:
     """Run one command line; its :class:`~gzia.cli.output.Output` reaches the commands
     as click's ``ctx.obj``."""
+    bind_click()  # click's texts from gz-ia's catalogue: no stdlib catalogue search per parse
     with outcome.invocation() as out:
         return _run(args, build_root(sheds_credentials=sheds_credentials), out)
 
