@@ -33,3 +33,7 @@ class RunOptions:
     """``--exit-code``: end with the agent's own exit code (128+N for signal N)."""
     notify: bool = True
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""
+    base: str | None = None
+    """``--base``: the branch, tag or commit a new session branches from (else HEAD)."""
+    fetch: bool = False
+    """``--fetch``: fetch the base branch from its remote first and branch from that."""

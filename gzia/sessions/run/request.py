@@ -51,6 +51,10 @@ class SessionRequest:
     setting allows it too: :func:`gzia.sessions.run_settings.direct_allowed`)."""
     notify: bool = True
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""
+    base: str | None = None
+    """``--base``: what a new session branches from (:mod:`gzia.sessions.base_ref`)."""
+    fetch: bool = False
+    """``--fetch``: fetch the base branch first and branch from the fetched one."""
 
 
 class RunEnd(Enum):
