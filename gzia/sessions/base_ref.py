@@ -8,9 +8,10 @@ user's own git credentials, and branches from that; ``--fetch`` alone fetches th
 checked out. Nothing here moves a local branch or touches the work tree: the base is only
 read.
 
-The record keeps ``base_branch`` (the local branch the work is for: what ``session merge``
-and ``session update`` mean by "the base"), ``base_commit``, and ``base_remote`` when the
-session was branched from a fetched branch, so ``session update`` fetches again.
+The record keeps ``base_branch`` (the branch the work is for: what ``session update`` means
+by "the base"), ``base_commit``, and ``base_remote`` when the session was branched from a
+fetched or remote-tracking branch (``--base origin/main`` is ``main`` from ``origin``), so
+``session update`` fetches it again.
 """
 
 from __future__ import annotations
@@ -60,7 +61,12 @@ def choose_base(project: Project, base: str | None, fetch: bool) -> BaseChoice |
         return None
     _refuse_option_like(base)
     commit = _commit_of(directory, base, base)
-    return BaseChoice(commit, base if _is_local_branch(directory, base) else None)
+    if _has_ref(directory, f"refs/heads/{base}"):
+        return BaseChoice(commit, base)
+    if _has_ref(directory, f"refs/remotes/{base}") and "/" in base:
+        remote, _, branch = base.partition("/")  # origin/main: main, as fetched from origin
+        return BaseChoice(commit, branch, remote)
+    return BaseChoice(commit, None)
 
 
 def fetch_branch(directory: Path, branch: str) -> str:
@@ -106,8 +112,8 @@ def _commit_of(directory: Path, ref: str, shown: str) -> str:
     return done.stdout.strip()
 
 
-def _is_local_branch(directory: Path, name: str) -> bool:
-    return run_git(["show-ref", "--verify", "--quiet", f"refs/heads/{name}"], directory).ok
+def _has_ref(directory: Path, ref: str) -> bool:
+    return run_git(["show-ref", "--verify", "--quiet", ref], directory).ok
 
 
 def _checked_out_branch(directory: Path) -> str:

@@ -126,6 +126,15 @@ def test_fetch_branches_from_the_remotes_newest_commit(gz: Gz, agent: Any, repo:
     assert state_of(repo) == before  # the local main did not move
 
 
+def test_base_remote_tracking_branch_is_the_branch_and_its_remote(
+        gz: Gz, agent: Any, repo: Path, origin: Path) -> None:
+    agent("lister", LIST_FILES)
+    git(repo, "fetch", "-q", "origin")
+    record = gz("--json", "exec", "--base", "origin/main", "--", "lister", cwd=repo).json["data"]
+    assert (record["base_branch"], record["base_remote"], record["base_commit"]) == (
+        "main", "origin", git(origin, "rev-parse", "main"))
+
+
 def test_fetch_from_a_remote_that_is_gone_is_a_network_error(gz: Gz, agent: Any, repo: Path,
                                                              origin: Path, tmp_path: Path) -> None:
     agent("lister", LIST_FILES)
