@@ -23,7 +23,9 @@ MO_MAGIC = 0x950412DE
 
 def parse_po(text: str) -> dict[str, str]:
     """The translated entries of a ``.po`` text, keyed as a ``.mo`` keys them:
-    ``context\\x04msgid`` and ``singular\\x00plural`` (translations joined by ``\\x00``)."""
+    ``context\\x04msgid`` and ``singular\\x00plural`` (translations joined by ``\\x00``).
+    An entry ends at a blank line, or where the next one begins (``msgctxt`` or ``msgid``
+    after a ``msgstr``: msgfmt accepts that too)."""
     entries: dict[str, str] = {}
     fields: dict[str, str] = {}
     current = ""
@@ -33,6 +35,9 @@ def parse_po(text: str) -> dict[str, str]:
             fields[current] += ast.literal_eval(line)
         elif line and not line.startswith("#"):
             current, _, value = line.partition(" ")
+            if current in ("msgctxt", "msgid") and any(f.startswith("msgstr") for f in fields):
+                _add_entry(entries, fields)
+                fields = {}
             fields[current] = ast.literal_eval(value)
         elif not line and fields:
             _add_entry(entries, fields)

@@ -1,5 +1,5 @@
 """Values a shell completes after a flag or argument: providers, permission modes,
-profiles, setting names (session ids: :mod:`gzia.cli.session.common`; shells:
+profiles, branches, setting names (session ids: :mod:`gzia.cli.session.common`; shells:
 :mod:`gzia.cli.completion`).
 
 Each completer is handed to click as ``shell_complete=`` and imports what it reads only
@@ -53,6 +53,17 @@ def profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> lis
     except GzError:
         return []
     return matching([(p.name, p.description) for p in catalog.profiles.values()], incomplete)
+
+
+def branches(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    from gzia.contract import GzError
+    from gzia.sessions.choices import branch_choices
+    from gzia.sessions.project import find_project
+
+    try:
+        return matching(branch_choices(find_project(ctx.params.get("directory"))), incomplete)
+    except GzError:
+        return []
 
 
 def setting_keys(ctx: click.Context, param: click.Parameter,

@@ -70,6 +70,13 @@ OPTIONS: dict[str, Callable[[F], F]] = {
     "no_notify": click.option(
         "--no-notify", is_flag=True,
         help="Send no notification for this session (kept on resume)."),
+    "base": click.option(
+        "--base", metavar="BRANCH|REF",
+        help="Branch the session from this branch, tag or commit (default: HEAD).",
+        shell_complete=completers.branches),
+    "fetch": click.option(
+        "--fetch", is_flag=True,
+        help="Fetch the base branch from its remote first and branch from the fetched one."),
 }
 
 
@@ -107,6 +114,7 @@ def options_from(given: dict[str, Any]) -> RunOptions:
         idempotency_key=None if key is None else _valid_key(key),
         output_to_stderr=output.is_json(), notify=not given.pop("no_notify", False),
         sandbox=given.pop("sandbox", False),
+        base=given.pop("base", None), fetch=given.pop("fetch", False),
         name=None if name is None else _valid_name(name))
 
 
@@ -145,7 +153,8 @@ def session_request(directory: str | None, driver: Driver, permission: Permissio
         idempotency_key=run.idempotency_key,
         mcp_server=server_command(run.no_mcp) if mcp else None,
         background=background_options(run.background), profiles=run.profiles, name=run.name,
-        direct=run.direct, notify=run.notify, sandbox=sandbox, **fields)
+        direct=run.direct, notify=run.notify, sandbox=sandbox, base=run.base, fetch=run.fetch,
+        **fields)
 
 
 def watchdog_of(run: RunOptions) -> Watchdog:

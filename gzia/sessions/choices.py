@@ -1,5 +1,6 @@
-"""Session ids for shell completion, read cheaply: the store's file names, and of each
-record only its name, prompt or command (no reconcile, no lock, no link followed)."""
+"""Values for shell completion, read cheaply. Session ids: the store's file names, and of
+each record only its name, prompt or command (no reconcile, no lock, no link followed).
+Branches: one ``git for-each-ref``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import json
 import os
 import re
 
+from gzia.sessions.git import run_git
+from gzia.sessions.ids import BRANCH_PREFIX
 from gzia.sessions.project import Project
 
 _PREFIX = re.compile(r"[0-9a-f]{0,8}")
@@ -60,3 +63,14 @@ def _description(path: str) -> str:
 def _one_line(text: str) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= DESCRIPTION_CHARS else flat[:DESCRIPTION_CHARS - 1] + "…"
+
+
+def branch_choices(project: Project) -> list[str]:
+    """The repository's local and remote-tracking branches (``--base``), gz-ia's own
+    session branches left out."""
+    if not project.is_git:
+        return []
+    done = run_git(["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/remotes"],
+                   project.base)
+    names = done.stdout.splitlines() if done.ok else []
+    return [name for name in names if name and not name.startswith(BRANCH_PREFIX)]

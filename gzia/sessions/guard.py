@@ -36,8 +36,8 @@ from gzia.atomic import write_atomic
 from gzia.contract import IOFailure
 from gzia.i18n import N_, gettext
 from gzia.sessions.git import git_ok, run_git
+from gzia.sessions.ids import BRANCH_PREFIX
 from gzia.sessions.project import Project
-from gzia.sessions.workspace import BRANCH_PREFIX
 
 HOOKS_DIR = "hooks"
 NEUTRAL_KEY = "gz-ia.guard"

@@ -1,4 +1,5 @@
-"""Session ids: 8 lowercase hex characters, checked before they touch any path."""
+"""Session ids: 8 lowercase hex characters, checked before they touch any path; a
+session's branch is its id under :data:`BRANCH_PREFIX`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from gzia.contract import InvalidInputError
 from gzia.i18n import N_
 
 ID_LENGTH = 8
+BRANCH_PREFIX = "harness/"
 MIN_PREFIX = 4
 _FULL_ID = re.compile(r"[0-9a-f]{8}")
 _ID_OR_PREFIX = re.compile(rf"[0-9a-f]{{{MIN_PREFIX},{ID_LENGTH}}}")

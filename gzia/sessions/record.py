@@ -161,6 +161,9 @@ class SessionRecord:
     on its own is recorded ``end_reason: stopped``. Cleared on resume."""
     sandbox: dict[str, Any] | None = field(default=None, metadata=SPARSE)
     """A sandboxed session's sandbox: ``{"network", "rw", "hidden"}`` (docs/sandbox.md)."""
+    base_remote: str | None = field(default=None, metadata=SPARSE)
+    """The remote the base branch was fetched from (``--fetch``): ``session update``
+    fetches it again (:mod:`gzia.sessions.base_ref`)."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (or not in the form it writes them): written
     back unchanged. Records of the original gz-ia and of newer versions keep theirs."""
@@ -406,6 +409,7 @@ _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "holder_warnings": _warnings, "name": _text, "state": _text, "state_since": _text,
     "state_reason": _text, "notify": _false, "stop_requested_at": _text,
     "sandbox": _sandbox,
+    "base_remote": _text,
 }
 """Each sparse field, in its written order, and how it is read: a value of another form
 stays in ``extras``."""

@@ -36,3 +36,7 @@ class RunOptions:
     sandbox: bool = False
     """``--sandbox``: run the agent in a bubblewrap sandbox (else the ``sandbox`` setting;
     kept on resume: docs/sandbox.md)."""
+    base: str | None = None
+    """``--base``: the branch, tag or commit a new session branches from (else HEAD)."""
+    fetch: bool = False
+    """``--fetch``: fetch the base branch from its remote first and branch from that."""

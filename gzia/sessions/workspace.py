@@ -27,22 +27,25 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from gzia.atomic import write_atomic
 from gzia.contract import InvalidInputError, LockedError, NotFoundError, SafetyBlockError
 from gzia.filelock import hold_lock
 from gzia.i18n import N_
-from gzia.sessions.git import changed_paths, git_ok, run_git
-from gzia.sessions.ids import validate_session_id
+from gzia.sessions.git import changed_paths, git_ok, rev_parse, run_git
+from gzia.sessions.ids import BRANCH_PREFIX, validate_session_id
 from gzia.sessions.project import HARNESS_DIR, Project
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.supervisor.signals import stop_signals_held
 
+if TYPE_CHECKING:
+    from gzia.sessions.base_ref import BaseChoice
+
 INJECTED_DIR = ".harness-session"
 HARNESS_PATHS = (HARNESS_DIR, INJECTED_DIR)
 """gz-ia's own directories: what is under them is never the user's uncommitted work."""
-BRANCH_PREFIX = "harness/"
 EXCLUDE_HEADER = "# gz-ia session worktrees and metadata"
 EXCLUDED_ENTRIES = (f"{HARNESS_DIR}/", f"{INJECTED_DIR}/")
 
@@ -61,6 +64,8 @@ class Workspace:
     base_commit: str | None = None
     base_dir: Path | None = None
     """The user's linked worktree the session branched from; ``None``: ``working_dir``."""
+    base_remote: str | None = None
+    """``--fetch``: the remote the base branch came from."""
 
     @property
     def injected_dir(self) -> Path:
@@ -78,6 +83,8 @@ class Workspace:
             record.base_branch = self.base_branch
         if self.base_commit is not None or record.base_commit is None:
             record.base_commit = self.base_commit
+        if self.base_remote is not None:
+            record.base_remote = self.base_remote
 
 
 def branch_for(session_id: str) -> str:
@@ -108,19 +115,24 @@ def refuse_unasked_direct(project: Project, direct: bool) -> None:
                            details={"dir": root})
 
 
-def prepare_workspace(project: Project, session_id: str) -> Workspace:
-    """Create (or reuse, on resume) the session's workspace."""
+def prepare_workspace(project: Project, session_id: str,
+                      base: BaseChoice | None = None) -> Workspace:
+    """Create (or reuse, on resume) the session's workspace, branched from ``base``
+    (``--base``/``--fetch``: :mod:`gzia.sessions.base_ref`), else from the base's HEAD."""
     session_id = validate_session_id(session_id)
     if not project.is_git:
         return Workspace(session_id, project.root, project.root, is_isolated=False)
-    base_commit = _head_commit(project)
-    base_branch = current_branch(project.base)
+    if base is None:
+        base_commit, base_branch = _head_commit(project), current_branch(project.base)
+    else:
+        base_commit, base_branch = base.commit, base.branch
     ensure_excluded(project)
     worktree, branch = worktree_for(project, session_id), branch_for(session_id)
     if not _is_worktree(worktree):
         _add_worktree(project, worktree, branch, base_commit)
     return Workspace(session_id, project.root, worktree, True, worktree, branch,
-                     base_branch, base_commit, project.base_root)
+                     base_branch, base_commit, project.base_root,
+                     base.remote if base is not None else None)
 
 
 def workspace_of(project: Project, record: SessionRecord) -> Workspace:
@@ -139,10 +151,15 @@ def workspace_of(project: Project, record: SessionRecord) -> Workspace:
 def uncommitted_in_base(workspace: Workspace) -> list[str]:
     """Paths the base work tree has changed or untracked: a new isolated session starts
     from the base's last commit, so it has none of them. Empty in direct mode (the agent
-    works in the directory itself)."""
+    works in the directory itself) and for a session branched from elsewhere (``--base``,
+    ``--fetch``), which was never going to have them."""
     if not workspace.is_isolated:
         return []
-    return changed_paths(workspace.base_dir or workspace.working_dir)
+    base_dir = workspace.base_dir or workspace.working_dir
+    changed = changed_paths(base_dir)
+    if changed and workspace.base_commit not in (None, rev_parse(base_dir, "HEAD")):
+        return []
+    return changed
 
 
 def inject_file(workspace: Workspace, relpath: str, content: str | bytes) -> Path:

@@ -47,6 +47,8 @@ class Choice:
     timeout_s: float | None = None
     name: str | None = None
     """``--name`` (checked by :func:`parse_name`)."""
+    base: str | None = None
+    """``--base``: what the session branches from (checked when it starts)."""
 
 
 def parse_command(text: str) -> tuple[str, ...]:
@@ -150,7 +152,8 @@ def profile_names(project: Project) -> list[str]:
 def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = None,
           ) -> SessionRun:
     """Start the session as ``gz-ia chat [-b] -p P -m M --profile ... --label ... --timeout S
-    --name N -i PROMPT`` does, or, with a command, as ``gz-ia exec [-b] ... -- CMD ARGS`` does.
+    --name N --base B -i PROMPT`` does, or, with a command, as ``gz-ia exec [-b] ... -- CMD
+    ARGS`` does.
 
     In the foreground this returns when the agent has ended (the caller has handed it the
     terminal); in the background, once the holder reports the agent running.
@@ -172,7 +175,7 @@ def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = 
                              pty=choice.background,
                              background=background_options(choice.background),
                              labels=choice.labels or None, profiles=choice.profiles,
-                             name=choice.name)
+                             name=choice.name, base=choice.base)
     return start_session(request, watchdog=configured_watchdog(choice.timeout_s),
                          on_launch=on_launch)
 

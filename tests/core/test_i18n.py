@@ -60,6 +60,14 @@ def test_every_entry_is_translated() -> None:
     assert len(catalogue()) == entries - 1  # the header is the one entry with msgid ""
 
 
+def test_an_entry_without_a_blank_line_before_the_next_is_kept() -> None:
+    """msgfmt accepts two entries with no blank line between them (a merge can leave
+    that); the build must not drop the first."""
+    text = ('msgid "one"\nmsgstr "uno"\nmsgctxt "c"\nmsgid "two"\nmsgstr "dos"\n'
+            'msgid "three"\nmsgid_plural "threes"\nmsgstr[0] "tres"\nmsgstr[1] "treses"\n')
+    assert parse_po(text) == {"one": "uno", "c\x04two": "dos", "three\x00threes": "tres\x00treses"}
+
+
 def test_the_compiled_catalogue_is_the_po_file() -> None:
     """Installing gz-ia compiles it (hatch_build.py); after a .po edit: python hatch_build.py."""
     assert PO.with_suffix(".mo").read_bytes() == mo_bytes(parse_po(PO.read_text("utf-8")))

@@ -248,3 +248,36 @@ async def test_n_and_u_open_their_screens_from_the_home_screen_only(app: GzApp) 
         assert app.screen is form
         stack = [type(screen).__name__ for screen in app.screen_stack]
         assert stack[-2:] == ["SessionsScreen", "NewSessionScreen"]
+
+
+@pytest.mark.anyio
+async def test_the_base_field_is_what_the_session_branches_from(app: GzApp) -> None:
+    """The form's Base is ``--base``: the session starts from that branch, and a base that
+    does not exist is the command line's error, on the form, with nothing started."""
+    from textual.widgets import Input
+
+    from tests.sessions.session_testkit import commit_file, run_git
+
+    root = app.tui_context.store.project.root
+    run_git(root, "switch", "-q", "-c", "feature")
+    commit_file(root, "feature.txt", "x\n", "feature")
+    feature = run_git(root, "rev-parse", "HEAD").strip()
+    run_git(root, "switch", "-q", "main")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_form(pilot, app)
+        app.screen.query_one("#base", Input).value = "nope"
+        app.screen.query_one("#background").value = True
+        await pilot.press("ctrl+s")
+        for _ in range(2):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        assert records(app) == []
+        assert "base 'nope' is not a branch, tag or commit" in shown(app, "#problem")
+        app.screen.query_one("#base", Input).value = "feature"
+        await pilot.press("ctrl+s")
+        for _ in range(2):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        [record] = records(app)
+    assert (record["base_branch"], record["base_commit"]) == ("feature", feature)
+    wait_final(root, str(record["id"]))

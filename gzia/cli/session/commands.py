@@ -17,6 +17,7 @@ SUBCOMMANDS = {
     "delete": "delete:delete_command", "rm": "delete:rm_command",
     "diff": "diff:diff_command", "read": "diff:read_command",
     "merge": "merge:merge_command", "get": "merge:get_command",
+    "update": "update:update_command",
     "prune": "prune:prune_command", "log": "events:log_command", "logs": "events:logs_command",
     "wait": "wait:wait_command", "kill": "control:kill_command", "stop": "stop:stop_command",
     "resume": "control:resume_command", "continue": "control:continue_command",
@@ -33,9 +34,9 @@ def _qualified(target: str) -> str:
 
 @group(
     "session", no_args_is_help=True, lazy={name: _qualified(t) for name, t in SUBCOMMANDS.items()},
-    help="Manage local agent sessions (list, show, path, rename, delete, diff, merge, prune, log, "
-         "logs, wait, stop, kill, resume, poll, output, send-keys, paste, submit, attach, "
-         "metrics).",
+    help="Manage local agent sessions (list, show, path, rename, delete, diff, merge, update, "
+         "prune, log, logs, wait, stop, kill, resume, poll, output, send-keys, paste, submit, "
+         "attach, metrics).",
 )
 @dir_option
 def app(directory: str | None) -> None:

@@ -1,12 +1,24 @@
-"""``session merge`` / ``get``: bring a session's branch into the base repository.
+"""Between a session's branch and its base, both ways: ``session merge`` / ``get`` bring the
+session into the base, ``session update`` brings the base into the session, and a conflict
+either way can be handed to an agent.
 
 :mod:`.service` runs the merge, :mod:`.checks` refuses before anything moves,
-:mod:`.commit` makes the commits, :mod:`.rollback` puts everything back on failure.
+:mod:`.commit` makes the commits, :mod:`.rollback` puts everything back on failure;
+:mod:`.base_update` runs ``session update``; :mod:`.handoff` prepares a resolving session.
 """
 
 from __future__ import annotations
 
+from gzia.sessions.merge.base_update import BaseTarget, UpdateResult, update_session
+from gzia.sessions.merge.handoff import (
+    RESOLVES_LABEL,
+    ConflictHandoff,
+    merge_base_into,
+    prepare_handoff,
+)
 from gzia.sessions.merge.rollback import SavedIndex
 from gzia.sessions.merge.service import MergePreview, MergeResult, merge_session, preview_merge
 
-__all__ = ["MergePreview", "MergeResult", "SavedIndex", "merge_session", "preview_merge"]
+__all__ = ["RESOLVES_LABEL", "BaseTarget", "ConflictHandoff", "MergePreview", "MergeResult",
+           "SavedIndex", "UpdateResult", "merge_base_into", "merge_session", "prepare_handoff",
+           "preview_merge", "update_session"]

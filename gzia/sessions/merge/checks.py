@@ -39,6 +39,22 @@ from gzia.sessions.workspace import (
 
 
 def check_mergeable(project: Project, record: SessionRecord) -> tuple[str, str]:
+    branch = check_session_branch(project, record)
+    _refuse_operation_in_progress(project)
+    into = _refuse_detached_base(project, record)
+    dirty = changed_paths(project.base, ignore_dirs=HARNESS_PATHS)
+    if dirty:
+        root = str(project.base)
+        raise SafetyBlockError(N_("the base repository ('{root}') has uncommitted changes or "
+                                  "untracked files: {files}.\nCommit or stash them before "
+                                  "merging the session's changes, to avoid losing data"),
+                               root=root, files=named_files(dirty),
+                               details={"root": root, "files": dirty})
+    return branch, into
+
+
+def check_session_branch(project: Project, record: SessionRecord) -> str:
+    """The session's branch, for a finished isolated session whose branch exists."""
     if not record.is_isolated or not project.is_git:
         raise NotFoundError(N_("session '{id}' ran in direct mode and has no isolated worktree "
                                "branch to merge"),
@@ -53,17 +69,7 @@ def check_mergeable(project: Project, record: SessionRecord) -> tuple[str, str]:
         raise NotFoundError(N_("session '{id}': branch '{branch}' does not exist"), id=record.id,
                             branch=branch,
                             details={"id": record.id, "branch": branch})
-    _refuse_operation_in_progress(project)
-    into = _refuse_detached_base(project, record)
-    dirty = changed_paths(project.base, ignore_dirs=HARNESS_PATHS)
-    if dirty:
-        root = str(project.base)
-        raise SafetyBlockError(N_("the base repository ('{root}') has uncommitted changes or "
-                                  "untracked files: {files}.\nCommit or stash them before "
-                                  "merging the session's changes, to avoid losing data"),
-                               root=root, files=named_files(dirty),
-                               details={"root": root, "files": dirty})
-    return branch, into
+    return branch
 
 
 NAMED_FILES = 10
@@ -194,7 +200,7 @@ def refuse_conflicts(project: Project, session_id: str, branch: str, tip: str, *
         return
     if done.returncode != 1:
         raise git_failure(done)
-    files = _conflicted_files(done.stdout)
+    files = conflicted_files(done.stdout)
     base = current_branch(project.base) or "HEAD"  # a detached base was refused before
     blocking = _uncommitted_in_the_way(project, branch, worktree) if worktree else []
     hint = N_("git merge would refuse to overwrite uncommitted files in the worktree "
@@ -288,7 +294,7 @@ def refuse_overwriting_ignored(project: Project, session_id: str, tip: str) -> N
         )
 
 
-def _conflicted_files(output: str) -> list[str]:
+def conflicted_files(output: str) -> list[str]:
     """The conflicted paths of ``merge-tree -z --name-only`` (with its messages).
 
     The output is the tree id, the conflicted paths, an empty entry, then messages: a

@@ -223,7 +223,7 @@ def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
     root, branch = store.project.base, result.branch
     if worktree is not None:
         rollback.save_worktree(worktree)
-        result.safety_commit = _commit_worktree_changes(worktree, record.id)
+        result.safety_commit = commit_worktree_changes(worktree, record.id)
     result.record = record
     if _changes_nothing(root, branch):  # recorded too, unless it already is
         result.already_up_to_date = True
@@ -279,7 +279,7 @@ def _cause(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _commit_worktree_changes(worktree: Path, session_id: str) -> str | None:
+def commit_worktree_changes(worktree: Path, session_id: str) -> str | None:
     """The safety commit; if it fails, the caller's rollback restores the index."""
     git_ok(["add", "-A"], worktree)
     done = commit_with_fallback_identity(

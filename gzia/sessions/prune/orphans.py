@@ -29,10 +29,10 @@ from typing import Any, NamedTuple
 
 from gzia.contract import IOFailure
 from gzia.sessions.git import commits_on_no_branch, rev_parse, run_git
-from gzia.sessions.ids import is_session_id
+from gzia.sessions.ids import BRANCH_PREFIX, is_session_id
 from gzia.sessions.project import Project
 from gzia.sessions.store import SessionStore
-from gzia.sessions.workspace import BRANCH_PREFIX, forget_missing_worktree
+from gzia.sessions.workspace import forget_missing_worktree
 from gzia.sessions.worktree_work import files_in, uncommitted_files
 
 _EVENTS_SUFFIX = ".events.jsonl"

@@ -17,6 +17,7 @@ from gzia.sessions.workspace import Workspace
 
 if TYPE_CHECKING:
     from gzia.sessions.idempotency import Reused
+    from gzia.sessions.merge import ConflictHandoff
 
 LaunchCallback = Callable[[SessionRecord, Workspace], None]
 
@@ -53,6 +54,13 @@ class SessionRequest:
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""
     sandbox: bool = False
     """Run the agent in a bubblewrap sandbox (:mod:`gzia.sessions.sandboxing`)."""
+    base: str | None = None
+    """``--base``: what a new session branches from (:mod:`gzia.sessions.base_ref`)."""
+    fetch: bool = False
+    """``--fetch``: fetch the base branch first and branch from the fetched one."""
+    conflict: ConflictHandoff | None = None
+    """``--resolve-with-agent``: this session resolves a session's conflict with its base
+    (it branches from that session and starts with the base merged in)."""
 
 
 class RunEnd(Enum):

@@ -43,9 +43,11 @@ from gzia.drivers.registry import parse_permission
 from gzia.i18n import N_, gettext
 from gzia.sessions.agent_state import AgentState, record_transition, relayed_transitions
 from gzia.sessions.background import start_in_background
+from gzia.sessions.base_ref import choose_base
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.mcp_command import server_command
+from gzia.sessions.merge import merge_base_into
 from gzia.sessions.naming import checked_name
 from gzia.sessions.notify import Notifier, notifier_for
 from gzia.sessions.project import Project, find_project
@@ -113,12 +115,16 @@ def start_session(
     if request.name is not None:
         checked_name(request.name)  # before anything is created
     bundle = _profile_bundle(project, request.profiles, environ)
+    base = (request.conflict.start_point if request.conflict is not None
+            else choose_base(project, request.base, request.fetch))
     with _claimed_key(store, request) as reused:
         if reused is not None:
             return SessionRun(reused.record, RunEnd.COMPLETED, reused)
         session_id = _unused_id(store)
-        workspace = prepare_workspace(project, session_id)
+        workspace = prepare_workspace(project, session_id, base)
         try:
+            if request.conflict is not None:
+                merge_base_into(workspace.target_dir, request.conflict)
             record = store.create(_new_record(session_id, request, workspace, store))
         except BaseException:
             discard_new_workspace(project, workspace)

@@ -1,6 +1,6 @@
 """The new-session form: agent (installed or not, as ``gz-ia drivers`` sees them),
-permission, profiles, prompt, name, labels, timeout, foreground or background; then the
-start ``gz-ia chat`` makes.
+permission, profiles, prompt, name, base, labels, timeout, foreground or background; then
+the start ``gz-ia chat`` makes.
 
 In the foreground the TUI is suspended and the agent gets the terminal through the
 supervisor's hand-off (Ctrl+C reaches the agent); when it ends, the outcome is shown
@@ -93,6 +93,10 @@ class NewSessionScreen(GzScreen):
                 yield Label(gettext("Name"))
                 yield Input(placeholder=gettext("what you call the session (optional)"),
                             id="name")
+            with Horizontal(classes="row field"):
+                yield Label(gettext("Base"))
+                yield Input(placeholder=gettext("branch, tag or commit to start from (optional; "
+                                                "default: HEAD)"), id="base")
             with Horizontal(classes="row field"):
                 yield Label(gettext("Labels"))
                 yield Input(placeholder=gettext("key=value ... (optional)"), id="labels")
@@ -193,6 +197,7 @@ class NewSessionScreen(GzScreen):
             labels=starting.parse_labels(self.query_one("#labels", Input).value),
             timeout_s=starting.parse_timeout(self.query_one("#timeout", Input).value),
             name=starting.parse_name(self.query_one("#name", Input).value),
+            base=self.query_one("#base", Input).value.strip() or None,
             background=self.query_one("#background", RadioButton).value)
 
     def _run_in_foreground(self, choice: starting.Choice) -> None:
