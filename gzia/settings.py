@@ -94,6 +94,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("notify_timeout", float, 10.0, "GZ_NOTIFY_TIMEOUT",
             "seconds each notification channel may take, retries included", positive=True,
             project=True),
+    # update channels (docs/update.md, "Channels")
+    Setting("update_channel", str, "stable", "GZ_UPDATE_CHANNEL",
+            "the release channel whose signed manifest update follows (stable, beta, ...)"),
     NEXUS_BASE_URL,
     LANGUAGE,
     DEBUG,

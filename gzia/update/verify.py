@@ -48,8 +48,16 @@ def _short(entry: str) -> str:
     return entry if len(entry) <= 24 or "/" in entry else entry[:12] + "…"
 
 
+def base_keys(configured: str) -> list[PublicKey]:
+    """The keys built in and those configured, before what manifests taught."""
+    return builtin_keys() + configured_keys(configured)
+
+
 def trusted_keys(configured: str) -> list[PublicKey]:
-    keys = builtin_keys() + configured_keys(configured)
+    """The base keys plus those added by channel manifests, minus every revoked one."""
+    from gzia.update.trust import Trust
+
+    keys: list[PublicKey] = Trust.load().apply(base_keys(configured))
     if not keys:
         raise IntegrityError(N_("no trusted minisign public key: refusing to install an unverified "
                                 "release"),
