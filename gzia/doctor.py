@@ -12,13 +12,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import gzia._version
 from gzia import proc
 from gzia.config import load_config, paths
 from gzia.contract import GzError
 from gzia.i18n import gettext, ngettext
 from gzia.plugins import GROUPS, load_group
 from gzia.preflight import OLDEST_PYTHON
+from gzia.update.manifest import ChannelManifest
 from gzia.update.settings import UpdateSettings
+from gzia.update.trust import cached_manifest
 from gzia.update.verify import trusted_keys
 
 MIN_GIT = (2, 38)
@@ -175,10 +178,6 @@ def check_mcp() -> Check:
 def check_release() -> Check | None:
     """The running version against the channel manifest ``update`` cached (no network):
     below its minimum is not ready; a yanked version is said. No line without a cache."""
-    import gzia._version
-    from gzia.update.manifest import ChannelManifest
-    from gzia.update.trust import cached_manifest
-
     current, cached = gzia._version.__version__, cached_manifest()
     if cached is None:
         return None

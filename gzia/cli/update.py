@@ -22,9 +22,21 @@ def _on_failure(source: Any, failure: Any) -> None:
 
 
 def _on_manifest_problem(source: Any, failure: Any) -> None:
-    output.warn(WarningCode.MANIFEST_REFUSED, N_("{source}: the channel manifest was not used: {reason}"),
+    output.warn(WarningCode.MANIFEST_REFUSED,
+                N_("{source}: the channel manifest was not used: {reason}"),
                 source=source.name.capitalize(), reason=failure.message,
                 details={"source": source.name, "reason": failure.reason_code})
+
+
+def _warn_if_yanked(result: dict[str, Any]) -> None:
+    if result.get("yanked") is None:
+        return
+    output.warn(WarningCode.YANKED_VERSION,
+                N_("v{current} was yanked from channel {channel}: {reason}; 'gz-ia update' "
+                   "moves to v{version}"),
+                current=result["current"], channel=result["channel"], reason=result["yanked"],
+                version=result["target"]["version"],
+                details={"version": result["current"], "reason": result["yanked"]})
 
 
 def _progress_bar() -> Any:
@@ -74,6 +86,7 @@ def app(  # noqa: PLR0917 - one parameter for each flag
         if check:
             result = service.check(client, settings, options, _on_failure,
                                    _on_manifest_problem)
+            _warn_if_yanked(result)
             output.emit(result, lambda: _render_check(result))
             return
         result = service.update(client, settings, options, apply.running_pyz(),

@@ -14,11 +14,6 @@ def channel_lines(result: dict[str, Any]) -> list[str]:
                      channel=channel, serial=result["manifest"]["serial"],
                      source=result["manifest"]["source"], version=target["version"],
                      why=_why(target))]
-    if result.get("yanked") is not None:
-        lines.append(gettext("✕ v{current} was yanked: {reason}; 'gz-ia update' moves to "
-                             "v{version}",
-                             current=result["current"], reason=result["yanked"],
-                             version=target["version"]))
     if result.get("below_minimum"):
         lines.append(gettext("! v{current} is below v{minimum}, the minimum version channel "
                              "{channel} supports",

@@ -19,19 +19,23 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
+from gzia.contract import InvalidInputError
 from gzia.i18n import N_, gettext
+from gzia.update.client import get_json, open_stream, translate_errors, usable_url
 from gzia.update.errors import SourceFailure
+from gzia.update.forgejo import release_url
+from gzia.update.minisign import PublicKey, SignatureProblem, key_id_text, parse_signature
+from gzia.update.minisign import verify as verify_signature
 from gzia.update.model import parse_version
 
 if TYPE_CHECKING:
     import httpx
 
-    from gzia.update.minisign import PublicKey
     from gzia.update.sources import Source
 
 SCHEMA = 1
@@ -97,8 +101,6 @@ Report = Callable[["Source", SourceFailure], None]
 
 
 def check_channel_name(channel: str) -> str:
-    from gzia.contract import InvalidInputError
-
     if CHANNEL_NAME.fullmatch(channel) is None:
         raise InvalidInputError(N_("invalid update channel '{channel}': use lower-case letters, "
                                    "digits, '.', '_' or '-', starting with a letter"),
@@ -220,9 +222,6 @@ def _timestamp(moment: datetime) -> str:
 def verify_manifest(data: bytes, signature: bytes, channel: str, keys: list[PublicKey], *,
                     now: datetime, seen_serial: int | None = None) -> ChannelManifest:
     """Signature first (nothing unsigned is parsed), then the content and its freshness."""
-    from gzia.update.minisign import SignatureProblem, key_id_text, parse_signature
-    from gzia.update.minisign import verify as verify_signature
-
     try:
         signer = verify_signature(data, parse_signature(signature.decode("utf-8", "replace")),
                                   keys)
@@ -246,8 +245,6 @@ def verify_manifest(data: bytes, signature: bytes, channel: str, keys: list[Publ
 
 
 def _signed_by(manifest: ChannelManifest, signer: str) -> ChannelManifest:
-    from dataclasses import replace
-
     return replace(manifest, signer=signer)
 
 
@@ -278,9 +275,6 @@ def _nexus_files(client: httpx.Client, source: Source, channel: str) -> Publishe
 
 
 def _forgejo_files(client: httpx.Client, source: Source, channel: str) -> Published | None:
-    from gzia.update.client import get_json
-    from gzia.update.forgejo import release_url
-
     try:
         release, _ = get_json(client, release_url(source.url, FORGEJO_TAG.format(channel=channel)),
                               source.credentials)
@@ -327,10 +321,6 @@ class Fetch:
 def fetch_channel_manifest(client: httpx.Client, sources: list[Source], fetch: Fetch,
                            on_problem: Report | None = None) -> ChannelManifest | None:
     """The channel's manifest from the first source that publishes a usable one."""
-    from dataclasses import replace
-
-    from gzia.update.client import usable_url
-
     for source in sources:
         if not source.url or not usable_url(source.url) or (
                 source.credentials is not None and not source.credentials.protected):
@@ -364,8 +354,6 @@ def _from_source(client: httpx.Client, source: Source,
 
 def _fetch_bounded(client: httpx.Client, url: str, source: Source, limit: int) -> bytes | None:
     """The file's bytes; ``None`` when the server answers 404."""
-    from gzia.update.client import open_stream, translate_errors
-
     chunks, received = [], 0
     try:
         with open_stream(client, url, source.credentials) as response, \

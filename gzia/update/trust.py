@@ -23,6 +23,7 @@ from typing import Any
 
 from gzia.atomic import write_atomic
 from gzia.config import paths
+from gzia.update.minisign import SignatureProblem, parse_public_key
 
 PRIVATE = 0o600
 
@@ -60,8 +61,6 @@ class Trust:
     def learn(self, channel: str, serial: int, add: tuple[str, ...],
               revoke: tuple[str, ...]) -> bool:
         """Take in what a verified manifest says; whether anything changed."""
-        from gzia.update.minisign import SignatureProblem, parse_public_key
-
         before = (dict(self.added), set(self.revoked), dict(self.serials))
         self.revoked |= {k.upper() for k in revoke}
         for line in add:
@@ -78,8 +77,6 @@ class Trust:
 
     def apply(self, keys: list[Any]) -> list[Any]:
         """``keys`` (built in and configured) plus the added ones, minus every revoked one."""
-        from gzia.update.minisign import parse_public_key
-
         known = {k.id_hex for k in keys}
         learned = [parse_public_key(line) for key_id, line in sorted(self.added.items())
                    if key_id not in known]

@@ -11,6 +11,7 @@ from gzia.contract import IntegrityError
 from gzia.i18n import N_
 from gzia.update.minisign import PublicKey, SignatureProblem, parse_public_key, parse_signature
 from gzia.update.minisign import verify as verify_signature
+from gzia.update.trust import Trust
 
 _SUMS_LINE = re.compile(r"^(?P<hash>[0-9a-fA-F]{64}) [ *](?P<name>.+)$")
 
@@ -55,8 +56,6 @@ def base_keys(configured: str) -> list[PublicKey]:
 
 def trusted_keys(configured: str) -> list[PublicKey]:
     """The base keys plus those added by channel manifests, minus every revoked one."""
-    from gzia.update.trust import Trust
-
     keys: list[PublicKey] = Trust.load().apply(base_keys(configured))
     if not keys:
         raise IntegrityError(N_("no trusted minisign public key: refusing to install an unverified "
