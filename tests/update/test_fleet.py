@@ -246,3 +246,18 @@ def _key_id_of(key: MinisignKey) -> str:
 
     raw = base64.b64decode(key.public_line)
     return format(int.from_bytes(raw[2:10], "little"), "X")
+
+
+def test_check_tells_the_rollout_in_spanish(nexus: NexusFake, three_releases: None,
+                                           signed: Any, update_cli: Any,
+                                           isolated_env: Path) -> None:
+    machine = _machine_id_for(lambda b: b >= 20, "2.0.0")
+    update_dir(isolated_env).mkdir(parents=True)
+    (update_dir(isolated_env) / "machine-id").write_text(machine)
+    publish_nexus(nexus, "stable", *signed(manifest_document(
+        version="1.5.0", serial=4, rollout={"version": "2.0.0", "percentage": 20})))
+    result = update_cli("update", "--check", env={**nexus_env(nexus), "GZ_LANG": "es"})
+    assert result.stdout.splitlines()[2] == (
+        "✧ Canal stable (manifiesto 4 de nexus): esta máquina recibe v1.5.0: todavía fuera del "
+        f"despliegue al 20% de v2.0.0 (grupo {bucket(machine, '2.0.0')}; --ignore-rollout la "
+        "instala ya)")
