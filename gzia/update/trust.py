@@ -78,9 +78,14 @@ class Trust:
     def apply(self, keys: list[Any]) -> list[Any]:
         """``keys`` (built in and configured) plus the added ones, minus every revoked one."""
         known = {k.id_hex for k in keys}
-        learned = [parse_public_key(line) for key_id, line in sorted(self.added.items())
-                   if key_id not in known]
-        return [k for k in [*keys, *learned] if k.id_hex not in self.revoked]
+        learned = []
+        for _, line in sorted(self.added.items()):
+            try:
+                learned.append(parse_public_key(line))
+            except SignatureProblem:
+                continue  # a damaged entry trusts nothing
+        return [k for k in [*keys, *learned]
+                if k.id_hex not in self.revoked and (k in keys or k.id_hex not in known)]
 
 
 def machine_id(folder: Path | None = None) -> str:

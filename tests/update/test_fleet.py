@@ -261,3 +261,14 @@ def test_check_tells_the_rollout_in_spanish(nexus: NexusFake, three_releases: No
         "✧ Canal stable (manifiesto 4 de nexus): esta máquina recibe v1.5.0: todavía fuera del "
         f"despliegue al 20% de v2.0.0 (grupo {bucket(machine, '2.0.0')}; --ignore-rollout la "
         "instala ya)")
+
+
+def test_a_damaged_trust_file_trusts_nothing_more_than_built_in(
+        nexus: NexusFake, three_releases: None, update_cli: Any, isolated_env: Path,
+        target: Path) -> None:
+    update_dir(isolated_env).mkdir(parents=True)
+    (update_dir(isolated_env) / "trust.json").write_text(
+        '{"added": {"X": "not a key"}, "revoked": "nope", "serials": []}')
+    result = update_cli("update", "--json", env=nexus_env(nexus))
+    assert (result.exit_code, result.json["data"]["version"]) == (0, "3.0.0"), result.stdout
+    assert pyz_reports(target) == "gz-ia 3.0.0"
