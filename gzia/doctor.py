@@ -9,15 +9,19 @@ import shutil
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+import gzia._version
 from gzia import proc
 from gzia.config import load_config, paths
 from gzia.contract import GzError
 from gzia.i18n import gettext, ngettext
 from gzia.plugins import GROUPS, load_group
 from gzia.preflight import OLDEST_PYTHON
+from gzia.update.manifest import ChannelManifest
 from gzia.update.settings import UpdateSettings
+from gzia.update.trust import cached_manifest
 from gzia.update.verify import trusted_keys
 
 MIN_GIT = (2, 38)
@@ -201,14 +205,37 @@ def _sandbox_required() -> bool:
         return False
 
 
-CHECKS: tuple[Callable[[], Check], ...] = (
+def check_release() -> Check | None:
+    """The running version against the channel manifest ``update`` cached (no network):
+    below its minimum is not ready; a yanked version is said. No line without a cache."""
+    current, cached = gzia._version.__version__, cached_manifest()
+    if cached is None:
+        return None
+    channel, minimum = str(cached.get("channel", "")), cached.get("minimum_version")
+    yanked = {str(e.get("version")): str(e.get("reason", "")) for e in cached.get("yanked", [])
+              if isinstance(e, dict)} if isinstance(cached.get("yanked"), list) else {}
+    seen = ChannelManifest(channel, 0, current, datetime.now(UTC), None,
+                           minimum if isinstance(minimum, str) else None, yanked)
+    if seen.below_minimum(current):
+        return Check("release", False, True, gettext(
+            "v{current} is below v{minimum}, the minimum version channel {channel} supports",
+            current=current, minimum=minimum, channel=channel), gettext("run 'gz-ia update'"))
+    reason = seen.yank_reason(current)
+    if reason is not None:
+        return Check("release", False, False, gettext(
+            "v{current} was yanked from channel {channel}: {reason}", current=current,
+            channel=channel, reason=reason), gettext("run 'gz-ia update'"))
+    return Check("release", True, False, gettext("v{current}", current=current))
+
+
+CHECKS: tuple[Callable[[], Check | None], ...] = (
     check_python, check_git, check_config, check_plugins, check_agents, check_mcp,
-    check_sandbox, check_update_sources,
+    check_sandbox, check_update_sources, check_release,
 )
 
 
 def run_checks() -> list[Check]:
-    return [check() for check in CHECKS]
+    return [found for found in (check() for check in CHECKS) if found is not None]
 
 
 def is_ready(checks: list[Check]) -> bool:

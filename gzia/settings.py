@@ -108,6 +108,9 @@ SETTINGS: tuple[Setting, ...] = (
             "paths a sandbox lets its agent write besides its worktree"),
     Setting("sandbox_hide", list, None, "GZ_SANDBOX_HIDE",
             "paths a sandbox hides besides the usual secrets (other repositories, ...)"),
+    # update channels (docs/update.md, "Channels")
+    Setting("update_channel", str, "stable", "GZ_UPDATE_CHANNEL",
+            "the release channel whose signed manifest update follows (stable, beta, ...)"),
     NEXUS_BASE_URL,
     LANGUAGE,
     DEBUG,

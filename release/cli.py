@@ -1,4 +1,5 @@
-"""``release.py build|sign|publish|all|verify|keygen``: argument parsing and the report.
+"""``release.py build|sign|publish|all|verify|keygen`` and the channel verbs
+``manifest|promote|rollout|yank|rotate-key``: argument parsing and the report.
 
 Human mode prints one line per action on stdout and errors on stderr. ``--json`` prints one
 document, gz-ia's envelope: ``{"ok", "data", "errors", "warnings"}``. Exit codes: 0 success,
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from gzia.contract import GzError, Problem
-from release import artifacts, build, publish, signing
+from release import artifacts, build, channel_steps, publish, signing
 from release.errors import ReleaseError, as_problem, exit_code
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -98,6 +99,10 @@ def make_parser() -> Parser:
         _common(step)
         for add in adders:
             add(step)
+    for verb in channel_steps.VERBS:
+        step = steps.add_parser(verb, help=f"channel manifest: {verb}")
+        _common(step, version=False)
+        channel_steps.add_channel_options(step, verb)
     keygen = steps.add_parser("keygen", help="write a new unencrypted minisign key pair")
     _common(keygen, version=False)
     keygen.add_argument("--secret-key", type=Path, required=True)
@@ -222,6 +227,7 @@ STEPS: dict[str, Callable[[argparse.Namespace, Mapping[str, str]], Result]] = {
     "publish": run_publish,
     "all": run_all,
     "keygen": run_keygen,
+    **dict.fromkeys(channel_steps.VERBS, channel_steps.run_channel),
 }
 
 

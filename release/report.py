@@ -77,6 +77,21 @@ def _all_lines(data: dict[str, Any], dry_run: bool) -> list[str]:
     return lines
 
 
+def _channel_lines(data: dict[str, Any], dry_run: bool) -> list[str]:
+    manifest = data["manifest"]
+    rollout = manifest.get("rollout")
+    line = (f"channel {data['channel']}: manifest {data['serial']}: v{manifest['version']}"
+            + (f", rollout v{rollout['version']} at {rollout['percentage']}%" if rollout else "")
+            + f", expires {manifest['expires']}")
+    lines = [line + (f", signed by key {data['signed_by']}" if "signed_by" in data else "")]
+    for target in ("nexus", "forgejo"):
+        result = data.get(target)
+        for step in (result or {}).get("files", []):
+            verb = _DRY_VERBS.get(step["action"], step["action"]) if dry_run else step["action"]
+            lines.append(f"{target}: {verb} {step['file']}")
+    return lines
+
+
 HUMAN: dict[str, Callable[[dict[str, Any], bool], list[str]]] = {
     "build": _build_lines,
     "sign": _sign_lines,
@@ -84,6 +99,7 @@ HUMAN: dict[str, Callable[[dict[str, Any], bool], list[str]]] = {
     "publish": _publish_lines,
     "keygen": _keygen_lines,
     "all": _all_lines,
+    **dict.fromkeys(("manifest", "promote", "rollout", "yank", "rotate-key"), _channel_lines),
 }
 
 

@@ -14,6 +14,7 @@ from types import FrameType
 from typing import Any
 
 from gzia.cli.output import JSONText, Output, reporting
+from gzia.cli.release_notice import add_release_notice
 from gzia.config import debug_requested
 from gzia.contract import (
     ExitCode,
@@ -46,6 +47,7 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
 
 
 def succeeded(out: Output) -> int:
+    add_release_notice(out)
     if out.json:
         try:
             text = encode_envelope(envelope(True, out.data, [], out.warnings))
@@ -56,6 +58,7 @@ def succeeded(out: Output) -> int:
 
 
 def failed(out: Output, exc: BaseException) -> int:
+    add_release_notice(out)
     exit_code, code = classify(exc)
     problem = problem_from(exc)
     if out.json:

@@ -49,6 +49,9 @@ class Output:
         self.warnings: list[Problem] = []
         self.outcome_exit = 0
         """The exit code of a call that succeeded but reports an outcome (:meth:`exit_with`)."""
+        self.release_notice = True
+        """Whether the outcome carries the channel's minimum-version notice (off for the
+        commands that report it themselves)."""
         self.stdout = sys.stdout if stdout is None else stdout
         self.stderr = sys.stderr if stderr is None else stderr
         self._document_fd: int | None = None

@@ -21,6 +21,24 @@ def _on_failure(source: Any, failure: Any) -> None:
                 details={"source": source.name, "reason": failure.reason_code})
 
 
+def _on_manifest_problem(source: Any, failure: Any) -> None:
+    output.warn(WarningCode.MANIFEST_REFUSED,
+                N_("{source}: the channel manifest was not used: {reason}"),
+                source=source.name.capitalize(), reason=failure.message,
+                details={"source": source.name, "reason": failure.reason_code})
+
+
+def _warn_if_yanked(result: dict[str, Any]) -> None:
+    if result.get("yanked") is None:
+        return
+    output.warn(WarningCode.YANKED_VERSION,
+                N_("v{current} was yanked from channel {channel}: {reason}; 'gz-ia update' "
+                   "moves to v{version}"),
+                current=result["current"], channel=result["channel"], reason=result["yanked"],
+                version=result["target"]["version"],
+                details={"version": result["current"], "reason": result["yanked"]})
+
+
 def _progress_bar() -> Any:
     out = output.current()
     if out.json or out.quiet or not out.stderr.isatty():
@@ -48,10 +66,12 @@ def _progress_bar() -> Any:
 @click.option("--force", "-f", is_flag=True, help="Reinstall even if current.")
 @click.option("--allow-downgrade", is_flag=True, help="Allow an older --version.")
 @click.option("--dry-run", is_flag=True, help="Download and verify, but do not install.")
+@click.option("--ignore-rollout", is_flag=True,
+              help="Take the version of the channel's staged rollout now.")
 @click.pass_context
 def app(  # noqa: PLR0917 - one parameter for each flag
     ctx: click.Context, check: bool, version: str | None, pre: bool, force: bool,
-    allow_downgrade: bool, dry_run: bool,
+    allow_downgrade: bool, dry_run: bool, ignore_rollout: bool,
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return  # its own flags are checked by the subcommand, once --json is parsed
@@ -60,14 +80,18 @@ def app(  # noqa: PLR0917 - one parameter for each flag
     from gzia.update.settings import UpdateSettings
 
     settings = UpdateSettings.load()
-    options = service.Options(version, pre, force, allow_downgrade, dry_run)
+    options = service.Options(version, pre, force, allow_downgrade, dry_run, ignore_rollout)
+    output.current().release_notice = False  # this command reports it with its own result
     with make_client(settings.timeout) as client:
         if check:
-            result = service.check(client, settings, options, _on_failure)
+            result = service.check(client, settings, options, _on_failure,
+                                   _on_manifest_problem)
+            _warn_if_yanked(result)
             output.emit(result, lambda: _render_check(result))
             return
         result = service.update(client, settings, options, apply.running_pyz(),
-                                on_failure=_on_failure, progress=_progress_bar(),
+                                on_failure=_on_failure, on_problem=_on_manifest_problem,
+                                progress=_progress_bar(),
                                 on_install=lambda v: output.progress(gettext(
                                         "↻ Downloading and installing gz-ia v{version}...",
                                                                              version=v)))
@@ -78,6 +102,10 @@ def _render_check(result: dict[str, Any]) -> None:
     output.line(gettext("❯ Current version: v{version}", version=result["current"]))
     output.line(gettext("✧ Remote version: v{version} ({source})", version=result["latest"],
                         source=result["source"]))
+    if result.get("manifest") is not None:
+        from gzia.cli.update_channel import channel_lines
+
+        output.lines(channel_lines(result))
     if result["newer"]:
         output.line(gettext("⚡ A new version is available (v{version}). Run 'gz-ia update' to "
                             "install it.",

@@ -43,3 +43,16 @@ def decide(releases: list[Release], current: str, *, pinned: bool = False,
                                    details={"version": release.label, "current": current})
         return Decision(release, current, False, install=pinned or (force and allow_downgrade))
     return Decision(release, current, newer, install=newer or force)
+
+
+def decide_for_channel(releases: list[Release], current: str, *, moving_off_yank: bool,
+                       force: bool = False) -> Decision:
+    """The channel's version for this machine: installed when newer; when older only to
+    leave a yanked version (the one downgrade a channel makes); never otherwise."""
+    release = newest(releases)
+    running = current_version(current)
+    if running is None or release.version > running:
+        return Decision(release, current, True, install=True)
+    if release.version == running:
+        return Decision(release, current, False, install=force and not moving_off_yank)
+    return Decision(release, current, False, install=moving_off_yank)

@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 from gzia.contract import IntegrityError, InvalidInputError, NetworkError, NotFoundError
 from gzia.i18n import N_
 from gzia.update import apply, download, verify
+from gzia.update.channel import ChannelView, read_channel
 from gzia.update.client import Credentials, current_version
 from gzia.update.errors import SourceFailure
+from gzia.update.manifest import check_channel_name
 from gzia.update.model import SIGNATURE, SUMS, Release, Want, parse_version
-from gzia.update.select import Decision, decide, newest
+from gzia.update.select import Decision, decide, decide_for_channel, newest
 from gzia.update.settings import UpdateSettings
 from gzia.update.sources import (
     Discovery,
@@ -38,10 +40,14 @@ class Options:
     force: bool = False
     allow_downgrade: bool = False
     dry_run: bool = False
+    ignore_rollout: bool = False
 
 
-def want_for(options: Options) -> Want:
+def want_for(options: Options, view: ChannelView | None = None) -> Want:
+    """``--version`` pins; ``--pre`` takes the newest; else the channel's plan, if any."""
     if options.version is None:
+        if view is not None and view.plan is not None and not options.pre:
+            return Want(version=parse_version(view.plan.version), pre=True)
         return Want(pre=options.pre)
     pinned = parse_version(options.version)
     if pinned is None:
@@ -50,18 +56,52 @@ def want_for(options: Options) -> Want:
     return Want(version=pinned, pre=True)
 
 
+def channel_view(client: httpx.Client, settings: UpdateSettings, options: Options,
+                 on_problem: OnFailure | None = None) -> ChannelView:
+    check_channel_name(settings.channel)
+    return read_channel(client, configured_sources(settings), settings.channel,
+                        current_version(), base_keys=_base_keys(settings),
+                        ignore_rollout=options.ignore_rollout, on_problem=on_problem)
+
+
+def _base_keys(settings: UpdateSettings) -> list[Any]:
+    try:
+        return verify.base_keys(settings.public_keys)
+    except IntegrityError:
+        return []  # an unreadable GZ_UPDATE_PUBLIC_KEYS: 'update' says so on its own
+
+
 def check(client: httpx.Client, settings: UpdateSettings, options: Options,
-          on_failure: OnFailure | None = None) -> dict[str, Any]:
-    found = discover(client, configured_sources(settings), want_for(options), on_failure)
+          on_failure: OnFailure | None = None,
+          on_problem: OnFailure | None = None) -> dict[str, Any]:
+    sources = configured_sources(settings)
+    refuse_unconfigured(sources)
+    view = channel_view(client, settings, options, on_problem)
+    found = discover(client, sources, want_for(options, view), on_failure)
     latest = newest(found.releases)
-    decision = decide(found.releases, current_version(), pinned=options.version is not None,
-                      allow_downgrade=True)
+    decision = _decide(found, view, options, check_only=True)
     return {"current": current_version(), "latest": latest.label, "source": found.source.name,
-            "newer": decision.newer}
+            "newer": decision.newer, **view.fields()}
+
+
+def _decide(found: Discovery, view: ChannelView, options: Options, *,
+            check_only: bool = False) -> Decision:
+    if view.plan is not None and options.version is None and not options.pre:
+        decision = decide_for_channel(found.releases, current_version(),
+                                      moving_off_yank=view.yanked is not None,
+                                      force=options.force)
+    else:
+        decision = decide(found.releases, current_version(),
+                          pinned=options.version is not None, force=options.force,
+                          allow_downgrade=check_only or options.allow_downgrade)
+    if decision.install and not check_only:
+        view.refuse_yanked(decision.release.label)
+    return decision
 
 
 def update(client: httpx.Client, settings: UpdateSettings, options: Options,
            target: Path | None, *, on_failure: OnFailure | None = None,
+           on_problem: OnFailure | None = None,
            progress: download.Progress | None = None,
            on_install: Callable[[str], None] | None = None) -> dict[str, Any]:
     if target is None and not options.dry_run:
@@ -70,17 +110,18 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
                             hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
                                         "install --upgrade gz-ia'; 'gz-ia update --check' still "
                                         "works"))
-    sources, want = configured_sources(settings), want_for(options)
+    sources = configured_sources(settings)
     refuse_unconfigured(sources)  # the missing source is named before the missing key
-    keys = verify.trusted_keys(settings.public_keys)
+    verify.trusted_keys(settings.public_keys)  # no key at all: said before going online
     installs = target is not None and not options.dry_run
     with _workspace(target, options.dry_run) as folder:
+        view = channel_view(client, settings, options, on_problem)
+        keys = verify.trusted_keys(settings.public_keys)  # with what the manifest taught
+        want = want_for(options, view)
         found = discover(client, sources, want, on_failure)
         while True:
-            decision = decide(found.releases, current_version(),
-                              pinned=options.version is not None, force=options.force,
-                              allow_downgrade=options.allow_downgrade)
-            result = _result(decision, found, target, options)
+            decision = _decide(found, view, options)
+            result = {**_result(decision, found, target, options), **view.fields()}
             if not decision.install:
                 return result
             if on_install is not None:

@@ -49,6 +49,7 @@ class UpdateSettings:
     forgejo_token: str
     timeout: float
     public_keys: str
+    channel: str = "stable"
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None) -> UpdateSettings:
@@ -65,4 +66,4 @@ class UpdateSettings:
         return cls(nexus, text("nexus_user"), text("nexus_password"),
                    text("forgejo_api_url"), text("forgejo_token"),
                    float(config.get("update_timeout")),  # validated by gzia.config
-                   text("update_public_keys"))
+                   text("update_public_keys"), text("update_channel") or "stable")

@@ -11,6 +11,7 @@ from gzia.contract import IntegrityError
 from gzia.i18n import N_
 from gzia.update.minisign import PublicKey, SignatureProblem, parse_public_key, parse_signature
 from gzia.update.minisign import verify as verify_signature
+from gzia.update.trust import Trust
 
 _SUMS_LINE = re.compile(r"^(?P<hash>[0-9a-fA-F]{64}) [ *](?P<name>.+)$")
 
@@ -48,8 +49,14 @@ def _short(entry: str) -> str:
     return entry if len(entry) <= 24 or "/" in entry else entry[:12] + "…"
 
 
+def base_keys(configured: str) -> list[PublicKey]:
+    """The keys built in and those configured, before what manifests taught."""
+    return builtin_keys() + configured_keys(configured)
+
+
 def trusted_keys(configured: str) -> list[PublicKey]:
-    keys = builtin_keys() + configured_keys(configured)
+    """The base keys plus those added by channel manifests, minus every revoked one."""
+    keys: list[PublicKey] = Trust.load().apply(base_keys(configured))
     if not keys:
         raise IntegrityError(N_("no trusted minisign public key: refusing to install an unverified "
                                 "release"),

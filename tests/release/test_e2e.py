@@ -338,3 +338,28 @@ def test_an_organisation_build_updates_with_nothing_set(
     assert (updated.returncode, document["ok"]) == (0, True), updated.stdout + updated.stderr
     assert (document["data"]["source"], document["data"]["version"]) == ("nexus", NEW)
     assert reported_version(installed) == NEW
+
+
+def test_promote_and_roll_out_steer_a_real_build(
+    installed: Path, published: dict[str, str], builds: Builds, nexus: NexusFake,
+    forgejo: ForgejoFake,
+) -> None:
+    """The channel verbs publish a manifest the built zipapp verifies with its built-in key:
+    held at the old version while the new one's rollout is at 0%, moved at 100%."""
+    env = {**publish_env(nexus, forgejo), "GZ_RELEASE_MINISIGN_KEY_FILE": str(builds.key.secret)}
+    keys = ("--keys-dir", builds.key.keys_dir)
+    release_py("promote", "--channel", "stable", "--version", OLD, *keys, env=env)
+    release_py("rollout", "--channel", "stable", "--version", NEW, "--percentage", "0", *keys,
+               env=env)
+
+    held = json.loads(run(installed, "update", "--check", "--json", env=published).stdout)
+    assert (held["data"]["latest"], held["data"]["target"]["reason"]) == (OLD, "not_in_rollout")
+    assert held["data"]["manifest"]["signer"] == builds.key.key_id
+    stays = json.loads(run(installed, "update", "--json", env=published).stdout)
+    assert (stays["data"]["updated"], reported_version(installed)) == (False, OLD)
+
+    release_py("rollout", "--channel", "stable", "--percentage", "100", *keys, env=env)
+    moved = json.loads(run(installed, "update", "--json", env=published).stdout)
+    assert (moved["ok"], moved["data"]["version"], moved["data"]["manifest"]["serial"]) == (
+        True, NEW, 3)
+    assert reported_version(installed) == NEW

@@ -39,7 +39,7 @@ def runs(job: dict[str, Any]) -> list[str]:
     return [s["run"] for s in steps(job) if "run" in s]
 
 
-@pytest.mark.parametrize("name", ["ci.yml", "release.yml"])
+@pytest.mark.parametrize("name", ["ci.yml", "release.yml", "promote.yml"])
 def test_jobs_use_a_runner_label_and_pinned_full_url_actions(name: str) -> None:
     document = load(name)
     for job in document["jobs"].values():
@@ -142,3 +142,26 @@ def test_the_checked_out_scripts_exist() -> None:
     for path in ("release/release.py", "build/shiv.sh", "docs/release.md"):
         assert (REPO / path).is_file(), path
     assert Path(REPO / "release" / "keys" / "README.md").is_file()
+
+
+def test_promote_is_a_manual_workflow_calling_release_py_promote() -> None:
+    document = load("promote.yml")
+    inputs = triggers(document)["workflow_dispatch"]["inputs"]
+    assert set(inputs) == {"channel", "version", "percentage"}
+    job = document["jobs"]["promote"]
+    release_uses = {s["uses"] for j in load("release.yml")["jobs"].values()
+                    for s in steps(j) if "uses" in s}
+    assert {s["uses"] for s in steps(job) if "uses" in s} <= release_uses  # the same pins
+    step = next(s for s in steps(job) if s["name"] == "Promote")
+    argv = shlex.split(step["run"])
+    assert argv[:3] == ["python3", "release/release.py", "promote"]
+    values = {"$CHANNEL": "stable", "$VERSION": "1.2.3", "$PERCENTAGE": "10"}
+    parsed = make_parser().parse_args([values.get(a, a) for a in argv[2:]])
+    assert (parsed.channel, parsed.version, parsed.percentage) == ("stable", "1.2.3", 10)
+    assert argv[argv.index("--percentage") + 1] == "$PERCENTAGE"
+    assert "${{" not in step["run"], "inputs reach the script through env, never as text"
+    assert {step["env"][k] for k in ("CHANNEL", "VERSION", "PERCENTAGE")} == {
+        "${{ inputs.channel }}", "${{ inputs.version }}", "${{ inputs.percentage }}"}
+    docs = (REPO / "docs" / "release.md").read_text()
+    for name in secrets_in(yaml.safe_dump(step["env"])) - AUTOMATIC_SECRETS:
+        assert f"`{name}`" in docs, name

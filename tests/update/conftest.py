@@ -81,3 +81,22 @@ def update_cli(cli: Callable[..., Result], target: Path, keys_env: dict[str, str
         return cli(*args, env={**keys_env, **(env or {})})
 
     return run
+
+
+@pytest.fixture
+def signed(tmp_path: Path, minisign_key: MinisignKey) -> Callable[..., tuple[bytes, bytes]]:
+    """``signed(document_or_bytes, key=None)``: a channel manifest and its signature."""
+    from tests.fakes.manifests import sign_manifest
+
+    def sign(document: dict[str, Any] | bytes,
+             key: MinisignKey | None = None) -> tuple[bytes, bytes]:
+        return sign_manifest(tmp_path / "manifests", document, key or minisign_key)
+
+    return sign
+
+
+@pytest.fixture
+def three_releases(nexus: NexusFake, releases: Callable[..., dict[str, bytes]]) -> None:
+    """Releases 1.5.0, 2.0.0 and 3.0.0 on Nexus."""
+    for version in ("1.5.0", "2.0.0", "3.0.0"):
+        nexus.publish(releases(version), version)

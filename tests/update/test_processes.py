@@ -176,3 +176,30 @@ def test_progress_bar_only_on_a_terminal_in_human_mode(nexus: NexusFake, release
     size = (len(standin_pyz_bytes("2.0.0", padding=PADDING))) / 1048576
     bar = f"\r[{'#' * 30}] {size:7.1f} / {size:.1f} MiB"
     assert (bar in stderr) is (flags == [])
+
+
+def test_sigkill_at_any_moment_of_a_channel_update(nexus: NexusFake, releases, spawn,
+                                                   target: Path, signed, isolated_env: Path):
+    """A manifest read (trust and cache written) and a yank downgrade: kill -9 at moments
+    spread over the whole run leaves a working file and whole state files each time."""
+    from tests.fakes.manifests import manifest_document, publish_nexus
+
+    nexus.publish(releases("2.0.0", payload=standin_pyz_bytes("2.0.0", padding=PADDING)),
+                  "2.0.0")
+    publish_nexus(nexus, "stable", *signed(manifest_document(
+        version="2.0.0", yanked=[{"version": "1.0.0", "reason": "broken"}])))
+    state = isolated_env / ".xdg-state" / "gz-ia" / "update"
+    for delay in (0.05, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5):
+        child = spawn("--json", env=nexus_env(nexus))
+        time.sleep(delay)  # a moment to kill at, not a wait for a state
+        _kill(child)
+        _wait_for_self_tests_to_end(target)
+        _works(target)
+        for name in ("manifest.json", "trust.json"):
+            if (state / name).exists():
+                import json
+
+                json.loads((state / name).read_text())
+    again = spawn("--json", env=nexus_env(nexus))
+    assert again.wait(60) == 0
+    assert pyz_reports(target) == "gz-ia 2.0.0"

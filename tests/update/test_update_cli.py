@@ -63,7 +63,9 @@ def test_check_changes_nothing_and_reports_newer(nexus: NexusFake, releases, upd
     assert result.json["data"] == {"current": "1.0.0", "latest": "2.0.0", "source": "nexus",
                                    "newer": True}
     assert target.read_bytes() == before
-    assert not nexus.server.requests_to("/repository/")  # nothing downloaded
+    # nothing downloaded: only the channel manifest was looked for (none is published)
+    assert [r.path for r in nexus.server.requests_to("/repository/")] == [
+        "/repository/gz-ia/gz-ia/channels/stable.json"]
     human = update_cli("update", "--check", env=nexus_env(nexus))
     assert human.stdout == ("❯ Current version: v1.0.0\n✧ Remote version: v2.0.0 (nexus)\n"
                             "⚡ A new version is available (v2.0.0). "

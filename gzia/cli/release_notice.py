@@ -1,0 +1,44 @@
+"""The minimum-version notice every command carries when the running gz-ia is below the
+minimum its channel supports: one warning line in human mode, an entry of ``warnings`` in
+JSON. It reads only the manifest ``update`` cached (never the network); a command that
+reports the channel itself turns it off (``Output.release_notice``)."""
+
+from __future__ import annotations
+
+from gzia.cli.output import Output
+from gzia.contract import Problem, WarningCode
+from gzia.i18n import gettext
+
+
+def add_release_notice(out: Output) -> None:
+    if not out.release_notice:
+        return
+    out.release_notice = False  # once per invocation
+    try:
+        problem = _below_minimum()
+    except Exception:
+        return
+    if problem is not None:
+        out.add_warning(problem)
+
+
+def _below_minimum() -> Problem | None:
+    import gzia._version  # read when asked: an update replaces it, tests stand in for it
+    from gzia.update.model import parse_version
+    from gzia.update.trust import cached_manifest
+
+    current = gzia._version.__version__
+    cached = cached_manifest()
+    minimum = cached.get("minimum_version") if cached else None
+    if not isinstance(minimum, str) or cached is None:
+        return None
+    running, lowest = parse_version(current), parse_version(minimum)
+    if running is None or lowest is None or running >= lowest:
+        return None
+    channel = str(cached.get("channel", ""))
+    return Problem(WarningCode.BELOW_MINIMUM_VERSION,
+                   gettext("gz-ia v{current} is below v{minimum}, the minimum version channel "
+                           "{channel} supports: run 'gz-ia update'",
+                           current=current, minimum=minimum, channel=channel),
+                   details={"current": current, "minimum_version": minimum,
+                            "channel": channel})
