@@ -15,8 +15,8 @@ _MSG_STOPPED: dict[object, str] = {
     "stopped": N_("✓ Session '{id}' stopped: its agent ended when asked."),
     "timed_out": N_("✓ Session '{id}' (PID {pid}) killed: its agent had not ended {seconds} s "
                     "after it was asked."),
-    "no_terminal": N_("✓ Session '{id}' (PID {pid}) killed: it runs in the foreground, where "
-                      "gz-ia cannot type into its terminal."),
+    "not_asked": N_("✓ Session '{id}' (PID {pid}) killed: its agent could not be asked to "
+                    "end."),
 }
 
 _MSG_DELIVERY: dict[object, str] = {
