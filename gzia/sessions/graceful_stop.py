@@ -34,6 +34,7 @@ from gzia.sessions.background import send_input
 from gzia.sessions.kill import check_killable
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord, Status, now_rfc3339
+from gzia.sessions.stop_outcome import StopHow, WhyKilled
 from gzia.sessions.stopping import stop_session
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.endreason import EndReason
@@ -45,26 +46,19 @@ if TYPE_CHECKING:
 
 POLL_S = 0.05
 CTRL_C = b"\x03"
-STOPPED = "stopped"
-KILLED = "killed"
-NOT_ASKED = "not_asked"
-"""Why a stop killed at once: the agent could not be asked (no proof that the recorded pid
-is still the agent, or it could not be signalled)."""
-TIMED_OUT = "timed_out"
-"""Why a stop killed: the agent was still running when the time was up."""
 
 
 @dataclass(frozen=True)
 class StopOutcome:
     record: SessionRecord
-    how: str
-    """``stopped`` (the agent ended on its own) or ``killed``."""
-    why_killed: str | None = None
-    """``not_asked`` or ``timed_out`` when ``how`` is ``killed``."""
+    how: StopHow
+    why_killed: WhyKilled | None = None
+    """Set when ``how`` is ``killed``."""
     kill: KillResult | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"how": self.how, "why_killed": self.why_killed}
+        why = None if self.why_killed is None else self.why_killed.value
+        return {"how": self.how.value, "why_killed": why}
 
 
 def stop_gracefully(store: SessionStore, ref: str, timeout_s: float) -> StopOutcome:
@@ -73,14 +67,14 @@ def stop_gracefully(store: SessionStore, ref: str, timeout_s: float) -> StopOutc
     keys = _quit_keys_of(record)
     if record.holder is None or not record.holder.alive():
         if not _interrupted(store, record, keys):
-            return _kill(store, record, NOT_ASKED)
+            return _kill(store, record, WhyKilled.NOT_ASKED)
         asked = True
     else:
         store.update(record.id, _note_request)
         asked = _typed(record, keys)
     if asked and _ended(store, record.id, timeout_s):
-        return StopOutcome(get_session(store, record.id), STOPPED)
-    return _kill(store, record, TIMED_OUT)
+        return StopOutcome(get_session(store, record.id), StopHow.STOPPED)
+    return _kill(store, record, WhyKilled.TIMED_OUT)
 
 
 def _running(record: SessionRecord) -> SessionRecord:
@@ -166,12 +160,12 @@ def _ended(store: SessionStore, session_id: str, timeout_s: float) -> bool:
     return not get_session(store, session_id).is_running
 
 
-def _kill(store: SessionStore, record: SessionRecord, why: str) -> StopOutcome:
+def _kill(store: SessionStore, record: SessionRecord, why: WhyKilled) -> StopOutcome:
     try:
         result = stop_session(store, record.id)
     except ConflictError:  # it ended between the last look and the kill
         final = get_session(store, record.id)
         if final.end_reason != EndReason.STOPPED:
             raise
-        return StopOutcome(final, STOPPED)
-    return StopOutcome(result.record, KILLED, why, result)
+        return StopOutcome(final, StopHow.STOPPED)
+    return StopOutcome(result.record, StopHow.KILLED, why, result)
