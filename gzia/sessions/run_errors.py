@@ -17,6 +17,7 @@ from gzia.contract import (
 from gzia.i18n import N_
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.run import RunEnd, SessionRun
+from gzia.supervisor.endreason import EndReason
 
 _MSG_RUN: dict[object, str] = {
     "no_output_timeout": N_("session '{id}' was stopped: no output for longer than its "
@@ -45,6 +46,10 @@ def _run_error(run: SessionRun) -> GzError:
         return InterruptError(N_("session '{id}' was interrupted (SIGINT)"), id=record.id,
                               hint_key=N_("see it with: gz-ia session show {id}"),
                                  data=data, details=details)
+    if run.end is RunEnd.TERMINATED and record.end_reason == EndReason.STOPPED:
+        return TerminatedError(N_("session '{id}' was stopped (gz-ia session stop)"),
+                               id=record.id, hint_key=N_("see it with: gz-ia session show {id}"),
+                               data=data, details=details)
     if run.end is RunEnd.TERMINATED:
         return TerminatedError(N_("session '{id}' was terminated ({signal})"), id=record.id,
                                hint_key=N_("see it with: gz-ia session show {id}"),

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
+import gzia._version
 from gzia.contract import InvalidInputError
 from gzia.i18n import N_
 from gzia.update.errors import SourceFailure
@@ -136,9 +137,7 @@ def _larger_reads() -> None:
 def current_version() -> str:
     """The version of the running gz-ia, read when asked (an update replaces the file, and
     the tests stand in for an installed version)."""
-    import gzia._version
-
-    return gzia._version.__version__
+    return gzia._version.__version__  # the module's value now, not at import
 
 
 def make_client(timeout: float = 30.0) -> httpx.Client:

@@ -6,18 +6,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gzia.i18n import N_, gettext
+from gzia.sessions.stop_outcome import StopHow, WhyKilled
+from gzia.views.words import stop_text
 
 if TYPE_CHECKING:
     from gzia.sessions.graceful_stop import StopOutcome
     from gzia.sessions.notify import Delivery
 
 _MSG_STOPPED: dict[object, str] = {
-    "stopped": N_("✓ Session '{id}' stopped: its agent ended when asked."),
-    "timed_out": N_("✓ Session '{id}' (PID {pid}) killed: its agent had not ended {seconds} s "
-                    "after it was asked."),
-    "no_terminal": N_("✓ Session '{id}' (PID {pid}) killed: it runs in the foreground, where "
-                      "gz-ia cannot type into its terminal."),
+    StopHow.STOPPED: N_("✓ Session '{id}' {how}: its agent ended when asked."),
+    WhyKilled.TIMED_OUT: N_("✓ Session '{id}' (PID {pid}) {how}: its agent had not ended "
+                            "{seconds} s after it was asked."),
+    WhyKilled.NOT_ASKED: N_("✓ Session '{id}' (PID {pid}) {how}: its agent could not be asked "
+                            "to end."),
 }
+"""The line for each way a stop ends; ``{how}`` is the outcome's word (gzia.views.words)."""
 
 _MSG_DELIVERY: dict[object, str] = {
     True: N_("✓ {channel}: sent"),
@@ -28,7 +31,7 @@ _MSG_DELIVERY: dict[object, str] = {
 def stop_line(outcome: StopOutcome, timeout_s: float) -> str:
     key = outcome.why_killed or outcome.how
     return gettext(_MSG_STOPPED[key], id=outcome.record.id, pid=outcome.record.pid,
-                   seconds=f"{timeout_s:g}")
+                   how=stop_text(outcome.how), seconds=f"{timeout_s:g}")
 
 
 def delivery_lines(deliveries: list[Delivery]) -> list[str]:

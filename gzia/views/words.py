@@ -1,5 +1,5 @@
 """A record's words in the user's language: its status, permission, end reason, its
-agent's state and the state of its holder.
+agent's state and the state of its holder; and how ``session stop`` ended a run.
 
 Records and JSON keep the English values (``running``, ``supervised``: contract values);
 people read them through these tables. A value this version does not know (a newer
@@ -12,6 +12,7 @@ from gzia.contract import Permission
 from gzia.i18n import NC_, gettext
 from gzia.sessions.agent_state import AgentState
 from gzia.sessions.record import HolderState, Status
+from gzia.sessions.stop_outcome import StopHow, WhyKilled
 from gzia.supervisor.endreason import EndReason
 
 STATUS_WORDS: dict[str, str] = {
@@ -48,6 +49,14 @@ HOLDER_WORDS: dict[str, str] = {
     HolderState.RUNNING: NC_("holder", "running"),
     HolderState.GONE: NC_("holder", "gone"),
 }
+STOP_WORDS: dict[str, str] = {
+    StopHow.STOPPED: NC_("stop", "stopped"),
+    StopHow.KILLED: NC_("stop", "killed"),
+}
+WHY_KILLED_WORDS: dict[str, str] = {
+    WhyKilled.TIMED_OUT: NC_("why killed", "timed_out"),
+    WhyKilled.NOT_ASKED: NC_("why killed", "not_asked"),
+}
 
 
 def _shown(words: dict[str, str], value: str | None) -> str:
@@ -78,3 +87,12 @@ def agent_state_text(state: str | None) -> str:
 def holder_text(state: str | None) -> str:
     """``-`` for a foreground session, which has no holder."""
     return _shown(HOLDER_WORDS, state)
+
+
+def stop_text(how: str) -> str:
+    return _shown(STOP_WORDS, how)
+
+
+def why_killed_text(why: str | None) -> str:
+    """``-`` when the run was not killed."""
+    return _shown(WHY_KILLED_WORDS, why)

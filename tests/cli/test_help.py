@@ -15,6 +15,7 @@ from gzia.cli.help_text import FRAME, PLACEHOLDERS
 from gzia.cli.root import PROGRAM
 from gzia.cli.runner import build_root
 from gzia.i18n import translations
+from tests.cli.test_help_layout import listed, names_the_session_subcommands
 from tests.conftest import Result
 
 Cli = Callable[..., Result]
@@ -160,7 +161,8 @@ def test_defaults_and_the_root_page_in_spanish(cli: Cli) -> None:
     root = cli(env=SPANISH).stdout
     assert root.startswith(
         "Uso: gz-ia [OPCIONES] COMANDO [ARGUMENTOS]...\n\n  Ejecuta agentes de IA")
-    assert "  session     Gestiona sesiones agénticas locales (list, show, path, rename,\n" in root
+    assert names_the_session_subcommands(listed(root)["session"],
+                                         "Gestiona sesiones agénticas locales")
     assert "  completion  Muestra el script de autocompletado para la shell (bash, zsh o\n" in root
 
 

@@ -270,10 +270,19 @@ def test_internal_imports_sit_at_module_level_unless_start_up_needs_them_lazy() 
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             for inner in ast.walk(node):
-                if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith("gzia") \
-                        and not _said_lazy(lines, inner.lineno - 1):
+                if _imports_gzia(inner) and not _said_lazy(lines, inner.lineno - 1):
                     offenders.add(f"{path.relative_to(GZIA)}:{inner.lineno}")
     assert offenders == set()
+
+
+def _imports_gzia(node: ast.AST) -> bool:
+    """``from gzia... import``, ``from . import`` or ``import gzia...`` (all hide the graph
+    alike)."""
+    if isinstance(node, ast.ImportFrom):
+        return node.level > 0 or (node.module or "").split(".")[0] == "gzia"
+    if isinstance(node, ast.Import):
+        return any(alias.name.split(".")[0] == "gzia" for alias in node.names)
+    return False
 
 
 def _said_lazy(lines: list[str], index: int) -> bool:

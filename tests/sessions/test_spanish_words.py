@@ -1,5 +1,5 @@
-"""Under GZ_LANG=es no status, permission, end reason, holder state, label or tab is shown
-in English; records and JSON keep the English (contract) values."""
+"""Under GZ_LANG=es no status, permission, end reason, holder state, stop outcome, label or
+tab is shown in English; records and JSON keep the English (contract) values."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from gzia.i18n import gettext, set_language
 from gzia.sessions.agent_state import AgentState
 from gzia.sessions.project import Project
 from gzia.sessions.record import HolderRef, HolderState, Status
+from gzia.sessions.stop_outcome import StopHow, WhyKilled
 from gzia.supervisor.endreason import EndReason
 from gzia.tui.screens.detail import TABS
 from gzia.views.words import (
@@ -23,11 +24,15 @@ from gzia.views.words import (
     HOLDER_WORDS,
     PERMISSION_WORDS,
     STATUS_WORDS,
+    STOP_WORDS,
+    WHY_KILLED_WORDS,
     agent_state_text,
     end_reason_text,
     holder_text,
     permission_text,
     status_text,
+    stop_text,
+    why_killed_text,
 )
 from tests.conftest import Result
 from tests.sessions.session_testkit import make_session
@@ -40,6 +45,8 @@ WORDS: list[tuple[type[StrEnum], dict[str, str], Callable[[str], str]]] = [
     (EndReason, END_REASON_WORDS, end_reason_text),
     (HolderState, HOLDER_WORDS, holder_text),
     (AgentState, AGENT_STATE_WORDS, agent_state_text),
+    (StopHow, STOP_WORDS, stop_text),
+    (WhyKilled, WHY_KILLED_WORDS, why_killed_text),
 ]
 SAME_IN_SPANISH = {"PID:", "Base:", "Prompt:"}  # the original's Spanish keeps them
 ENGLISH_WORDS = {value for enum, _, _ in WORDS for value in enum}

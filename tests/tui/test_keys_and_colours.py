@@ -94,7 +94,7 @@ HOME_KEYS = [
     "o     Details",
     "/     Filter",
     "s     Status",
-    "k     Kill",
+    "k     Stop",
     "m     Merge",
     "d     Delete",
     "a     Attach",
@@ -146,4 +146,4 @@ async def test_the_palette_opens_on_gz_ias_actions_not_the_tables_cursor(
     titles = {entry.split("\n")[0].strip() for entry in entries}
     assert not titles & {"Cursor up", "Cursor down", "Page up", "Select", "Top", "Focus Next",
                          "Copy selected text"}
-    assert {"Attach", "Delete", "Details", "Kill", "Merge", "New", "Update"} <= titles
+    assert {"Attach", "Delete", "Details", "Stop", "Merge", "New", "Update"} <= titles

@@ -1,5 +1,5 @@
-"""``R`` renames the selected session as ``gz-ia session rename`` does (same checks, same
-messages, in either language); an empty name takes the name away."""
+"""``R`` renames the selected session (home and detail screens) as ``gz-ia session rename``
+does (same checks, same messages, in either language); an empty name takes the name away."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from gzia.sessions.project import find_project
 from gzia.sessions.store import SessionStore
 from gzia.tui.app import GzApp
 from gzia.tui.screens.confirm import NameScreen, NoticeScreen
+from gzia.tui.screens.detail import DetailScreen
 from gzia.tui.screens.sessions import SessionsScreen
 from tests.sessions.session_testkit import make_repo, make_session
 from tests.tui.conftest import make_app, until
@@ -94,3 +95,14 @@ async def test_spanish_line_of_a_name_taken_away(one_session: Path, spanish: Non
         await rename_to(app, pilot, "")
         await until(pilot, lambda: "✓ La sesión 'b0000001' ya no tiene nombre."
                     in notices(app), "its line in Spanish")
+
+
+async def test_r_renames_from_the_detail_screen_too(one_session: Path, english: None) -> None:
+    async with home(one_session) as (app, pilot):
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, DetailScreen)
+                    and app.screen.current() is not None, "the details")
+        await rename_to(app, pilot, "from the details")
+        await until(pilot, lambda: name_of(one_session) == "from the details", "the new name")
+        await until(pilot, lambda: "✓ Session 'b0000001' is now named 'from the details'."
+                    in notices(app), "the CLI's line")

@@ -161,13 +161,14 @@ def run_end(record: SessionRecord, outcome: RunOutcome, late_signal: int | None)
     received = outcome.received_signal or late_signal
     if received is not None:
         return RunEnd.stopped_by(received)
-    if record.status == Status.KILLED and record.end_reason == EndReason.KILLED:
-        return RunEnd.TERMINATED  # stopped with ``gz-ia session kill``
+    if record.status == Status.KILLED and record.end_reason in _ENDED_FROM_OUTSIDE:
+        return RunEnd.TERMINATED  # ``gz-ia session kill`` or ``session stop``
     if record.status == Status.COMPLETED:
         return RunEnd.COMPLETED  # its exit 0, or the person's own quit (a quit signal)
     return _AGENT_DIED_OF.get(outcome.signal or 0, RunEnd.AGENT_FAILED)
 
 
+_ENDED_FROM_OUTSIDE = frozenset({EndReason.KILLED, EndReason.STOPPED})
 _AGENT_DIED_OF: dict[int, RunEnd] = {signal.SIGINT: RunEnd.INTERRUPTED,
                                      signal.SIGTERM: RunEnd.TERMINATED}
 """An agent that died of SIGINT or SIGTERM (sent by someone else) ends the run as gz-ia's

@@ -1,6 +1,7 @@
 """Running a session: record, workspace, driver, supervisor, final record — in that order.
 
-:func:`start_session` and :func:`resume_session` are the whole life of a foreground run:
+:func:`start_session` (and :func:`gzia.sessions.run.resume.resume_session`, through
+:class:`Launch`) are the whole life of a foreground run:
 
 1. the driver is checked first (an agent missing from PATH touches nothing);
 2. the workspace is prepared (worktree or direct mode), then the ``running`` record is
@@ -24,34 +25,29 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzia.contract import (
-    ConflictError,
     GzError,
     InvalidInputError,
-    Permission,
     stop_request,
     stopped_by_signal,
 )
 from gzia.credentials import withheld_names, without_secrets
-from gzia.drivers.base import Driver, LaunchRequest, quit_signals_of
-from gzia.drivers.registry import parse_permission
+from gzia.drivers.base import LaunchRequest, quit_signals_of
 from gzia.i18n import N_, gettext
 from gzia.sessions.agent_state import AgentState, record_transition, relayed_transitions
 from gzia.sessions.background import start_in_background
 from gzia.sessions.base_ref import choose_base
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
-from gzia.sessions.mcp_command import server_command
 from gzia.sessions.merge import merge_base_into
 from gzia.sessions.naming import checked_name
 from gzia.sessions.notify import Notifier, notifier_for
 from gzia.sessions.project import Project, find_project
-from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord, Status, now_rfc3339
 from gzia.sessions.run.finish import (
     conversation_after_exit,
@@ -61,26 +57,19 @@ from gzia.sessions.run.finish import (
     run_end,
 )
 from gzia.sessions.run.request import LaunchCallback, RunEnd, SessionRequest, SessionRun
-from gzia.sessions.run_options import RunOptions
 from gzia.sessions.run_settings import (
     agent_watchdog,
-    background_options,
-    configured_watchdog,
     direct_allowed,
     log_max_bytes,
-    push_allowed,
-    sandbox_wanted,
 )
 from gzia.sessions.sandboxing import check_sandbox, sandboxed
 from gzia.sessions.state_sources import StateHooks, detector_watch, state_hooks
 from gzia.sessions.store import SessionStore
-from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import (
     Workspace,
     discard_new_workspace,
     prepare_workspace,
     refuse_unasked_direct,
-    workspace_of,
 )
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
@@ -110,11 +99,11 @@ def start_session(
     refuse_unasked_direct(project, direct_allowed(request.direct))
     watchdog = agent_watchdog(watchdog, request.driver)
     store = SessionStore(project)
-    _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
+    launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
     check_sandbox(request.sandbox)
     if request.name is not None:
         checked_name(request.name)  # before anything is created
-    bundle = _profile_bundle(project, request.profiles, environ)
+    bundle = profile_bundle(project, request.profiles, environ)
     base = (request.conflict.start_point if request.conflict is not None
             else choose_base(project, request.base, request.fetch))
     with _claimed_key(store, request) as reused:
@@ -129,7 +118,7 @@ def start_session(
         except BaseException:
             discard_new_workspace(project, workspace)
             raise
-    return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
+    return Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=False)
 
 
@@ -150,61 +139,7 @@ def _claimed_key(store: SessionStore, request: SessionRequest) -> Iterator[Reuse
         yield existing_session(store, key, payload, request.labels)
 
 
-def resume_session(
-    directory: str | Path | None,
-    ref: str,
-    options: RunOptions,
-    *,
-    driver_for: Callable[[str], Driver],
-    on_launch: LaunchCallback | None = None,
-    environ: Mapping[str, str] | None = None,
-) -> SessionRun:
-    """Continue a finished session: same record, same workspace, same conversation.
-
-    Pushes are allowed when ``options`` or the settings say so, or the session was started
-    allowing them. The session's profiles are projected again; ``options.profiles`` adds
-    more (kept in the record). ``options.name`` renames it. Notifications stay muted once
-    muted (``options.notify`` false mutes them).
-    """
-    env = without_secrets(os.environ if environ is None else environ)
-    project = find_project(directory)
-    store = SessionStore(project)
-    record = _not_running(get_session(store, ref))
-    background = background_options(options.background)
-    sandbox = sandbox_wanted(options.sandbox) or record.sandbox is not None
-    check_sandbox(sandbox)
-    request = SessionRequest(
-        directory, driver_for(record.provider), _recorded_permission(record),
-        command=record.command, mode=record.mode or "chat",
-        output_to_stderr=options.output_to_stderr, mcp_server=server_command(options.no_mcp),
-        pty=background is not None or sandbox, background=background, sandbox=sandbox,
-        allow_push=push_allowed(options.allow_push) or record.allow_push is True,
-        profiles=tuple(dict.fromkeys([*(record.profiles or ()), *options.profiles])),
-        notify=options.notify and record.notify is not False,
-    )
-    watchdog = agent_watchdog(configured_watchdog(options.timeout_s, options.no_output_timeout_s),
-                              request.driver)
-    bundle = _profile_bundle(project, request.profiles, environ)
-    workspace = _resumed_workspace(project, record)
-    _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
-    refuse_symlink(store.log_path(record.id))  # the output is appended to it
-    new_name = checked_name(options.name) if options.name is not None else None
-    log_path = _log_path(request, store, record.id) or record.log_path
-    record = store.update(record.id, lambda r: _mark_resumed(r, request, new_name, log_path))
-    return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
-        record, resume=True)
-
-
-def _not_running(record: SessionRecord) -> SessionRecord:
-    """``record``, which a resume may continue: a running one is a conflict."""
-    if record.is_running:
-        raise ConflictError(N_("session '{id}' is already running (PID {pid})"), id=record.id,
-                            pid=record.pid,
-                            details={"id": record.id, "pid": record.pid}, data=record.to_json())
-    return record
-
-
-def _profile_bundle(project: Project, names: Sequence[str],
+def profile_bundle(project: Project, names: Sequence[str],
                     environ: Mapping[str, str] | None) -> Bundle | None:
     """The profiles, resolved before anything is created (an error leaves nothing behind)."""
     if not names:
@@ -224,40 +159,13 @@ def _profile_bundle(project: Project, names: Sequence[str],
     return resolve_bundle(catalog, names, without_secrets(full), withheld=withheld_names(full))
 
 
-def _recorded_permission(record: SessionRecord) -> Permission:
-    return parse_permission(record.permission_level or Permission.SUPERVISED.value)
-
-
-def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
-    if record.is_isolated:
-        return prepare_workspace(project, record.id)  # re-created from its branch if needed
-    return workspace_of(project, record)
-
-
-def _mark_resumed(record: SessionRecord, request: SessionRequest,
-                  name: str | None = None, log_path: str | None = None) -> None:
-    record.status = Status.RUNNING
-    record.log_path = log_path
-    if name is not None:
-        record.name = name
-    if request.profiles:
-        record.profiles = list(request.profiles)
-    record.notify = None if request.notify else False
-    record.stop_requested_at = None
-    _stamp_owner(record)
-    record.started_at = now_rfc3339()
-    record.pid, record.pgid, record.pid_start_time = 0, None, None
-    record.finished_at = record.duration_ms = record.end_reason = record.signal = None
-    record.exit_code = None
-
-
-def _stamp_owner(record: SessionRecord) -> None:
+def stamp_owner(record: SessionRecord) -> None:
     """This gz-ia owns the run: while it lives, it alone writes the final status."""
     record.owner_pid = os.getpid()
     record.owner_start_time = process_start_time(record.owner_pid)
 
 
-def _log_path(request: SessionRequest, store: SessionStore, session_id: str) -> str | None:
+def run_log_path(request: SessionRequest, store: SessionStore, session_id: str) -> str | None:
     """Every run keeps its output log, except one whose agent is handed the terminal
     itself (its output never passes through gz-ia)."""
     logged = request.background is not None or output_is_logged(request.pty)
@@ -280,9 +188,9 @@ def _new_record(
         started_at=now_rfc3339(), mode=request.mode,
         conversation_id=request.driver.new_conversation_id(),
     )
-    _stamp_owner(record)
+    stamp_owner(record)
     workspace.apply_to(record)
-    record.log_path = _log_path(request, store, session_id)
+    record.log_path = run_log_path(request, store, session_id)
     if request.command is not None:
         record.command = list(request.command)
     if request.allow_push:
@@ -297,7 +205,7 @@ def _new_record(
     return record
 
 
-def _launch_spec(
+def launch_spec(
     request: SessionRequest,
     workdir: Path,
     env: Mapping[str, str],
@@ -320,7 +228,10 @@ def _launch_spec(
 
 
 @dataclass(frozen=True)
-class _Launch:
+class Launch:
+    """One run of a record already marked ``running`` (a start or a resume): its agent
+    launched in its workspace, then its end recorded."""
+
     store: SessionStore
     request: SessionRequest
     workspace: Workspace
@@ -379,7 +290,7 @@ class _Launch:
     def _command(self, record: SessionRecord, resume: bool) -> Command:
         prompt = None if resume else self.request.prompt
         env, profile_servers = self._projected(record, self._agent_env(record))
-        command = _launch_spec(self.request, self.workspace.target_dir, env,
+        command = launch_spec(self.request, self.workspace.target_dir, env,
                                record.conversation_id, resume=resume, prompt=prompt,
                                mcp_config=self._mcp_config(record, profile_servers),
                                hooks=state_hooks(self.store, record.id, self.request.driver))

@@ -60,9 +60,10 @@ class DetailScreen(SessionActions):
         key("r", "resume", N_("Resume")),
         key("a", "attach", N_("Attach")),
         key("i", "send_input", N_("Input")),
-        key("k", "kill", N_("Kill")),
+        key("k", "kill", N_("Stop")),  # the stop first, the kill once a stop failed
         key("m", "merge", N_("Merge")),
         key("d", "delete", N_("Delete")),
+        key("R", "rename", N_("Rename"), show=False),
         key("p", "prune", NC_("tui.key_prune", "Prune"), show=False),
         key("f5", "reload", N_("Reload"), show=False),
         *(key(str(n), f"tab('{name}')", label, show=False)

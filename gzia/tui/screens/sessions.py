@@ -64,7 +64,7 @@ class SessionsScreen(SessionActions):
         key("o", "details", N_("Details"), show=False),
         key("slash", "filter", N_("Filter")),
         key("s", "cycle_status", N_("Status"), show=False),  # 80 columns: in ? and the palette
-        key("k", "kill", N_("Kill")),
+        key("k", "kill", N_("Stop")),  # the stop first, the kill once a stop failed
         key("m", "merge", N_("Merge")),
         key("d", "delete", N_("Delete")),
         key("a", "attach", N_("Attach")),
