@@ -29,6 +29,7 @@ class Status(StrEnum):
     FAILED = "failed"
     KILLED = "killed"
     LOST = "lost"  # the process vanished without a final write
+    PAUSED = "paused"  # worktree freed, its work kept on the branch (session pause)
 
 
 class HolderState(StrEnum):
