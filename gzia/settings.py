@@ -94,6 +94,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("notify_timeout", float, 10.0, "GZ_NOTIFY_TIMEOUT",
             "seconds each notification channel may take, retries included", positive=True,
             project=True),
+    # New worktrees (docs/sessions.md, "New worktrees")
+    Setting("worktree_setup", list, None, "GZ_WORKTREE_SETUP",
+            "program run once in each new session worktree (argv, no shell; else the "
+            "repository's executable .gz-ia/setup)", project=True),
+    Setting("worktree_setup_timeout", float, 600.0, "GZ_WORKTREE_SETUP_TIMEOUT",
+            "seconds the worktree setup may run before it is stopped with its process group",
+            positive=True, project=True),
     NEXUS_BASE_URL,
     LANGUAGE,
     DEBUG,

@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 @click.option("--provider", default="shell", help="Driver that runs the command.",
               shell_complete=completers.providers)
 @run_options("name", "allow_push", "labels", "idempotency_key", "background", "timeout",
-             "no_output_timeout", "profiles", "direct", "exit_code", "no_notify")
+             "no_output_timeout", "profiles", "direct", "exit_code", "no_notify",
+             "skip_setup")
 def app(command: tuple[str, ...], directory: str | None, provider: str,
                  run: RunOptions) -> None:
     from gzia.contract import Permission

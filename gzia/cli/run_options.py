@@ -66,6 +66,10 @@ OPTIONS: dict[str, Callable[[F], F]] = {
     "no_notify": click.option(
         "--no-notify", is_flag=True,
         help="Send no notification for this session (kept on resume)."),
+    "skip_setup": click.option(
+        "--skip-setup", is_flag=True,
+        help="Do not run the worktree setup (worktree_setup, .gz-ia/setup) in a worktree "
+             "created for this run."),
 }
 
 
@@ -102,7 +106,8 @@ def options_from(given: dict[str, Any]) -> RunOptions:
         direct=given.pop("direct", False), exit_code=given.pop("exit_code", False),
         idempotency_key=None if key is None else _valid_key(key),
         output_to_stderr=output.is_json(), notify=not given.pop("no_notify", False),
-        name=None if name is None else _valid_name(name))
+        name=None if name is None else _valid_name(name),
+        skip_setup=given.pop("skip_setup", False))
 
 
 def _valid_name(name: str) -> str:
@@ -137,7 +142,7 @@ def session_request(directory: str | None, driver: Driver, permission: Permissio
         idempotency_key=run.idempotency_key,
         mcp_server=server_command(run.no_mcp) if mcp else None,
         background=background_options(run.background), profiles=run.profiles, name=run.name,
-        direct=run.direct, notify=run.notify, **fields)
+        direct=run.direct, notify=run.notify, skip_setup=run.skip_setup, **fields)
 
 
 def watchdog_of(run: RunOptions) -> Watchdog:

@@ -33,3 +33,6 @@ class RunOptions:
     """``--exit-code``: end with the agent's own exit code (128+N for signal N)."""
     notify: bool = True
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""
+    skip_setup: bool = False
+    """``--skip-setup``: a worktree created for the run gets no set-up run
+    (:mod:`gzia.sessions.worktree_setup`); its ``.worktreeinclude`` files are still copied."""

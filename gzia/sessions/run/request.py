@@ -51,6 +51,8 @@ class SessionRequest:
     setting allows it too: :func:`gzia.sessions.run_settings.direct_allowed`)."""
     notify: bool = True
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""
+    skip_setup: bool = False
+    """``--skip-setup``: the new worktree's set-up is not run (:mod:`..worktree_setup`)."""
 
 
 class RunEnd(Enum):

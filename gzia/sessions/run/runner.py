@@ -84,6 +84,7 @@ from gzia.sessions.workspace import (
     refuse_unasked_direct,
     workspace_of,
 )
+from gzia.sessions.worktree_setup import ready_new_session, ready_resumed
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import Started, output_is_logged, run_supervised
@@ -126,6 +127,7 @@ def start_session(
         except BaseException:
             discard_new_workspace(project, workspace)
             raise
+        ready_new_session(store, workspace, skip_setup=request.skip_setup)
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=False)
 
@@ -184,6 +186,7 @@ def resume_session(
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
     new_name = checked_name(options.name) if options.name is not None else None
+    ready_resumed(store, workspace, record, skip_setup=options.skip_setup)
     log_path = _log_path(request, store, record.id) or record.log_path
     record = store.update(record.id, lambda r: _mark_resumed(r, request, new_name, log_path))
     return _Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
