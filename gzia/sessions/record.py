@@ -160,6 +160,10 @@ class SessionRecord:
     stop_requested_at: str | None = field(default=None, metadata=SPARSE)
     """When ``session stop`` asked the agent to end (RFC 3339): an agent that then ends
     on its own is recorded ``end_reason: stopped``. Cleared on resume."""
+    paused_at: str | None = field(default=None, metadata=SPARSE)
+    """When ``session pause`` paused it (RFC 3339); cleared when it runs again."""
+    paused_from: str | None = field(default=None, metadata=SPARSE)
+    """Its status before the pause: ``session revive --no-resume`` puts it back."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (or not in the form it writes them): written
     back unchanged. Records of the original gz-ia and of newer versions keep theirs."""
@@ -397,6 +401,7 @@ _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "command": _string_list, "allow_push": _true, "holder": HolderRef.from_json,
     "holder_warnings": _warnings, "name": _text, "state": _text, "state_since": _text,
     "state_reason": _text, "notify": _false, "stop_requested_at": _text,
+    "paused_at": _text, "paused_from": _text,
 }
 """Each sparse field, in its written order, and how it is read: a value of another form
 stays in ``extras``."""

@@ -241,7 +241,7 @@ def _mark_resumed(record: SessionRecord, request: SessionRequest,
     if request.profiles:
         record.profiles = list(request.profiles)
     record.notify = None if request.notify else False
-    record.stop_requested_at = None
+    record.stop_requested_at = record.paused_at = record.paused_from = None
     _stamp_owner(record)
     record.started_at = now_rfc3339()
     record.pid, record.pgid, record.pid_start_time = 0, None, None
