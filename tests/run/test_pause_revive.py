@@ -238,3 +238,26 @@ def test_a_paused_session_merges_from_its_branch_and_prune_leaves_it_alone(
     assert sorted(merged.json["data"]["files"]) == ["README", "gone.txt", "src/new.py"]
     assert (project / "src" / "new.py").read_text() == "print('new')\n"
     assert not (project / "gone.txt").exists()
+
+
+PAUSER = """
+import json
+done = subprocess.run([sys.executable, "-m", "gzia", "--json", "session", "pause",
+                       os.environ["TARGET"]], capture_output=True, text=True)
+note("pause.json", json.dumps({"exit_code": done.returncode, "stdout": done.stdout,
+                               "stderr": done.stderr}))
+"""
+
+
+@pytest.mark.usefixtures("claude")
+def test_gz_ia_run_by_an_agent_pauses_another_session_despite_its_own_guardrails(
+        gz: Gz, project: Path, agent: Any, notes: Path) -> None:
+    target = gz("--json", "chat", "-p", "claude", "-i", "edit things", cwd=project).json["data"]
+    agent("pauser", PAUSER)
+
+    ran = gz("--json", "exec", "pauser", cwd=project, env={"TARGET": target["id"]})
+
+    assert ran.exit_code == 0, ran.stderr
+    pause = json.loads(wait_for_note(notes, "pause.json"))
+    assert pause["exit_code"] == 0, pause["stdout"] + pause["stderr"]
+    assert branch_files(project, target["id"]) == AGENT_WORK
