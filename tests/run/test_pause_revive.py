@@ -261,3 +261,30 @@ def test_gz_ia_run_by_an_agent_pauses_another_session_despite_its_own_guardrails
     pause = json.loads(wait_for_note(notes, "pause.json"))
     assert pause["exit_code"] == 0, pause["stdout"] + pause["stderr"]
     assert branch_files(project, target["id"]) == AGENT_WORK
+
+
+@pytest.mark.usefixtures("claude")
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_pause_says_where_the_work_is_in_both_languages(
+        gz: Gz, project: Path, lang: str) -> None:
+    first = gz("--json", "chat", "-p", "claude", "-i", "edit things", cwd=project).json["data"]
+    sid = first["id"]
+
+    paused = gz("session", "pause", sid, cwd=project, env={"GZ_LANG": lang})
+    again = gz("session", "pause", sid, cwd=project, env={"GZ_LANG": lang})
+    revived = gz("session", "revive", "--no-resume", sid, cwd=project, env={"GZ_LANG": lang})
+
+    commit = git(project, "rev-parse", f"harness/{sid}")[:12]
+    assert (paused.exit_code, again.exit_code, revived.exit_code) == (0, 0, 0)
+    assert (paused.stdout, again.stdout, revived.stdout) == {
+        "en": (f"✓ Session '{sid}' paused: its work is committed on harness/{sid} ({commit}) "
+               f"and its worktree was removed; bring it back with gz-ia session revive {sid}\n",
+               f"✧ Session '{sid}' is already paused.\n",
+               f"✓ Session '{sid}' revived in {first['worktree_dir']}; its agent was not "
+               f"started (gz-ia session resume {sid} starts it).\n"),
+        "es": (f"✓ Sesión '{sid}' pausada: su trabajo está confirmado en harness/{sid} "
+               f"({commit}) y se eliminó su worktree; recupérala con gz-ia session revive "
+               f"{sid}\n",
+               f"✧ La sesión '{sid}' ya está pausada.\n",
+               f"✓ Sesión '{sid}' recuperada en {first['worktree_dir']}; su agente no se "
+               f"inició (gz-ia session resume {sid} lo inicia).\n")}[lang]

@@ -207,19 +207,27 @@ time.sleep(600)
 
 
 @pytest.mark.usefixtures("probe")
+@pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_setup_past_its_timeout_is_stopped_with_its_process_group(
-        gz: Gz, repo: Path, notes: Path, agent: Any) -> None:
+        gz: Gz, repo: Path, notes: Path, agent: Any, lang: str) -> None:
     slow = agent("slow-setup", SETUP_HANGS)
 
     result = gz("--json", "exec", "probe", cwd=repo,
-                env={"GZ_WORKTREE_SETUP": str(slow), "GZ_WORKTREE_SETUP_TIMEOUT": "1.5"})
+                env={"GZ_WORKTREE_SETUP": str(slow), "GZ_WORKTREE_SETUP_TIMEOUT": "1.5",
+                     "GZ_LANG": lang})
 
     assert result.exit_code == 1
     [error] = result.json["errors"]
     assert (error["code"], error["retryable"]) == ("TIMEOUT", True)
-    assert error["message"] == (
-        f"the worktree setup ({slow}) did not finish within 1.5 s and was stopped with its "
-        "process group; the new worktree was removed")
+    assert (error["message"], error["hint"]) == {
+        "en": (f"the worktree setup ({slow}) did not finish within 1.5 s and was stopped with "
+               "its process group; the new worktree was removed",
+               "give it more time (gz-ia config set worktree_setup_timeout SECONDS), or run "
+               "without it: --skip-setup"),
+        "es": (f"la preparación del worktree ({slow}) no terminó en 1.5 s y se detuvo con su "
+               "grupo de procesos; se eliminó el worktree nuevo",
+               "dale más tiempo (gz-ia config set worktree_setup_timeout SEGUNDOS), o ejecuta "
+               "sin ella: --skip-setup")}[lang]
     for name in ("setup.pid", "setup-child.pid"):
         assert not pid_running(int(wait_for_note(notes, name)))
     assert not (notes / "probe.json").exists()
@@ -244,3 +252,19 @@ def test_a_setup_script_that_is_a_link_is_refused(gz: Gz, repo: Path, tmp_path: 
         "SAFETY_BLOCK", "'.gz-ia/setup' is a symbolic link: gz-ia runs only a regular file as "
                         "the worktree setup")
     nothing_left(repo)
+
+
+@pytest.mark.usefixtures("probe")
+def test_the_projects_own_settings_file_names_the_setup(
+        gz: Gz, repo: Path, notes: Path, agent: Any) -> None:
+    setup = agent("project-setup", 'note("project-setup-ran", os.getcwd())\n')
+    commit(repo, {".gz-ia/setup": SETUP_OK}, executable=(".gz-ia/setup",))  # the setting wins
+    (repo / ".harness").mkdir(exist_ok=True)
+    (repo / ".harness" / "config.toml").write_text(
+        f'worktree_setup = ["{setup}"]\nworktree_setup_timeout = 30\n')
+
+    result = gz("--json", "exec", "probe", cwd=repo)
+
+    assert result.exit_code == 0, result.stderr
+    assert wait_for_note(notes, "project-setup-ran") == result.json["data"]["worktree_dir"]
+    assert not (notes / "setup-runs").exists()
