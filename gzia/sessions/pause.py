@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gzia.contract import ConflictError, LockedError, SafetyBlockError
+from gzia.contract import ConflictError, LockedError, NotFoundError, SafetyBlockError
 from gzia.filelock import hold_lock
 from gzia.i18n import N_
 from gzia.sessions.graceful_stop import StopOutcome, stop_gracefully
@@ -51,6 +51,7 @@ from gzia.sessions.resuming import ResumeRequest, resume
 from gzia.sessions.session_commit import SessionCommit, commit_session_work
 from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import (
+    branch_exists,
     branch_for,
     current_branch,
     prepare_workspace,
@@ -116,7 +117,8 @@ def revive_worktree(store: SessionStore, ref: str, *, skip_setup: bool) -> Sessi
 
 
 def paused_record(store: SessionStore, ref: str) -> SessionRecord:
-    """The record of ``ref``, which must be ``paused`` (else ``CONFLICT``)."""
+    """The record of ``ref``, which must be ``paused`` (else ``CONFLICT``), with its branch
+    (else ``NOT_FOUND``: a worktree added without it would start from the base, empty)."""
     record = get_session(store, ref)
     if record.status != Status.PAUSED:
         raise ConflictError(N_("session '{id}' is not paused (current status: {status})"),
@@ -125,6 +127,14 @@ def paused_record(store: SessionStore, ref: str) -> SessionRecord:
                                         "resume {id}"),
                             details={"id": record.id, "status": record.status},
                             data=record.to_json())
+    branch = branch_for(record.id)
+    if not branch_exists(store.project.root, branch):
+        raise NotFoundError(N_("the branch {branch} of paused session '{id}' is gone: it held "
+                               "the session's work, so there is nothing to revive"),
+                            branch=branch, id=record.id,
+                            hint_key=N_("if you still have its commit, recreate it with git "
+                                        "branch {branch} <commit>"),
+                            details={"id": record.id, "branch": branch})
     return record
 
 

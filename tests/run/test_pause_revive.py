@@ -288,3 +288,23 @@ def test_pause_says_where_the_work_is_in_both_languages(
                f"✧ La sesión '{sid}' ya está pausada.\n",
                f"✓ Sesión '{sid}' recuperada en {first['worktree_dir']}; su agente no se "
                f"inició (gz-ia session resume {sid} lo inicia).\n")}[lang]
+
+
+@pytest.mark.usefixtures("claude")
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_revive_refuses_when_the_paused_branch_is_gone(gz: Gz, project: Path, lang: str) -> None:
+    sid = gz("--json", "chat", "-p", "claude", "-i", "edit", cwd=project).json["data"]["id"]
+    assert gz("session", "pause", sid, cwd=project).exit_code == 0
+    git(project, "branch", "-D", f"harness/{sid}")
+
+    result = gz("--json", "session", "revive", sid, cwd=project, env={"GZ_LANG": lang})
+
+    assert result.exit_code == 1
+    [error] = result.json["errors"]
+    assert (error["code"], error["message"]) == ("NOT_FOUND", {
+        "en": f"the branch harness/{sid} of paused session '{sid}' is gone: it held the "
+              "session's work, so there is nothing to revive",
+        "es": f"la rama harness/{sid} de la sesión pausada '{sid}' ya no existe: guardaba el "
+              "trabajo de la sesión, así que no hay nada que recuperar"}[lang])
+    assert not (project / ".harness" / "worktrees" / sid).exists()
+    assert git(project, "branch", "--list", "harness/*") == ""
