@@ -64,7 +64,7 @@ def test_summaries_are_whole_first_sentences_at_any_width(
 
 
 def test_pages_use_the_terminals_width(cli: Cli) -> None:
-    wide = cli("--help", env={"COLUMNS": "200"}).stdout
+    wide = cli("--help", env={"COLUMNS": "240"}).stdout
     assert ("  session     Manage local agent sessions (list, show, path, rename, delete, diff, "
             "merge, prune, log, logs, wait, stop, kill, resume, poll, output, send-keys, paste, "
             "submit, attach, metrics, pause, revive).\n") in wide
