@@ -111,6 +111,13 @@ SETTINGS: tuple[Setting, ...] = (
     # update channels (docs/update.md, "Channels")
     Setting("update_channel", str, "stable", "GZ_UPDATE_CHANNEL",
             "the release channel whose signed manifest update follows (stable, beta, ...)"),
+    # New worktrees (docs/sessions.md, "New worktrees")
+    Setting("worktree_setup", list, None, "GZ_WORKTREE_SETUP",
+            "program run once in each new session worktree (argv, no shell; else the "
+            "repository's executable .gz-ia/setup)", project=True),
+    Setting("worktree_setup_timeout", float, 600.0, "GZ_WORKTREE_SETUP_TIMEOUT",
+            "seconds the worktree setup may run before it is stopped with its process group",
+            positive=True, project=True),
     NEXUS_BASE_URL,
     LANGUAGE,
     DEBUG,

@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # imported when a chat starts, not when it is only parsed or 
 @project_dir
 @run_options("name", "allow_push", "no_mcp", "labels", "idempotency_key", "background", "timeout",
              "no_output_timeout", "profiles", "direct", "exit_code", "no_notify",
-             "sandbox", "base", "fetch")
+             "sandbox", "base", "fetch", "skip_setup")
 def app(provider: str | None, perm: str | None, prompt: str | None, directory: str | None,
          run: RunOptions) -> None:
     from gzia.sessions.run import start_session

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
               shell_complete=completers.providers)
 @run_options("name", "allow_push", "labels", "idempotency_key", "background", "timeout",
              "no_output_timeout", "profiles", "direct", "exit_code", "no_notify",
-             "sandbox", "base", "fetch")
+             "sandbox", "base", "fetch", "skip_setup")
 def app(command: tuple[str, ...], directory: str | None, provider: str,
                  run: RunOptions) -> None:
     from gzia.contract import Permission

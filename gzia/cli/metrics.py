@@ -55,7 +55,8 @@ if TYPE_CHECKING:
 @click.option("--provider", "-p", help="Only sessions of this agent (claude, opencode, ...).",
               shell_complete=completers.providers)
 @click.option("--status",
-              help="Only sessions in this status (running, completed, failed, killed, lost).")
+              help="Only sessions in this status (running, completed, failed, killed, lost, "
+                   "paused).")
 @click.option("--by", metavar="provider|day|model",
               help="Also add the figures up by provider, day or model.")
 @dir_option

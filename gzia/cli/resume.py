@@ -19,14 +19,18 @@ from gzia.sessions.workspace import Workspace
           shell_complete=session_ids)
 @project_dir
 @run_options("name", "background", "timeout", "no_output_timeout", "profiles", "no_mcp",
-             "no_notify", "sandbox")
+             "no_notify", "sandbox", "skip_setup")
 def app(session_id: str, directory: str | None, run: RunOptions) -> None:
     resume_and_report(ResumeRequest(session_id, directory, run))
 
 
-def resume_and_report(request: ResumeRequest) -> None:
-    """Resume as ``request`` asks and report it: the launch line, then the record."""
-    from gzia.sessions.resuming import resume as resume_run
+def resume_and_report(request: ResumeRequest, *, revive: bool = False) -> None:
+    """Resume as ``request`` asks and report it: the launch line, then the record;
+    ``revive``: a paused session, its worktree brought back first (``session revive``)."""
+    if revive:
+        from gzia.sessions.pause import revive as resume_run
+    else:
+        from gzia.sessions.resuming import resume as resume_run
 
     background = request.options.background
 

@@ -77,6 +77,10 @@ OPTIONS: dict[str, Callable[[F], F]] = {
     "fetch": click.option(
         "--fetch", is_flag=True,
         help="Fetch the base branch from its remote first and branch from the fetched one."),
+    "skip_setup": click.option(
+        "--skip-setup", is_flag=True,
+        help="Do not run the worktree setup (worktree_setup, .gz-ia/setup) in a worktree "
+             "created for this run."),
 }
 
 
@@ -115,6 +119,7 @@ def options_from(given: dict[str, Any]) -> RunOptions:
         output_to_stderr=output.is_json(), notify=not given.pop("no_notify", False),
         sandbox=given.pop("sandbox", False),
         base=given.pop("base", None), fetch=given.pop("fetch", False),
+        skip_setup=given.pop("skip_setup", False),
         name=None if name is None else _valid_name(name))
 
 
@@ -154,7 +159,7 @@ def session_request(directory: str | None, driver: Driver, permission: Permissio
         mcp_server=server_command(run.no_mcp) if mcp else None,
         background=background_options(run.background), profiles=run.profiles, name=run.name,
         direct=run.direct, notify=run.notify, sandbox=sandbox, base=run.base, fetch=run.fetch,
-        **fields)
+        skip_setup=run.skip_setup, **fields)
 
 
 def watchdog_of(run: RunOptions) -> Watchdog:

@@ -101,6 +101,14 @@ def guarded_environment(
     return guarded
 
 
+def unguarded(env: Mapping[str, str]) -> dict[str, str]:
+    """What gz-ia's own git commands add to ``env`` so that the guardrails of a session
+    whose agent runs gz-ia (``env`` is that agent's) do not apply to them: the
+    configuration count cut back to the entries that were there before the session's."""
+    raw = env.get(CONFIG_INDEX_VARIABLE, "").strip()
+    return {"GIT_CONFIG_COUNT": raw} if raw.isdigit() else {}
+
+
 def git_too_old() -> str | None:
     """The installed git's version when it is too old for the guardrails, else None."""
     import re

@@ -55,9 +55,10 @@ def is_free(worktree: Path, relpath: str) -> bool:
     return False
 
 
-def create_file(worktree: Path, relpath: str, content: bytes, created_dirs: list[str]) -> None:
-    """Create ``relpath`` exclusively; the directories it made are appended to
-    ``created_dirs`` (relative, parents first)."""
+def create_file(worktree: Path, relpath: str, content: bytes, created_dirs: list[str], *,
+                mode: int = 0o644) -> None:
+    """Create ``relpath`` exclusively, with ``mode`` (less the umask); the directories
+    it made are appended to ``created_dirs`` (relative, parents first)."""
     parts = _parts(relpath)
     if parts is None or not is_free(worktree, relpath):
         raise ConflictError(N_("'{path}' is the project's own file: a profile cannot replace it"),
@@ -71,7 +72,7 @@ def create_file(worktree: Path, relpath: str, content: bytes, created_dirs: list
             continue
         created_dirs.append("/".join(parts[:index]))
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    fd = os.open(worktree / relpath, flags, 0o644)
+    fd = os.open(worktree / relpath, flags, mode)
     try:
         view = memoryview(content)
         while view:

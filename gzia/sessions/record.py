@@ -29,6 +29,7 @@ class Status(StrEnum):
     FAILED = "failed"
     KILLED = "killed"
     LOST = "lost"  # the process vanished without a final write
+    PAUSED = "paused"  # worktree freed, its work kept on the branch (session pause)
 
 
 class HolderState(StrEnum):
@@ -164,6 +165,10 @@ class SessionRecord:
     base_remote: str | None = field(default=None, metadata=SPARSE)
     """The remote the base branch was fetched from (``--fetch``): ``session update``
     fetches it again (:mod:`gzia.sessions.base_ref`)."""
+    paused_at: str | None = field(default=None, metadata=SPARSE)
+    """When ``session pause`` paused it (RFC 3339); cleared when it runs again."""
+    paused_from: str | None = field(default=None, metadata=SPARSE)
+    """Its status before the pause: ``session revive --no-resume`` puts it back."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (or not in the form it writes them): written
     back unchanged. Records of the original gz-ia and of newer versions keep theirs."""
@@ -410,6 +415,7 @@ _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "state_reason": _text, "notify": _false, "stop_requested_at": _text,
     "sandbox": _sandbox,
     "base_remote": _text,
+    "paused_at": _text, "paused_from": _text,
 }
 """Each sparse field, in its written order, and how it is read: a value of another form
 stays in ``extras``."""

@@ -40,3 +40,6 @@ class RunOptions:
     """``--base``: the branch, tag or commit a new session branches from (else HEAD)."""
     fetch: bool = False
     """``--fetch``: fetch the base branch from its remote first and branch from that."""
+    skip_setup: bool = False
+    """``--skip-setup``: a worktree created for the run gets no set-up run
+    (:mod:`gzia.sessions.worktree_setup`); its ``.worktreeinclude`` files are still copied."""

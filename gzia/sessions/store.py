@@ -215,6 +215,7 @@ class SessionStore:
                 self.dir / f"{session_id}{EXCLUDES_SUFFIX}",
                 self.dir / f"{session_id}{INSTRUCTIONS_SUFFIX}",
                 self.dir / f"{session_id}{PROJECTED_SUFFIX}",
+                self.dir / f"{session_id}.life.lock",  # gzia.sessions.pause.life_lock
                 self.mcp_config_path(session_id), self.state_plugin_path(session_id),
                 self.record_path(session_id), self.lock_path(session_id))
 

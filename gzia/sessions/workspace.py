@@ -25,7 +25,7 @@ import contextlib
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -33,7 +33,7 @@ from gzia.atomic import write_atomic
 from gzia.contract import InvalidInputError, LockedError, NotFoundError, SafetyBlockError
 from gzia.filelock import hold_lock
 from gzia.i18n import N_
-from gzia.sessions.git import changed_paths, git_ok, rev_parse, run_git
+from gzia.sessions.git import changed_paths, git_failure, rev_parse, run_git
 from gzia.sessions.ids import BRANCH_PREFIX, validate_session_id
 from gzia.sessions.project import HARNESS_DIR, Project
 from gzia.sessions.record import SessionRecord
@@ -66,6 +66,9 @@ class Workspace:
     """The user's linked worktree the session branched from; ``None``: ``working_dir``."""
     base_remote: str | None = None
     """``--fetch``: the remote the base branch came from."""
+    created: bool = field(default=False, compare=False)
+    """The worktree was added just now (a new session, or one re-created from its branch):
+    its ``.worktreeinclude`` files and set-up come next (:mod:`.worktree_setup`)."""
 
     @property
     def injected_dir(self) -> Path:
@@ -128,11 +131,12 @@ def prepare_workspace(project: Project, session_id: str,
         base_commit, base_branch = base.commit, base.branch
     ensure_excluded(project)
     worktree, branch = worktree_for(project, session_id), branch_for(session_id)
-    if not _is_worktree(worktree):
+    created = not _is_worktree(worktree)
+    if created:
         _add_worktree(project, worktree, branch, base_commit)
     return Workspace(session_id, project.root, worktree, True, worktree, branch,
                      base_branch, base_commit, project.base_root,
-                     base.remote if base is not None else None)
+                     base.remote if base is not None else None, created)
 
 
 def workspace_of(project: Project, record: SessionRecord) -> Workspace:
@@ -237,7 +241,7 @@ def _add_worktree(project: Project, worktree: Path, branch: str, base_commit: st
     """``git worktree add``; if it fails or gz-ia is stopped meanwhile, what it created
     (the directory, and the branch unless it existed before) is removed again."""
     project.worktrees_dir.mkdir(parents=True, exist_ok=True)
-    with worktree_adds_in_turn(project):
+    with worktree_adds_in_turn(project) as lock:
         forget_missing_worktree(project, worktree)
         new_branch = not branch_exists(project.root, branch)
         if new_branch:
@@ -245,8 +249,10 @@ def _add_worktree(project: Project, worktree: Path, branch: str, base_commit: st
         else:
             args = ["worktree", "add", str(worktree), branch]
         new_dir = not worktree.exists()
-        try:
-            git_ok(args, project.root)
+        try:  # a killed gz-ia never leaves a half checked-out worktree: git ends its work
+            done = run_git(args, project.root, outlive_caller=True, pass_fds=(lock,))
+            if not done.ok:
+                raise git_failure(done)
         except BaseException:
             _undo_worktree_add(project, worktree if new_dir else None,
                                branch if new_branch else None)
@@ -257,7 +263,7 @@ WORKTREE_ADD_LOCK_TIMEOUT = 60.0
 
 
 @contextlib.contextmanager
-def worktree_adds_in_turn(project: Project) -> Iterator[None]:
+def worktree_adds_in_turn(project: Project) -> Iterator[int]:
     """One ``git worktree add`` of gz-ia's at a time in a project.
 
     git does not serialize them itself: an add that reads the list of worktrees while
@@ -274,7 +280,7 @@ def worktree_adds_in_turn(project: Project) -> Iterator[None]:
                                               root=root,
                                               details={"root": root}))
     try:
-        yield
+        yield fd  # a git command given it holds the lock until it ends
     finally:
         os.close(fd)  # closing releases the lock
 
@@ -289,22 +295,33 @@ def forget_missing_worktree(project: Project, worktree: Path) -> None:
         run_git(["worktree", "remove", "--force", str(worktree)], project.root)
 
 
-def discard_new_workspace(project: Project, workspace: Workspace) -> None:
+def discard_new_workspace(project: Project, workspace: Workspace, *,
+                          keep_branch: bool = False) -> None:
     """Remove a workspace that :func:`prepare_workspace` has just created for a new session
-    whose record could not be written (its worktree and its still-empty branch)."""
+    whose record could not be written (its worktree and its still-empty branch), or whose
+    set-up failed; ``keep_branch`` for one re-created from a branch that holds work."""
     if workspace.is_isolated and workspace.worktree_dir is not None:
-        _undo_worktree_add(project, workspace.worktree_dir, workspace.branch_name)
+        _undo_worktree_add(project, workspace.worktree_dir,
+                           None if keep_branch else workspace.branch_name)
 
 
 def _undo_worktree_add(project: Project, worktree: Path | None, branch: str | None) -> None:
     """Best effort, with stop signals held so that a second Ctrl+C cannot cut it short."""
-    import shutil
-
-
     with stop_signals_held():
         if worktree is not None:
-            run_git(["worktree", "remove", "--force", "--force", str(worktree)], project.root)
-            shutil.rmtree(worktree, ignore_errors=True)
-            forget_missing_worktree(project, worktree)
+            remove_worktree(project, worktree)
         if branch is not None:
             run_git(["branch", "-D", branch], project.root)
+
+
+def remove_worktree(project: Project, worktree: Path, *, pass_fds: tuple[int, ...] = ()) -> None:
+    """Remove a session worktree whatever it holds (the caller knows it may), and make git
+    forget it. git runs to its end even if gz-ia is killed meanwhile, holding ``pass_fds``
+    (the caller's lock) until then."""
+    import shutil
+
+    with stop_signals_held():
+        run_git(["worktree", "remove", "--force", "--force", str(worktree)], project.root,
+                outlive_caller=True, pass_fds=pass_fds)
+        shutil.rmtree(worktree, ignore_errors=True)
+        forget_missing_worktree(project, worktree)

@@ -25,6 +25,7 @@ STATUS_COLOURS: dict[str, str] = {
     "killed": "magenta",
     TIMED_OUT: "yellow",
     "lost": "dim",
+    "paused": "italic blue",
 }
 """Status (or :data:`TIMED_OUT`) -> Rich style."""
 

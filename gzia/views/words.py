@@ -21,6 +21,7 @@ STATUS_WORDS: dict[str, str] = {
     Status.FAILED: NC_("status", "failed"),
     Status.KILLED: NC_("status", "killed"),
     Status.LOST: NC_("status", "lost"),
+    Status.PAUSED: NC_("status", "paused"),
 }
 PERMISSION_WORDS: dict[str, str] = {
     Permission.READONLY: NC_("permission", "readonly"),

@@ -145,8 +145,9 @@ BAD = {
         "invalid --since 'yesterday': expected a date (YYYY-MM-DD) or an RFC 3339 time",
         "--since inválido 'yesterday': se espera una fecha (AAAA-MM-DD) o una hora RFC 3339"),
     ("--status", "done"): (
-        "invalid --status 'done': expected one of running, completed, failed, killed, lost",
-        "--status inválido 'done': se espera uno de running, completed, failed, killed, lost"),
+        "invalid --status 'done': expected one of running, completed, failed, killed, lost, paused",
+        "--status inválido 'done': se espera uno de running, completed, failed, killed, lost, "
+        "paused"),
     ("--by", "week"): (
         "invalid --by 'week': expected one of provider, day, model",
         "--by inválido 'week': se espera uno de provider, day, model"),

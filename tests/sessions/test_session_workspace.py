@@ -47,6 +47,7 @@ def test_resume_reuses_the_worktree_and_keeps_its_work(project: Project) -> None
     first = prepare_workspace(project, SID)
     (first.target_dir / "work.txt").write_text("in progress")
     again = prepare_workspace(project, SID)
+    assert (first.created, again.created) == (True, False)  # what set-up runs after
     assert again.target_dir == first.target_dir
     assert (again.target_dir / "work.txt").read_text() == "in progress"
 

@@ -68,7 +68,7 @@ def test_every_value_of_each_enum_has_a_spanish_word(
     english = {member.value: member.value for member in enum}
     spanish = {member.value: shown(member.value) for member in enum}
     assert all(spanish[v] != english[v] and spanish[v] not in ENGLISH_WORDS for v in english)
-    assert shown("paused") == "paused"  # a newer version's value, shown as it is
+    assert shown("hibernating") == "hibernating"  # a newer version's value, shown as it is
 
 
 @pytest.mark.parametrize(("enum", "shown"), [(e, s) for e, _, s in WORDS],
@@ -100,7 +100,7 @@ def test_session_list_and_show_have_no_english_word(cli: Cli, project: Project) 
     assert [_english_word_in(row) for row in rows] == [set()] * len(Status)
     # the running one, with no process, is found lost
     assert {row.split()[3] for row in rows} == {"completada", "fallida", "detenida",
-                                                     "perdida"}
+                                                     "perdida", "pausada"}
     assert all("Aislado" in row for row in rows)  # the mode column
     for n, reason in enumerate(reasons):  # every end reason a record can name
         make_session(project, f"fedcba0{n}", status="killed", pid=4242, exit_code=143,

@@ -25,6 +25,7 @@ SUBCOMMANDS = {
     "send-keys": "process:send_keys_command", "paste": "process:paste_command",
     "submit": "process:submit_command", "attach": "process:attach_command",
     "metrics": "gzia.cli.metrics:session_metrics_command",
+    "pause": "pause:pause_command", "revive": "pause:revive_command",
 }
 
 
@@ -35,8 +36,8 @@ def _qualified(target: str) -> str:
 @group(
     "session", no_args_is_help=True, lazy={name: _qualified(t) for name, t in SUBCOMMANDS.items()},
     help="Manage local agent sessions (list, show, path, rename, delete, diff, merge, update, "
-         "prune, log, logs, wait, stop, kill, resume, poll, output, send-keys, paste, submit, "
-         "attach, metrics).",
+         "pause, revive, prune, log, logs, wait, stop, kill, resume, poll, output, send-keys, "
+         "paste, submit, attach, metrics).",
 )
 @dir_option
 def app(directory: str | None) -> None:

@@ -79,7 +79,7 @@ def warn_if_process_only(session_id: str, target: KillTarget | None) -> None:
 
 @session_command("resume",
                  help="Resume a finished session in its own workspace and conversation.")
-@run_options("name", "background", "no_notify", "sandbox")
+@run_options("name", "background", "no_notify", "sandbox", "skip_setup")
 def resume_command(session: str, directory: str | None, run: RunOptions) -> None:
     from gzia.cli.resume import resume_and_report
     from gzia.sessions.ids import validate_session_ref

@@ -10,21 +10,30 @@ from gzia.cli.numbers import Seconds
 from gzia.cli.session.common import open_store, session_command
 from gzia.cli.session.control import warn_if_process_only, warn_if_still_stopping
 
+STOP_TIMEOUT = click.option("--timeout", type=Seconds(), metavar="SECONDS",
+                            help="How long the agent has to end on its own (default: the "
+                                 "stop_timeout setting).")
+"""``--timeout`` of the commands that stop an agent as a person would (stop, pause)."""
+
+
+def stop_timeout_s(timeout: float | None) -> float:
+    """``--timeout`` as given, else the ``stop_timeout`` setting."""
+    from gzia.config import load_config
+
+    return float(load_config().get("stop_timeout")) if timeout is None else timeout
+
 
 @session_command(
     "stop", help="Ask a running session's agent to end as a person would (its quit keys), "
                  "then kill it if it has not ended in time; record it stopped or killed.",
-    options=[click.option("--timeout", type=Seconds(), metavar="SECONDS",
-                          help="How long the agent has to end on its own (default: the "
-                               "stop_timeout setting).")])
+    options=[STOP_TIMEOUT])
 def stop_command(session: str, timeout: float | None, directory: str | None) -> None:
-    from gzia.config import load_config
     from gzia.sessions.graceful_stop import stop_gracefully
     from gzia.sessions.ids import validate_session_ref
     from gzia.views.attention import stop_line
 
     validate_session_ref(session)
-    timeout_s = float(load_config().get("stop_timeout")) if timeout is None else timeout
+    timeout_s = stop_timeout_s(timeout)
     outcome = stop_gracefully(open_store(directory), session, timeout_s)
     if outcome.kill is not None:
         warn_if_process_only(outcome.record.id, outcome.kill.target)

@@ -31,6 +31,7 @@ from gzia.contract import IOFailure
 from gzia.sessions.git import commits_on_no_branch, rev_parse, run_git
 from gzia.sessions.ids import BRANCH_PREFIX, is_session_id
 from gzia.sessions.project import Project
+from gzia.sessions.record import Status
 from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import forget_missing_worktree
 from gzia.sessions.worktree_work import files_in, uncommitted_files
@@ -392,5 +393,6 @@ def _names(directory: Path, suffix: str) -> list[str]:
 def _records_without_worktree(store: SessionStore) -> list[str]:
     return sorted(
         record.id for record in store.list().records
-        if record.is_isolated and not (store.project.worktrees_dir / record.id).is_dir()
+        if record.is_isolated and record.status != Status.PAUSED  # freed on purpose
+        and not (store.project.worktrees_dir / record.id).is_dir()
     )

@@ -61,6 +61,8 @@ class SessionRequest:
     conflict: ConflictHandoff | None = None
     """``--resolve-with-agent``: this session resolves a session's conflict with its base
     (it branches from that session and starts with the base merged in)."""
+    skip_setup: bool = False
+    """``--skip-setup``: the new worktree's set-up is not run (:mod:`..worktree_setup`)."""
 
 
 class RunEnd(Enum):

@@ -43,6 +43,7 @@ from gzia.sessions.sandboxing import check_sandbox
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import Workspace, prepare_workspace, workspace_of
+from gzia.sessions.worktree_setup import ready_resumed
 
 
 def resume_session(
@@ -84,6 +85,7 @@ def resume_session(
     launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
     new_name = checked_name(options.name) if options.name is not None else None
+    ready_resumed(store, workspace, record, skip_setup=options.skip_setup)
     log_path = run_log_path(request, store, record.id) or record.log_path
     record = store.update(record.id, lambda r: _mark_resumed(r, request, new_name, log_path))
     return Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
@@ -118,7 +120,7 @@ def _mark_resumed(record: SessionRecord, request: SessionRequest,
     if request.profiles:
         record.profiles = list(request.profiles)
     record.notify = None if request.notify else False
-    record.stop_requested_at = None
+    record.stop_requested_at = record.paused_at = record.paused_from = None
     stamp_owner(record)
     record.started_at = now_rfc3339()
     record.pid, record.pgid, record.pid_start_time = 0, None, None

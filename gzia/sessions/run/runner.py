@@ -71,6 +71,7 @@ from gzia.sessions.workspace import (
     prepare_workspace,
     refuse_unasked_direct,
 )
+from gzia.sessions.worktree_setup import ready_new_session
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import Started, output_is_logged, run_supervised
@@ -118,6 +119,7 @@ def start_session(
         except BaseException:
             discard_new_workspace(project, workspace)
             raise
+        ready_new_session(store, workspace, skip_setup=request.skip_setup)
     return Launch(store, request, workspace, env, watchdog, on_launch, bundle).run(
         record, resume=False)
 
