@@ -53,6 +53,7 @@ from gzia.sessions.background import start_in_background
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.mcp_command import server_command
+from gzia.sessions.mcp_wiring import agent_mcp_config, wires_orchy
 from gzia.sessions.naming import checked_name
 from gzia.sessions.notify import Notifier, notifier_for
 from gzia.sessions.project import Project, find_project
@@ -77,6 +78,7 @@ from gzia.sessions.run_settings import (
 )
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
+from gzia.sessions.warm_orchy import relay_socket, warm_orchy
 from gzia.sessions.workspace import (
     Workspace,
     discard_new_workspace,
@@ -343,17 +345,20 @@ class _Launch:
         record_transition(store, record.id, AgentState.STARTING)
         with stop_signals_held() as held:
             try:
-                command = self._command(record, resume)
+                warm = relay_socket(record.id) if wires_orchy(
+                    self.request.driver, self.request.mcp_server) else None
+                command = self._command(record, resume, warm)
                 _raise_if_stopped_before_start(held.inbox)
                 if self.request.background is not None:  # the projection stays with the agent
-
                     return SessionRun(start_in_background(store, record, command,
                                                           self.watchdog,
-                                                          self.request.background),
+                                                          self.request.background,
+                                                          orchy=warm),
                                       RunEnd.COMPLETED)
                 notifier = _unattended_notifier(store, record.id)
                 with relayed_transitions(store, record.id,
-                                         None if notifier is None else notifier.transition):
+                                         None if notifier is None else notifier.transition), \
+                        warm_orchy(store, record.id, warm, command.cwd, command.env):
                     outcome = run_supervised(
                         command, watchdog=self.watchdog, inbox=held.inbox,
                         on_started=lambda started: _record_started(store, record.id, started),
@@ -371,12 +376,15 @@ class _Launch:
                 notifier.run_ended(final, attached=False)
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
-    def _command(self, record: SessionRecord, resume: bool) -> Command:
+    def _command(self, record: SessionRecord, resume: bool, warm_socket: Path | None) -> Command:
         prompt = None if resume else self.request.prompt
         env, profile_servers = self._projected(record, self._agent_env(record))
         command = _launch_spec(self.request, self.workspace.target_dir, env,
                                record.conversation_id, resume=resume, prompt=prompt,
-                               mcp_config=self._mcp_config(record, profile_servers),
+                               mcp_config=agent_mcp_config(
+                                   self.store, record.id, self.request.driver,
+                                   self.request.mcp_server, profile_servers,
+                                   warm_socket=warm_socket),
                                hooks=state_hooks(self.store, record.id, self.request.driver))
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id), log_max_bytes())
@@ -410,18 +418,6 @@ class _Launch:
 
         with contextlib.suppress(OSError, GzError):  # merge and delete try again
             unproject(self.store.project, record.id, self.workspace.target_dir)
-
-    def _mcp_config(self, record: SessionRecord,
-                    profile_servers: Mapping[str, Any]) -> Path | None:
-        """One ``mcpServers`` file: the profiles' servers and the session's own Orchy."""
-        if self.request.driver.mcp_support == "none":
-            return None
-        # lazy: start-up speed (off the path of session list and --help)
-        from gzia.sessions.mcp_wiring import session_servers, write_mcp_config
-
-        project = self.store.project
-        servers = session_servers(project, record.id, self.request.mcp_server, profile_servers)
-        return write_mcp_config(project, record.id, servers) if servers else None
 
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
         """The environment, with the git guardrails when the agent works in a worktree
