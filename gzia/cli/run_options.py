@@ -90,6 +90,7 @@ def run_options(*names: str) -> Callable[[F], F]:
 def options_from(given: dict[str, Any]) -> RunOptions:
     """The options as given, labels and key validated before anything starts."""
     from gzia.cli import output
+    from gzia.orchy.preapproved import read_only_tools
 
     labels = given.pop("labels", ())
     key = given.pop("idempotency_key", None)
@@ -102,7 +103,7 @@ def options_from(given: dict[str, Any]) -> RunOptions:
         direct=given.pop("direct", False), exit_code=given.pop("exit_code", False),
         idempotency_key=None if key is None else _valid_key(key),
         output_to_stderr=output.is_json(), notify=not given.pop("no_notify", False),
-        name=None if name is None else _valid_name(name))
+        name=None if name is None else _valid_name(name), preapproved_tools=read_only_tools())
 
 
 def _valid_name(name: str) -> str:
@@ -137,7 +138,7 @@ def session_request(directory: str | None, driver: Driver, permission: Permissio
         idempotency_key=run.idempotency_key,
         mcp_server=server_command(run.no_mcp) if mcp else None,
         background=background_options(run.background), profiles=run.profiles, name=run.name,
-        direct=run.direct, notify=run.notify, **fields)
+        direct=run.direct, notify=run.notify, preapproved_tools=run.preapproved_tools, **fields)
 
 
 def watchdog_of(run: RunOptions) -> Watchdog:

@@ -78,6 +78,13 @@ def agent_mcp_config(store: SessionStore, session_id: str, driver: Driver,
     return write_mcp_config(project, session_id, servers) if servers else None
 
 
+def preapproved(driver: Driver, server_command: Sequence[str] | None,
+                tools: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """gz-ia's read-only ``tools`` by the server name the agent knows them under, when
+    the agent gets gz-ia's server."""
+    return {SERVER_NAME: tools} if tools and wires_orchy(driver, server_command) else {}
+
+
 def wires_orchy(driver: Driver, server_command: Sequence[str] | None) -> bool:
     """The agent gets gz-ia's own server (its driver reads MCP configuration, and the
     run was not asked ``--no-mcp``)."""

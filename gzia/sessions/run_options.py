@@ -33,3 +33,5 @@ class RunOptions:
     """``--exit-code``: end with the agent's own exit code (128+N for signal N)."""
     notify: bool = True
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""
+    preapproved_tools: tuple[str, ...] = ()
+    """gz-ia's own tools a supervised agent calls without asking (gzia.orchy.preapproved)."""

@@ -51,6 +51,8 @@ class SessionRequest:
     setting allows it too: :func:`gzia.sessions.run_settings.direct_allowed`)."""
     notify: bool = True
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""
+    preapproved_tools: tuple[str, ...] = ()
+    """gz-ia's own tools a supervised agent calls without asking (gzia.orchy.preapproved)."""
 
 
 class RunEnd(Enum):

@@ -53,7 +53,7 @@ from gzia.sessions.background import start_in_background
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
 from gzia.sessions.mcp_command import server_command
-from gzia.sessions.mcp_wiring import agent_mcp_config, wires_orchy
+from gzia.sessions.mcp_wiring import agent_mcp_config, preapproved, wires_orchy
 from gzia.sessions.naming import checked_name
 from gzia.sessions.notify import Notifier, notifier_for
 from gzia.sessions.project import Project, find_project
@@ -176,6 +176,7 @@ def resume_session(
         output_to_stderr=options.output_to_stderr, mcp_server=server_command(options.no_mcp),
         pty=background is not None, background=background,
         allow_push=push_allowed(options.allow_push) or record.allow_push is True,
+        preapproved_tools=options.preapproved_tools,
         profiles=tuple(dict.fromkeys([*(record.profiles or ()), *options.profiles])),
         notify=options.notify and record.notify is not False,
     )
@@ -311,6 +312,8 @@ def _launch_spec(
         command=list(request.command) if request.command is not None else None,
         state_hook=hooks.argv if hooks is not None else None,
         state_plugin=hooks.plugin if hooks is not None else None,
+        preapproved_tools=preapproved(request.driver, request.mcp_server,
+                                      request.preapproved_tools) if mcp_config else {},
     ))
     return Command(tuple(spec.argv), workdir, spec.env, request.pty,
                    stdout_to_stderr=request.output_to_stderr)
