@@ -27,6 +27,12 @@ when the rest of an install is broken) and the supervisor both use it."""
 HOOK_ARG = "__hook__"
 """The hidden first argument of an agent's state hook (:mod:`gzia.sessions.agent_hooks`)."""
 
+ORCHY_ARG = "__orchy__"
+"""The hidden first argument of a run's warm MCP server (:mod:`gzia.orchy.listen`)."""
+
+RELAY_ARG = "__relay__"
+"""The hidden first argument of the MCP relay an agent starts (:mod:`gzia.supervisor.mcp_relay`)."""
+
 
 def running_pyz(argv0: str | None = None) -> Path | None:
     """The zipapp this process runs from (``sys.argv[0]``, links resolved), or None."""

@@ -2,7 +2,8 @@
 
 Every command goes through one parser (:mod:`gzia.cli.runner`, click). Only
 ``gz-ia --version`` (or ``-V``) alone is answered before it: the one line scripts ask
-for most.
+for most; and the forms gz-ia starts itself with (:func:`run_internal`), which no
+person types.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
     guard_standard_streams()
     if args in (["--version"], ["-V"]):
         return print_version()
-    if args[:1] in (["__holder__"], ["__hook__"]):
+    if args[:1] and args[0] in INTERNAL_FORMS:
         return run_internal(args, sheds_credentials=argv is None)
     try:
         from gzia.cli.runner import run
@@ -31,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
         from gzia.contract import classify
 
         return int(classify(exc)[0])
+
+
+INTERNAL_FORMS = frozenset({"__holder__", "__hook__", "__orchy__", "__relay__"})
 
 
 def version_line() -> str:
@@ -52,20 +56,27 @@ def print_version() -> int:
 
 def run_internal(args: list[str], *, sheds_credentials: bool) -> int:
     """The forms gz-ia starts itself with: ``__holder__`` (gzia.selfexec.HOLDER_ARG: a
-    background run) and ``__hook__`` (gzia.selfexec.HOOK_ARG: an agent's hook reporting
-    its state, gzia.sessions.agent_hooks, which imports little)."""
+    background run), ``__hook__`` (gzia.selfexec.HOOK_ARG: an agent's hook reporting
+    its state, gzia.sessions.agent_hooks, which imports little) and ``__orchy__``
+    (gzia.selfexec.ORCHY_ARG: a run's warm MCP server, gzia.orchy.listen). The MCP
+    relay (``__relay__``: gzia.selfexec.RELAY_ARG, what an agent starts as gz-ia's MCP
+    server) imports only the standard library."""
+    if args[0] == "__relay__":
+        from gzia.supervisor.mcp_relay import relay_main
+
+        return relay_main(args[1:])
     if args[0] == "__hook__":
         from gzia.sessions.agent_hooks import hook_main
 
         return hook_main(args[1:])
-    return run_holder(sheds_credentials=sheds_credentials)
-
-
-def run_holder(*, sheds_credentials: bool) -> int:
     if sheds_credentials:
         from gzia.cli.credential_shedding import shed_credentials
 
-        shed_credentials("__holder__")
+        shed_credentials(args[0])
+    if args[0] == "__orchy__":
+        from gzia.orchy.listen import listen_main
+
+        return listen_main(args[1:])
     from gzia.sessions.run import holder_main
 
     return holder_main()

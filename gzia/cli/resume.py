@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gzia.cli import output
 from gzia.cli.command import argument, command
-from gzia.cli.run_options import project_dir, run_options
+from gzia.cli.run_options import project_dir, run_options, with_preapproved
 from gzia.cli.run_report import report_outcome, warn_at_launch
 from gzia.cli.session.common import session_ids
 from gzia.i18n import gettext
@@ -32,6 +34,7 @@ def resume_and_report(request: ResumeRequest, *, revive: bool = False) -> None:
     else:
         from gzia.sessions.resuming import resume as resume_run
 
+    request = replace(request, options=with_preapproved(request.options))
     background = request.options.background
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -144,7 +145,8 @@ def _parsed_labels(texts: tuple[str, ...]) -> dict[str, str] | None:
 def session_request(directory: str | None, driver: Driver, permission: Permission,
                     run: RunOptions, *, mcp: bool, **fields: Any) -> SessionRequest:
     """A new session's request: ``run`` with what the settings add (the push setting, the
-    MCP server command when ``mcp``, a ``-b`` run's log size and window)."""
+    MCP server command and gz-ia's pre-approved tools when ``mcp``, a ``-b`` run's log size
+    and window)."""
     from gzia.sessions.mcp_command import server_command
     from gzia.sessions.run import SessionRequest
     from gzia.sessions.run_settings import background_options, push_allowed, sandbox_wanted
@@ -159,7 +161,18 @@ def session_request(directory: str | None, driver: Driver, permission: Permissio
         mcp_server=server_command(run.no_mcp) if mcp else None,
         background=background_options(run.background), profiles=run.profiles, name=run.name,
         direct=run.direct, notify=run.notify, sandbox=sandbox, base=run.base, fetch=run.fetch,
-        skip_setup=run.skip_setup, **fields)
+        skip_setup=run.skip_setup,
+        preapproved_tools=with_preapproved(run).preapproved_tools if mcp else (), **fields)
+
+
+def with_preapproved(run: RunOptions) -> RunOptions:
+    """``run`` with gz-ia's read-only tools, which a supervised agent calls without asking
+    (none with ``--no-mcp``)."""
+    if run.no_mcp:
+        return run
+    from gzia.orchy.preapproved import read_only_tools
+
+    return replace(run, preapproved_tools=read_only_tools())
 
 
 def watchdog_of(run: RunOptions) -> Watchdog:

@@ -13,7 +13,7 @@ import os
 import re
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
@@ -53,6 +53,9 @@ class LaunchRequest:
     state_plugin: Path | None = None
     """Where the driver's ``state_plugin_source`` was written (a file outside the
     worktree), for agents that load hooks as a plugin file (opencode)."""
+    preapproved_tools: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """MCP tools a supervised agent may call without asking, by server name (gz-ia's
+    own read-only tools: docs/orchy.md); every other tool of that server still asks."""
 
 
 @dataclass(frozen=True)

@@ -67,8 +67,9 @@ class ClaudeDriver(ExecutableDriver):
         argv = list(PERMISSION_FLAGS[request.permission])
         if request.mcp_config is not None:
             argv += ["--mcp-config", str(request.mcp_config)]
-        if request.state_hook:
-            argv += ["--settings", state_settings(request.state_hook, bool(request.prompt))]
+        settings = session_settings(request)
+        if settings:
+            argv += ["--settings", json.dumps(settings, separators=(",", ":"))]
         argv += self._conversation(request)
         if request.prompt:
             argv += ["--", guarded_positional(request.prompt, SUBCOMMANDS, ())]
@@ -109,8 +110,21 @@ WAITING_NOTIFICATIONS = frozenset({"permission_prompt", "elicitation_dialog"})
 HOOK_TIMEOUT_S = 10
 
 
-def state_settings(hook: Sequence[str], has_prompt: bool) -> str:
-    """The ``--settings`` JSON that runs ``hook`` (exec form: no shell) on each event
+def session_settings(request: LaunchRequest) -> dict[str, Any]:
+    """The session's ``--settings``: its state hooks, and in supervised mode the MCP tools
+    allowed without asking (``permissions.allow``, as ``mcp__<server>__<tool>``)."""
+    settings: dict[str, Any] = {}
+    if request.state_hook:
+        settings["hooks"] = state_hooks(request.state_hook, bool(request.prompt))
+    allowed = [f"mcp__{server}__{tool}" for server, tools in request.preapproved_tools.items()
+               for tool in tools]
+    if allowed and request.permission is Permission.SUPERVISED:
+        settings["permissions"] = {"allow": allowed}
+    return settings
+
+
+def state_hooks(hook: Sequence[str], has_prompt: bool) -> dict[str, Any]:
+    """The ``hooks`` setting that runs ``hook`` (exec form: no shell) on each event
     of :data:`STATE_OF_HOOK` (``SessionStart`` only without a prompt: with one the
     agent starts working), ``Notification`` and ``PermissionRequest``."""
     command = {"type": "command", "command": hook[0], "args": list(hook[1:]),
@@ -118,8 +132,7 @@ def state_settings(hook: Sequence[str], has_prompt: bool) -> str:
     events = [*STATE_OF_HOOK, "Notification", "PermissionRequest"]
     if has_prompt:
         events.remove("SessionStart")
-    hooks = {event: [{"hooks": [command]}] for event in events}
-    return json.dumps({"hooks": hooks}, separators=(",", ":"))
+    return {event: [{"hooks": [command]}] for event in events}
 
 
 def _has_transcript(env: Mapping[str, str], conversation_id: str) -> bool:

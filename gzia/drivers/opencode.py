@@ -71,7 +71,8 @@ class OpenCodeDriver(ExecutableDriver):
         env = super().environment(request)
         rules = PERMISSION_RULES[request.permission]
         if rules is not None:
-            env[PERMISSION_ENV] = json.dumps(rules, separators=(",", ":"))
+            env[PERMISSION_ENV] = json.dumps(_with_mcp_rules(rules, request),
+                                             separators=(",", ":"))
         if request.mcp_config is not None:
             inline = env.get(CONFIG_CONTENT_ENV)
             env[CONFIG_CONTENT_ENV] = _config_with_mcp(inline, request.mcp_config)
@@ -113,6 +114,20 @@ class OpenCodeDriver(ExecutableDriver):
         if conversation_id is None:
             return ["--continue"]
         return [f"--session={checked_conversation_id(self.id, conversation_id)}"]
+
+
+def _with_mcp_rules(rules: dict[str, str], request: LaunchRequest) -> dict[str, str]:
+    """In supervised mode, each pre-approved server's tools ask, but the pre-approved ones
+    (``<server>_<tool>``, opencode's name for an MCP tool) are allowed: opencode takes the
+    last rule that matches, so the tools come after their server's wildcard."""
+    if request.permission is not Permission.SUPERVISED:
+        return rules
+    rules = dict(rules)
+    for server, tools in request.preapproved_tools.items():
+        if tools:
+            rules[f"{server}_*"] = "ask"
+            rules.update({f"{server}_{tool}": "allow" for tool in tools})
+    return rules
 
 
 def _config_with_mcp(existing: str | None, mcp_config: Path) -> str:

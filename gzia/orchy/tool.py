@@ -73,6 +73,9 @@ class Tool:
     guarded: bool = True
     """Whether the circuit breaker guards the tool: ``False`` only for the breaker's own
     controls (``orchy_health``, ``orchy_reset``), which must answer when others are DEAD."""
+    read_only: bool = False
+    """The tool only reads (changes no file, record or process): a supervised agent may
+    call gz-ia's own such tools without asking (gzia.orchy.preapproved)."""
 
 
 def object_schema(properties: Mapping[str, dict[str, Any]],

@@ -43,3 +43,5 @@ class RunOptions:
     skip_setup: bool = False
     """``--skip-setup``: a worktree created for the run gets no set-up run
     (:mod:`gzia.sessions.worktree_setup`); its ``.worktreeinclude`` files are still copied."""
+    preapproved_tools: tuple[str, ...] = ()
+    """gz-ia's own tools a supervised agent calls without asking (gzia.orchy.preapproved)."""

@@ -202,21 +202,26 @@ class SessionStore:
         """The agent's ``mcpServers`` file: outside the worktree, under ``.harness/mcp``."""
         return self.project.harness_dir / "mcp" / f"{validate_session_id(session_id)}.json"
 
+    def mcp_log_path(self, session_id: str) -> Path:
+        """What the session's warm MCP server writes on stderr (gzia.sessions.warm_orchy)."""
+        return self.project.harness_dir / "mcp" / f"{validate_session_id(session_id)}.log"
+
     def state_plugin_path(self, session_id: str) -> Path:
         """The agent's state plugin (opencode): outside the worktree, under ``.harness/hooks``."""
         return self.project.harness_dir / "hooks" / f"{validate_session_id(session_id)}.mjs"
 
     def files_of(self, session_id: str) -> tuple[Path, ...]:
         """The session's files in the store: events, log, projection manifest, excludes,
-        instructions and projected paths, MCP configuration, state plugin, record, lock
-        (in that order)."""
+        instructions and projected paths, MCP configuration and server log, state plugin,
+        record, lock (in that order)."""
         return (self.events_path(session_id), self.log_path(session_id),
                 self.dir / f"{session_id}{MANIFEST_SUFFIX}",
                 self.dir / f"{session_id}{EXCLUDES_SUFFIX}",
                 self.dir / f"{session_id}{INSTRUCTIONS_SUFFIX}",
                 self.dir / f"{session_id}{PROJECTED_SUFFIX}",
                 self.dir / f"{session_id}.life.lock",  # gzia.sessions.pause.life_lock
-                self.mcp_config_path(session_id), self.state_plugin_path(session_id),
+                self.mcp_config_path(session_id), self.mcp_log_path(session_id),
+                self.state_plugin_path(session_id),
                 self.record_path(session_id), self.lock_path(session_id))
 
     def delete(self, session_id: str) -> None:

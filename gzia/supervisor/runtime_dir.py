@@ -76,21 +76,6 @@ def bind_private_socket(path: Path) -> socket.socket:
 LISTEN_BACKLOG = 64
 
 
-def is_trusted_socket(path: Path) -> bool:
-    """A socket of this user in a directory only this user may enter: the only kind gz-ia
-    talks to (a record naming the socket is a file anyone able to edit it may have
-    pointed elsewhere). Either runtime directory qualifies: the command asking may see
-    another ``XDG_RUNTIME_DIR`` than the holder did (cron, sudo)."""
-    try:
-        directory, sock = path.parent.lstat(), path.lstat()
-    except OSError:
-        return False
-    uid = os.getuid()
-    return (stat.S_ISDIR(directory.st_mode) and directory.st_uid == uid
-            and not directory.st_mode & 0o077
-            and stat.S_ISSOCK(sock.st_mode) and sock.st_uid == uid)
-
-
 def socket_missing(path: Path) -> bool:
     """The socket, or its directory, is not there (deleted under a running holder)."""
     try:

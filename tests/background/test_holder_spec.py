@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -27,9 +28,16 @@ def test_a_spec_reads_back_as_written() -> None:
         "log_max_bytes": 1048576, "window": [24, 80],
         "socket": "/tmp/gz-ia-0/ab12cd34-abcdef.sock",
         "watchdog": {"kill_grace_ms": 500, "timeout_s": None, "no_output_timeout_s": 2.5},
+        "orchy": None,
     }
     assert SPEC.command == Command(("claude", "--x"), Path("/repo/wt"), {"PATH": "/bin"},
                                    pty=True)
+
+
+def test_the_warm_servers_socket_travels_and_a_spec_without_one_reads() -> None:
+    warm = replace(SPEC, orchy=Path("/tmp/gz-ia-0/ab12cd34-123456.sock"))
+    assert HolderSpec.from_json(warm.to_json()) == warm
+    assert HolderSpec.from_json(_broken(orchy=KeyError)) == SPEC
 
 
 def _broken(**changes: object) -> bytes:
@@ -47,7 +55,7 @@ def _broken(**changes: object) -> bytes:
     _broken(env={"A": 1}), _broken(env=[]), _broken(log_max_bytes=True),
     _broken(log_max_bytes="1"), _broken(window=[24]), _broken(window=[0, 80]),
     _broken(watchdog={"bogus": 1}), _broken(watchdog={"timeout_s": "1"}),
-    _broken(socket=None),
+    _broken(socket=None), _broken(orchy=1),
 ], ids=repr)
 def test_a_spec_that_is_not_one_is_refused_whole(raw: bytes) -> None:
     with pytest.raises(ValueError, match=r"holder spec|JSON|Expecting"):

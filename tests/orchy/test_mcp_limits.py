@@ -66,7 +66,13 @@ def test_the_ends_of_each_range_are_served(served: Served, bounds: tuple[str, st
     async def scenario() -> None:
         async with mcp_session(GZ_IA, "--session", served.direct, "--tool-timeout", bounds[0],
                                "--max-failures", bounds[1], cwd=served.root) as client:
-            health = json.loads((await client.call_tool("orchy_health", {})).content[0].text)
+            answer = await client.call_tool("orchy_health", {})
+            if answer.is_error:  # 1 ms can be shorter than a loaded machine's scheduling
+                error = json.loads(answer.content[0].text)  # type: ignore[union-attr]
+                assert (error["code"], error["message"]) == ("TIMEOUT", (
+                    f"tool 'orchy_health' did not finish within {bounds[0]} s and was stopped"))
+                return
+            health = json.loads(answer.content[0].text)  # type: ignore[union-attr]
             info = next(t for t in health["tools"] if t["name"] == "session_info")
             assert (info["timeout_s"], info["max_failures"]) == (float(bounds[0]),
                                                                   int(bounds[1]))

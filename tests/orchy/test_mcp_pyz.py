@@ -64,23 +64,43 @@ def test_the_pyz_serves_the_session_and_trips_the_breaker(pyz: Path, served: Ser
 
 
 @pytest.mark.pyz
-def test_the_pyz_serves_the_agents_form_without_the_http_stack(
-    pyz: Path, served: Served
-) -> None:
-    """The form agents are handed (gzia/sessions/mcp_wiring.py) is served with the SDK's
-    HTTP-only modules left as stand-ins (bench/orchy.py)."""
-    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "pyz", "version": "1"}}}
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", str(pyz), "mcp", "--session", served.direct,
-         "-d", str(served.root)],
-        input=json.dumps(initialize) + "\n", capture_output=True, text=True, timeout=120,
-        check=False)
+def test_the_pyz_serves_warm_and_relays(pyz: Path, served: Served, tmp_path: Path) -> None:
+    """The forms a run's owner and its agent start, from the archive: ``__orchy__`` on a
+    private socket the owner bound, ``__relay__`` to it (which loads no SDK)."""
+    from gzia.supervisor.runtime_dir import bind_private_socket
+
+    private = tmp_path / "run"
+    private.mkdir(mode=0o700)
+    sock = private / "s.sock"
+    listener = bind_private_socket(sock)
+    listener.setblocking(True)
+    server = subprocess.Popen(
+        [sys.executable, str(pyz), "__orchy__", served.direct, str(served.root),
+         str(listener.fileno())], pass_fds=(listener.fileno(),), stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE)
+    listener.close()
+    try:
+        assert server.stdout is not None and server.stdout.readline() == b"ready\n"
+        handshake = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "pyz", "version": "1"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+             "params": {"name": "session_info", "arguments": {}}}]
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", str(pyz), "__relay__", str(sock), "false"],
+            input="".join(json.dumps(m) + "\n" for m in handshake), capture_output=True,
+            text=True, timeout=120, check=False)
+    finally:
+        assert server.stdin is not None
+        server.stdin.close()
+        code = server.wait(60)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert json.loads(done.stdout)["result"]["serverInfo"]["name"] == "gz-ia"
+    answers = {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
+    assert answers[1]["result"]["serverInfo"]["name"] == "gz-ia"
+    assert '"id": "0badc0de"' in answers[2]["result"]["content"][0]["text"]
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
                 if line.startswith("import time:")}
-    assert {"mcp.server.lowlevel.server", "gzia.orchy.server"} <= imported
-    assert {"uvicorn", "sse_starlette", "httpx", "mcp.shared.auth",
-            "starlette.datastructures"} & imported == set()  # each imported by the real ones
+    assert "gzia.supervisor.mcp_relay" in imported
+    assert {"mcp", "mcp_types", "pydantic", "anyio", "click", "json"} & imported == set()
+    assert code == 0

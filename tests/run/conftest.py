@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from gzia.orchy.preapproved import read_only_tools
 from tests import shared_fixtures
 from tests.conftest import Result
 from tests.shared_fixtures import repo
@@ -102,14 +103,19 @@ def stored_record(root: Path, session_id: str) -> dict[str, Any]:
     return data
 
 
-def claude_state_settings(root: Path, session_id: str, *, prompt: bool) -> list[str]:
+def claude_state_settings(root: Path, session_id: str, *, prompt: bool,
+                          preapproved: bool = True) -> list[str]:
     """The ``--settings`` a session's Claude Code gets: its state hooks, in exec form
     (``gz-ia __hook__ <root> <id> claude``, no shell); ``SessionStart`` only without a
-    prompt."""
+    prompt; ``preapproved``: gz-ia's read-only tools allowed without asking (a supervised
+    session with gz-ia's server)."""
     command = {"type": "command", "command": sys.executable,
                "args": ["-P", "-m", "gzia", "__hook__", str(root), session_id, "claude"],
                "timeout": 10}
     events = ["UserPromptSubmit", "PostToolUse", "Stop", *([] if prompt else ["SessionStart"]),
               "Notification", "PermissionRequest"]
-    hooks = {event: [{"hooks": [command]}] for event in events}
-    return ["--settings", json.dumps({"hooks": hooks}, separators=(",", ":"))]
+    settings: dict[str, Any] = {"hooks": {event: [{"hooks": [command]}] for event in events}}
+    if preapproved:
+        settings["permissions"] = {"allow": [f"mcp__gz-ia__{tool}"
+                                             for tool in read_only_tools()]}
+    return ["--settings", json.dumps(settings, separators=(",", ":"))]

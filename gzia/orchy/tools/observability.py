@@ -44,7 +44,7 @@ LOG = Tool(
 INFO = Tool(
     "session_info",
     "The served session's record: id, status, mode, branch, base and work tree.",
-    object_schema({}), info,
+    object_schema({}), info, read_only=True,
 )
 
 plugin = ToolPlugin(lambda context: [LOG, INFO])

@@ -33,7 +33,7 @@ def reset(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 HEALTH = Tool(
     "orchy_health",
     "Each tool's circuit-breaker state (HEALTHY, DEGRADED, DEAD) and failure counts.",
-    object_schema({}), health, guarded=False,
+    object_schema({}), health, guarded=False, read_only=True,
 )
 
 RESET = Tool(

@@ -57,7 +57,7 @@ def _work_tree(context: ToolContext, record: SessionRecord) -> Path:
 STATUS = Tool(
     "workspace_status",
     "The served session's work tree: path, branch, HEAD and the changed files.",
-    object_schema({}), status,
+    object_schema({}), status, read_only=True,
 )
 
 COMMIT = Tool(

@@ -36,7 +36,7 @@ READ = Tool(
         "stat_only": {"type": "boolean", "default": False,
                       "description": "Only the summary of changed files (diff --stat)."},
     }, required=("session_id",)),
-    read,
+    read, read_only=True,
 )
 
 GET = Tool(

@@ -32,7 +32,8 @@ from gzia.sessions.store import SessionStore
 from gzia.supervisor import control
 from gzia.supervisor.logfile import LogFollower, log_size
 from gzia.supervisor.relay import MAX_PENDING_INPUT
-from gzia.supervisor.runtime_dir import is_trusted_socket, socket_missing
+from gzia.supervisor.runtime_dir import socket_missing
+from gzia.supervisor.socket_trust import is_trusted_socket
 
 if TYPE_CHECKING:
     from gzia.sessions.kill import KillResult

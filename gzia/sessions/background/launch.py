@@ -46,14 +46,17 @@ def start_in_background(
     command: Command,
     watchdog: Watchdog,
     options: BackgroundOptions,
+    *,
+    orchy: Path | None = None,
 ) -> SessionRecord:
-    """The record once the holder reports the agent running (``pid`` set)."""
+    """The record once the holder reports the agent running (``pid`` set). ``orchy``:
+    the socket the holder serves the session's MCP tools on (gzia.sessions.warm_orchy)."""
     log_path = Path(record.log_path) if record.log_path else store.log_path(record.id)
     spec = HolderSpec(
         project=store.project.root, id=record.id, argv=tuple(command.argv),
         cwd=command.cwd, env=dict(command.env), log_path=log_path,
         log_max_bytes=options.log_max_bytes, window=options.window,
-        socket=new_socket_path(record.id), watchdog=watchdog,
+        socket=new_socket_path(record.id), watchdog=watchdog, orchy=orchy,
     )
     _await_ready(_start_holder(spec), record.id)
     return store.load(record.id)

@@ -34,6 +34,8 @@ class HolderSpec:
     window: tuple[int, int]
     socket: Path
     watchdog: Watchdog
+    orchy: Path | None = None
+    """Where the holder serves the session's MCP tools warm; None: the agent has none."""
 
     @property
     def command(self) -> Command:
@@ -46,6 +48,7 @@ class HolderSpec:
             "cwd": str(self.cwd), "env": dict(self.env), "log_path": str(self.log_path),
             "log_max_bytes": self.log_max_bytes, "window": list(self.window),
             "socket": str(self.socket), "watchdog": asdict(self.watchdog),
+            "orchy": None if self.orchy is None else str(self.orchy),
         }).encode("utf-8")
 
     @classmethod
@@ -58,6 +61,7 @@ class HolderSpec:
             env=_environment(data), log_path=Path(_typed(data, "log_path", str)),
             log_max_bytes=_typed(data, "log_max_bytes", int), window=_window(data),
             socket=Path(_typed(data, "socket", str)), watchdog=_watchdog(data),
+            orchy=None if data.get("orchy") is None else Path(_typed(data, "orchy", str)),
         )
 
 

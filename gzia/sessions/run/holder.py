@@ -7,7 +7,8 @@ controlling terminal), it reads what to run from its stdin, then
    every signal at its default (:func:`gzia.supervisor.spawn.default_signal_dispositions`);
 2. takes the run over (``owner_pid``: itself, ``holder`` in the record), and binds the
    control socket (mode 0600, in the per-user runtime directory) after
-   removing sockets whose holders are gone;
+   removing sockets whose holders are gone; starts the session's warm MCP server
+   (gzia.sessions.warm_orchy) when the agent has one, and stops it when the run ends;
 3. runs the agent on a PTY under :func:`gzia.supervisor.run.run_supervised`, the same
    owner as a foreground run (watchdogs, signal forwarding, group clean-up), with a
    relay that appends output to the rotating log and serves the socket;
@@ -55,6 +56,7 @@ from gzia.sessions.run.finish import (
 )
 from gzia.sessions.state_sources import detector_watch
 from gzia.sessions.store import SessionStore
+from gzia.sessions.warm_orchy import warm_orchy
 from gzia.supervisor.activity import ActivityWatch
 from gzia.supervisor.control import ControlServer, Reply, Request
 from gzia.supervisor.holder_relay import HolderRelay
@@ -106,7 +108,9 @@ class _Holder:
                 server = self._serve()
                 self.notifier = self._notifier(server)
                 record = self.store.update(self.session_id, self._take_over)
-                with relayed_transitions(self.store, self.session_id, self._listener()):
+                with relayed_transitions(self.store, self.session_id, self._listener()), \
+                        warm_orchy(self.store, self.session_id, self.spec.orchy, self.spec.cwd,
+                                   self.spec.env):
                     outcome = run_supervised(
                         self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
                         on_started=self._started, detached=self._detached(server),

@@ -63,6 +63,8 @@ class SessionRequest:
     (it branches from that session and starts with the base merged in)."""
     skip_setup: bool = False
     """``--skip-setup``: the new worktree's set-up is not run (:mod:`..worktree_setup`)."""
+    preapproved_tools: tuple[str, ...] = ()
+    """gz-ia's own tools a supervised agent calls without asking (gzia.orchy.preapproved)."""
 
 
 class RunEnd(Enum):

@@ -75,6 +75,7 @@ def resume_session(
         output_to_stderr=options.output_to_stderr, mcp_server=server_command(options.no_mcp),
         pty=background is not None or sandbox, background=background, sandbox=sandbox,
         allow_push=push_allowed(options.allow_push) or record.allow_push is True,
+        preapproved_tools=options.preapproved_tools,
         profiles=tuple(dict.fromkeys([*(record.profiles or ()), *options.profiles])),
         notify=options.notify and record.notify is not False,
     )

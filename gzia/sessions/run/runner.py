@@ -44,6 +44,7 @@ from gzia.sessions.background import start_in_background
 from gzia.sessions.base_ref import choose_base
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
+from gzia.sessions.mcp_wiring import agent_mcp_config, preapproved, wires_orchy
 from gzia.sessions.merge import merge_base_into
 from gzia.sessions.naming import checked_name
 from gzia.sessions.notify import Notifier, notifier_for
@@ -65,6 +66,7 @@ from gzia.sessions.run_settings import (
 from gzia.sessions.sandboxing import check_sandbox, sandboxed
 from gzia.sessions.state_sources import StateHooks, detector_watch, state_hooks
 from gzia.sessions.store import SessionStore
+from gzia.sessions.warm_orchy import relay_socket, warm_orchy
 from gzia.sessions.workspace import (
     Workspace,
     discard_new_workspace,
@@ -224,6 +226,8 @@ def launch_spec(
         command=list(request.command) if request.command is not None else None,
         state_hook=hooks.argv if hooks is not None else None,
         state_plugin=hooks.plugin if hooks is not None else None,
+        preapproved_tools=preapproved(request.driver, request.mcp_server,
+                                      request.preapproved_tools) if mcp_config else {},
     ))
     return Command(tuple(spec.argv), workdir, spec.env, request.pty,
                    stdout_to_stderr=request.output_to_stderr)
@@ -261,17 +265,20 @@ class Launch:
         record_transition(store, record.id, AgentState.STARTING)
         with stop_signals_held() as held:
             try:
-                command = self._command(record, resume)
+                warm = relay_socket(record.id) if wires_orchy(
+                    self.request.driver, self.request.mcp_server) else None
+                command = self._command(record, resume, warm)
                 _raise_if_stopped_before_start(held.inbox)
                 if self.request.background is not None:  # the projection stays with the agent
-
                     return SessionRun(start_in_background(store, record, command,
                                                           self.watchdog,
-                                                          self.request.background),
+                                                          self.request.background,
+                                                          orchy=warm),
                                       RunEnd.COMPLETED)
                 notifier = _unattended_notifier(store, record.id)
                 with relayed_transitions(store, record.id,
-                                         None if notifier is None else notifier.transition):
+                                         None if notifier is None else notifier.transition), \
+                        warm_orchy(store, record.id, warm, command.cwd, command.env):
                     outcome = run_supervised(
                         command, watchdog=self.watchdog, inbox=held.inbox,
                         on_started=lambda started: _record_started(store, record.id, started),
@@ -289,12 +296,15 @@ class Launch:
                 notifier.run_ended(final, attached=False)
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
-    def _command(self, record: SessionRecord, resume: bool) -> Command:
+    def _command(self, record: SessionRecord, resume: bool, warm_socket: Path | None) -> Command:
         prompt = None if resume else self.request.prompt
         env, profile_servers = self._projected(record, self._agent_env(record))
         command = launch_spec(self.request, self.workspace.target_dir, env,
                                record.conversation_id, resume=resume, prompt=prompt,
-                               mcp_config=self._mcp_config(record, profile_servers),
+                               mcp_config=agent_mcp_config(
+                                   self.store, record.id, self.request.driver,
+                                   self.request.mcp_server, profile_servers,
+                                   warm_socket=warm_socket),
                                hooks=state_hooks(self.store, record.id, self.request.driver))
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id), log_max_bytes())
@@ -335,18 +345,6 @@ class Launch:
 
         with contextlib.suppress(OSError, GzError):  # merge and delete try again
             unproject(self.store.project, record.id, self.workspace.target_dir)
-
-    def _mcp_config(self, record: SessionRecord,
-                    profile_servers: Mapping[str, Any]) -> Path | None:
-        """One ``mcpServers`` file: the profiles' servers and the session's own Orchy."""
-        if self.request.driver.mcp_support == "none":
-            return None
-        # lazy: start-up speed (off the path of session list and --help)
-        from gzia.sessions.mcp_wiring import session_servers, write_mcp_config
-
-        project = self.store.project
-        servers = session_servers(project, record.id, self.request.mcp_server, profile_servers)
-        return write_mcp_config(project, record.id, servers) if servers else None
 
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
         """The environment, with the git guardrails when the agent works in a worktree
