@@ -159,6 +159,8 @@ class SessionRecord:
     stop_requested_at: str | None = field(default=None, metadata=SPARSE)
     """When ``session stop`` asked the agent to end (RFC 3339): an agent that then ends
     on its own is recorded ``end_reason: stopped``. Cleared on resume."""
+    parent_id: str | None = field(default=None, metadata=SPARSE)
+    """The session whose Orchy started this one (a sub-session: :mod:`gzia.sessions.children`)."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (or not in the form it writes them): written
     back unchanged. Records of the original gz-ia and of newer versions keep theirs."""
@@ -377,6 +379,13 @@ def _text(value: object) -> str | None:
     return value if type(value) is str else None
 
 
+def _session_id(value: object) -> str | None:
+    """An id as gz-ia makes them (8 lowercase hex characters); anything else stays aside."""
+    if type(value) is str and len(value) == 8 and all(c in "0123456789abcdef" for c in value):
+        return value
+    return None
+
+
 def _true(value: object) -> bool | None:
     return True if value is True else None
 
@@ -396,6 +405,7 @@ _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "command": _string_list, "allow_push": _true, "holder": HolderRef.from_json,
     "holder_warnings": _warnings, "name": _text, "state": _text, "state_since": _text,
     "state_reason": _text, "notify": _false, "stop_requested_at": _text,
+    "parent_id": _session_id,
 }
 """Each sparse field, in its written order, and how it is read: a value of another form
 stays in ``extras``."""

@@ -1,5 +1,6 @@
 """Stopping a session: through its holder when it has one, else by its recorded process
-group (``gz-ia session kill``, the terminal UI's kill)."""
+group (``gz-ia session kill``, the terminal UI's kill); then its sub-sessions, unless
+kept (:func:`gzia.sessions.children.stop_children`)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,22 @@ if TYPE_CHECKING:
     from gzia.sessions.store import SessionStore
 
 
-def stop_session(store: SessionStore, ref: str, *, force: bool = False) -> KillResult:
+def stop_session(store: SessionStore, ref: str, *, force: bool = False,
+                 keep_children: bool = False) -> KillResult:
     """Kill a session through its holder when it has one, else by its recorded process
-    group, after the configured grace (``session kill``; the terminal UI's kill too)."""
+    group, after the configured grace (``session kill``; the terminal UI's kill too);
+    then kill its running sub-sessions, deepest first, unless ``keep_children``."""
     record = store.load(store.resolve(ref))  # as stored: kill_session reconciles it
     grace_s = provider_kill_grace_s(record.provider)
-    return (kill_through_holder(store, record, grace_s)
-            or kill_session(store, ref, grace_s, force=force))
+    result = (kill_through_holder(store, record, grace_s)
+              or kill_session(store, ref, grace_s, force=force))
+    if not keep_children:
+        # lazy: start-up speed (off the path of session list and --help)
+        from gzia.sessions.children import stop_children
+
+        stop_children(store, result.record.id, _kill_one)
+    return result
+
+
+def _kill_one(store: SessionStore, session_id: str) -> None:
+    stop_session(store, session_id, keep_children=True)  # stop_children walks the tree

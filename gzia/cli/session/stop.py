@@ -8,7 +8,11 @@ import click
 from gzia.cli import output
 from gzia.cli.numbers import Seconds
 from gzia.cli.session.common import open_store, session_command
-from gzia.cli.session.control import warn_if_process_only, warn_if_still_stopping
+from gzia.cli.session.control import (
+    KEEP_CHILDREN,
+    warn_if_process_only,
+    warn_if_still_stopping,
+)
 
 
 @session_command(
@@ -16,8 +20,10 @@ from gzia.cli.session.control import warn_if_process_only, warn_if_still_stoppin
                  "then kill it if it has not ended in time; record it stopped or killed.",
     options=[click.option("--timeout", type=Seconds(), metavar="SECONDS",
                           help="How long the agent has to end on its own (default: the "
-                               "stop_timeout setting).")])
-def stop_command(session: str, timeout: float | None, directory: str | None) -> None:
+                               "stop_timeout setting)."),
+             KEEP_CHILDREN])
+def stop_command(session: str, timeout: float | None, keep_children: bool,
+                 directory: str | None) -> None:
     from gzia.config import load_config
     from gzia.sessions.graceful_stop import stop_gracefully
     from gzia.sessions.ids import validate_session_ref
@@ -25,7 +31,8 @@ def stop_command(session: str, timeout: float | None, directory: str | None) -> 
 
     validate_session_ref(session)
     timeout_s = float(load_config().get("stop_timeout")) if timeout is None else timeout
-    outcome = stop_gracefully(open_store(directory), session, timeout_s)
+    outcome = stop_gracefully(open_store(directory), session, timeout_s,
+                              keep_children=keep_children)
     if outcome.kill is not None:
         warn_if_process_only(outcome.record.id, outcome.kill.target)
     warn_if_still_stopping(outcome.record)

@@ -44,6 +44,7 @@ from gzia.drivers.base import Driver, quit_signals_of
 from gzia.drivers.registry import get_driver
 from gzia.sessions.agent_state import Transition, detector_watch, relayed_transitions
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
+from gzia.sessions.idle_stop import idle_stop_for
 from gzia.sessions.notify import Notifier, notifier_for
 from gzia.sessions.project import find_project
 from gzia.sessions.record import HolderRef, SessionRecord
@@ -105,7 +106,8 @@ class _Holder:
                 server = self._serve()
                 self.notifier = self._notifier(server)
                 record = self.store.update(self.session_id, self._take_over)
-                with relayed_transitions(self.store, self.session_id, self._listener()):
+                with relayed_transitions(self.store, self.session_id,
+                                         self._listener(record)):
                     outcome = run_supervised(
                         self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
                         on_started=self._started, detached=self._detached(server),
@@ -157,9 +159,21 @@ class _Holder:
         ``transition``, the end of the run to its ``run_ended``."""
         return notifier_for(self.store, self.session_id, lambda: server.attached() > 0)
 
-    def _listener(self) -> Callable[[Transition], None] | None:
-        """Where the agent's state transitions go: the notifications."""
-        return None if self.notifier is None else self.notifier.transition
+    def _listener(self, record: SessionRecord) -> Callable[[Transition], None] | None:
+        """Where the agent's state transitions go: the notifications, and a sub-session's
+        idle timeout (:mod:`gzia.sessions.idle_stop`)."""
+        idle = idle_stop_for(self.store, record)
+        listeners = [listener for listener in (
+            None if self.notifier is None else self.notifier.transition,
+            None if idle is None else idle.transition) if listener is not None]
+        if not listeners:
+            return None
+
+        def each(transition: Transition) -> None:
+            for listener in listeners:
+                listener(transition)
+
+        return each
 
     def _watch(self, provider: str) -> ActivityWatch | None:
         """The kernel detector, for an agent that does not report its state itself."""

@@ -51,6 +51,11 @@ class SessionRequest:
     setting allows it too: :func:`gzia.sessions.run_settings.direct_allowed`)."""
     notify: bool = True
     """False: ``--no-notify``, the session sends no notification (kept on resume)."""
+    parent_id: str | None = None
+    """A sub-session's parent (:mod:`gzia.sessions.children`), kept in the record."""
+    base_dir: Path | None = None
+    """The work tree whose current commit the new worktree branches from (a sub-session:
+    its parent's worktree); ``None``: the project's base (:mod:`gzia.sessions.project`)."""
 
 
 class RunEnd(Enum):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +109,8 @@ def start_session(
 ) -> SessionRun:
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(request.directory)
+    if request.base_dir is not None:
+        project = replace(project, base_root=request.base_dir)
     refuse_unasked_direct(project, direct_allowed(request.direct))
     watchdog = agent_watchdog(watchdog, request.driver)
     store = SessionStore(project)
@@ -289,6 +291,7 @@ def _new_record(
         record.profiles = list(request.profiles)
     if not request.notify:
         record.notify = False
+    record.parent_id = request.parent_id
     return record
 
 
