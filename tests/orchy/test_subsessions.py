@@ -321,7 +321,8 @@ def test_a_killed_parent_leaves_no_running_child(root: Path, tmp_path: Path, kee
         async with orchy(root, session=parent) as client:
             child = (await call(client, "session_start", {"command": [forker]}))["id"]
             children.append(child)
-            grandchild = await call(client, "session_start", {"command": [forker]})
+        async with orchy(root, session=child) as child_client:  # the child's own child
+            grandchild = await call(child_client, "session_start", {"command": [forker]})
             children.append(grandchild["id"])
 
     anyio.run(scenario)
@@ -365,6 +366,23 @@ def test_an_idle_child_is_stopped_after_the_idle_timeout(root: Path, tmp_path: P
     child = _only_child(root)
     events = (root / ".harness" / "sessions" / f"{child}.events.jsonl").read_text()
     assert "sub-session idle for 1 s: stopping it" in events
+
+
+@pytest.mark.pyz
+def test_the_pyz_starts_and_merges_a_child(pyz: Path, root: Path, tmp_path: Path) -> None:
+    """From the archive, the child's holder is the archive too."""
+    worker = script(tmp_path, "worker", "echo child > child.txt\n")
+
+    async def scenario() -> None:
+        async with mcp_session([sys.executable, str(pyz)], "--session", PARENT, "-d", str(root),
+                               "--tool-timeout", "120", cwd=root) as client:
+            child = (await call(client, "session_start", {"command": [worker]}))["id"]
+            waited = await call(client, "session_wait", {"ids": [child], "timeout": DEADLINE})
+            assert waited["all_succeeded"] is True
+            merged = await call(client, "session_merge_into_parent", {"id": child})
+            assert merged["files"] == ["child.txt"]
+
+    anyio.run(scenario)
 
 
 def test_old_records_without_parent_load_and_parent_id_round_trips() -> None:
