@@ -181,8 +181,19 @@ def test_tools_act_on_the_sessions_own_children_only(root: Path) -> None:
                 problem = await refused(client, tool, args)
                 assert (problem["code"], problem["details"]) == (
                     "INVALID_INPUT", {"id": problem["details"]["id"], "parent_id": PARENT})
-            problem = await refused(client, "session_start", {})
-            assert problem["code"] == "INVALID_INPUT"
+            for bad, message in (
+                ({}, "give either provider (an agent) or command (a program and its "
+                     "arguments), not both and not neither"),
+                ({"command": []}, "argument 'command' must be a list of 1 to 4096 non-empty "
+                                  "strings"),
+                ({"command": ["true"], "timeout": -1},
+                 "argument 'timeout' must be a number of seconds greater than 0 and at most "
+                 "86400"),
+                ({"command": ["true"], "labels": {"k": 1}},
+                 "argument 'labels' must map names to strings")):
+                problem = await refused(client, "session_start", bad)
+                assert (problem["code"], problem["message"]) == ("INVALID_INPUT", message)
+            assert (await call(client, "session_children", {})) == {"sessions": []}
 
     anyio.run(scenario)
 
@@ -302,9 +313,9 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
-def _start_parent(root: Path, tmp_path: Path) -> str:
+def _start_parent(root: Path, tmp_path: Path, *options: str) -> str:
     waiter = script(tmp_path, "parent-agent", "while read -r line; do :; done\n")
-    done = subprocess.run([*GZ_IA, "--json", "exec", "-b", "--", waiter], cwd=root,
+    done = subprocess.run([*GZ_IA, "--json", "exec", "-b", *options, "--", waiter], cwd=root,
                           capture_output=True, text=True, timeout=DEADLINE, check=False)
     assert done.returncode == 0, done.stderr
     parent: str = json.loads(done.stdout)["data"]["id"]
@@ -350,6 +361,30 @@ def test_a_killed_parent_leaves_no_running_child(root: Path, tmp_path: Path, kee
         while pid_running(holder.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not pid_running(holder.pid)
+
+
+def test_a_parent_its_watchdog_stops_leaves_no_running_child(root: Path,
+                                                              tmp_path: Path) -> None:
+    parent = _start_parent(root, tmp_path, "--timeout", "15")
+    forker = script(tmp_path, "forker", "sleep 300 &\nwait\n")
+
+    async def scenario() -> str:
+        async with orchy(root, session=parent) as client:
+            child: str = (await call(client, "session_start", {"command": [forker]}))["id"]
+            return child
+
+    child = anyio.run(scenario)
+    group = record(root, child).pgid
+    deadline = time.monotonic() + DEADLINE
+    while record(root, parent).is_running and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert record(root, parent).end_reason == "timeout"
+    while record(root, child).is_running and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (record(root, child).status, record(root, child).end_reason) == ("killed", "killed")
+    while group and _group_alive(group) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert group and not _group_alive(group)
 
 
 def test_an_idle_child_is_stopped_after_the_idle_timeout(root: Path, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gzia.config import load_config
-from gzia.contract import InvalidInputError
+from gzia.contract import InvalidInputError, Permission
 from gzia.i18n import N_
 from gzia.orchy.tool import Tool, ToolContext, ToolFunction, ToolPlugin, object_schema
 from gzia.sessions import child_start, children
@@ -41,7 +41,9 @@ MAX_IDS = 64
 _ID = {"type": "string", "description": "A sub-session's id (or unique prefix)."}
 _IDS = {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": MAX_IDS,
         "description": "Sub-session ids (or unique prefixes)."}
-_PERMISSIONS = ["readonly", "supervised", "autonomous"]
+_PERMISSIONS = [level.value for level in Permission]
+MAX_ARGUMENTS = 4096
+"""The most items ``command`` or ``profile`` may hold."""
 
 
 def start(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -114,7 +116,7 @@ def list_children(context: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _own(context: ToolContext, refs: object) -> list[SessionRecord]:
-    ids = _checked_strings("ids", refs)
+    ids = _checked_strings("ids", refs, MAX_IDS)
     found: dict[str, SessionRecord] = {}
     for ref in ids:
         record = children.own_child(context.store, context.session_id, ref)
@@ -123,15 +125,15 @@ def _own(context: ToolContext, refs: object) -> list[SessionRecord]:
 
 
 def _strings(args: dict[str, Any], name: str) -> list[str] | None:
-    return None if name not in args else _checked_strings(name, args[name])
+    return None if name not in args else _checked_strings(name, args[name], MAX_ARGUMENTS)
 
 
-def _checked_strings(name: str, value: object) -> list[str]:
-    if (not isinstance(value, list) or not value or len(value) > MAX_IDS
+def _checked_strings(name: str, value: object, most: int) -> list[str]:
+    if (not isinstance(value, list) or not value or len(value) > most
             or not all(isinstance(item, str) and item for item in value)):
         raise InvalidInputError(N_("argument '{name}' must be a list of 1 to {most} non-empty "
                                    "strings"),
-                                name=name, most=MAX_IDS, details={"argument": name})
+                                name=name, most=most, details={"argument": name})
     return value
 
 

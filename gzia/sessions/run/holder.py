@@ -54,6 +54,7 @@ from gzia.sessions.run.finish import (
     finalize_unstarted,
     record_agent,
 )
+from gzia.sessions.stopping import stop_children_of_stopped_run
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.activity import ActivityWatch
 from gzia.supervisor.control import ControlServer, Reply, Request
@@ -136,6 +137,8 @@ class _Holder:
                 server.close()
             if final is not None and self.notifier is not None:
                 self.notifier.run_ended(final, attached=attached)
+            if final is not None:
+                stop_children_of_stopped_run(self.store, final)
         return 0
 
     def _driver(self) -> Driver | None:

@@ -75,6 +75,7 @@ from gzia.sessions.run_settings import (
     log_max_bytes,
     push_allowed,
 )
+from gzia.sessions.stopping import stop_children_of_stopped_run
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import (
@@ -372,6 +373,7 @@ class _Launch:
                                  quit_signals_of(self.request.driver))
             if notifier is not None:
                 notifier.run_ended(final, attached=False)
+            stop_children_of_stopped_run(store, final)
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
     def _command(self, record: SessionRecord, resume: bool) -> Command:
