@@ -61,8 +61,21 @@ class StopOutcome:
         return {"how": self.how.value, "why_killed": why}
 
 
-def stop_gracefully(store: SessionStore, ref: str, timeout_s: float) -> StopOutcome:
-    """Stop the session ``ref`` (see the module's doc)."""
+def stop_gracefully(store: SessionStore, ref: str, timeout_s: float, *,
+                    keep_children: bool = False) -> StopOutcome:
+    """Stop the session ``ref`` (see the module's doc), then its running sub-sessions
+    the same way, deepest first, unless ``keep_children``."""
+    outcome = _stop_one(store, ref, timeout_s)
+    if not keep_children:
+        # lazy: start-up speed (off the path of session list and --help)
+        from gzia.sessions.children import stop_children
+
+        stop_children(store, outcome.record.id,
+                      lambda s, child: stop_gracefully(s, child, timeout_s, keep_children=True))
+    return outcome
+
+
+def _stop_one(store: SessionStore, ref: str, timeout_s: float) -> StopOutcome:
     record = _running(get_session(store, ref))
     keys = _quit_keys_of(record)
     if record.holder is None or not record.holder.alive():
@@ -162,7 +175,7 @@ def _ended(store: SessionStore, session_id: str, timeout_s: float) -> bool:
 
 def _kill(store: SessionStore, record: SessionRecord, why: WhyKilled) -> StopOutcome:
     try:
-        result = stop_session(store, record.id)
+        result = stop_session(store, record.id, keep_children=True)
     except ConflictError:  # it ended between the last look and the kill
         final = get_session(store, record.id)
         if final.end_reason != EndReason.STOPPED:

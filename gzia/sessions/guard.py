@@ -278,3 +278,24 @@ fi
 project_hook || exit 0
 exec "$hooks/$hook" "$@"
 """
+
+
+def without_guard(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` without the guardrail :func:`guarded_environment` added (its git
+    configuration entries and the hooks' parameters): what gz-ia's own git needs when
+    it acts for a session on other branches (Orchy starting and merging sub-sessions
+    from inside an agent's environment). The user's own entries stay."""
+    cleaned = {k: v for k, v in env.items()
+               if k != SESSION_VARIABLE and not k.startswith("GZ_GUARD_")}
+    index = env.get(CONFIG_INDEX_VARIABLE, "")
+    if not index.isdigit():
+        return cleaned
+    count = configured_entries(env)
+    for number in range(int(index), count):
+        cleaned.pop(f"GIT_CONFIG_KEY_{number}", None)
+        cleaned.pop(f"GIT_CONFIG_VALUE_{number}", None)
+    if int(index) > 0:
+        cleaned["GIT_CONFIG_COUNT"] = index
+    else:
+        cleaned.pop("GIT_CONFIG_COUNT", None)
+    return cleaned

@@ -36,3 +36,11 @@ def tail_lines(data: bytes, lines: int | None) -> bytes:
     parts = data.split(b"\n")
     keep = lines + 1 if parts[-1] == b"" else lines
     return b"\n".join(parts[-keep:])
+
+
+def rendered_output(record: SessionRecord, tail: int | None = None) -> str:
+    """:func:`read_output` as text (``session output`` without ``--raw``)."""
+    # lazy: start-up speed (off the path of session list and --help)
+    from gzia.supervisor.render import render_text
+
+    return render_text(read_output(record, tail))

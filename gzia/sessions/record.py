@@ -169,6 +169,8 @@ class SessionRecord:
     """When ``session pause`` paused it (RFC 3339); cleared when it runs again."""
     paused_from: str | None = field(default=None, metadata=SPARSE)
     """Its status before the pause: ``session revive --no-resume`` puts it back."""
+    parent_id: str | None = field(default=None, metadata=SPARSE)
+    """The session whose Orchy started this one (a sub-session: :mod:`gzia.sessions.children`)."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (or not in the form it writes them): written
     back unchanged. Records of the original gz-ia and of newer versions keep theirs."""
@@ -387,6 +389,13 @@ def _text(value: object) -> str | None:
     return value if type(value) is str else None
 
 
+def _session_id(value: object) -> str | None:
+    """An id as gz-ia makes them (8 lowercase hex characters); anything else stays aside."""
+    if type(value) is str and len(value) == 8 and all(c in "0123456789abcdef" for c in value):
+        return value
+    return None
+
+
 def _true(value: object) -> bool | None:
     return True if value is True else None
 
@@ -416,6 +425,7 @@ _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "sandbox": _sandbox,
     "base_remote": _text,
     "paused_at": _text, "paused_from": _text,
+    "parent_id": _session_id,
 }
 """Each sparse field, in its written order, and how it is read: a value of another form
 stays in ``extras``."""

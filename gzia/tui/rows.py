@@ -45,9 +45,11 @@ def columns_for(width: int) -> tuple[int, ...]:
 
 
 def row_of(record: SessionRecord, now: float,
-           counts: tuple[int, int] | None) -> tuple[str, ...]:
-    """``counts``: commits on the session's branch its base lacks, and the other way round."""
-    return (record.id, state_text(record), status_word(record), record.provider or "-",
+           counts: tuple[int, int] | None, depth: int = 0) -> tuple[str, ...]:
+    """``counts``: commits on the session's branch its base lacks, and the other way round;
+    ``depth``: how deep a sub-session is under its parent (its id is indented)."""
+    shown_id = "  " * (depth - 1) + "└ " + record.id if depth else record.id
+    return (shown_id, state_text(record), status_word(record), record.provider or "-",
             age_of(record, now),
             duration_at(record, now), short_labels(record), record.branch_name or "-",
             f"+{counts[0]}/-{counts[1]}" if counts else "-")

@@ -3,6 +3,7 @@ which the ``session`` commands print and the terminal UI shows."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -143,7 +144,10 @@ ROW = "{:<10}  {:<20}  {:<9}  {:<12}  {:<8}  {:<12}  {:<10}  {:<20}  {:<10}"  # 
 LABEL_WIDTH = 12
 
 
-def render_list(records: list[SessionRecord]) -> list[str]:
+def render_list(records: list[SessionRecord],
+                depths: Mapping[str, int] | None = None) -> list[str]:
+    """``depths``: how far each id is indented (``session list --tree``)."""
+    indent = depths or {}
     if not records:
         return [gettext("✧ No sessions recorded in this project.")]
     header = ROW.format(*(gettext(_MSG_COL[c]) for c in
@@ -151,7 +155,8 @@ def render_list(records: list[SessionRecord]) -> list[str]:
                            "started", "duration")))
     worktree, direct = gettext("Worktree"), gettext("Direct")
     rows = [
-        ROW.format(r.id, cut(label_of(r), NAME_WIDTH), state_text(r), status_word(r),
+        ROW.format("  " * indent.get(r.id, 0) + r.id, cut(label_of(r), NAME_WIDTH),
+                   state_text(r), status_word(r),
                    str(r.pid) if r.pid else "-", permission_text(r.permission_level),
                    worktree if r.is_isolated else direct, local_time(r.started_at),
                    duration_of(r)).rstrip()

@@ -49,7 +49,7 @@ def test_the_pyz_serves_the_session_and_trips_the_breaker(pyz: Path, served: Ser
         async with mcp_session([sys.executable, str(pyz)], "--session", served.direct,
                                "--max-failures", "2", cwd=served.root) as client:
             names = {t.name for t in (await client.list_tools()).tools}
-            assert {"session_info", "worktree_read", "orchy_reset"} <= names
+            assert {"session_info", "worktree_read", "orchy_reset", "session_start"} <= names
             info = await client.call_tool("session_info", {})
             assert json.loads(info.content[0].text)["id"] == served.direct
             for _ in range(2):

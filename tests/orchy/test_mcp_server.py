@@ -14,7 +14,9 @@ from mcp.shared.exceptions import MCPError
 from tests.orchy.conftest import GZ_IA, Served, assert_gone, mcp_session
 from tests.sessions.session_testkit import run_git
 
-BUILT_IN = ["session_log", "session_info", "orchy_health", "orchy_reset", "workspace_status",
+BUILT_IN = ["session_log", "session_info", "orchy_health", "orchy_reset", "session_start",
+            "session_wait", "session_status", "session_output", "session_send", "session_stop",
+            "session_merge_into_parent", "session_children", "workspace_status",
             "workspace_commit", "worktree_read"]
 TRIPPED = ('[ToolProxy] circuit breaker tripped for tool "workspace_commit": '
            "status is DEAD after {n} consecutive failures")

@@ -26,6 +26,9 @@ _MSG_KILL_WHY: dict[object, str] = {
     "unsafe_group": N_("it is in process group {pgid}, which gz-ia never signals"),
 }
 
+KEEP_CHILDREN = click.option("--keep-children", is_flag=True,
+                             help="Leave the session's sub-sessions running.")
+
 if TYPE_CHECKING:
     from gzia.sessions.record import SessionRecord
     from gzia.sessions.run_options import RunOptions
@@ -37,13 +40,15 @@ if TYPE_CHECKING:
                  "record it killed.",
     options=[click.option("--force", "-f", is_flag=True,
                           help="Signal the recorded PID even when the record has no start time "
-                               "and the process runs none of the agent's programs.")])
-def kill_command(session: str, force: bool, directory: str | None) -> None:
+                               "and the process runs none of the agent's programs."),
+             KEEP_CHILDREN])
+def kill_command(session: str, force: bool, keep_children: bool, directory: str | None) -> None:
     from gzia.sessions.ids import validate_session_ref
     from gzia.sessions.stopping import stop_session
 
     validate_session_ref(session)
-    result = stop_session(open_store(directory), session, force=force)
+    result = stop_session(open_store(directory), session, force=force,
+                          keep_children=keep_children)
     record = result.record
     warn_if_process_only(record.id, result.target)
     warn_if_still_stopping(record)

@@ -40,19 +40,22 @@ if TYPE_CHECKING:
 @click.option("--limit", type=Count(1), metavar="N", help="Show at most N sessions, newest first.")
 @click.option("--name", "names", multiple=True, metavar="GLOB", show_default=False,
               help="Only sessions whose name matches GLOB (repeatable).")
+@click.option("--tree", is_flag=True,
+              help="Show each sub-session under the session that started it.")
 def list_command(directory: str | None, status: tuple[str, ...],  # noqa: PLR0917 - one per flag
                  provider: tuple[str, ...], label: tuple[str, ...], since: str | None,
-                 limit: int | None, names: tuple[str, ...]) -> None:
+                 limit: int | None, names: tuple[str, ...], tree: bool) -> None:
     from gzia.sessions.list_filter import build_filter
 
     wanted = build_filter(statuses=status, providers=provider, labels=label, since=since,
                           limit=limit, names=names)
-    show_sessions(directory, None if wanted.is_empty else wanted)
+    show_sessions(directory, None if wanted.is_empty else wanted, tree=tree)
 
 
-def show_sessions(directory: str | None, wanted: ListFilter | None = None) -> None:
+def show_sessions(directory: str | None, wanted: ListFilter | None = None, *,
+                  tree: bool = False) -> None:
     """List the sessions of the project containing ``directory`` (default: cwd), those
-    ``wanted`` selects when given."""
+    ``wanted`` selects when given; ``tree``: each sub-session under its parent."""
     result = list_sessions(SessionStore(find_project(directory)))
     for bad in result.unreadable:
         output.warn(WarningCode.IO, N_("skipped unreadable session record {path}: {detail}"),
@@ -60,6 +63,12 @@ def show_sessions(directory: str | None, wanted: ListFilter | None = None) -> No
                     detail=bad.error,
                     details=bad.to_json())
     records = result.records if wanted is None else _filtered(result.records, wanted)
+    depths: dict[str, int] = {}
+    if tree:
+        from gzia.sessions.tree import tree_order
+
+        ordered = tree_order(records)
+        records, depths = [r for r, _ in ordered], {r.id: d for r, d in ordered}
     if output.is_json():  # built only when printed: encoding records is most of the cost
         output.emit(records_as_json(records, result.texts))
         return
@@ -67,7 +76,7 @@ def show_sessions(directory: str | None, wanted: ListFilter | None = None) -> No
     def human() -> None:
         from gzia.views.sessions import render_list
 
-        output.lines(render_list(records))
+        output.lines(render_list(records, depths))
 
     output.emit(None, human)
 

@@ -8,7 +8,11 @@ import click
 from gzia.cli import output
 from gzia.cli.numbers import Seconds
 from gzia.cli.session.common import open_store, session_command
-from gzia.cli.session.control import warn_if_process_only, warn_if_still_stopping
+from gzia.cli.session.control import (
+    KEEP_CHILDREN,
+    warn_if_process_only,
+    warn_if_still_stopping,
+)
 
 STOP_TIMEOUT = click.option("--timeout", type=Seconds(), metavar="SECONDS",
                             help="How long the agent has to end on its own (default: the "
@@ -26,15 +30,17 @@ def stop_timeout_s(timeout: float | None) -> float:
 @session_command(
     "stop", help="Ask a running session's agent to end as a person would (its quit keys), "
                  "then kill it if it has not ended in time; record it stopped or killed.",
-    options=[STOP_TIMEOUT])
-def stop_command(session: str, timeout: float | None, directory: str | None) -> None:
+    options=[STOP_TIMEOUT, KEEP_CHILDREN])
+def stop_command(session: str, timeout: float | None, keep_children: bool,
+                 directory: str | None) -> None:
     from gzia.sessions.graceful_stop import stop_gracefully
     from gzia.sessions.ids import validate_session_ref
     from gzia.views.attention import stop_line
 
     validate_session_ref(session)
     timeout_s = stop_timeout_s(timeout)
-    outcome = stop_gracefully(open_store(directory), session, timeout_s)
+    outcome = stop_gracefully(open_store(directory), session, timeout_s,
+                              keep_children=keep_children)
     if outcome.kill is not None:
         warn_if_process_only(outcome.record.id, outcome.kill.target)
     warn_if_still_stopping(outcome.record)

@@ -45,6 +45,7 @@ from gzia.drivers.base import Driver, quit_signals_of
 from gzia.drivers.registry import get_driver
 from gzia.sessions.agent_state import Transition, relayed_transitions
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
+from gzia.sessions.idle_stop import idle_stop_for
 from gzia.sessions.notify import Notifier, notifier_for
 from gzia.sessions.project import find_project
 from gzia.sessions.record import HolderRef, SessionRecord
@@ -55,6 +56,7 @@ from gzia.sessions.run.finish import (
     record_agent,
 )
 from gzia.sessions.state_sources import detector_watch
+from gzia.sessions.stopping import stop_children_of_stopped_run
 from gzia.sessions.store import SessionStore
 from gzia.sessions.warm_orchy import warm_orchy
 from gzia.supervisor.activity import ActivityWatch
@@ -108,7 +110,8 @@ class _Holder:
                 server = self._serve()
                 self.notifier = self._notifier(server)
                 record = self.store.update(self.session_id, self._take_over)
-                with relayed_transitions(self.store, self.session_id, self._listener()), \
+                with relayed_transitions(self.store, self.session_id,
+                                         self._listener(record)), \
                         warm_orchy(self.store, self.session_id, self.spec.orchy, self.spec.cwd,
                                    self.spec.env):
                     outcome = run_supervised(
@@ -139,6 +142,8 @@ class _Holder:
                 server.close()
             if final is not None and self.notifier is not None:
                 self.notifier.run_ended(final, attached=attached)
+            if final is not None:
+                stop_children_of_stopped_run(self.store, final)
         return 0
 
     def _driver(self) -> Driver | None:
@@ -162,9 +167,21 @@ class _Holder:
         ``transition``, the end of the run to its ``run_ended``."""
         return notifier_for(self.store, self.session_id, lambda: server.attached() > 0)
 
-    def _listener(self) -> Callable[[Transition], None] | None:
-        """Where the agent's state transitions go: the notifications."""
-        return None if self.notifier is None else self.notifier.transition
+    def _listener(self, record: SessionRecord) -> Callable[[Transition], None] | None:
+        """Where the agent's state transitions go: the notifications, and a sub-session's
+        idle timeout (:mod:`gzia.sessions.idle_stop`)."""
+        idle = idle_stop_for(self.store, record)
+        listeners = [listener for listener in (
+            None if self.notifier is None else self.notifier.transition,
+            None if idle is None else idle.transition) if listener is not None]
+        if not listeners:
+            return None
+
+        def each(transition: Transition) -> None:
+            for listener in listeners:
+                listener(transition)
+
+        return each
 
     def _watch(self, provider: str) -> ActivityWatch | None:
         """The kernel detector, for an agent that does not report its state itself."""

@@ -65,6 +65,11 @@ class SessionRequest:
     """``--skip-setup``: the new worktree's set-up is not run (:mod:`..worktree_setup`)."""
     preapproved_tools: tuple[str, ...] = ()
     """gz-ia's own tools a supervised agent calls without asking (gzia.orchy.preapproved)."""
+    parent_id: str | None = None
+    """A sub-session's parent (:mod:`gzia.sessions.children`), kept in the record."""
+    base_dir: Path | None = None
+    """The work tree whose current commit the new worktree branches from (a sub-session:
+    its parent's worktree); ``None``: the project's base (:mod:`gzia.sessions.project`)."""
 
 
 class RunEnd(Enum):

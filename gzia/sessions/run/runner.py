@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +65,7 @@ from gzia.sessions.run_settings import (
 )
 from gzia.sessions.sandboxing import check_sandbox, sandboxed
 from gzia.sessions.state_sources import StateHooks, detector_watch, state_hooks
+from gzia.sessions.stopping import stop_children_of_stopped_run
 from gzia.sessions.store import SessionStore
 from gzia.sessions.warm_orchy import relay_socket, warm_orchy
 from gzia.sessions.workspace import (
@@ -99,6 +100,8 @@ def start_session(
 ) -> SessionRun:
     env = without_secrets(os.environ if environ is None else environ)
     project = find_project(request.directory)
+    if request.base_dir is not None:
+        project = replace(project, base_root=request.base_dir)
     refuse_unasked_direct(project, direct_allowed(request.direct))
     watchdog = agent_watchdog(watchdog, request.driver)
     store = SessionStore(project)
@@ -206,6 +209,7 @@ def _new_record(
         record.profiles = list(request.profiles)
     if not request.notify:
         record.notify = False
+    record.parent_id = request.parent_id
     return record
 
 
@@ -294,6 +298,7 @@ class Launch:
                                  quit_signals_of(self.request.driver))
             if notifier is not None:
                 notifier.run_ended(final, attached=False)
+            stop_children_of_stopped_run(store, final)
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
     def _command(self, record: SessionRecord, resume: bool, warm_socket: Path | None) -> Command:

@@ -24,6 +24,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 
 from gzia.i18n import N_, NC_, gettext, ngettext
 from gzia.sessions.record import SessionRecord, Status
+from gzia.sessions.tree import tree_order
 from gzia.tui import services
 from gzia.tui.keys import key
 from gzia.tui.rows import (
@@ -79,6 +80,8 @@ class SessionsScreen(SessionActions):
     def __init__(self) -> None:
         super().__init__()
         self.records: list[SessionRecord] = []
+        self.depths: dict[str, int] = {}
+        """How deep each sub-session is under its parent (roots are left out)."""
         self.counts: Counts = {}
         self.status_filter: str | None = None
         self.ahead_behind: services.AheadBehind | None = None
@@ -157,7 +160,9 @@ class SessionsScreen(SessionActions):
     def _show(self, records: list[SessionRecord]) -> None:
         """The records; once the table is drawn, the preview and the ahead/behind counts
         (git calls in worker threads, which would otherwise compete with the drawing)."""
-        self.records = attention_first(records)
+        ordered = tree_order(attention_first(records))  # sub-sessions under their parent
+        self.records = [record for record, _ in ordered]
+        self.depths = {record.id: depth for record, depth in ordered if depth}
         self._note_waiting(waiting_ids(records))
         self._fill()
         self.call_after_refresh(self._load_preview)
@@ -195,7 +200,8 @@ class SessionsScreen(SessionActions):
         text = self.query_one("#filter", Input).value
         now = ticked(self.context.clock())
         matching = [r for r in self.records if matches(r, text, self.status_filter)]
-        shown = {r.id: self._cells(r, row_of(r, now, self.counts.get(r.id)))
+        shown = {r.id: self._cells(r, row_of(r, now, self.counts.get(r.id),
+                                             self.depths.get(r.id, 0)))
                  for r in matching[:ROWS_SHOWN]}
         if list(shown) == list(self.shown):
             self._update_cells(shown)
