@@ -50,16 +50,19 @@ def run_git(
     input_text: str | None = None,
     outlive_caller: bool = False,
     pass_fds: Sequence[int] = (),
+    timeout: float | None = None,
 ) -> proc.Completed:
     """Run ``git <args>`` in ``cwd``; never raises for a non-zero exit.
 
     ``outlive_caller`` and ``pass_fds``: see :func:`gzia.proc.run` (a git command that
-    changes the base runs to its end even if gz-ia is killed, holding gz-ia's lock)."""
+    changes the base runs to its end even if gz-ia is killed, holding gz-ia's lock);
+    ``timeout``: seconds, else :data:`gzia.proc.DEFAULT_TIMEOUT`."""
     from gzia import proc  # lazy: start-up speed (finding the project needs no git)
 
     return proc.run(
         ["git", *args], cwd=cwd, env=git_environment(env), input_text=input_text,
         outlive_caller=outlive_caller, pass_fds=pass_fds,
+        timeout=proc.DEFAULT_TIMEOUT if timeout is None else timeout,
     )
 
 

@@ -159,6 +159,9 @@ class SessionRecord:
     stop_requested_at: str | None = field(default=None, metadata=SPARSE)
     """When ``session stop`` asked the agent to end (RFC 3339): an agent that then ends
     on its own is recorded ``end_reason: stopped``. Cleared on resume."""
+    pull_request: dict[str, Any] | None = field(default=None, metadata=SPARSE)
+    """The pull request ``session pr`` opened (:mod:`gzia.sessions.review`): ``number``,
+    ``url``, ``state`` (open, closed, merged), ``remote``, ``base``, ``forge``."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (or not in the form it writes them): written
     back unchanged. Records of the original gz-ia and of newer versions keep theirs."""
@@ -392,10 +395,18 @@ def _warnings(value: object) -> list[dict[str, str]] | None:
     return value
 
 
+def _pull_request(value: object) -> dict[str, Any] | None:
+    if type(value) is not dict or type(value.get("number")) is not int \
+            or not all(type(value.get(key)) is str for key in ("url", "state")):
+        return None
+    return value
+
+
 _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "command": _string_list, "allow_push": _true, "holder": HolderRef.from_json,
     "holder_warnings": _warnings, "name": _text, "state": _text, "state_since": _text,
     "state_reason": _text, "notify": _false, "stop_requested_at": _text,
+    "pull_request": _pull_request,
 }
 """Each sparse field, in its written order, and how it is read: a value of another form
 stays in ``extras``."""

@@ -364,10 +364,10 @@ def test_a_too_short_id_says_a_prefix_of_4_works(
 @pytest.mark.parametrize(("env", "summary"), [
     ({}, "Manage local agent sessions (list, show, path, rename, delete, diff, merge, prune, "
          "log, logs, wait, stop, kill, resume, poll, output, send-keys, paste, submit, attach, "
-         "metrics)."),
+         "metrics, push, pr)."),
     (ES, "Gestiona sesiones agénticas locales (list, show, path, rename, delete, diff, merge, "
          "prune, log, logs, wait, stop, kill, resume, poll, output, send-keys, paste, submit, "
-         "attach, metrics)."),
+         "attach, metrics, push, pr)."),
 ])
 def test_the_session_summary_names_every_visible_subcommand(
     cli: Cli, env: dict[str, str], summary: str

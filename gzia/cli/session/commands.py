@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "send-keys": "process:send_keys_command", "paste": "process:paste_command",
     "submit": "process:submit_command", "attach": "process:attach_command",
     "metrics": "gzia.cli.metrics:session_metrics_command",
+    "push": "review:push_command", "pr": "review:pr_command",
 }
 
 
@@ -35,7 +36,7 @@ def _qualified(target: str) -> str:
     "session", no_args_is_help=True, lazy={name: _qualified(t) for name, t in SUBCOMMANDS.items()},
     help="Manage local agent sessions (list, show, path, rename, delete, diff, merge, prune, log, "
          "logs, wait, stop, kill, resume, poll, output, send-keys, paste, submit, attach, "
-         "metrics).",
+         "metrics, push, pr).",
 )
 @dir_option
 def app(directory: str | None) -> None:
