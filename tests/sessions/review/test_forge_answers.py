@@ -107,3 +107,18 @@ def test_the_record_keeps_the_pull_request_and_old_records_load() -> None:
     assert "pull_request" not in old
     odd, _ = SessionRecord.from_text(json.dumps({**old, "pull_request": {"number": "7"}}))
     assert (odd.pull_request, odd.extras) == (None, {"pull_request": {"number": "7"}})
+
+
+def test_the_open_pull_request_is_found_past_the_first_page(cli, repo: Path, session: Path,
+                                                            forgejo_pulls: PullsFake) -> None:
+    """Forgejo answers at most 50 a page and ignores ``?head=``: every page is read."""
+    for number in range(55):
+        forgejo_pulls.add_pull(f"feature/{number}")
+    env = forgejo_env(forgejo_pulls)
+    first = cli("--json", "session", "pr", SID, "-d", str(repo), env=env)
+    assert first.json["data"]["pull_request"]["number"] == 56
+    again = cli("--json", "session", "pr", SID, "-d", str(repo), env=env)
+    assert (again.json["data"]["created"], again.json["data"]["pull_request"]["number"]) == (
+        False, 56)
+    pages = [r.arg("page") for r in forgejo_pulls.requests if r.method == "GET"]
+    assert pages == ["1", "2", "3", "1", "2"]  # to the empty page; then until it is found

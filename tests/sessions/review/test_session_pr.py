@@ -62,7 +62,6 @@ def test_push_refuses_a_missing_remote_and_a_running_session(cli, repo: Path, pr
     error = missing.json["errors"][0]
     assert (error["code"], error["message"]) == (
         "NOT_FOUND", f"the repository {repo} has no remote named 'upstream'")
-    SessionStore(project).update(SID, lambda r: setattr(r, "status", "running"))
     make_session(project, "cd34ef56", status="running", pid=os.getpid())
     running = cli("--json", "session", "push", "cd34ef56", "-d", str(repo))
     assert running.json["errors"][0]["code"] == "CONFLICT"
@@ -229,6 +228,33 @@ def test_the_token_is_never_in_argv_env_of_git_or_output(tmp_path: Path, repo: P
         f"token {token}"}
     log_dir = repo / ".harness"
     assert not any(token.encode() in p.read_bytes() for p in log_dir.rglob("*") if p.is_file())
+
+
+ANCESTORS_HOOK = """#!/bin/sh
+pid=$$
+while [ "$pid" -gt 1 ]; do
+  tr '\\0' '\\n' < /proc/$pid/cmdline; tr '\\0' '\\n' < /proc/$pid/environ
+  pid=$(awk '{print $4}' /proc/$pid/stat)
+done > "%s"
+"""
+
+
+def test_session_push_runs_without_gz_ias_credentials(tmp_path: Path, repo: Path,
+                                                      session: Path) -> None:
+    """Only ``session pr`` keeps the tokens: ``session push`` (like every other ``session``
+    command) runs itself again without them, so no process above git holds one."""
+    seen = tmp_path / "seen"
+    hook = repo / ".git" / "hooks" / "pre-push"
+    hook.write_text(ANCESTORS_HOOK % seen)
+    hook.chmod(0o755)
+    env = {**os.environ, "GZ_FORGEJO_TOKEN": "push-t0ken-value",
+           "GZ_GITHUB_TOKEN": "gh-t0ken-value"}
+    done = subprocess.run([sys.executable, "-m", "gzia", "session", "push", SID], cwd=repo,
+                          env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    text = seen.read_text(errors="replace")
+    assert "gzia" in text and "GZ_WITHHELD=GZ_FORGEJO_TOKEN,GZ_GITHUB_TOKEN" in text
+    assert "push-t0ken-value" not in text and "gh-t0ken-value" not in text
 
 
 def test_requests_go_through_the_proxy(cli, repo: Path, session: Path,
