@@ -64,10 +64,10 @@ def test_summaries_are_whole_first_sentences_at_any_width(
 
 
 def test_pages_use_the_terminals_width(cli: Cli) -> None:
-    wide = cli("--help", env={"COLUMNS": "200"}).stdout
+    wide = cli("--help", env={"COLUMNS": "240"}).stdout
     assert ("  session     Manage local agent sessions (list, show, path, rename, delete, diff, "
             "merge, prune, log, logs, wait, stop, kill, resume, poll, output, send-keys, paste, "
-            "submit, attach, metrics).\n") in wide
+            "submit, attach, metrics, push, pr).\n") in wide
     narrow = cli("--help", env={"COLUMNS": "80"}).stdout
     assert ("  chat        Start a new interactive chat with an agent (agy, claude,\n"
             "              opencode, pi-agent) in an isolated worktree.\n") in narrow

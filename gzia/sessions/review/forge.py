@@ -10,7 +10,8 @@ matching the head branch here: Forgejo ignores ``?head=`` filters.
 The token travels only in the ``Authorization`` header, only to the API's origin, and
 never over plain http except to this machine; messages name hosts, never the token.
 Answers: 401 and 403 are :class:`AuthError`, 404 :class:`NotFoundError`, 405 and 409 on
-a merge :class:`ConflictError`, anything else unexpected :class:`NetworkError`.
+a merge and 409 and 422 on a creation (one already open, no commits between the branches)
+:class:`ConflictError`, anything else unexpected :class:`NetworkError`.
 """
 
 from __future__ import annotations
@@ -157,7 +158,12 @@ class Forge:
                                details={"host": host_of(url)}) from exc
         if response.status_code >= 300:
             raise self._refusal(response, method, merging=merging)
-        return response.json() if response.content.strip() else None
+        try:
+            return response.json() if response.content.strip() else None
+        except ValueError as exc:
+            raise NetworkError(N_("{forge} at {host} sent an invalid JSON document"),
+                               forge=self.kind, host=host_of(url),
+                               details={"host": host_of(url)}) from exc
 
     def _refusal(self, response: httpx.Response, method: str, *, merging: bool) -> GzError:
         status, host = response.status_code, host_of(str(response.url))
@@ -176,6 +182,9 @@ class Forge:
                                     "{status}): {said}"),
                                  hint_key=N_("resolve the conflicts on the session's branch, push "
                                              "it again, then merge"), **params)
+        if status in (409, 422) and method == "POST":
+            return ConflictError(N_("{forge} at {host} refused to open the pull request (HTTP "
+                                    "{status}): {said}"), **params)
         return NetworkError(N_("{forge} at {host} answered HTTP {status} to {method}: {said}"),
                             method=method, **params)
 

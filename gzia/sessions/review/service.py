@@ -149,7 +149,8 @@ def record_pull_request(store: SessionStore, session_id: str, pr: PullRequest, *
 
     def keep(record: SessionRecord) -> None:
         record.pull_request = {**pr.to_json(), "remote": remote, "base": base, "forge": forge}
-        if pr.state == "merged" and not record.is_merged:
+        if pr.state == "merged" and (record.merged_at is None
+                                     or record.merged_commit != pr.merge_commit):
             record.merged_at = now_rfc3339()
             record.merged_commit = pr.merge_commit
 

@@ -122,3 +122,22 @@ def test_the_open_pull_request_is_found_past_the_first_page(cli, repo: Path, ses
         False, 56)
     pages = [r.arg("page") for r in forgejo_pulls.requests if r.method == "GET"]
     assert pages == ["1", "2", "3", "1", "2"]  # to the empty page; then until it is found
+
+
+def test_a_refused_creation_is_a_conflict_and_bad_json_is_network(
+        cli, repo: Path, session: Path, forgejo_pulls: PullsFake) -> None:
+    fork = forgejo_pulls.add_pull(f"harness/{SID}")  # same branch name, from a fork
+    fork["head"]["repo"]["full_name"] = "someone/widget"
+    env = forgejo_env(forgejo_pulls)
+    refused = cli("--json", "session", "pr", SID, "-d", str(repo), env=env)
+    error = refused.json["errors"][0]
+    host = f"127.0.0.1:{forgejo_pulls.server.port}"
+    assert (error["code"], error["message"]) == (
+        "CONFLICT", f"Forgejo at {host} refused to open the pull request (HTTP 409): pull "
+                    "request already exists for these targets")
+    fork["state"] = "closed"
+    forgejo_pulls.server.inject("bad_json", "/api/v1/repos/acme/widget/pulls", method="POST")
+    broken = cli("--json", "session", "pr", SID, "-d", str(repo), env=env)
+    error = broken.json["errors"][0]
+    assert (error["code"], error["message"]) == (
+        "NETWORK", f"Forgejo at {host} sent an invalid JSON document")
