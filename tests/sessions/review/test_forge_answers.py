@@ -141,3 +141,16 @@ def test_a_refused_creation_is_a_conflict_and_bad_json_is_network(
     error = broken.json["errors"][0]
     assert (error["code"], error["message"]) == (
         "NETWORK", f"Forgejo at {host} sent an invalid JSON document")
+
+
+def test_a_refused_token_in_spanish(cli, repo: Path, session: Path,
+                                   forgejo_pulls: PullsFake) -> None:
+    env = {**forgejo_env(forgejo_pulls), "GZ_LANG": "es"}
+    forgejo_pulls.token = "another"
+    result = cli("session", "pr", SID, "-d", str(repo), env=env)
+    host = f"127.0.0.1:{forgejo_pulls.server.port}"
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Error: Forgejo en {host} rechazó la petición (HTTP 401): user does not exist [uid: 0, "
+        "name: ]\nrevisa forgejo_token (gz-ia config set forgejo_token ..., o GZ_FORGEJO_TOKEN): "
+        "necesita el alcance write:repository\n")

@@ -277,3 +277,19 @@ def test_plain_http_to_another_host_is_refused_before_any_push(cli, repo: Path, 
         "INVALID_INPUT", "refusing to send the Forgejo token to forgejo.example over plain http")
     assert run_git(remote, "branch", "--list").strip() == ""
 
+
+
+def test_a_real_session_is_pushed_by_its_user_though_its_agent_could_not(
+        cli, repo: Path, remote: Path) -> None:
+    """The agent's own push is refused by its guardrails; the user's ``session push`` of
+    the same session, after it, is not (the hooks are the agent's environment's only)."""
+    work = ("echo work > work.txt && git add work.txt && git commit -q -m 'agent work' && "
+            "git push origin HEAD; echo pushed=$?")
+    started = cli("--json", "exec", "--", "sh", "-c", work, cwd=repo)
+    session_id = started.json["data"]["id"]
+    log = Path(started.json["data"]["log_path"]).read_text()
+    assert "[gz-ia GUARD] 'git push' is strictly forbidden" in log and "pushed=1" in log
+    assert run_git(remote, "branch", "--list").strip() == ""
+    pushed = cli("--json", "session", "push", session_id, "-d", str(repo))
+    assert pushed.exit_code == 0, pushed.stdout
+    assert remote_log(remote, f"harness/{session_id}")[0] == "agent work"
