@@ -41,6 +41,7 @@ class ErrorCode(StrEnum):
     INTERNAL = "INTERNAL"
     INTERRUPTED = "INTERRUPTED"
     TERMINATED = "TERMINATED"
+    AUTH = "AUTH"
 
 
 EXIT_CODES: dict[ErrorCode, ExitCode] = {
@@ -62,6 +63,7 @@ EXIT_CODES: dict[ErrorCode, ExitCode] = {
     ErrorCode.INTERNAL: ExitCode.FAILURE,
     ErrorCode.INTERRUPTED: ExitCode.INTERRUPTED,
     ErrorCode.TERMINATED: ExitCode.TERMINATED,
+    ErrorCode.AUTH: ExitCode.FAILURE,
 }
 
 RETRYABLE: frozenset[ErrorCode] = frozenset(
@@ -228,6 +230,12 @@ class TerminatedError(GzError):
     code = ErrorCode.TERMINATED
 
 
+class AuthError(GzError):
+    """A server refused the credentials (HTTP 401), or they do not allow the action (403)."""
+
+    code = ErrorCode.AUTH
+
+
 class TerminationRequested(KeyboardInterrupt):
     """SIGTERM reached gz-ia: raised by its handler wherever the program happens to be.
 
@@ -343,7 +351,8 @@ ERROR_CLASSES: dict[ErrorCode, type[GzError]] = {
         UnknownFlagError, UnknownCommandError, MissingRequiredError, InvalidInputError,
         NotFoundError, DriverNotFoundError, ConflictError, IdempotencyConflictError,
         SafetyBlockError, LockedError, TimeoutFailure, NetworkError, IntegrityError,
-        IOFailure, AgentFailedError, InternalError, InterruptError, TerminatedError)
+        IOFailure, AgentFailedError, InternalError, InterruptError, TerminatedError,
+        AuthError)
 }
 """The one mapping from an error code back to its class: every error that crosses a
 process boundary (holder, control socket, MCP tool, kernel) travels as a :class:`Problem`

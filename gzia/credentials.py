@@ -15,7 +15,7 @@ from collections.abc import Mapping
 MASK = "****"
 GZ_PREFIX = "GZ_"
 CREDENTIAL_VARIABLES = frozenset({"GZ_NEXUS_USER", "GZ_NEXUS_PASSWORD", "GZ_FORGEJO_TOKEN",
-                                  "GZ_NOTIFY_WEBHOOK"})
+                                  "GZ_NOTIFY_WEBHOOK", "GZ_GITHUB_TOKEN"})
 """The variables of gz-ia's credential settings (``Setting.credential`` in
 :mod:`gzia.config`, whose table must name each): withheld whatever their value. A
 notification webhook's URL is one: a chat service's hook URL carries its token in its path."""

@@ -129,6 +129,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("subsession_idle_timeout", int, 900, "GZ_SUBSESSION_IDLE_TIMEOUT",
             "seconds a sub-session's agent may stay idle before it is stopped (0: never)",
             minimum=0),
+    # session push and session pr (gzia.sessions.review)
+    Setting("forge", str, "auto", "GZ_FORGE",
+            "where session pr opens pull requests: auto (GitHub for a github.com remote, "
+            "else Forgejo), forgejo or github", choices=("auto", "forgejo", "github")),
+    Setting("forgejo_url", str, None, "GZ_FORGEJO_URL",
+            "Forgejo's root URL for session pr, when the remote's URL does not name it"),
+    Setting("github_api_url", str, None, "GZ_GITHUB_API_URL",
+            "GitHub REST API URL for session pr (default https://api.github.com)"),
+    Setting("github_token", str, None, "GZ_GITHUB_TOKEN", "GitHub access token", secret=True),
     NEXUS_BASE_URL,
     LANGUAGE,
     DEBUG,

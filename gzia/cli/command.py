@@ -18,6 +18,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from gzia.cli import output
+from gzia.cli.credential_shedding import SHED_PENDING, shed_for
 from gzia.cli.global_flags import apply_global_flags, with_global_options
 from gzia.contract import InvalidInputError, UnknownCommandError
 from gzia.i18n import N_, gettext
@@ -110,6 +111,8 @@ class GzGroup(GzCommand, click.Group):
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
+        if name and ctx.meta.get(SHED_PENDING) and not ctx.resilient_parsing:
+            shed_for(ctx.meta, f"{self.name} {name}")
         if name and not name.startswith("-") and self.get_command(ctx, name) is None \
                 and not ctx.resilient_parsing:  # completing: an unknown word completes nothing
             raise_unknown_command(name, self.list_commands(ctx), args[1:])

@@ -23,11 +23,34 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import MutableMapping
+from typing import Any
 
-KEEPERS = frozenset({"update", "config", "doctor", "notify"})
+from gzia.cli import output
+
+KEEPERS = frozenset({"update", "config", "doctor", "notify", "session pr"})
 """The commands that read the credentials; every other one (and the holder) sheds them
-(``notify test`` posts to the webhook, a credential)."""
+(``notify test`` posts to the webhook, a credential; ``session pr`` sends the forge's
+token). A group with a keeper among its subcommands is in :data:`DEFERRING_GROUPS`."""
+DEFERRING_GROUPS = frozenset({"session"})
+"""Groups whose subcommands decide for themselves: the root does not shed for them, the
+group does once its subcommand is named (``session pr``), before that is imported."""
+SHED_PENDING = "gzia.shed_pending"
+"""The command-line context's flag: a group in :data:`DEFERRING_GROUPS` sheds for its
+subcommand."""
 PR_SET_DUMPABLE = 4  # <linux/prctl.h>
+
+
+def shed_for(meta: MutableMapping[str, Any], name: str) -> None:
+    """Shed the credentials for the command ``name`` as the command line resolves it, or
+    leave it to its group (``meta``: the command-line context's) when that group's
+    subcommands decide (:data:`DEFERRING_GROUPS`)."""
+    if name in DEFERRING_GROUPS:
+        meta[SHED_PENDING] = True
+        return
+    meta.pop(SHED_PENDING, None)
+    with output.current().stdout_restored():  # the re-run writes its own document
+        shed_credentials(name)  # before the command's code is even imported
 
 
 def shed_credentials(command: str) -> None:

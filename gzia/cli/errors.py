@@ -49,6 +49,8 @@ _MSG_ERROR: dict[object, str] = {
                   "still run)"),
     "UNKNOWN_COMMAND": N_("a command gz-ia does not have (`hint` suggests close names)"),
     "UNKNOWN_FLAG": N_("a flag the command does not accept"),
+    "AUTH": N_("a server refused the credentials gz-ia sent, or they do not allow the action "
+               "(`session pr`: HTTP 401 or 403 from the forge; `details.status`, `host`)"),
 }
 
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import click
 
-from gzia.cli import output
 from gzia.cli.command import GzCommand, GzGroup, raise_unknown_command, show_help
+from gzia.cli.credential_shedding import shed_for
 from gzia.cli.plugin_warnings import discover_commands, report_plugin_failure
 from gzia.contract import GzError, InternalError
 from gzia.i18n import N_
@@ -93,10 +93,7 @@ class RootGroup(GzGroup):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0]
         if self.sheds_credentials and not ctx.resilient_parsing:
-            from gzia.cli.credential_shedding import shed_credentials
-
-            with output.current().stdout_restored():  # the re-run writes its own document
-                shed_credentials(name)  # before the command's code is even imported
+            shed_for(ctx.meta, name)
         command = self.get_command(ctx, name)
         if command is None and ctx.resilient_parsing:  # completing: nothing to offer
             return None, None, args[1:]

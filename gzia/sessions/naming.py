@@ -57,3 +57,16 @@ def label_of(record: SessionRecord) -> str:
     if record.initial_prompt:
         return " ".join(record.initial_prompt.split())
     return " ".join(record.command or ())
+
+
+def summary_of(record: SessionRecord) -> str:
+    """The session in one line: its name, else its prompt's first line, else its command
+    (empty when it has none of them): the subject of its merge commit, its pull request's
+    title."""
+    import shlex
+
+    if record.name and record.name.strip():
+        return " ".join(record.name.split())
+    if record.initial_prompt and record.initial_prompt.strip():
+        return " ".join(record.initial_prompt.strip().splitlines()[0].split())
+    return shlex.join(record.command) if record.command else ""

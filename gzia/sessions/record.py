@@ -171,6 +171,9 @@ class SessionRecord:
     """Its status before the pause: ``session revive --no-resume`` puts it back."""
     parent_id: str | None = field(default=None, metadata=SPARSE)
     """The session whose Orchy started this one (a sub-session: :mod:`gzia.sessions.children`)."""
+    pull_request: dict[str, Any] | None = field(default=None, metadata=SPARSE)
+    """The pull request ``session pr`` opened (:mod:`gzia.sessions.review`): ``number``,
+    ``url``, ``state`` (open, closed, merged), ``remote``, ``base``, ``forge``."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (or not in the form it writes them): written
     back unchanged. Records of the original gz-ia and of newer versions keep theirs."""
@@ -418,6 +421,13 @@ def _sandbox(value: object) -> dict[str, Any] | None:
     return value if all(item is not None for item in lists) else None
 
 
+def _pull_request(value: object) -> dict[str, Any] | None:
+    if type(value) is not dict or type(value.get("number")) is not int \
+            or not all(type(value.get(key)) is str for key in ("url", "state")):
+        return None
+    return value
+
+
 _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "command": _string_list, "allow_push": _true, "holder": HolderRef.from_json,
     "holder_warnings": _warnings, "name": _text, "state": _text, "state_since": _text,
@@ -426,6 +436,7 @@ _SPARSE_READERS: dict[str, Callable[[object], Any]] = {
     "base_remote": _text,
     "paused_at": _text, "paused_from": _text,
     "parent_id": _session_id,
+    "pull_request": _pull_request,
 }
 """Each sparse field, in its written order, and how it is read: a value of another form
 stays in ``extras``."""

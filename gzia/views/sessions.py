@@ -13,6 +13,7 @@ from gzia.sessions.agent_state import state_of
 from gzia.sessions.events import Event
 from gzia.sessions.naming import label_of
 from gzia.sessions.record import SessionRecord, Status, elapsed_ms, parse_rfc3339
+from gzia.views.review import pull_request_text
 from gzia.views.words import agent_state_text, end_reason_text, permission_text, status_text
 
 _MSG_COL: dict[object, str] = {
@@ -42,6 +43,7 @@ _MSG_LABEL: dict[object, str] = {
     "permission": N_("Permission:"),
     "pid": N_("PID:"),
     "prompt": N_("Prompt:"),
+    "pull_request": N_("Pull request:"),
     "provider": N_("Provider:"),
     "started": N_("Started:"),
     "state": N_("State:"),
@@ -155,7 +157,7 @@ def render_list(records: list[SessionRecord],
                            "started", "duration")))
     worktree, direct = gettext("Worktree"), gettext("Direct")
     rows = [
-        ROW.format("  " * indent.get(r.id, 0) + r.id, cut(label_of(r), NAME_WIDTH),
+        ROW.format("  " * indent.get(r.id, 0) + r.id, cut(_pr_mark(r) + label_of(r), NAME_WIDTH),
                    state_text(r), status_word(r),
                    str(r.pid) if r.pid else "-", permission_text(r.permission_level),
                    worktree if r.is_isolated else direct, local_time(r.started_at),
@@ -163,6 +165,11 @@ def render_list(records: list[SessionRecord],
         for r in records
     ]
     return [header.rstrip(), "-" * len(header.rstrip()), *rows]
+
+
+def _pr_mark(r: SessionRecord) -> str:
+    """``#12 `` before the name of a session with a pull request."""
+    return f"#{r.pull_request['number']} " if r.pull_request else ""
 
 
 def cut(text: str, width: int) -> str:
@@ -214,6 +221,8 @@ def render_show(r: SessionRecord) -> list[str]:
     rows.append(("exit_code", exit_code_text(r.exit_code)))
     if r.labels:
         rows.append(("labels", ", ".join(f"{k}={v}" for k, v in r.labels.items())))
+    if r.pull_request:
+        rows.append(("pull_request", pull_request_text(r.pull_request)))
     return [gettext("❯ Session details: {id}", id=r.id),
             *(f"{gettext(_MSG_LABEL[key]):<{LABEL_WIDTH - 1}} {value}" for key, value in rows)]
 

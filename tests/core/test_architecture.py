@@ -218,11 +218,12 @@ def test_version_session_list_and_help_do_not_import_textual(
 
 
 SUBPACKAGES = ("gzia.sessions.run", "gzia.sessions.background", "gzia.sessions.merge",
-               "gzia.sessions.prune")
+               "gzia.sessions.prune", "gzia.sessions.review")
 
 
 def test_session_subpackages_are_used_through_their_public_surface() -> None:
-    """Outside run/, background/, merge/ and prune/, only their ``__init__`` is imported."""
+    """Outside run/, background/, merge/, prune/ and review/, only their ``__init__`` is
+    imported."""
     offenders = {
         f"{module_name(path)} imports {module}"
         for path in GZIA.rglob("*.py")

@@ -39,7 +39,7 @@ def test_the_credential_variables_are_the_credential_settings() -> None:
     assert {s.env for s in SETTINGS if s.credential} == CREDENTIAL_VARIABLES
     assert all(s.credential for s in SETTINGS if s.secret)
     assert {s.key for s in SETTINGS if s.credential} == {
-        "nexus_user", "nexus_password", "forgejo_token", "notify_webhook"}
+        "nexus_user", "nexus_password", "forgejo_token", "notify_webhook", "github_token"}
 
 
 def test_deciding_what_to_withhold_imports_no_settings_table() -> None:

@@ -15,10 +15,11 @@ from tests.fakes.http import FakeServer, Request, Response
 from tests.fakes.http import dead_url as _dead_url
 from tests.fakes.nexus import NexusFake, start_nexus
 from tests.fakes.proxy import ProxyProcess
+from tests.fakes.pulls import PullsFake, start_pulls
 from tests.fakes.signing import MinisignKey
 
-__all__ = ["dead_url", "forgejo", "forgejo_tls", "http_proxy", "minisign_key", "nexus",
-           "nexus_tls", "origin", "tls_ca", "tls_ca_file"]
+__all__ = ["dead_url", "forgejo", "forgejo_pulls", "forgejo_tls", "github_pulls", "http_proxy",
+           "minisign_key", "nexus", "nexus_tls", "origin", "tls_ca", "tls_ca_file"]
 
 
 class StaticFake:
@@ -74,6 +75,18 @@ def forgejo() -> Iterator[ForgejoFake]:
 @pytest.fixture
 def forgejo_tls(tls_ca: Any) -> Iterator[ForgejoFake]:
     yield from _serve(*start_forgejo(tls_ca))
+
+
+@pytest.fixture
+def forgejo_pulls() -> Iterator[PullsFake]:
+    """Forgejo's pull-request API (tests/fakes/pulls.py)."""
+    yield from _serve(*start_pulls("forgejo"))
+
+
+@pytest.fixture
+def github_pulls() -> Iterator[PullsFake]:
+    """GitHub's pull-request API (tests/fakes/pulls.py)."""
+    yield from _serve(*start_pulls("github"))
 
 
 @pytest.fixture

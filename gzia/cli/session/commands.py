@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "submit": "process:submit_command", "attach": "process:attach_command",
     "metrics": "gzia.cli.metrics:session_metrics_command",
     "pause": "pause:pause_command", "revive": "pause:revive_command",
+    "push": "review:push_command", "pr": "review:pr_command",
 }
 
 
@@ -36,8 +37,8 @@ def _qualified(target: str) -> str:
 @group(
     "session", no_args_is_help=True, lazy={name: _qualified(t) for name, t in SUBCOMMANDS.items()},
     help="Manage local agent sessions (list, show, path, rename, delete, diff, merge, update, "
-         "pause, revive, prune, log, logs, wait, stop, kill, resume, poll, output, send-keys, "
-         "paste, submit, attach, metrics).",
+         "push, pr, pause, revive, prune, log, logs, wait, stop, kill, resume, poll, output, "
+         "send-keys, paste, submit, attach, metrics).",
 )
 @dir_option
 def app(directory: str | None) -> None:

@@ -246,15 +246,7 @@ def refuse_injected_files(project: Project, session_id: str, branch: str, tip: s
     store, or commit a projected file by a route that skips them. A squash brings only
     the final tree; any other merge brings every commit's history.
     """
-    projected = sorted({*ever_projected(project, session_id),
-                        *projected_paths(project, session_id)})
-    paths = [*_OWN_PATHSPECS, *(f":(top,literal){path}" for path in projected)]
-    if squash:
-        args = ["diff", "--name-only", "-z", f"HEAD...{tip}", "--", *paths]
-    else:
-        args = ["log", "--format=", "--name-only", "-z", f"HEAD..{tip}", "--", *paths]
-    names = git_ok(args, project.base).split("\0")
-    files = sorted({name.strip("\n") for name in names if name.strip("\n")})
+    files = injected_files(project, session_id, tip, squash=squash)
     if files:
         raise SafetyBlockError(
             N_("session '{id}' committed files that gz-ia injected or owns ({files}); merging "
@@ -264,6 +256,21 @@ def refuse_injected_files(project: Project, session_id: str, branch: str, tip: s
                         "path {id}), then run gz-ia session merge {id} again"),
             details={"id": session_id, "branch": branch, "files": files},
         )
+
+
+def injected_files(project: Project, session_id: str, tip: str, *, squash: bool,
+                   since: str = "HEAD") -> list[str]:
+    """The files of gz-ia's own (see :func:`refuse_injected_files`) that the commits from
+    ``since`` to ``tip`` carry (with ``squash``: that the final tree adds)."""
+    projected = sorted({*ever_projected(project, session_id),
+                        *projected_paths(project, session_id)})
+    paths = [*_OWN_PATHSPECS, *(f":(top,literal){path}" for path in projected)]
+    if squash:
+        args = ["diff", "--name-only", "-z", f"{since}...{tip}", "--", *paths]
+    else:
+        args = ["log", "--format=", "--name-only", "-z", f"{since}..{tip}", "--", *paths]
+    names = git_ok(args, project.base).split("\0")
+    return sorted({name.strip("\n") for name in names if name.strip("\n")})
 
 
 def refuse_overwriting_ignored(project: Project, session_id: str, tip: str) -> None:

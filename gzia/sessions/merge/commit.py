@@ -31,6 +31,7 @@ from gzia.sessions.git import (
     hooks_present,
     run_git,
 )
+from gzia.sessions.naming import summary_of
 from gzia.sessions.record import SessionRecord
 
 _MSG_HINT: dict[object, str] = {
@@ -82,21 +83,9 @@ def merge_message(record: SessionRecord, message: str | None, *, squash: bool) -
                                     details={"option": "--message"})
         return message
     suffix = " (squash)" if squash else ""
-    subject = f"harness({record.id}): {_what(record) or 'merge session changes'}"
+    subject = f"harness({record.id}): {summary_of(record) or 'merge session changes'}"
     room = SUBJECT_WIDTH - len(suffix)
     return (subject if len(subject) <= room else subject[:room - 1].rstrip() + "…") + suffix
-
-
-def _what(record: SessionRecord) -> str:
-    """The session in a few words: its name (newer records), prompt or command."""
-    import shlex
-
-    name = getattr(record, "name", None) or record.extras.get("name")
-    if isinstance(name, str) and name.strip():
-        return " ".join(name.split())
-    if record.initial_prompt and record.initial_prompt.strip():
-        return " ".join(record.initial_prompt.strip().splitlines()[0].split())
-    return shlex.join(record.command) if record.command else ""
 
 
 def merge_branch(root: Path, session_id: str, branch: str, lock_fd: int, *, message: str) -> None:

@@ -1,0 +1,90 @@
+"""``gz-ia session push <id>`` and ``gz-ia session pr <id>``: publish a session's work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from gzia.cli import output
+from gzia.cli.session.common import open_session, session_command
+from gzia.contract import InvalidInputError
+from gzia.i18n import N_, gettext
+
+BODY_LIMIT = 1 << 20
+"""Bytes of ``--body-file`` read at most (far above what a forge shows)."""
+
+remote_option = click.option("--remote", default="origin", show_default=True, metavar="NAME",
+                             help="The git remote to push to.")
+squash_option = click.option("--squash", is_flag=True,
+                             help="Push one commit holding the session's changes (replaces the "
+                                  "remote branch).")
+
+
+@session_command("push", help="Push the session's branch to a remote with your own git "
+                              "credentials.", options=[remote_option, squash_option])
+def push_command(session: str, remote: str, squash: bool, directory: str | None) -> None:
+    from gzia.sessions.review import push_session
+
+    store, record = open_session(session, directory)
+    result = push_session(store, record, remote, squash=squash)
+    output.emit(result.to_json(), lambda: output.line(gettext(
+        "✓ Session '{id}' pushed to {remote} as {branch} ({commit}).", id=result.id,
+        remote=result.remote, branch=result.branch, commit=result.commit[:12])))
+
+
+@session_command("pr", help="Push the session's branch and open its pull request (Forgejo or "
+                            "GitHub); again: push and show the open one.", options=[
+    remote_option, squash_option,
+    click.option("--base", metavar="BRANCH",
+                 help="The branch to merge into (default: the session's base branch)."),
+    click.option("--title", metavar="T", help="Title (default: the session's name or prompt)."),
+    click.option("--body-file", metavar="F", type=click.Path(dir_okay=False),
+                 help="Description from this file (default: prompt, agent, diff stat, id)."),
+    click.option("--draft", is_flag=True, help="Open it as a draft (WIP: on Forgejo)."),
+    click.option("--reviewer", "reviewers", multiple=True, metavar="U",
+                 help="Ask this user to review (repeatable)."),
+    click.option("--status", "refresh", is_flag=True,
+                 help="Only read the pull request's state now (open, merged, closed)."),
+    click.option("--merge", is_flag=True, help="Merge the pull request on the forge."),
+])
+def pr_command(session: str, remote: str, squash: bool, base: str | None,  # noqa: PLR0917 - one per option
+               title: str | None, body_file: str | None, draft: bool,
+               reviewers: tuple[str, ...], refresh: bool, merge: bool,
+               directory: str | None) -> None:
+    from gzia.config import load_config
+    from gzia.sessions.review import (
+        PrOptions,
+        forge_for,
+        open_pull_request,
+        refresh_pull_request,
+    )
+    from gzia.update.client import make_client
+    from gzia.views.review import render_pr
+
+    store, record = open_session(session, directory)
+    body = _read_body(body_file) if body_file is not None else None
+    config = load_config()
+    with make_client() as client:
+        if refresh or merge:
+            result = refresh_pull_request(store, record, config, client, merge=merge)
+        else:
+            forge = forge_for(store, remote, config, client)
+            options = PrOptions(remote, base, title, body, draft, list(reviewers), squash)
+            result = open_pull_request(store, record, forge, options)
+    output.emit(result.to_json(), lambda: output.lines(render_pr(result)))
+
+
+def _read_body(path: str) -> str:
+    try:
+        with Path(path).open("rb") as stream:
+            data = stream.read(BODY_LIMIT + 1)
+    except OSError as exc:
+        raise InvalidInputError(N_("cannot read --body-file {path}: {detail}"), path=path,
+                                detail=exc.strerror or str(exc),
+                                details={"option": "--body-file", "path": path}) from exc
+    if len(data) > BODY_LIMIT:
+        raise InvalidInputError(N_("--body-file {path} is larger than {limit} bytes"),
+                                path=path, limit=BODY_LIMIT,
+                                details={"option": "--body-file", "path": path})
+    return data.decode("utf-8", "replace")
