@@ -15,6 +15,7 @@ from gzia.update import apply, download, verify
 from gzia.update.client import Credentials, current_version
 from gzia.update.errors import SourceFailure
 from gzia.update.model import SIGNATURE, SUMS, Release, Want, parse_version
+from gzia.update.policy_rules import allowed_releases, refuse_forbidden_flags
 from gzia.update.select import Decision, decide, newest
 from gzia.update.settings import UpdateSettings
 from gzia.update.sources import (
@@ -53,8 +54,9 @@ def want_for(options: Options) -> Want:
 def check(client: httpx.Client, settings: UpdateSettings, options: Options,
           on_failure: OnFailure | None = None) -> dict[str, Any]:
     found = discover(client, configured_sources(settings), want_for(options), on_failure)
-    latest = newest(found.releases)
-    decision = decide(found.releases, current_version(), pinned=options.version is not None,
+    releases = allowed_releases(found.releases, settings.policy)
+    latest = newest(releases)
+    decision = decide(releases, current_version(), pinned=options.version is not None,
                       allow_downgrade=True)
     return {"current": current_version(), "latest": latest.label, "source": found.source.name,
             "newer": decision.newer}
@@ -70,6 +72,8 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
                             hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
                                         "install --upgrade gz-ia'; 'gz-ia update --check' still "
                                         "works"))
+    refuse_forbidden_flags(settings.policy, allow_downgrade=options.allow_downgrade,
+                           allow_pre=options.pre)
     sources, want = configured_sources(settings), want_for(options)
     refuse_unconfigured(sources)  # the missing source is named before the missing key
     keys = verify.trusted_keys(settings.public_keys)
@@ -77,7 +81,7 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
     with _workspace(target, options.dry_run) as folder:
         found = discover(client, sources, want, on_failure)
         while True:
-            decision = decide(found.releases, current_version(),
+            decision = decide(allowed_releases(found.releases, settings.policy), current_version(),
                               pinned=options.version is not None, force=options.force,
                               allow_downgrade=options.allow_downgrade)
             result = _result(decision, found, target, options)
