@@ -48,10 +48,12 @@ def _progress_bar() -> Any:
 @click.option("--force", "-f", is_flag=True, help="Reinstall even if current.")
 @click.option("--allow-downgrade", is_flag=True, help="Allow an older --version.")
 @click.option("--dry-run", is_flag=True, help="Download and verify, but do not install.")
+@click.option("--from", "location", metavar=N_("PATH|URL"),
+              help="Install the release in this directory, file or URL (offline or mirrored).")
 @click.pass_context
 def app(  # noqa: PLR0917 - one parameter for each flag
     ctx: click.Context, check: bool, version: str | None, pre: bool, force: bool,
-    allow_downgrade: bool, dry_run: bool,
+    allow_downgrade: bool, dry_run: bool, location: str | None,
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return  # its own flags are checked by the subcommand, once --json is parsed
@@ -62,6 +64,10 @@ def app(  # noqa: PLR0917 - one parameter for each flag
     settings = UpdateSettings.load()
     options = service.Options(version, pre, force, allow_downgrade, dry_run)
     with make_client(settings.timeout) as client:
+        if location is not None:
+            result = _update_from(client, settings, location, options, check=check, pre=pre)
+            output.emit(result, lambda: _render_update(result))
+            return
         if check:
             result = service.check(client, settings, options, _on_failure)
             output.emit(result, lambda: _render_check(result))
@@ -72,6 +78,19 @@ def app(  # noqa: PLR0917 - one parameter for each flag
                                         "↻ Downloading and installing gz-ia v{version}...",
                                                                              version=v)))
     output.emit(result, lambda: _render_update(result))
+
+
+def _update_from(client: Any, settings: Any, location: str, options: Any, *, check: bool,
+                 pre: bool) -> dict[str, Any]:
+    from gzia.contract import InvalidInputError
+    from gzia.update import apply, offline
+
+    if check or pre:
+        raise InvalidInputError(N_("--from does not take {flag}"),
+                                flag="--check" if check else "--pre",
+                                details={"flag": "--check" if check else "--pre"})
+    return offline.update_from(client, settings, location, options, apply.running_pyz(),
+                               progress=_progress_bar())
 
 
 def _render_check(result: dict[str, Any]) -> None:

@@ -66,19 +66,14 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
            target: Path | None, *, on_failure: OnFailure | None = None,
            progress: download.Progress | None = None,
            on_install: Callable[[str], None] | None = None) -> dict[str, Any]:
-    if target is None and not options.dry_run:
-        raise NotFoundError(N_("gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace "
-                               "itself"),
-                            hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
-                                        "install --upgrade gz-ia'; 'gz-ia update --check' still "
-                                        "works"))
+    require_zipapp(target, options.dry_run)
     refuse_forbidden_flags(settings.policy, allow_downgrade=options.allow_downgrade,
                            allow_pre=options.pre)
     sources, want = configured_sources(settings), want_for(options)
     refuse_unconfigured(sources)  # the missing source is named before the missing key
     keys = verify.trusted_keys(settings.public_keys)
     installs = target is not None and not options.dry_run
-    with _workspace(target, options.dry_run) as folder:
+    with workspace(target, options.dry_run) as folder:
         found = discover(client, sources, want, on_failure)
         while True:
             decision = decide(allowed_releases(found.releases, settings.policy), current_version(),
@@ -100,6 +95,27 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
         if installs and target is not None:
             result.update(_install(staged, target, folder))
         return result
+
+
+def require_zipapp(target: Path | None, dry_run: bool = False) -> None:
+    """Only a gz-ia running from its zipapp can replace itself (a dry run needs none)."""
+    if target is None and not dry_run:
+        raise NotFoundError(N_("gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace "
+                               "itself"),
+                            hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
+                                        "install --upgrade gz-ia'; 'gz-ia update --check' still "
+                                        "works"))
+
+
+def install_verified(staged: Path, label: str, target: Path | None, folder: Path,
+                     options: Options) -> dict[str, Any]:
+    """Run the verified ``staged`` file's ``--version``, then swap it in (unless this is a
+    dry run, which runs it with a scratch shiv root)."""
+    installs = target is not None and not options.dry_run
+    apply.self_test(staged, label, None if installs else folder / "shiv-root")
+    if not installs or target is None:
+        return {"verified": True}
+    return {"verified": True, **_install(staged, target, folder)}
 
 
 def _install(staged: Path, target: Path, folder: Path) -> dict[str, Any]:
@@ -135,7 +151,7 @@ def _fall_back(client: httpx.Client, sources: list[Source], found: Discovery, wa
 
 
 @contextlib.contextmanager
-def _workspace(target: Path | None, dry_run: bool) -> Iterator[Path]:
+def workspace(target: Path | None, dry_run: bool) -> Iterator[Path]:
     if target is None or dry_run:
         with tempfile.TemporaryDirectory(prefix="gz-ia-update-") as folder:
             yield Path(folder)
@@ -167,12 +183,8 @@ def fetch_verified(client: httpx.Client, release: Release, credentials: Credenti
 
 
 def rollback(target: Path | None) -> dict[str, Any]:
-    if target is None:
-        raise NotFoundError(N_("gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace "
-                               "itself"),
-                            hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
-                                        "install --upgrade gz-ia'; 'gz-ia update --check' still "
-                                        "works"))
+    require_zipapp(target)
+    assert target is not None  # noqa: S101 - for the type checker: require_zipapp said so
     with apply.update_lock(target) as folder:
         previous = apply.found_previous(target)
         version = apply.pyz_version(previous) if previous.is_file() else None
