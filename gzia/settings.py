@@ -94,6 +94,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("notify_timeout", float, 10.0, "GZ_NOTIFY_TIMEOUT",
             "seconds each notification channel may take, retries included", positive=True,
             project=True),
+    # update notice (docs/update.md, "Update notice")
+    Setting("update_check", str, "notify", "GZ_UPDATE_CHECK",
+            "auto: install new releases in the background; notify: say once a day that "
+            "one is available; off: never look", choices=("auto", "notify", "off")),
     NEXUS_BASE_URL,
     LANGUAGE,
     DEBUG,

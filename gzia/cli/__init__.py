@@ -16,7 +16,7 @@ def main(argv: list[str] | None = None) -> int:
     guard_standard_streams()
     if args in (["--version"], ["-V"]):
         return print_version()
-    if args[:1] in (["__holder__"], ["__hook__"]):
+    if args[:1] in (["__holder__"], ["__hook__"], ["__update-check__"]):
         return run_internal(args, sheds_credentials=argv is None)
     try:
         from gzia.cli.runner import run
@@ -53,12 +53,29 @@ def print_version() -> int:
 def run_internal(args: list[str], *, sheds_credentials: bool) -> int:
     """The forms gz-ia starts itself with: ``__holder__`` (gzia.selfexec.HOLDER_ARG: a
     background run) and ``__hook__`` (gzia.selfexec.HOOK_ARG: an agent's hook reporting
-    its state, gzia.sessions.agent_hooks, which imports little)."""
+    its state, gzia.sessions.agent_hooks, which imports little) and ``__update-check__``
+    (gzia.selfexec.UPDATE_CHECK_ARG: the background update check, gzia.update.background)."""
+    if args[0] == "__update-check__":
+        wait_for_parent_exit()
+        from gzia.update.background import check_main
+
+        return check_main()
     if args[0] == "__hook__":
         from gzia.sessions.agent_hooks import hook_main
 
         return hook_main(args[1:])
     return run_holder(sheds_credentials=sheds_credentials)
+
+
+def wait_for_parent_exit(deadline_s: float = 10.0) -> None:
+    """The background update check starts working once the command that started it has
+    ended (or after ``deadline_s``): until then it sleeps, so that command never shares
+    its processor time with the check's imports and requests."""
+    import time
+
+    parent, deadline = os.getppid(), time.monotonic() + deadline_s
+    while os.getppid() == parent and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 def run_holder(*, sheds_credentials: bool) -> int:

@@ -48,15 +48,20 @@ def _progress_bar() -> Any:
 @click.option("--force", "-f", is_flag=True, help="Reinstall even if current.")
 @click.option("--allow-downgrade", is_flag=True, help="Allow an older --version.")
 @click.option("--dry-run", is_flag=True, help="Download and verify, but do not install.")
+@click.option("--snooze", metavar=N_("VERSION"),
+              help="Show no update notice for this version (a newer one is announced).")
 @click.option("--from", "location", metavar=N_("PATH|URL"),
               help="Install the release in this directory, file or URL (offline or mirrored).")
 @click.pass_context
 def app(  # noqa: PLR0917 - one parameter for each flag
     ctx: click.Context, check: bool, version: str | None, pre: bool, force: bool,
-    allow_downgrade: bool, dry_run: bool, location: str | None,
+    allow_downgrade: bool, dry_run: bool, location: str | None, snooze: str | None,
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return  # its own flags are checked by the subcommand, once --json is parsed
+    if snooze is not None:
+        _snooze(snooze)
+        return
     from gzia.update import apply, service
     from gzia.update.client import make_client
     from gzia.update.settings import UpdateSettings
@@ -78,6 +83,21 @@ def app(  # noqa: PLR0917 - one parameter for each flag
                                         "↻ Downloading and installing gz-ia v{version}...",
                                                                              version=v)))
     output.emit(result, lambda: _render_update(result))
+
+
+def _snooze(version: str) -> None:
+    from gzia.contract import InvalidInputError
+    from gzia.update.background import files
+    from gzia.update.model import parse_version
+    from gzia.update.notice import snooze
+
+    if parse_version(version) is None:
+        raise InvalidInputError(N_("invalid version: {version}"), version=version,
+                                details={"version": version})
+    label = version.strip().removeprefix("v").removeprefix("V")
+    snooze(files(), label)
+    output.emit({"snoozed": label}, lambda: output.line(
+        gettext("✓ no update notice for gz-ia {version}", version=label)))
 
 
 def _update_from(client: Any, settings: Any, location: str, options: Any, *, check: bool,

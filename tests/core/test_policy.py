@@ -61,7 +61,7 @@ def test_config_set_of_a_policy_setting_is_a_safety_block_naming_the_file(
         "code": "SAFETY_BLOCK", "retryable": False,
         "message": f"el ajuste 'default_permission' lo fija la política del administrador en "
                    f"{policy_file} y no se puede cambiar",
-        "hint": "pregunte al administrador de esta máquina",
+        "hint": "pregunta al administrador de esta máquina",
         "details": {"key": "default_permission", "file": str(policy_file)}}]
     assert not paths().config_file.exists()
     assert cli("config", "set", "kill_grace_ms", "5").exit_code == 0

@@ -61,5 +61,5 @@ def test_flags_the_policy_withholds_are_refused_before_any_request(
 
     assert done.exit_code == 1
     assert done.stderr == (f"Error: {flag} no está permitido por la política del administrador "
-                           f"en {policy_file}\npregunte al administrador de esta máquina\n")
+                           f"en {policy_file}\npregunta al administrador de esta máquina\n")
     assert nexus.server.requests == []
