@@ -12,6 +12,7 @@ the environment, the user's file and command-line flags; ``[update]`` restricts 
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ BUILTIN_POLICY = Path(__file__).with_name("policy.toml")
 SOURCE_POLICY = "policy"
 UPDATE_RULES = ("versions", "allow_downgrade", "allow_pre", "allow_from")
 AGENT_RULES = ("version",)
+_VERSION = re.compile(r"\d+(?:\.\d+)+")
 SettingValue = Callable[[str, Any, Path], Any]
 
 
@@ -156,3 +158,23 @@ def refuse_forbidden(rule: str, flag: str, policy: Policy) -> None:
                                flag=flag, file=str(found.file),
                                hint_key=N_("ask the administrator of this machine"),
                                details={"rule": rule, "file": str(found.file)})
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """An agent's version against the policy: ``allowed`` is None without a rule."""
+
+    rule: str | None
+    file: str | None
+    version: str | None
+    allowed: bool | None
+
+
+def verdict(driver_id: str, reported: str | None, policy: Policy) -> Verdict:
+    rule = policy.agents.get(driver_id)
+    found = _VERSION.search(reported or "")
+    version = found.group(0) if found else None
+    if rule is None:
+        return Verdict(None, None, version, None)
+    allowed = version is not None and specifier(rule.value).contains(version, prereleases=True)
+    return Verdict(rule.value, str(rule.file), version, allowed)

@@ -98,6 +98,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("update_check", str, "notify", "GZ_UPDATE_CHECK",
             "auto: install new releases in the background; notify: say once a day that "
             "one is available; off: never look", choices=("auto", "notify", "off")),
+    Setting("agent_autoupdate", bool, False, "GZ_AGENT_AUTOUPDATE",
+            "let agent CLIs update themselves during sessions (off: their updaters are "
+            "switched off, so they stay at the installed version)"),
     NEXUS_BASE_URL,
     LANGUAGE,
     DEBUG,

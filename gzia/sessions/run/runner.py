@@ -49,6 +49,7 @@ from gzia.sessions.agent_state import (
     relayed_transitions,
     state_hooks,
 )
+from gzia.sessions.agent_versions import refuse_outside_policy, with_updates_off
 from gzia.sessions.background import start_in_background
 from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.ids import new_session_id
@@ -113,6 +114,7 @@ def start_session(
     watchdog = agent_watchdog(watchdog, request.driver)
     store = SessionStore(project)
     _launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
+    refuse_outside_policy(request.driver, env)
     if request.name is not None:
         checked_name(request.name)  # before anything is created
     bundle = _profile_bundle(project, request.profiles, environ)
@@ -182,6 +184,7 @@ def resume_session(
     bundle = _profile_bundle(project, request.profiles, environ)
     workspace = _resumed_workspace(project, record)
     _launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
+    refuse_outside_policy(request.driver, env)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
     new_name = checked_name(options.name) if options.name is not None else None
     log_path = _log_path(request, store, record.id) or record.log_path
@@ -305,7 +308,8 @@ def _launch_spec(
 ) -> Command:
     spec = request.driver.launch(LaunchRequest(
         workdir=workdir, permission=request.permission, prompt=prompt,
-        conversation_id=conversation_id, resume=resume, env=env, mcp_config=mcp_config,
+        conversation_id=conversation_id, resume=resume, env=with_updates_off(request.driver, env),
+        mcp_config=mcp_config,
         command=list(request.command) if request.command is not None else None,
         state_hook=hooks.argv if hooks is not None else None,
         state_plugin=hooks.plugin if hooks is not None else None,
