@@ -37,7 +37,7 @@ UPDATER_NAMES = {name for _, off in UPDATERS.values() for name in off}
 
 @pytest.mark.parametrize("provider", list(UPDATERS))
 @pytest.mark.parametrize("autoupdate", [None, "true"])
-def test_sessions_switch_the_agents_updater_off_unless_asked(
+def test_sessions_switch_the_agents_updater_off_unless_asked(  # noqa: PLR0917 - fixtures
         provider: str, autoupdate: str | None, gz: Gz, agent: Any, repo: Path,
         tmp_path: Path) -> None:
     binary, off = UPDATERS[provider]
