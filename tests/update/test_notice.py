@@ -182,3 +182,19 @@ def test_auto_leaves_a_file_a_session_runs_from(nexus: NexusFake, releases, targ
         session.kill()
         session.wait(10)
     assert pyz_reports(target) == "gz-ia 1.0.0"
+
+
+@pytest.mark.pyz
+def test_the_zipapp_starts_its_own_check_and_shows_its_answer(pyz: Path, nexus: NexusFake,
+                                                              releases, keys_env, shiv_root):
+    nexus.publish(releases("99.0.0"), "99.0.0")
+    answered("1.0.0", age=DAY + 1, newer=False)
+    env = {**nexus_env(nexus), **keys_env, "SHIV_ROOT": str(shiv_root)}
+
+    first = on_a_terminal([sys.executable, str(pyz), "config", "path"], env)
+    wait_for(lambda: json.loads(cache_file().read_text()).get("latest") == "99.0.0",
+             "the zipapp's background check", timeout=90)
+    second = on_a_terminal([sys.executable, str(pyz), "config", "path"], env)
+
+    assert "available" not in first
+    assert second.endswith(NOTICE)
