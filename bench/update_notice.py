@@ -4,11 +4,13 @@ cached answer (so the command starts the background check) against the same comm
 
 Usage: python bench/update_notice.py [path/to/gz-ia.pyz] [--runs N]
 
-Without a zipapp the command is ``<this python> -P -m gzia``. Each command runs on a fresh
-PTY (stdin, stdout and stderr a terminal, as the notice requires), in temporary gz-ia
-directories; the samples interleave. The check is pointed at a port where nothing listens,
-and each stale sample waits for its check to end before the next sample starts, so the
-check's own CPU never lands on the next measurement.
+The zipapp defaults to dist/gz-ia.pyz (build/shiv.sh), what users run: its start-up has
+already loaded what starting the check needs (``zipfile``); without one the command is
+``<this python> -P -m gzia``, where starting the check also pays that import. Each command
+runs on a fresh PTY (stdin, stdout and stderr a terminal, as the notice requires), in
+temporary gz-ia directories; the samples interleave. The check is pointed at a port where
+nothing listens, and each stale sample waits for its check to end before the next sample
+starts, so the check's own CPU never lands on the next measurement.
 
 Goal: the stale-cache command within 1.05x of the one with the notice off (medians). The
 wall time is shown beside the command's own CPU time, which other work on the machine sways
@@ -84,7 +86,9 @@ def main() -> int:
     parser.add_argument("pyz", nargs="?")
     parser.add_argument("--runs", type=int, default=15)
     options = parser.parse_args()
-    base = [sys.executable, options.pyz] if options.pyz else [sys.executable, "-P", "-m", "gzia"]
+    built = Path(__file__).resolve().parents[1] / "dist" / "gz-ia.pyz"
+    pyz = options.pyz or (str(built) if built.is_file() else None)
+    base = [sys.executable, pyz] if pyz else [sys.executable, "-P", "-m", "gzia"]
     argv = [*base, "config", "path"]
     with tempfile.TemporaryDirectory(prefix="gz-bench-notice-") as folder:
         dirs = {f"GZ_{kind}_DIR": str(Path(folder) / kind.lower())
