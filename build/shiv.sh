@@ -25,6 +25,9 @@
 #   GZ_BUILD_DEFAULTS    an organisation's defaults file (TOML, the keys of `gz-ia config
 #                        list`, no secrets) embedded as the built-in configuration layer
 #                        (default: none)
+#   GZ_BUILD_POLICY      an organisation's policy file (TOML: settings users cannot
+#                        override, update and agent rules; docs/configuration.md, "Admin
+#                        policy") embedded as the built-in policy (default: none)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,6 +64,10 @@ fi
 if [ -n "${GZ_BUILD_DEFAULTS:-}" ]; then
   PYTHONPATH="$work/src" "$python" "$root/build/check_defaults.py" "$GZ_BUILD_DEFAULTS"
   cp "$GZ_BUILD_DEFAULTS" "$work/src/gzia/defaults.toml"
+fi
+if [ -n "${GZ_BUILD_POLICY:-}" ]; then
+  PYTHONPATH="$work/src" "$python" "$root/build/check_defaults.py" --policy "$GZ_BUILD_POLICY"
+  cp "$GZ_BUILD_POLICY" "$work/src/gzia/policy.toml"
 fi
 
 # 2. The build tools: the interpreter's own when it has this very shiv and the lock's

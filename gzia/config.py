@@ -1,7 +1,8 @@
 """Configuration: where gz-ia keeps its files, and every setting with its source.
 
 Each setting is declared once in :mod:`gzia.settings` with its type, default and
-environment variable. A value comes from the environment (``GZ_*``) if set, else from the TOML
+environment variable. Above everything, the administrator's policy (:mod:`gzia.policy`).
+A value comes from the environment (``GZ_*``) if set, else from the TOML
 file, else from the built-in defaults (``gzia/defaults.toml``, embedded by build/shiv.sh
 from an organisation's defaults file), else the hard default; :class:`Value` remembers
 which. Paths come from platformdirs and can be moved with ``GZ_CONFIG_DIR``,
@@ -22,6 +23,8 @@ from gzia.atomic import write_atomic
 from gzia.contract import InvalidInputError, IOFailure
 from gzia.credentials import MASK, WITHHELD_NAMES_VARIABLE, mask_credentials
 from gzia.i18n import N_, gettext
+from gzia.policy import POLICY_FILE_VARIABLE, Policy, merge, policy_files
+from gzia.policy import SOURCE_POLICY as SOURCE_POLICY  # noqa: PLC0414 - re-exported
 from gzia.settings import DEBUG, PROJECT_KEYS, SETTINGS, SETTINGS_BY_KEY, Setting
 
 _MSG_EXPECTED: dict[object, str] = {
@@ -45,7 +48,7 @@ _MSG_EXPECTED_POSITIVE: dict[object, str] = {
 APP_NAME = "gz-ia"
 
 PATH_VARIABLES = ("GZ_CONFIG_DIR", "GZ_DATA_DIR", "GZ_CACHE_DIR", "GZ_STATE_DIR",
-                  "GZ_CONFIG_FILE", "GZ_PLUGIN_PATH")
+                  "GZ_CONFIG_FILE", "GZ_PLUGIN_PATH", POLICY_FILE_VARIABLE)
 """The variables that move gz-ia's files (:class:`Paths`); ``config path`` shows the file."""
 INTERNAL_VARIABLES = (WITHHELD_NAMES_VARIABLE, "GZ_SESSION_ID", "GZ_GUARD_*")
 """Set by gz-ia itself, for its own processes and its agents' git guardrails: no settings
@@ -176,8 +179,10 @@ class Config:
 
     def __init__(self, file_values: dict[str, Any], environ: Mapping[str, str], file: Path,
                  builtin_values: Mapping[str, Any] | None = None,
-                 project: tuple[Path, Mapping[str, Any]] | None = None):
+                 project: tuple[Path, Mapping[str, Any]] | None = None, *,
+                 policy: Policy | None = None):
         self._file_values = file_values
+        self.policy = policy or Policy()
         self._builtin_values = builtin_values or {}
         self._environ = environ
         self.file = file
@@ -186,6 +191,8 @@ class Config:
 
     def value(self, key: str) -> Value:
         setting = setting_for(key)
+        if key in self.policy.settings:
+            return Value(setting, self.policy.settings[key].value, SOURCE_POLICY)
         raw_env = self._environ.get(setting.env)
         if raw_env not in (None, ""):
             return Value(setting, coerce(setting, raw_env, origin=setting.env), SOURCE_ENV)
@@ -205,7 +212,12 @@ class Config:
         ``built-in`` (:func:`bad_value` names the embedded file), or ``None`` for a default."""
         return {SOURCE_FILE: str(self.file), SOURCE_ENV: value.setting.env,
                 SOURCE_BUILTIN: SOURCE_BUILTIN,
-                SOURCE_PROJECT: str(self.project_file)}.get(value.source)
+                SOURCE_PROJECT: str(self.project_file),
+                SOURCE_POLICY: str(self._policy_file(value))}.get(value.source)
+
+    def _policy_file(self, value: Value) -> Path | None:
+        rule = self.policy.settings.get(value.setting.key)
+        return rule.file if rule else None
 
     def values(self) -> list[Value]:
         return [self.value(s.key) for s in SETTINGS]
@@ -321,7 +333,35 @@ def load_config(environ: Mapping[str, str] | None = None,
     project = None
     if project_file is not None:
         project = (project_file, read_config_file(project_file, project=True))
-    return Config(read_config_file(file), env, file, builtin_defaults(), project)
+    return Config(read_config_file(file), env, file, builtin_defaults(), project,
+                  policy=load_policy(env))
+
+
+def load_policy(environ: Mapping[str, str] | None = None) -> Policy:
+    """The administrator's policy (:mod:`gzia.policy`), its files read lowest first."""
+    policy = Policy()
+    for file in policy_files(os.environ if environ is None else environ):
+        merge(policy, read_toml(file), file, _policy_setting)
+    return policy
+
+
+def read_policy_file(file: Path) -> Policy:
+    """The rules of one policy file, checked (build/check_policy.py)."""
+    policy = Policy()
+    merge(policy, read_toml(file), file, _policy_setting)
+    return policy
+
+
+def _policy_setting(key: str, raw: Any, file: Path) -> Any:
+    if key not in SETTINGS_BY_KEY:
+        raise InvalidInputError(N_("unknown setting '{key}' in {file}"), key=key, file=str(file),
+                                details={"file": str(file), "key": key})
+    setting = stored_setting(key)
+    if setting.secret:
+        raise InvalidInputError(N_("setting '{key}' in {file} is a secret, which a policy "
+                                   "file (readable by every user) cannot hold"),
+                                key=key, file=str(file), details={"key": key, "file": str(file)})
+    return coerce(setting, raw, origin=str(file))
 
 
 def builtin_defaults() -> dict[str, Any]:
@@ -333,6 +373,27 @@ def read_config_file(file: Path, *, origin: str | None = None,
                      project: bool = False) -> dict[str, Any]:
     """The settings in ``file``; a bad value names ``origin`` (by default the file).
     ``project``: a project's file, which may hold only the settings marked ``project``."""
+    values: dict[str, Any] = {}
+    for key, raw in read_toml(file).items():
+        setting = SETTINGS_BY_KEY.get(key)
+        if setting is None:
+            raise InvalidInputError(
+                N_("unknown setting '{key}' in {file}"), key=key, file=str(file),
+                details={"file": str(file), "key": key},
+            )
+        if project and not setting.project:
+            raise InvalidInputError(
+                N_("setting '{key}' in {file} cannot be set for one project (valid: {valid})"),
+                key=key, file=str(file), valid=", ".join(PROJECT_KEYS),
+                details={"file": str(file), "key": key, "valid": list(PROJECT_KEYS)},
+            )
+        values[key] = coerce(stored_setting(key), raw, origin=origin or str(file))
+    return values
+
+
+def read_toml(file: Path) -> dict[str, Any]:
+    """The TOML document in ``file`` (empty when there is none): ``IO`` when it cannot be
+    read, ``INVALID_INPUT`` naming its line when it is not TOML."""
     import tomllib
 
     try:
@@ -352,22 +413,7 @@ def read_config_file(file: Path, *, origin: str | None = None,
             detail=str(exc),
             details={"file": str(file), "line": _error_line(exc, text)},
         ) from None
-    values: dict[str, Any] = {}
-    for key, raw in document.items():
-        setting = SETTINGS_BY_KEY.get(key)
-        if setting is None:
-            raise InvalidInputError(
-                N_("unknown setting '{key}' in {file}"), key=key, file=str(file),
-                details={"file": str(file), "key": key},
-            )
-        if project and not setting.project:
-            raise InvalidInputError(
-                N_("setting '{key}' in {file} cannot be set for one project (valid: {valid})"),
-                key=key, file=str(file), valid=", ".join(PROJECT_KEYS),
-                details={"file": str(file), "key": key, "valid": list(PROJECT_KEYS)},
-            )
-        values[key] = coerce(stored_setting(key), raw, origin=origin or str(file))
-    return values
+    return document
 
 
 def stored_setting(key: str) -> Setting:

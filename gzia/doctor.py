@@ -18,6 +18,7 @@ from gzia.config import load_config, paths
 from gzia.contract import GzError
 from gzia.i18n import gettext, ngettext
 from gzia.plugins import GROUPS, load_group
+from gzia.policy import Policy, verdict
 from gzia.preflight import OLDEST_PYTHON
 from gzia.update.manifest import ChannelManifest
 from gzia.update.settings import UpdateSettings
@@ -235,7 +236,35 @@ CHECKS: tuple[Callable[[], Check | None], ...] = (
 
 
 def run_checks() -> list[Check]:
-    return [found for found in (check() for check in CHECKS) if found is not None]
+    checks = [found for found in (check() for check in CHECKS) if found is not None]
+    try:
+        policy = load_config().policy
+    except GzError:
+        return checks  # check_config said why
+    return [*checks, check_agent_versions(policy)] if policy.agents else checks
+
+
+def check_agent_versions(policy: Policy) -> Check:
+    """The installed agents the policy names versions for, against those versions."""
+    drivers = load_group("gzia.drivers").loaded
+    refused = []
+    for name in policy.agents:
+        driver = drivers.get(name)
+        if driver is None or not _driver_available(driver):
+            continue
+        try:
+            judged = verdict(name, driver.probe_version(os.environ, 3.0), policy)
+        except GzError:
+            judged = verdict(name, None, policy)
+        if not judged.allowed:
+            refused.append(f"{name} {judged.version or '?'} ({judged.rule})")
+    if refused:
+        return Check("agent_versions", False, False,
+                     gettext("agents outside the administrator's policy: {agents}",
+                             agents=", ".join(refused)),
+                     gettext("install the versions the policy allows (gz-ia drivers)"))
+    return Check("agent_versions", True, False,
+                 gettext("agents within the administrator's policy"))
 
 
 def is_ready(checks: list[Check]) -> bool:

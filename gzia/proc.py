@@ -120,6 +120,16 @@ def start(argv: Sequence[str], *, cwd: str | Path, env: Mapping[str, str],
         list(argv), cwd=cwd, env=dict(env), close_fds=True, **options)
 
 
+def start_detached(argv: Sequence[str]) -> None:
+    """Start ``argv`` detached: its own session, no terminal, /dev/null on its standard
+    streams, this process's environment, never waited for (the background update check).
+
+    ``os.posix_spawn``: a command on a person's terminal does not fork its whole memory
+    for it (bench/update_notice.py)."""
+    actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
+    os.posix_spawn(argv[0], list(argv), os.environ, file_actions=actions, setsid=True)
+
+
 def _spawn(argv: Sequence[str], *, cwd: str | Path | None, env: Mapping[str, str] | None,
            input_text: str | None, out: int, err: int,
            pass_fds: Sequence[int]) -> subprocess.Popen[str]:

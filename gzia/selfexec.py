@@ -24,6 +24,10 @@ This module sits beside ``proc`` and imports nothing of gz-ia: ``update`` (which
 when the rest of an install is broken) and the supervisor both use it."""
 
 
+UPDATE_CHECK_ARG = "__update-check__"
+"""The hidden first argument of the background update check (:mod:`gzia.update.background`)."""
+
+
 HOOK_ARG = "__hook__"
 """The hidden first argument of an agent's state hook (:mod:`gzia.sessions.agent_hooks`)."""
 

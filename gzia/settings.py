@@ -138,6 +138,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("github_api_url", str, None, "GZ_GITHUB_API_URL",
             "GitHub REST API URL for session pr (default https://api.github.com)"),
     Setting("github_token", str, None, "GZ_GITHUB_TOKEN", "GitHub access token", secret=True),
+    # update notice (docs/update.md, "Update notice")
+    Setting("update_check", str, "notify", "GZ_UPDATE_CHECK",
+            "auto: install new releases in the background; notify: say once a day that "
+            "one is available; off: never look", choices=("auto", "notify", "off")),
+    Setting("agent_autoupdate", bool, False, "GZ_AGENT_AUTOUPDATE",
+            "let agent CLIs update themselves during sessions (off: their updaters are "
+            "switched off, so they stay at the installed version)"),
     NEXUS_BASE_URL,
     LANGUAGE,
     DEBUG,

@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(classify(exc)[0])
 
 
-INTERNAL_FORMS = frozenset({"__holder__", "__hook__", "__orchy__", "__relay__"})
+INTERNAL_FORMS = frozenset({"__holder__", "__hook__", "__orchy__", "__relay__",
+                            "__update-check__"})
 
 
 def version_line() -> str:
@@ -57,14 +58,20 @@ def print_version() -> int:
 def run_internal(args: list[str], *, sheds_credentials: bool) -> int:
     """The forms gz-ia starts itself with: ``__holder__`` (gzia.selfexec.HOLDER_ARG: a
     background run), ``__hook__`` (gzia.selfexec.HOOK_ARG: an agent's hook reporting
-    its state, gzia.sessions.agent_hooks, which imports little) and ``__orchy__``
-    (gzia.selfexec.ORCHY_ARG: a run's warm MCP server, gzia.orchy.listen). The MCP
-    relay (``__relay__``: gzia.selfexec.RELAY_ARG, what an agent starts as gz-ia's MCP
-    server) imports only the standard library."""
+    its state, gzia.sessions.agent_hooks, which imports little), ``__update-check__``
+    (gzia.selfexec.UPDATE_CHECK_ARG: the background update check, gzia.update.background)
+    and ``__orchy__`` (gzia.selfexec.ORCHY_ARG: a run's warm MCP server,
+    gzia.orchy.listen). The MCP relay (``__relay__``: gzia.selfexec.RELAY_ARG, what an
+    agent starts as gz-ia's MCP server) imports only the standard library."""
     if args[0] == "__relay__":
         from gzia.supervisor.mcp_relay import relay_main
 
         return relay_main(args[1:])
+    if args[0] == "__update-check__":
+        wait_for_parent_exit()
+        from gzia.update.background import check_main
+
+        return check_main()
     if args[0] == "__hook__":
         from gzia.sessions.agent_hooks import hook_main
 
@@ -80,6 +87,17 @@ def run_internal(args: list[str], *, sheds_credentials: bool) -> int:
     from gzia.sessions.run import holder_main
 
     return holder_main()
+
+
+def wait_for_parent_exit(deadline_s: float = 10.0) -> None:
+    """The background update check starts working once the command that started it has
+    ended (or after ``deadline_s``): until then it sleeps, so that command never shares
+    its processor time with the check's imports and requests."""
+    import time
+
+    parent, deadline = os.getppid(), time.monotonic() + deadline_s
+    while os.getppid() == parent and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 def guard_standard_streams() -> None:

@@ -10,6 +10,7 @@ from gzia.cli import completers, output
 from gzia.cli.command import argument, group
 from gzia.config import Value, load_config, paths, write_config_value
 from gzia.i18n import gettext
+from gzia.policy import refuse_override
 
 
 @group("config", help="Show and change gz-ia settings.")
@@ -66,6 +67,7 @@ def get_setting(key: str, reveal: bool) -> None:
 @argument("value", help="The value to store.")
 def set_setting(key: str, value: str) -> None:
     file = paths().config_file
+    refuse_override(key, load_config().policy)
     if key == "default_provider":
         from gzia.drivers.registry import checked_provider_setting
 

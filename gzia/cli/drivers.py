@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from gzia.cli import output
 from gzia.cli.command import command
@@ -34,7 +35,43 @@ def app() -> None:
                            "version is unknown"),
                         name=status.name,
                         seconds=PROBE_TIMEOUT, details={"id": status.id, "seconds": PROBE_TIMEOUT})
-    output.emit({"drivers": [s.to_json() for s in statuses]}, lambda: render(statuses))
+    verdicts = policy_verdicts(statuses)
+    entries = [{**s.to_json(), **verdicts[s.id]} if s.id in verdicts else s.to_json()
+               for s in statuses]
+    def human() -> None:
+        render(statuses)
+        render_policy(verdicts)
+
+    output.emit({"drivers": entries}, human)
+
+
+def policy_verdicts(statuses: list[DriverStatus]) -> dict[str, dict[str, Any]]:
+    """``{id: {"policy": {...}}}`` for the drivers the administrator's policy names
+    versions for (none without such a policy, so the listing stays as it was)."""
+    from gzia.config import load_config
+    from gzia.policy import verdict
+
+    policy = load_config().policy
+    found: dict[str, dict[str, Any]] = {}
+    for status in statuses:
+        if status.id in policy.agents:
+            judged = verdict(status.id, status.version, policy)
+            found[status.id] = {"policy": {"versions": judged.rule, "file": judged.file,
+                                           "allowed": judged.allowed if status.available
+                                           else None}}
+    return found
+
+
+def render_policy(verdicts: dict[str, dict[str, Any]]) -> None:
+    if verdicts:
+        output.line()
+        output.line(gettext("Versions the administrator's policy allows:"))
+    for driver_id, entry in verdicts.items():
+        rule = entry["policy"]
+        state = {True: N_("allowed"), False: N_("refused: sessions will not start"),
+                 None: N_("not installed")}[rule["allowed"]]
+        output.line(gettext("  {id}: {versions} ({state})", id=driver_id,
+                            versions=rule["versions"], state=gettext(state)))
 
 
 def render(statuses: list[DriverStatus]) -> None:

@@ -51,7 +51,12 @@ def run(args: list[str], *, sheds_credentials: bool = False) -> int:
     as click's ``ctx.obj``."""
     bind_click()  # click's texts from gz-ia's catalogue: no stdlib catalogue search per parse
     with outcome.invocation() as out:
-        return _run(args, build_root(sheds_credentials=sheds_credentials), out)
+        code = _run(args, build_root(sheds_credentials=sheds_credentials), out)
+    if code == 0:
+        from gzia.cli.update_notice import after_command  # lazy: start-up speed
+
+        after_command(out, args)
+    return code
 
 
 def _run(args: list[str], root: RootGroup, out: Output) -> int:

@@ -68,13 +68,21 @@ def _progress_bar() -> Any:
 @click.option("--dry-run", is_flag=True, help="Download and verify, but do not install.")
 @click.option("--ignore-rollout", is_flag=True,
               help="Take the version of the channel's staged rollout now.")
+@click.option("--snooze", metavar=N_("VERSION"),
+              help="Show no update notice for this version (a newer one is announced).")
+@click.option("--from", "location", metavar=N_("PATH|URL"),
+              help="Install the release in this directory, file or URL (offline or mirrored).")
 @click.pass_context
 def app(  # noqa: PLR0917 - one parameter for each flag
     ctx: click.Context, check: bool, version: str | None, pre: bool, force: bool,
-    allow_downgrade: bool, dry_run: bool, ignore_rollout: bool,
+    allow_downgrade: bool, dry_run: bool, ignore_rollout: bool, location: str | None,
+    snooze: str | None,
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return  # its own flags are checked by the subcommand, once --json is parsed
+    if snooze is not None:
+        _snooze(snooze)
+        return
     from gzia.update import apply, service
     from gzia.update.client import make_client
     from gzia.update.settings import UpdateSettings
@@ -83,6 +91,10 @@ def app(  # noqa: PLR0917 - one parameter for each flag
     options = service.Options(version, pre, force, allow_downgrade, dry_run, ignore_rollout)
     output.current().release_notice = False  # this command reports it with its own result
     with make_client(settings.timeout) as client:
+        if location is not None:
+            result = _update_from(client, settings, location, options, check=check, pre=pre)
+            output.emit(result, lambda: _render_update(result))
+            return
         if check:
             result = service.check(client, settings, options, _on_failure,
                                    _on_manifest_problem)
@@ -96,6 +108,34 @@ def app(  # noqa: PLR0917 - one parameter for each flag
                                         "↻ Downloading and installing gz-ia v{version}...",
                                                                              version=v)))
     output.emit(result, lambda: _render_update(result))
+
+
+def _snooze(version: str) -> None:
+    from gzia.contract import InvalidInputError
+    from gzia.update.background import files
+    from gzia.update.model import parse_version
+    from gzia.update.notice import snooze
+
+    if parse_version(version) is None:
+        raise InvalidInputError(N_("invalid version: {version}"), version=version,
+                                details={"version": version})
+    label = version.strip().removeprefix("v").removeprefix("V")
+    snooze(files(), label)
+    output.emit({"snoozed": label}, lambda: output.line(
+        gettext("✓ no update notice for gz-ia {version}", version=label)))
+
+
+def _update_from(client: Any, settings: Any, location: str, options: Any, *, check: bool,
+                 pre: bool) -> dict[str, Any]:
+    from gzia.contract import InvalidInputError
+    from gzia.update import apply, offline
+
+    if check or pre:
+        raise InvalidInputError(N_("--from does not take {flag}"),
+                                flag="--check" if check else "--pre",
+                                details={"flag": "--check" if check else "--pre"})
+    return offline.update_from(client, settings, location, options, apply.running_pyz(),
+                               progress=_progress_bar())
 
 
 def _render_check(result: dict[str, Any]) -> None:

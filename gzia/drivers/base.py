@@ -182,6 +182,9 @@ class ExecutableDriver:
     binary: ClassVar[str]
     mcp_support: ClassVar[str] = "none"
     unset_env: ClassVar[tuple[str, ...]] = ()
+    updates_off_env: ClassVar[dict[str, str]] = {}
+    """The variables that switch off the agent's own updater (docs/drivers.md, "Updates"):
+    sessions set them unless the ``agent_autoupdate`` setting is true."""
     other_binaries: ClassVar[tuple[str, ...]] = ()
     """Other names the agent's executable goes by, looked up after ``binary``."""
     runs_commands: ClassVar[bool] = False

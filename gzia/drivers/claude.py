@@ -49,6 +49,7 @@ class ClaudeDriver(ExecutableDriver):
     quit_keys: ClassVar[QuitKeys] = DOUBLE_CTRL_C  # "Press Ctrl-C again to exit"
     # Claude Code refuses to start inside another Claude Code session.
     unset_env: ClassVar[tuple[str, ...]] = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
+    updates_off_env: ClassVar[dict[str, str]] = {"DISABLE_AUTOUPDATER": "1"}
     state_method: ClassVar[str] = STATE_HOOKS
     kill_grace_ms: ClassVar[int | None] = AGENT_FLUSH_GRACE_MS  # docs/drivers.md, "Stopping"
     sandbox_hosts: ClassVar[tuple[str, ...]] = ("api.anthropic.com",)

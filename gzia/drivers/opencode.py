@@ -40,6 +40,7 @@ class OpenCodeDriver(ExecutableDriver):
     display_name: ClassVar[str] = "OpenCode (opencode)"
     binary: ClassVar[str] = "opencode"
     mcp_support: ClassVar[str] = "env"
+    updates_off_env: ClassVar[dict[str, str]] = {"OPENCODE_DISABLE_AUTOUPDATE": "true"}
     quit_keys: ClassVar[QuitKeys] = QuitKeys((b"\x03", b"\x03"), pause_s=0.5)
     """Its app-exit key: at an empty prompt one Ctrl+C quits (exit 0); with a prompt typed,
     the first clears it and the second quits."""

@@ -36,6 +36,7 @@ class PiDriver(ExecutableDriver):
     binary: ClassVar[str] = "pi"
     other_binaries: ClassVar[tuple[str, ...]] = ("pi-agent",)  # the name the original looked for
     mcp_support: ClassVar[str] = "none"
+    updates_off_env: ClassVar[dict[str, str]] = {"PI_SKIP_VERSION_CHECK": "1"}
     quit_keys: ClassVar[QuitKeys] = DOUBLE_CTRL_C  # "Press Ctrl-C again to exit"
     sandbox_hosts: ClassVar[tuple[str, ...]] = ("api.anthropic.com", "api.openai.com")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from gzia.config import SOURCE_DEFAULT, load_config
+from gzia.config import SOURCE_DEFAULT, SOURCE_POLICY, load_config
 from gzia.contract import GzError
 from gzia.drivers.base import kill_grace_of
 from gzia.drivers.registry import get_driver
@@ -20,13 +20,19 @@ if TYPE_CHECKING:
 
 def push_allowed(flag: bool) -> bool:
     """``--allow-push``, else the ``allow_push`` setting."""
-    return flag or bool(load_config().get("allow_push"))
+    return _flag_or_setting(flag, "allow_push")
 
 
 def direct_allowed(flag: bool) -> bool:
     """``--direct``, else the ``direct`` setting: outside a git work tree a session may run
     in the directory itself (:func:`gzia.sessions.workspace.refuse_unasked_direct`)."""
-    return flag or bool(load_config().get("direct"))
+    return _flag_or_setting(flag, "direct")
+
+
+def _flag_or_setting(flag: bool, key: str) -> bool:
+    """The flag, else the setting; a value of the administrator's policy beats both."""
+    value = load_config().value(key)
+    return bool(value.value) if value.source == SOURCE_POLICY else flag or bool(value.value)
 
 
 def sandbox_wanted(flag: bool) -> bool:

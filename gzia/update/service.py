@@ -17,6 +17,7 @@ from gzia.update.client import Credentials, current_version
 from gzia.update.errors import SourceFailure
 from gzia.update.manifest import check_channel_name
 from gzia.update.model import SIGNATURE, SUMS, Release, Want, parse_version
+from gzia.update.policy_rules import allowed_releases, refuse_forbidden_flags
 from gzia.update.select import Decision, decide, decide_for_channel, newest
 from gzia.update.settings import UpdateSettings
 from gzia.update.sources import (
@@ -78,20 +79,22 @@ def check(client: httpx.Client, settings: UpdateSettings, options: Options,
     refuse_unconfigured(sources)
     view = channel_view(client, settings, options, on_problem)
     found = discover(client, sources, want_for(options, view), on_failure)
-    latest = newest(found.releases)
-    decision = _decide(found, view, options, check_only=True)
+    releases = allowed_releases(found.releases, settings.policy)
+    latest = newest(releases)
+    decision = _decide(releases, view, options, check_only=True)
     return {"current": current_version(), "latest": latest.label, "source": found.source.name,
             "newer": decision.newer, **view.fields()}
 
 
-def _decide(found: Discovery, view: ChannelView, options: Options, *,
+def _decide(releases: list[Release], view: ChannelView, options: Options, *,
             check_only: bool = False) -> Decision:
+    """What to install among ``releases`` (those the administrator's policy allows)."""
     if view.plan is not None and options.version is None and not options.pre:
-        decision = decide_for_channel(found.releases, current_version(),
+        decision = decide_for_channel(releases, current_version(),
                                       moving_off_yank=view.yanked is not None,
                                       force=options.force)
     else:
-        decision = decide(found.releases, current_version(),
+        decision = decide(releases, current_version(),
                           pinned=options.version is not None, force=options.force,
                           allow_downgrade=check_only or options.allow_downgrade)
     if decision.install and not check_only:
@@ -104,23 +107,20 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
            on_problem: OnFailure | None = None,
            progress: download.Progress | None = None,
            on_install: Callable[[str], None] | None = None) -> dict[str, Any]:
-    if target is None and not options.dry_run:
-        raise NotFoundError(N_("gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace "
-                               "itself"),
-                            hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
-                                        "install --upgrade gz-ia'; 'gz-ia update --check' still "
-                                        "works"))
+    require_zipapp(target, options.dry_run)
+    refuse_forbidden_flags(settings.policy, allow_downgrade=options.allow_downgrade,
+                           allow_pre=options.pre)
     sources = configured_sources(settings)
     refuse_unconfigured(sources)  # the missing source is named before the missing key
     verify.trusted_keys(settings.public_keys)  # no key at all: said before going online
     installs = target is not None and not options.dry_run
-    with _workspace(target, options.dry_run) as folder:
+    with workspace(target, options.dry_run) as folder:
         view = channel_view(client, settings, options, on_problem)
         keys = verify.trusted_keys(settings.public_keys)  # with what the manifest taught
         want = want_for(options, view)
         found = discover(client, sources, want, on_failure)
         while True:
-            decision = _decide(found, view, options)
+            decision = _decide(allowed_releases(found.releases, settings.policy), view, options)
             result = {**_result(decision, found, target, options), **view.fields()}
             if not decision.install:
                 return result
@@ -137,6 +137,27 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
         if installs and target is not None:
             result.update(_install(staged, target, folder))
         return result
+
+
+def require_zipapp(target: Path | None, dry_run: bool = False) -> None:
+    """Only a gz-ia running from its zipapp can replace itself (a dry run needs none)."""
+    if target is None and not dry_run:
+        raise NotFoundError(N_("gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace "
+                               "itself"),
+                            hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
+                                        "install --upgrade gz-ia'; 'gz-ia update --check' still "
+                                        "works"))
+
+
+def install_verified(staged: Path, label: str, target: Path | None, folder: Path,
+                     options: Options) -> dict[str, Any]:
+    """Run the verified ``staged`` file's ``--version``, then swap it in (unless this is a
+    dry run, which runs it with a scratch shiv root)."""
+    installs = target is not None and not options.dry_run
+    apply.self_test(staged, label, None if installs else folder / "shiv-root")
+    if not installs or target is None:
+        return {"verified": True}
+    return {"verified": True, **_install(staged, target, folder)}
 
 
 def _install(staged: Path, target: Path, folder: Path) -> dict[str, Any]:
@@ -172,7 +193,7 @@ def _fall_back(client: httpx.Client, sources: list[Source], found: Discovery, wa
 
 
 @contextlib.contextmanager
-def _workspace(target: Path | None, dry_run: bool) -> Iterator[Path]:
+def workspace(target: Path | None, dry_run: bool) -> Iterator[Path]:
     if target is None or dry_run:
         with tempfile.TemporaryDirectory(prefix="gz-ia-update-") as folder:
             yield Path(folder)
@@ -204,12 +225,8 @@ def fetch_verified(client: httpx.Client, release: Release, credentials: Credenti
 
 
 def rollback(target: Path | None) -> dict[str, Any]:
-    if target is None:
-        raise NotFoundError(N_("gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace "
-                               "itself"),
-                            hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
-                                        "install --upgrade gz-ia'; 'gz-ia update --check' still "
-                                        "works"))
+    require_zipapp(target)
+    assert target is not None  # noqa: S101 - for the type checker: require_zipapp said so
     with apply.update_lock(target) as folder:
         previous = apply.found_previous(target)
         version = apply.pyz_version(previous) if previous.is_file() else None

@@ -12,10 +12,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
 from gzia.config import SOURCE_ENV, load_config
+from gzia.policy import Policy
 from gzia.settings import NEXUS_BASE_URL
 
 LEGACY_BASE_ENV = NEXUS_BASE_URL.env
@@ -50,6 +51,7 @@ class UpdateSettings:
     timeout: float
     public_keys: str
     channel: str = "stable"
+    policy: Policy = field(default_factory=Policy)
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None) -> UpdateSettings:
@@ -66,4 +68,5 @@ class UpdateSettings:
         return cls(nexus, text("nexus_user"), text("nexus_password"),
                    text("forgejo_api_url"), text("forgejo_token"),
                    float(config.get("update_timeout")),  # validated by gzia.config
-                   text("update_public_keys"), text("update_channel") or "stable")
+                   text("update_public_keys"), text("update_channel") or "stable",
+                   config.policy)

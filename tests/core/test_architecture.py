@@ -29,7 +29,8 @@ def package_files(package: str) -> list[Path]:
 
 CORE = ("gzia.contract", "gzia.config", "gzia.settings", "gzia.credentials", "gzia.i18n",
         "gzia.plugins", "gzia.proc", "gzia.atomic", "gzia.filelock", "gzia.selfexec",
-        "gzia._version", "gzia.preflight", "gzia.extraction", "gzia.stale_builds")
+        "gzia._version", "gzia.preflight", "gzia.extraction", "gzia.stale_builds",
+        "gzia.policy")
 """The modules at the top of ``gzia/`` that every layer may import."""
 LAYERS: dict[str, tuple[str, ...]] = {
     "tui": ("views", "sessions", "supervisor", "drivers", "profiles", "update"),
@@ -100,9 +101,10 @@ def test_nothing_below_the_command_line_imports_it() -> None:
 
 def test_core_modules_import_nothing_above_them() -> None:
     core = ("contract.py", "config.py", "settings.py", "credentials.py", "plugins.py", "proc.py",
-            "atomic.py", "filelock.py", "selfexec.py", "i18n/__init__.py", "preflight.py")
+            "atomic.py", "filelock.py", "selfexec.py", "i18n/__init__.py", "preflight.py",
+            "policy.py")
     allowed = ("gzia.contract", "gzia.config", "gzia.settings", "gzia.credentials", "gzia.i18n",
-               "gzia.atomic", "gzia.filelock", "gzia._version", "gzia.preflight")
+               "gzia.atomic", "gzia.filelock", "gzia._version", "gzia.preflight", "gzia.policy")
     for name in core:
         for module in imported_gzia_modules(GZIA / name):
             assert module.startswith(allowed), f"{name} imports {module}"

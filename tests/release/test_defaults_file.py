@@ -12,9 +12,9 @@ import pytest
 from tests.release.conftest import REPO
 
 
-def check(file: Path) -> subprocess.CompletedProcess[str]:
+def check(file: Path, *options: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(REPO / "build" / "check_defaults.py"), str(file)],
+        [sys.executable, str(REPO / "build" / "check_defaults.py"), *options, str(file)],
         capture_output=True, text=True, timeout=60, check=False,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )  # fmt: skip
@@ -37,3 +37,17 @@ def test_the_build_embeds_only_known_keys_and_no_secret(
 
     assert done.stderr == message.format(file=file)
     assert done.returncode == (0 if message.startswith("embedding") else 1)
+
+
+def test_the_build_embeds_only_a_valid_policy(tmp_path: Path):
+    file = tmp_path / "policy.toml"
+    file.write_text('allow_push = false\n[update]\nallow_from = false\n'
+                    '[agents.claude]\nversion = ">=1"\n')
+    good = check(file, "--policy")
+    file.write_text('forgejo_token = "t"\n')
+    bad = check(file, "--policy")
+    assert (good.returncode, good.stderr) == (
+        0, "embedding the policy for allow_push, update.allow_from, agents.claude\n")
+    assert (bad.returncode, bad.stderr) == (
+        1, f"build/shiv.sh: GZ_BUILD_POLICY: setting 'forgejo_token' in {file} is a secret, "
+           "which a policy file (readable by every user) cannot hold\n")

@@ -28,6 +28,24 @@ def target(tmp_path: Path) -> Path:
     return make_standin_pyz(folder / "gz-ia.pyz", INSTALLED)
 
 
+def read_terminal(master: int) -> str:
+    """Everything written to a PTY until its last writer closes it (then its master is
+    closed)."""
+    import os
+
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: every writer closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    return b"".join(chunks).decode(errors="replace")
+
+
 def previous_of(target: Path) -> Path:
     """Where update keeps the file it replaced: hidden beside it (``.gz-ia.pyz.previous``),
     never a command on PATH."""

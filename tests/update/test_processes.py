@@ -15,7 +15,7 @@ import pytest
 
 from tests.fakes.nexus import NexusFake
 from tests.fakes.releases import pyz_name, standin_pyz_bytes
-from tests.update.conftest import nexus_env, pyz_reports
+from tests.update.conftest import nexus_env, pyz_reports, read_terminal
 
 PADDING = 400_000
 
@@ -152,18 +152,9 @@ def _run_with_tty_stderr(target: Path, args: list[str], env: dict[str, str]) -> 
                              env={**os.environ, **env}, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=slave, start_new_session=True)
     os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(master)
+    written = read_terminal(master)
     child.communicate(timeout=30)
-    return child.returncode, b"".join(chunks).decode(errors="replace")
+    return child.returncode, written
 
 
 @pytest.mark.parametrize("flags", [[], ["--json"], ["-q"]])

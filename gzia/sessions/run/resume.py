@@ -18,6 +18,7 @@ from gzia.credentials import without_secrets
 from gzia.drivers.base import Driver
 from gzia.drivers.registry import parse_permission
 from gzia.i18n import N_
+from gzia.sessions.agent_versions import refuse_outside_policy
 from gzia.sessions.mcp_command import server_command
 from gzia.sessions.naming import checked_name
 from gzia.sessions.project import Project, find_project
@@ -84,6 +85,7 @@ def resume_session(
     bundle = profile_bundle(project, request.profiles, environ)
     workspace = _resumed_workspace(project, record)
     launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
+    refuse_outside_policy(request.driver, env)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
     new_name = checked_name(options.name) if options.name is not None else None
     ready_resumed(store, workspace, record, skip_setup=options.skip_setup)

@@ -40,6 +40,7 @@ from gzia.credentials import withheld_names, without_secrets
 from gzia.drivers.base import LaunchRequest, quit_signals_of
 from gzia.i18n import N_, gettext
 from gzia.sessions.agent_state import AgentState, record_transition, relayed_transitions
+from gzia.sessions.agent_versions import refuse_outside_policy, with_updates_off
 from gzia.sessions.background import start_in_background
 from gzia.sessions.base_ref import choose_base
 from gzia.sessions.events import log_lifecycle_event
@@ -106,6 +107,7 @@ def start_session(
     watchdog = agent_watchdog(watchdog, request.driver)
     store = SessionStore(project)
     launch_spec(request, project.root, env, conversation_id=None, resume=False)  # PATH check
+    refuse_outside_policy(request.driver, env)
     check_sandbox(request.sandbox)
     if request.name is not None:
         checked_name(request.name)  # before anything is created
@@ -226,7 +228,8 @@ def launch_spec(
 ) -> Command:
     spec = request.driver.launch(LaunchRequest(
         workdir=workdir, permission=request.permission, prompt=prompt,
-        conversation_id=conversation_id, resume=resume, env=env, mcp_config=mcp_config,
+        conversation_id=conversation_id, resume=resume, env=with_updates_off(request.driver, env),
+        mcp_config=mcp_config,
         command=list(request.command) if request.command is not None else None,
         state_hook=hooks.argv if hooks is not None else None,
         state_plugin=hooks.plugin if hooks is not None else None,
