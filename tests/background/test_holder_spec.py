@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from gzia.sandbox import NetworkPlan
 from gzia.sessions.background import HolderSpec
 from gzia.supervisor.command import Command
 from gzia.supervisor.watchdog import Watchdog
@@ -32,6 +33,15 @@ def test_a_spec_reads_back_as_written() -> None:
                                    pty=True)
 
 
+def test_a_sandboxs_proxy_travels_with_the_spec() -> None:
+    plan = NetworkPlan(Path("/tmp/gz-ia-0/ab12cd34-abcdef.net"), ("api.example.com",))
+    spec = HolderSpec(**{**SPEC.__dict__, "network": plan})
+
+    assert HolderSpec.from_json(spec.to_json()) == spec
+    assert json.loads(spec.to_json())["network"] == {
+        "handshake": "/tmp/gz-ia-0/ab12cd34-abcdef.net", "hosts": ["api.example.com"]}
+
+
 def _broken(**changes: object) -> bytes:
     data = json.loads(SPEC.to_json())
     for key, value in changes.items():
@@ -47,7 +57,8 @@ def _broken(**changes: object) -> bytes:
     _broken(env={"A": 1}), _broken(env=[]), _broken(log_max_bytes=True),
     _broken(log_max_bytes="1"), _broken(window=[24]), _broken(window=[0, 80]),
     _broken(watchdog={"bogus": 1}), _broken(watchdog={"timeout_s": "1"}),
-    _broken(socket=None),
+    _broken(socket=None), _broken(network={"hosts": []}),
+    _broken(network={"handshake": "/x", "hosts": [1]}),
 ], ids=repr)
 def test_a_spec_that_is_not_one_is_refused_whole(raw: bytes) -> None:
     with pytest.raises(ValueError, match=r"holder spec|JSON|Expecting"):

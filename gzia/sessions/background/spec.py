@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from gzia.sandbox.network import NetworkPlan
 from gzia.supervisor.command import Command
 from gzia.supervisor.watchdog import Watchdog
 
@@ -34,6 +35,8 @@ class HolderSpec:
     window: tuple[int, int]
     socket: Path
     watchdog: Watchdog
+    network: NetworkPlan | None = None
+    """The proxy of an ``allowlist`` sandbox: the holder runs it (docs/sandbox.md)."""
 
     @property
     def command(self) -> Command:
@@ -41,12 +44,15 @@ class HolderSpec:
         return Command(self.argv, self.cwd, dict(self.env), pty=True)
 
     def to_json(self) -> bytes:
-        return json.dumps({
+        data = {
             "project": str(self.project), "id": self.id, "argv": list(self.argv),
             "cwd": str(self.cwd), "env": dict(self.env), "log_path": str(self.log_path),
             "log_max_bytes": self.log_max_bytes, "window": list(self.window),
             "socket": str(self.socket), "watchdog": asdict(self.watchdog),
-        }).encode("utf-8")
+        }
+        if self.network is not None:
+            data["network"] = self.network.to_json()
+        return json.dumps(data).encode("utf-8")
 
     @classmethod
     def from_json(cls, raw: bytes) -> HolderSpec:
@@ -58,6 +64,8 @@ class HolderSpec:
             env=_environment(data), log_path=Path(_typed(data, "log_path", str)),
             log_max_bytes=_typed(data, "log_max_bytes", int), window=_window(data),
             socket=Path(_typed(data, "socket", str)), watchdog=_watchdog(data),
+            network=None if data.get("network") is None else NetworkPlan.from_json(
+                data["network"]),
         )
 
 

@@ -76,6 +76,7 @@ from gzia.sessions.run_settings import (
     push_allowed,
     sandbox_wanted,
 )
+from gzia.sessions.sandbox_network import sandbox_network
 from gzia.sessions.sandboxing import check_sandbox, sandboxed
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
@@ -99,6 +100,7 @@ _MSG_EVENT: dict[object, str] = {
 
 if TYPE_CHECKING:
     from gzia.profiles.bundle import Bundle
+    from gzia.sandbox import NetworkPlan
     from gzia.sessions.idempotency import Reused
 
 
@@ -348,17 +350,18 @@ class _Launch:
         record_transition(store, record.id, AgentState.STARTING)
         with stop_signals_held() as held:
             try:
-                command = self._command(record, resume)
+                command, network = self._command(record, resume)
                 _raise_if_stopped_before_start(held.inbox)
                 if self.request.background is not None:  # the projection stays with the agent
-
                     return SessionRun(start_in_background(store, record, command,
                                                           self.watchdog,
-                                                          self.request.background),
+                                                          self.request.background,
+                                                          network=network),
                                       RunEnd.COMPLETED)
                 notifier = _unattended_notifier(store, record.id)
                 with relayed_transitions(store, record.id,
-                                         None if notifier is None else notifier.transition):
+                                         None if notifier is None else notifier.transition), \
+                        sandbox_network(store, record.id, network):
                     outcome = run_supervised(
                         command, watchdog=self.watchdog, inbox=held.inbox,
                         on_started=lambda started: _record_started(store, record.id, started),
@@ -376,7 +379,9 @@ class _Launch:
                 notifier.run_ended(final, attached=False)
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
-    def _command(self, record: SessionRecord, resume: bool) -> Command:
+    def _command(self, record: SessionRecord,
+                 resume: bool) -> tuple[Command, NetworkPlan | None]:
+        """The agent's command, and the proxy its owner runs (an ``allowlist`` sandbox)."""
         prompt = None if resume else self.request.prompt
         env, profile_servers = self._projected(record, self._agent_env(record))
         command = _launch_spec(self.request, self.workspace.target_dir, env,
@@ -385,17 +390,14 @@ class _Launch:
                                hooks=state_hooks(self.store, record.id, self.request.driver))
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id), log_max_bytes())
+        network = None
         if self.request.sandbox:
-            command = self._sandboxed(record, command)
+            command, policy = sandboxed(command, self.workspace, self.request.driver, record.id)
+            self.store.update(record.id, lambda r: setattr(r, "sandbox", policy.to_json()))
+            network = policy.proxy
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
-        return command
-
-
-    def _sandboxed(self, record: SessionRecord, command: Command) -> Command:
-        command, policy = sandboxed(command, self.workspace, self.request.driver)
-        self.store.update(record.id, lambda r: setattr(r, "sandbox", policy.to_json()))
-        return command
+        return command, network
 
     def _projected(self, record: SessionRecord,
                    env: Mapping[str, str]) -> tuple[Mapping[str, str], Mapping[str, Any]]:
