@@ -14,10 +14,13 @@ from __future__ import annotations
 from gzia.sandbox.bwrap import sandboxed_argv
 from gzia.sandbox.gitpaths import GitPaths, commit_paths
 from gzia.sandbox.network import NetworkPlan, allowlist_network
+from gzia.sandbox.outside import OutsidePlan, outside_service, relay_argv
 from gzia.sandbox.policy import SandboxInputs, SandboxPolicy, sandbox_policy
 from gzia.sandbox.probe import Support, require_sandbox, sandbox_support
 from gzia.sandbox.proxy import Denied
+from gzia.sandbox.services import SandboxServices
 
-__all__ = ["Denied", "GitPaths", "NetworkPlan", "SandboxInputs", "SandboxPolicy", "Support",
-           "allowlist_network", "commit_paths", "require_sandbox", "sandbox_policy",
+__all__ = ["Denied", "GitPaths", "NetworkPlan", "OutsidePlan", "SandboxInputs", "SandboxPolicy",
+           "SandboxServices", "Support", "allowlist_network", "commit_paths",
+           "outside_service", "relay_argv", "require_sandbox", "sandbox_policy",
            "sandbox_support", "sandboxed_argv"]

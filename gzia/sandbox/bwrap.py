@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gzia.sandbox.network import HANDSHAKE_IN_SANDBOX
+from gzia.sandbox.outside import OUTSIDE_IN_SANDBOX
 from gzia.sandbox.policy import (
     HIDE,
     NETWORK_HOST,
@@ -34,6 +35,8 @@ def sandboxed_argv(bwrap: str, policy: SandboxPolicy, argv: list[str]) -> list[s
         options.append("--share-net")
     if policy.proxy is not None:  # first: a mount of the policy may hide it, never fail
         options.extend(("--ro-bind", str(policy.proxy.handshake), HANDSHAKE_IN_SANDBOX))
+    if policy.outside is not None:
+        options.extend(("--ro-bind", str(policy.outside.socket), OUTSIDE_IN_SANDBOX))
     for mount in policy.mounts:
         options.extend(_mount_args(mount))
     options.extend(("--chdir", str(policy.workdir)))

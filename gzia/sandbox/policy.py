@@ -12,6 +12,8 @@ from typing import Any
 
 from gzia.sandbox.gitpaths import GitPaths
 from gzia.sandbox.network import NetworkPlan
+from gzia.sandbox.outside import OutsidePlan
+from gzia.sandbox.services import SandboxServices
 
 READ_ONLY, WRITABLE, HIDE = "ro", "rw", "hide"
 NETWORK_HOST, NETWORK_NONE, NETWORK_ALLOWLIST = "host", "none", "allowlist"
@@ -38,6 +40,12 @@ class SandboxPolicy:
     setenv: Mapping[str, str] = field(default_factory=dict)
     proxy: NetworkPlan | None = None
     """``allowlist``: the handshake and the hosts of the proxy its owner runs."""
+    outside: OutsidePlan | None = None
+    """gz-ia's commands the owner runs outside for the agent (:mod:`gzia.sandbox.outside`)."""
+
+    @property
+    def services(self) -> SandboxServices:
+        return SandboxServices(self.proxy, self.outside)
 
     def paths(self, kind: str) -> list[str]:
         return list(dict.fromkeys(str(m.path) for m in self.mounts if m.kind == kind))
@@ -67,6 +75,7 @@ class SandboxInputs:
     env: Mapping[str, str] = field(default_factory=dict)
     proxy: NetworkPlan | None = None
     """Only with ``network`` ``allowlist`` (:mod:`gzia.sandbox.network`)."""
+    outside: OutsidePlan | None = None
 
 
 def sandbox_policy(given: SandboxInputs) -> SandboxPolicy:
@@ -81,7 +90,8 @@ def sandbox_policy(given: SandboxInputs) -> SandboxPolicy:
     ]
     hidden = [m for m in _outermost(_mounts(HIDE, _hidden(given, home))) if _visible(m, mounts)]
     proxy = given.proxy if given.network == NETWORK_ALLOWLIST else None
-    return SandboxPolicy(given.workdir, given.network, (*mounts, *hidden), proxy=proxy)
+    return SandboxPolicy(given.workdir, given.network, (*mounts, *hidden), proxy=proxy,
+                         outside=given.outside)
 
 
 def _visible(hidden: Mount, mounts: list[Mount]) -> bool:

@@ -31,8 +31,12 @@ def mcp_config_path(project: Project, session_id: str) -> Path:
 def server_entry(project: Project, session_id: str,
                  server_command: Sequence[str]) -> dict[str, object]:
     return {"command": server_command[0],
-            "args": [*server_command[1:], "mcp", "--session", session_id,
-                     "-d", str(project.root)]}
+            "args": [*server_command[1:], *server_args(project, session_id)]}
+
+
+def server_args(project: Project, session_id: str) -> tuple[str, ...]:
+    """What the agent runs gz-ia with for its Orchy server."""
+    return "mcp", "--session", session_id, "-d", str(project.root)
 
 
 def session_servers(project: Project, session_id: str, server_command: Sequence[str] | None,

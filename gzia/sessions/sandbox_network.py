@@ -13,7 +13,7 @@ from pathlib import Path
 
 from gzia.contract import GzError
 from gzia.i18n import gettext
-from gzia.sandbox import Denied, NetworkPlan, allowlist_network
+from gzia.sandbox import Denied, SandboxServices, allowlist_network, outside_service
 from gzia.sandbox.hosts import Target
 from gzia.sessions.events import append_event, new_event
 from gzia.sessions.store import SessionStore
@@ -24,19 +24,23 @@ MAX_REFUSALS_LOGGED = 256
 EVENT_TYPE = "sandbox_refused"
 
 
-def handshake_path(session_id: str) -> Path:
-    """A fresh path for a run's handshake socket (:mod:`gzia.sandbox.network`)."""
-    return runtime_dir() / f"{session_id}-{secrets.token_hex(3)}.net"
+def service_path(session_id: str, kind: str) -> Path:
+    """A fresh path for a run's socket of ``kind`` (``net``: the proxy's handshake,
+    :mod:`gzia.sandbox.network`; ``out``: :mod:`gzia.sandbox.outside`)."""
+    return runtime_dir() / f"{session_id}-{secrets.token_hex(3)}.{kind}"
 
 
 @contextlib.contextmanager
-def sandbox_network(store: SessionStore, session_id: str,
-                    plan: NetworkPlan | None) -> Iterator[None]:
-    """The proxy of one run (nothing without a plan: ``host`` and ``none``)."""
-    if plan is None:
-        yield
-        return
-    with allowlist_network(plan, upstream_for, RefusalLog(store, session_id)):
+def sandbox_services(store: SessionStore, session_id: str, plans: SandboxServices | None,
+                     ) -> Iterator[None]:
+    """What the owner of a sandboxed run serves while it runs: gz-ia's commands outside
+    and, for ``allowlist``, the proxy (nothing for a run without a sandbox)."""
+    with contextlib.ExitStack() as stack:
+        if plans is not None and plans.outside is not None:
+            stack.enter_context(outside_service(plans.outside))
+        if plans is not None and plans.proxy is not None:
+            stack.enter_context(allowlist_network(plans.proxy, upstream_for,
+                                                  RefusalLog(store, session_id)))
         yield
 
 

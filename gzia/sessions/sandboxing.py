@@ -16,15 +16,18 @@ from gzia.config import load_config, paths
 from gzia.drivers.base import Driver, StatePath, sandbox_hosts_of, sandbox_state_of
 from gzia.sandbox import (
     NetworkPlan,
+    OutsidePlan,
     SandboxInputs,
     SandboxPolicy,
     commit_paths,
+    relay_argv,
     require_sandbox,
     sandbox_policy,
     sandboxed_argv,
 )
 from gzia.sandbox.policy import NETWORK_ALLOWLIST, NETWORK_HOST
-from gzia.sessions.sandbox_network import handshake_path
+from gzia.sessions.sandbox_network import service_path
+from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import Workspace
 from gzia.supervisor.command import Command
 
@@ -33,18 +36,25 @@ PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy", "no_proxy
 """The proxy settings of an environment, in either case."""
 
 
+__all__ = ["check_sandbox", "relay_argv", "sandboxed"]
+
+
 def check_sandbox(wanted: bool) -> None:
     """Raise (exit 1, the install hint) when a sandbox is wanted and cannot be made here."""
     if wanted:
         require_sandbox()
 
 
-def sandboxed(command: Command, workspace: Workspace, driver: Driver,
+def sandboxed(command: Command, workspace: Workspace, driver: Driver, store: SessionStore,
               session_id: str) -> tuple[Command, SandboxPolicy]:
     """``command`` run inside the session's sandbox, and the policy it runs under (its
-    ``proxy``: what the run's owner serves, :mod:`gzia.sessions.sandbox_network`)."""
+    ``proxy`` and ``outside``: what the run's owner serves,
+    :mod:`gzia.sessions.sandbox_network`)."""
     bwrap = require_sandbox()
-    policy = sandbox_policy(_inputs(workspace, driver, command.env, session_id))
+    outside = OutsidePlan(service_path(session_id, "out"), _outside_commands(
+        store, session_id, driver), store.project.root)
+    policy = sandbox_policy(replace(_inputs(workspace, driver, command.env, session_id),
+                                    outside=outside))
     argv = sandboxed_argv(bwrap, policy, list(command.argv))
     env = command.env if policy.network == NETWORK_HOST else _without_proxies(command.env)
     return replace(command, argv=tuple(argv), env=env), policy
@@ -60,7 +70,7 @@ def _inputs(workspace: Workspace, driver: Driver, env: Mapping[str, str],
     proxy = None
     if network == NETWORK_ALLOWLIST:
         hosts = (*sandbox_hosts_of(driver), *(config.get("sandbox_allow_hosts") or ()))
-        proxy = NetworkPlan(handshake_path(session_id), tuple(dict.fromkeys(hosts)))
+        proxy = NetworkPlan(service_path(session_id, "net"), tuple(dict.fromkeys(hosts)))
     return SandboxInputs(
         workdir=Path(workspace.target_dir), project_root=Path(workspace.working_dir),
         network=network, git=git, proxy=proxy,
@@ -68,6 +78,16 @@ def _inputs(workspace: Workspace, driver: Driver, env: Mapping[str, str],
         read_only=(*_program_dirs(env), *(config.get("sandbox_ro") or ())),
         writable=tuple(config.get("sandbox_rw") or ()),
         hidden=tuple(config.get("sandbox_hide") or ()), env=env)
+
+
+def _outside_commands(store: SessionStore, session_id: str,
+                      driver: Driver) -> tuple[tuple[str, ...], ...]:
+    """gz-ia's commands the agent may have run outside: its Orchy server, its hooks."""
+    # lazy: start-up speed (off the path of session list and --help)
+    from gzia.sessions.agent_state import hook_args
+    from gzia.sessions.mcp_wiring import server_args
+
+    return server_args(store.project, session_id), hook_args(store, session_id, driver)
 
 
 def _without_proxies(env: Mapping[str, str]) -> dict[str, str]:

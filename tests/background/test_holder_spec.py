@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gzia.sandbox import NetworkPlan
+from gzia.sandbox import NetworkPlan, SandboxServices
 from gzia.sessions.background import HolderSpec
 from gzia.supervisor.command import Command
 from gzia.supervisor.watchdog import Watchdog
@@ -34,11 +34,12 @@ def test_a_spec_reads_back_as_written() -> None:
 
 
 def test_a_sandboxs_proxy_travels_with_the_spec() -> None:
-    plan = NetworkPlan(Path("/tmp/gz-ia-0/ab12cd34-abcdef.net"), ("api.example.com",))
-    spec = HolderSpec(**{**SPEC.__dict__, "network": plan})
+    plan = SandboxServices(NetworkPlan(Path("/tmp/gz-ia-0/ab12cd34-abcdef.net"),
+                                      ("api.example.com",)))
+    spec = HolderSpec(**{**SPEC.__dict__, "sandbox": plan})
 
     assert HolderSpec.from_json(spec.to_json()) == spec
-    assert json.loads(spec.to_json())["network"] == {
+    assert json.loads(spec.to_json())["sandbox"]["proxy"] == {
         "handshake": "/tmp/gz-ia-0/ab12cd34-abcdef.net", "hosts": ["api.example.com"]}
 
 
@@ -57,8 +58,8 @@ def _broken(**changes: object) -> bytes:
     _broken(env={"A": 1}), _broken(env=[]), _broken(log_max_bytes=True),
     _broken(log_max_bytes="1"), _broken(window=[24]), _broken(window=[0, 80]),
     _broken(watchdog={"bogus": 1}), _broken(watchdog={"timeout_s": "1"}),
-    _broken(socket=None), _broken(network={"hosts": []}),
-    _broken(network={"handshake": "/x", "hosts": [1]}),
+    _broken(socket=None), _broken(sandbox={"proxy": {"hosts": []}}),
+    _broken(sandbox={"proxy": {"handshake": "/x", "hosts": [1]}}), _broken(sandbox=[]),
 ], ids=repr)
 def test_a_spec_that_is_not_one_is_refused_whole(raw: bytes) -> None:
     with pytest.raises(ValueError, match=r"holder spec|JSON|Expecting"):

@@ -27,7 +27,7 @@ from gzia.sessions.background.spec import HolderSpec
 from gzia.supervisor.runtime_dir import new_socket_path
 
 if TYPE_CHECKING:
-    from gzia.sandbox import NetworkPlan
+    from gzia.sandbox import SandboxServices
     from gzia.sessions.record import SessionRecord
     from gzia.sessions.store import SessionStore
     from gzia.supervisor.command import Command
@@ -48,16 +48,16 @@ def start_in_background(
     watchdog: Watchdog,
     options: BackgroundOptions,
     *,
-    network: NetworkPlan | None = None,
+    sandbox: SandboxServices | None = None,
 ) -> SessionRecord:
-    """The record once the holder reports the agent running (``pid`` set); ``network``:
-    the proxy of an ``allowlist`` sandbox, which the holder runs."""
+    """The record once the holder reports the agent running (``pid`` set); ``sandbox``:
+    what a sandboxed run's owner serves, which the holder runs."""
     log_path = Path(record.log_path) if record.log_path else store.log_path(record.id)
     spec = HolderSpec(
         project=store.project.root, id=record.id, argv=tuple(command.argv),
         cwd=command.cwd, env=dict(command.env), log_path=log_path,
         log_max_bytes=options.log_max_bytes, window=options.window,
-        socket=new_socket_path(record.id), watchdog=watchdog, network=network,
+        socket=new_socket_path(record.id), watchdog=watchdog, sandbox=sandbox,
     )
     _await_ready(_start_holder(spec), record.id)
     return store.load(record.id)

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from gzia.sandbox.network import NetworkPlan
+from gzia.sandbox.services import SandboxServices
 from gzia.supervisor.command import Command
 from gzia.supervisor.watchdog import Watchdog
 
@@ -35,8 +35,8 @@ class HolderSpec:
     window: tuple[int, int]
     socket: Path
     watchdog: Watchdog
-    network: NetworkPlan | None = None
-    """The proxy of an ``allowlist`` sandbox: the holder runs it (docs/sandbox.md)."""
+    sandbox: SandboxServices | None = None
+    """What a sandboxed run's owner serves: the holder runs it (docs/sandbox.md)."""
 
     @property
     def command(self) -> Command:
@@ -50,8 +50,8 @@ class HolderSpec:
             "log_max_bytes": self.log_max_bytes, "window": list(self.window),
             "socket": str(self.socket), "watchdog": asdict(self.watchdog),
         }
-        if self.network is not None:
-            data["network"] = self.network.to_json()
+        if self.sandbox is not None:
+            data["sandbox"] = self.sandbox.to_json()
         return json.dumps(data).encode("utf-8")
 
     @classmethod
@@ -64,8 +64,8 @@ class HolderSpec:
             env=_environment(data), log_path=Path(_typed(data, "log_path", str)),
             log_max_bytes=_typed(data, "log_max_bytes", int), window=_window(data),
             socket=Path(_typed(data, "socket", str)), watchdog=_watchdog(data),
-            network=None if data.get("network") is None else NetworkPlan.from_json(
-                data["network"]),
+            sandbox=None if data.get("sandbox") is None else SandboxServices.from_json(
+                data["sandbox"]),
         )
 
 

@@ -53,7 +53,7 @@ from gzia.sessions.run.finish import (
     finalize_unstarted,
     record_agent,
 )
-from gzia.sessions.sandbox_network import sandbox_network
+from gzia.sessions.sandbox_network import sandbox_services
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.activity import ActivityWatch
 from gzia.supervisor.control import ControlServer, Reply, Request
@@ -107,7 +107,7 @@ class _Holder:
                 self.notifier = self._notifier(server)
                 record = self.store.update(self.session_id, self._take_over)
                 with relayed_transitions(self.store, self.session_id, self._listener()), \
-                        sandbox_network(self.store, self.session_id, self.spec.network):
+                        sandbox_services(self.store, self.session_id, self.spec.sandbox):
                     outcome = run_supervised(
                         self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
                         on_started=self._started, detached=self._detached(server),

@@ -76,8 +76,8 @@ from gzia.sessions.run_settings import (
     push_allowed,
     sandbox_wanted,
 )
-from gzia.sessions.sandbox_network import sandbox_network
-from gzia.sessions.sandboxing import check_sandbox, sandboxed
+from gzia.sessions.sandbox_network import sandbox_services
+from gzia.sessions.sandboxing import check_sandbox, relay_argv, sandboxed
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import (
@@ -100,7 +100,7 @@ _MSG_EVENT: dict[object, str] = {
 
 if TYPE_CHECKING:
     from gzia.profiles.bundle import Bundle
-    from gzia.sandbox import NetworkPlan
+    from gzia.sandbox import SandboxServices
     from gzia.sessions.idempotency import Reused
 
 
@@ -350,18 +350,18 @@ class _Launch:
         record_transition(store, record.id, AgentState.STARTING)
         with stop_signals_held() as held:
             try:
-                command, network = self._command(record, resume)
+                command, services = self._command(record, resume)
                 _raise_if_stopped_before_start(held.inbox)
                 if self.request.background is not None:  # the projection stays with the agent
                     return SessionRun(start_in_background(store, record, command,
                                                           self.watchdog,
                                                           self.request.background,
-                                                          network=network),
+                                                          sandbox=services),
                                       RunEnd.COMPLETED)
                 notifier = _unattended_notifier(store, record.id)
                 with relayed_transitions(store, record.id,
                                          None if notifier is None else notifier.transition), \
-                        sandbox_network(store, record.id, network):
+                        sandbox_services(store, record.id, services):
                     outcome = run_supervised(
                         command, watchdog=self.watchdog, inbox=held.inbox,
                         on_started=lambda started: _record_started(store, record.id, started),
@@ -380,24 +380,27 @@ class _Launch:
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
     def _command(self, record: SessionRecord,
-                 resume: bool) -> tuple[Command, NetworkPlan | None]:
-        """The agent's command, and the proxy its owner runs (an ``allowlist`` sandbox)."""
+                 resume: bool) -> tuple[Command, SandboxServices | None]:
+        """The agent's command, and what its owner serves (a sandboxed one's)."""
         prompt = None if resume else self.request.prompt
         env, profile_servers = self._projected(record, self._agent_env(record))
+        gzia = relay_argv() if self.request.sandbox else None  # gz-ia runs outside it
         command = _launch_spec(self.request, self.workspace.target_dir, env,
                                record.conversation_id, resume=resume, prompt=prompt,
-                               mcp_config=self._mcp_config(record, profile_servers),
-                               hooks=state_hooks(self.store, record.id, self.request.driver))
+                               mcp_config=self._mcp_config(record, profile_servers, gzia),
+                               hooks=state_hooks(self.store, record.id, self.request.driver,
+                                                 gzia))
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id), log_max_bytes())
-        network = None
+        services = None
         if self.request.sandbox:
-            command, policy = sandboxed(command, self.workspace, self.request.driver, record.id)
+            command, policy = sandboxed(command, self.workspace, self.request.driver,
+                                        self.store, record.id)
             self.store.update(record.id, lambda r: setattr(r, "sandbox", policy.to_json()))
-            network = policy.proxy
+            services = policy.services
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
-        return command, network
+        return command, services
 
     def _projected(self, record: SessionRecord,
                    env: Mapping[str, str]) -> tuple[Mapping[str, str], Mapping[str, Any]]:
@@ -425,8 +428,8 @@ class _Launch:
         with contextlib.suppress(OSError, GzError):  # merge and delete try again
             unproject(self.store.project, record.id, self.workspace.target_dir)
 
-    def _mcp_config(self, record: SessionRecord,
-                    profile_servers: Mapping[str, Any]) -> Path | None:
+    def _mcp_config(self, record: SessionRecord, profile_servers: Mapping[str, Any],
+                    gzia: list[str] | None) -> Path | None:
         """One ``mcpServers`` file: the profiles' servers and the session's own Orchy."""
         if self.request.driver.mcp_support == "none":
             return None
@@ -434,7 +437,9 @@ class _Launch:
         from gzia.sessions.mcp_wiring import session_servers, write_mcp_config
 
         project = self.store.project
-        servers = session_servers(project, record.id, self.request.mcp_server, profile_servers)
+        server = self.request.mcp_server
+        servers = session_servers(project, record.id, gzia if server and gzia else server,
+                                  profile_servers)
         return write_mcp_config(project, record.id, servers) if servers else None
 
     def _agent_env(self, record: SessionRecord) -> Mapping[str, str]:
