@@ -8,7 +8,13 @@ as a key in cooked mode). So the outer end starts bubblewrap with those signals 
 (an ignored signal survives ``exec``), and the inner end, inside the sandbox, sets them
 back to their defaults before it becomes the agent. Both are the same few lines of
 Python run by the interpreter gz-ia runs on, with ``-I -S`` (no site, no user path): it
-execs in place, so neither adds a process.
+execs in place, so neither adds a process. The outer end is not a pre-exec step of the
+supervisor's spawn, which would save an interpreter start: that spawn runs on a helper
+thread that ends right after ``exec`` (:mod:`gzia.supervisor.startgate`), and the parent
+death signal bubblewrap's ``--die-with-parent`` sets belongs to that thread, so a
+bubblewrap exec'd at once may be killed when the thread ends (seen: agents ended by
+SIGKILL); started by the shim, bubblewrap sets it once that thread is gone, and it then
+follows the owner process.
 
 With :data:`NETWORK`, the inner end first hands the owner a listening socket of the
 sandbox's loopback over the handshake socket (:mod:`gzia.sandbox.network`) and points
