@@ -13,8 +13,9 @@ supervisor's spawn, which would save an interpreter start: that spawn runs on a 
 thread that ends right after ``exec`` (:mod:`gzia.supervisor.startgate`), and the parent
 death signal bubblewrap's ``--die-with-parent`` sets belongs to that thread, so a
 bubblewrap exec'd at once may be killed when the thread ends (seen: agents ended by
-SIGKILL); started by the shim, bubblewrap sets it once that thread is gone, and it then
-follows the owner process.
+SIGKILL); started by the shim, bubblewrap sets it after the shim's interpreter start, by
+which time that thread has ended, and it then follows the owner process. (A spawn from a
+thread that lives as long as the run would remove this ordering and allow the cut.)
 
 With :data:`NETWORK`, the inner end first hands the owner a listening socket of the
 sandbox's loopback over the handshake socket (:mod:`gzia.sandbox.network`) and points
