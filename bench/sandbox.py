@@ -8,7 +8,7 @@ record, the run, the final record); the sandboxed one adds ``--sandbox`` with
 signal shims. The samples interleave, so a loaded machine slows both sides alike.
 
 Goal: the sandboxed start within 1.3x of the unsandboxed one. (The allowlist proxy's
-throughput goal waits for the proxy: docs/sandbox.md, "Network".)
+throughput: bench/sandbox_proxy.py.)
 """
 
 from __future__ import annotations

@@ -101,7 +101,8 @@ SETTINGS: tuple[Setting, ...] = (
             "a sandbox's network: host, none, or allowlist (only the allowed hosts, "
             "through gz-ia's proxy)", choices=("host", "none", "allowlist")),
     Setting("sandbox_allow_hosts", list, None, "GZ_SANDBOX_ALLOW_HOSTS",
-            "hosts a sandbox in allowlist mode may reach besides its agent's model API"),
+            "hosts a sandbox in allowlist mode may reach besides its agent's model API "
+            "(name, *.domain, name:port)"),
     Setting("sandbox_ro", list, None, "GZ_SANDBOX_RO",
             "paths a sandbox shows read-only besides the project and the home"),
     Setting("sandbox_rw", list, None, "GZ_SANDBOX_RW",

@@ -12,10 +12,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gzia.sandbox.policy import HIDE, READ_ONLY, WRITABLE, Mount, SandboxPolicy
-from gzia.sandbox.shim import IGNORE, RESTORE, shim_argv
+from gzia.sandbox.network import HANDSHAKE_IN_SANDBOX
+from gzia.sandbox.outside import OUTSIDE_IN_SANDBOX
+from gzia.sandbox.policy import (
+    HIDE,
+    NETWORK_HOST,
+    READ_ONLY,
+    WRITABLE,
+    Mount,
+    SandboxPolicy,
+)
+from gzia.sandbox.shim import IGNORE, NETWORK, RESTORE, shim_argv
 
-NETWORK_HOST = "host"
 BASE = ("--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev",
         "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm")  # noqa: S108 - the sandbox's own
 
@@ -25,12 +33,19 @@ def sandboxed_argv(bwrap: str, policy: SandboxPolicy, argv: list[str]) -> list[s
     options = [*BASE]
     if policy.network == NETWORK_HOST:
         options.append("--share-net")
+    if policy.proxy is not None:  # first: a mount of the policy may hide it, never fail
+        options.extend(("--ro-bind", str(policy.proxy.handshake), HANDSHAKE_IN_SANDBOX))
+    if policy.outside is not None:
+        options.extend(("--ro-bind", str(policy.outside.socket), OUTSIDE_IN_SANDBOX))
     for mount in policy.mounts:
         options.extend(_mount_args(mount))
     options.extend(("--chdir", str(policy.workdir)))
     for name, value in policy.setenv.items():
         options.extend(("--setenv", name, value))
-    inner = shim_argv(RESTORE, argv)
+    if policy.proxy is not None:
+        inner = shim_argv(NETWORK, argv, HANDSHAKE_IN_SANDBOX)
+    else:
+        inner = shim_argv(RESTORE, argv)
     return shim_argv(IGNORE, [bwrap, *options, "--", *inner])
 
 

@@ -11,8 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from gzia.sandbox.gitpaths import GitPaths
+from gzia.sandbox.network import NetworkPlan
+from gzia.sandbox.outside import OutsidePlan
+from gzia.sandbox.services import SandboxServices
 
 READ_ONLY, WRITABLE, HIDE = "ro", "rw", "hide"
+NETWORK_HOST, NETWORK_NONE, NETWORK_ALLOWLIST = "host", "none", "allowlist"
 PRIVATE_TMP = Path("/tmp")  # noqa: S108 - the sandbox's own, empty (gzia.sandbox.bwrap)
 SECRETS_IN_HOME = (".ssh", ".gnupg", ".aws", ".config/gcloud", ".netrc", ".docker", ".kube")
 """Hidden in every sandbox, under the agent's home."""
@@ -34,14 +38,25 @@ class SandboxPolicy:
     mounts: tuple[Mount, ...]
     """In order: later mounts win (:mod:`gzia.sandbox.bwrap`)."""
     setenv: Mapping[str, str] = field(default_factory=dict)
+    proxy: NetworkPlan | None = None
+    """``allowlist``: the handshake and the hosts of the proxy its owner runs."""
+    outside: OutsidePlan | None = None
+    """gz-ia's commands the owner runs outside for the agent (:mod:`gzia.sandbox.outside`)."""
+
+    @property
+    def services(self) -> SandboxServices:
+        return SandboxServices(self.proxy, self.outside)
 
     def paths(self, kind: str) -> list[str]:
         return list(dict.fromkeys(str(m.path) for m in self.mounts if m.kind == kind))
 
     def to_json(self) -> dict[str, Any]:
-        """The record's ``sandbox`` field."""
-        return {"network": self.network, "rw": self.paths(WRITABLE),
-                "hidden": self.paths(HIDE)}
+        """The record's ``sandbox`` field (``hosts``: what ``allowlist`` allows)."""
+        data: dict[str, Any] = {"network": self.network, "rw": self.paths(WRITABLE),
+                                "hidden": self.paths(HIDE)}
+        if self.proxy is not None:
+            data["hosts"] = list(self.proxy.hosts)
+        return data
 
 
 @dataclass(frozen=True)
@@ -58,6 +73,9 @@ class SandboxInputs:
     writable: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
+    proxy: NetworkPlan | None = None
+    """Only with ``network`` ``allowlist`` (:mod:`gzia.sandbox.network`)."""
+    outside: OutsidePlan | None = None
 
 
 def sandbox_policy(given: SandboxInputs) -> SandboxPolicy:
@@ -71,7 +89,9 @@ def sandbox_policy(given: SandboxInputs) -> SandboxPolicy:
         *_mounts(READ_ONLY, git.protected),
     ]
     hidden = [m for m in _outermost(_mounts(HIDE, _hidden(given, home))) if _visible(m, mounts)]
-    return SandboxPolicy(given.workdir, given.network, (*mounts, *hidden))
+    proxy = given.proxy if given.network == NETWORK_ALLOWLIST else None
+    return SandboxPolicy(given.workdir, given.network, (*mounts, *hidden), proxy=proxy,
+                         outside=given.outside)
 
 
 def _visible(hidden: Mount, mounts: list[Mount]) -> bool:

@@ -36,11 +36,16 @@ def server_entry(project: Project, session_id: str, server_command: Sequence[str
     """``gz-ia mcp`` over stdio; with ``warm_socket``, the relay to the run's warm server
     (``gz-ia __relay__ <socket> <that same stdio argv>``: gzia.supervisor.mcp_relay),
     which becomes the stdio server when the socket is gone."""
-    stdio = [*server_command, "mcp", "--session", session_id, "-d", str(project.root)]
+    stdio = [*server_command, *server_args(project, session_id)]
     if warm_socket is None:
         return {"command": stdio[0], "args": stdio[1:]}
     return {"command": server_command[0],
             "args": [*server_command[1:], RELAY_ARG, str(warm_socket), *stdio]}
+
+
+def server_args(project: Project, session_id: str) -> tuple[str, ...]:
+    """What the agent runs gz-ia with for its Orchy server."""
+    return "mcp", "--session", session_id, "-d", str(project.root)
 
 
 def session_servers(project: Project, session_id: str, server_command: Sequence[str] | None,

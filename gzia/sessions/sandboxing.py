@@ -13,17 +13,30 @@ from dataclasses import replace
 from pathlib import Path
 
 from gzia.config import load_config, paths
-from gzia.drivers.base import Driver, StatePath, sandbox_state_of
+from gzia.drivers.base import Driver, StatePath, sandbox_hosts_of, sandbox_state_of
 from gzia.sandbox import (
+    NetworkPlan,
+    OutsidePlan,
     SandboxInputs,
     SandboxPolicy,
     commit_paths,
+    relay_argv,
     require_sandbox,
     sandbox_policy,
     sandboxed_argv,
 )
+from gzia.sandbox.policy import NETWORK_ALLOWLIST, NETWORK_HOST
+from gzia.sessions.sandbox_network import service_path
+from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import Workspace
 from gzia.supervisor.command import Command
+
+PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy", "no_proxy",
+                             "ftp_proxy"})
+"""The proxy settings of an environment, in either case."""
+
+
+__all__ = ["check_sandbox", "relay_argv", "sandboxed"]
 
 
 def check_sandbox(wanted: bool) -> None:
@@ -32,27 +45,56 @@ def check_sandbox(wanted: bool) -> None:
         require_sandbox()
 
 
-def sandboxed(command: Command, workspace: Workspace, driver: Driver) -> tuple[Command,
-                                                                            SandboxPolicy]:
-    """``command`` run inside the session's sandbox, and the policy it runs under."""
+def sandboxed(command: Command, workspace: Workspace, driver: Driver, store: SessionStore,
+              session_id: str) -> tuple[Command, SandboxPolicy]:
+    """``command`` run inside the session's sandbox, and the policy it runs under (its
+    ``proxy`` and ``outside``: what the run's owner serves,
+    :mod:`gzia.sessions.sandbox_network`)."""
     bwrap = require_sandbox()
-    policy = sandbox_policy(_inputs(workspace, driver, command.env))
+    outside = OutsidePlan(service_path(session_id, "out"), _outside_commands(
+        store, session_id, driver), store.project.root)
+    policy = sandbox_policy(replace(_inputs(workspace, driver, command.env, session_id),
+                                    outside=outside))
     argv = sandboxed_argv(bwrap, policy, list(command.argv))
-    return replace(command, argv=tuple(argv)), policy
+    env = command.env if policy.network == NETWORK_HOST else _without_proxies(command.env)
+    return replace(command, argv=tuple(argv), env=env), policy
 
 
-def _inputs(workspace: Workspace, driver: Driver, env: Mapping[str, str]) -> SandboxInputs:
+def _inputs(workspace: Workspace, driver: Driver, env: Mapping[str, str],
+            session_id: str) -> SandboxInputs:
     config = load_config()
     git = None
     if workspace.is_isolated and workspace.branch_name:
         git = commit_paths(Path(workspace.target_dir), workspace.branch_name)
+    network = str(config.get("sandbox_network"))
+    proxy = None
+    if network == NETWORK_ALLOWLIST:
+        hosts = (*sandbox_hosts_of(driver), *(config.get("sandbox_allow_hosts") or ()))
+        proxy = NetworkPlan(service_path(session_id, "net"), tuple(dict.fromkeys(hosts)))
     return SandboxInputs(
         workdir=Path(workspace.target_dir), project_root=Path(workspace.working_dir),
-        network=str(config.get("sandbox_network")), git=git,
+        network=network, git=git, proxy=proxy,
         agent_state=_agent_state(sandbox_state_of(driver, env)), gzia_dirs=_gzia_dirs(),
         read_only=(*_program_dirs(env), *(config.get("sandbox_ro") or ())),
         writable=tuple(config.get("sandbox_rw") or ()),
         hidden=tuple(config.get("sandbox_hide") or ()), env=env)
+
+
+def _outside_commands(store: SessionStore, session_id: str,
+                      driver: Driver) -> tuple[tuple[str, ...], ...]:
+    """gz-ia's commands the agent may have run outside: its Orchy server, its hooks."""
+    # lazy: start-up speed (off the path of session list and --help)
+    from gzia.sessions.mcp_wiring import server_args
+    from gzia.sessions.state_sources import hook_args
+
+    return server_args(store.project, session_id), hook_args(store, session_id, driver)
+
+
+def _without_proxies(env: Mapping[str, str]) -> dict[str, str]:
+    """Without the user's proxy settings (their credentials too): a sandbox without the
+    host's network cannot reach that proxy; ``allowlist``'s shim sets its own."""
+    return {name: value for name, value in env.items()
+            if name.lower() not in PROXY_VARIABLES}
 
 
 def _agent_state(declared: tuple[StatePath, ...]) -> tuple[Path, ...]:

@@ -4,6 +4,7 @@ Both report through :func:`gzia.sessions.agent_state.record_transition`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,13 +26,20 @@ class StateHooks:
     plugin: Path | None = None
 
 
-def state_hooks(store: SessionStore, session_id: str, driver: Driver) -> StateHooks | None:
+def hook_args(store: SessionStore, session_id: str, driver: Driver) -> tuple[str, ...]:
+    """What a state hook runs gz-ia with (:mod:`gzia.sessions.agent_hooks`)."""
+    return HOOK_ARG, str(store.project.root), session_id, driver.id
+
+
+def state_hooks(store: SessionStore, session_id: str, driver: Driver,
+                gzia: Sequence[str] | None = None) -> StateHooks | None:
     """The hooks of a driver that reports through them, else ``None``. A plugin file goes
     under ``.harness/hooks`` (mode 0600), outside the worktree: nothing reaches the
-    user's branch or config."""
+    user's branch or config. ``gzia``: what runs gz-ia (a sandbox's relay), if not this
+    same gz-ia."""
     if state_method(driver) != STATE_HOOKS:
         return None
-    argv = tuple(gzia_argv(HOOK_ARG, str(store.project.root), session_id, driver.id))
+    argv = (*(gzia_argv() if gzia is None else gzia), *hook_args(store, session_id, driver))
     source = getattr(driver, "state_plugin_source", None)
     if source is None:
         return StateHooks(argv)

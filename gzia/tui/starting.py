@@ -163,19 +163,25 @@ def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = 
     from gzia.drivers.registry import get_driver, parse_permission
     from gzia.sessions.mcp_command import server_command
     from gzia.sessions.run import SessionRequest, start_session
-    from gzia.sessions.run_settings import background_options, configured_watchdog, push_allowed
+    from gzia.sessions.run_settings import (
+        background_options,
+        configured_watchdog,
+        push_allowed,
+        sandbox_wanted,
+    )
 
     driver = get_driver(choice.provider)
+    sandbox = sandbox_wanted(False)  # the setting, as chat without --sandbox reads it
     prompt = choice.prompt.strip() if driver_takes_prompt(driver) else ""
     command = choice.command if runs_commands(driver) else ()
     request = SessionRequest(project_dir, driver, parse_permission(choice.permission),
                              prompt=prompt or None, command=command or None,
                              mode="exec" if command else "chat",
                              allow_push=push_allowed(False), mcp_server=server_command(),
-                             pty=choice.background,
+                             pty=choice.background or sandbox,
                              background=background_options(choice.background),
                              labels=choice.labels or None, profiles=choice.profiles,
-                             name=choice.name, base=choice.base)
+                             name=choice.name, base=choice.base, sandbox=sandbox)
     return start_session(request, watchdog=configured_watchdog(choice.timeout_s),
                          on_launch=on_launch)
 

@@ -273,8 +273,9 @@ def translate_errors(url: str, client: httpx.Client | None = None) -> Iterator[N
                             detail=_safe(exc)) from exc
 
 
-def proxy_host_for(url: str) -> str | None:
-    """The proxy httpx uses for ``url`` (host and port only), to name it in messages."""
+def proxy_for(url: str) -> str | None:
+    """The proxy httpx uses for ``url``, as the environment gives it (credentials too):
+    the one rule, for the update, notifications and a sandbox's proxy's upstream."""
     import urllib.request
 
     proxies = urllib.request.getproxies()  # what httpx reads too
@@ -282,8 +283,16 @@ def proxy_host_for(url: str) -> str | None:
     proxy = proxies.get(parts.scheme.lower()) or proxies.get("all")
     if not proxy or _bypassed(parts.hostname or "", proxies.get("no", "")):
         return None
+    return proxy if "://" in proxy else f"http://{proxy}"
+
+
+def proxy_host_for(url: str) -> str | None:
+    """The proxy httpx uses for ``url`` (host and port only), to name it in messages."""
+    proxy = proxy_for(url)
+    if proxy is None:
+        return None
     try:
-        return host_of(proxy if "://" in proxy else f"http://{proxy}")
+        return host_of(proxy)
     except ValueError:
         return None
 

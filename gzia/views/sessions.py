@@ -40,6 +40,7 @@ _MSG_LABEL: dict[object, str] = {
     "merged": N_("Merged:"),
     "mode": N_("Mode:"),
     "name": N_("Name:"),
+    "sandbox": N_("Sandbox:"),
     "permission": N_("Permission:"),
     "pid": N_("PID:"),
     "prompt": N_("Prompt:"),
@@ -155,13 +156,11 @@ def render_list(records: list[SessionRecord],
     header = ROW.format(*(gettext(_MSG_COL[c]) for c in
                           ("id", "name", "state", "status", "pid", "permission", "mode",
                            "started", "duration")))
-    worktree, direct = gettext("Worktree"), gettext("Direct")
     rows = [
         ROW.format("  " * indent.get(r.id, 0) + r.id, cut(_pr_mark(r) + label_of(r), NAME_WIDTH),
                    state_text(r), status_word(r),
                    str(r.pid) if r.pid else "-", permission_text(r.permission_level),
-                   worktree if r.is_isolated else direct, local_time(r.started_at),
-                   duration_of(r)).rstrip()
+                   mode_word(r), local_time(r.started_at), duration_of(r)).rstrip()
         for r in records
     ]
     return [header.rstrip(), "-" * len(header.rstrip()), *rows]
@@ -170,6 +169,18 @@ def render_list(records: list[SessionRecord],
 def _pr_mark(r: SessionRecord) -> str:
     """``#12 `` before the name of a session with a pull request."""
     return f"#{r.pull_request['number']} " if r.pull_request else ""
+def mode_word(r: SessionRecord) -> str:
+    """The MODE column: a sandboxed session says so (its workspace is in ``show``)."""
+    if r.sandbox is not None:
+        return gettext("Sandboxed")
+    return gettext("Worktree") if r.is_isolated else gettext("Direct")
+
+
+def sandbox_text(sandbox: dict[str, object]) -> str:
+    """A sandboxed session's line in ``show``: its network, and the hosts it may reach."""
+    hosts = sandbox.get("hosts")
+    listed = f" ({', '.join(str(h) for h in hosts)})" if isinstance(hosts, list) and hosts else ""
+    return gettext("network {network}", network=str(sandbox.get("network"))) + listed
 
 
 def cut(text: str, width: int) -> str:
@@ -219,6 +230,8 @@ def render_show(r: SessionRecord) -> list[str]:
                 ("merged", r.merged_at)]
     rows += [(k, v) for k, v in optional if v]
     rows.append(("exit_code", exit_code_text(r.exit_code)))
+    if r.sandbox is not None:
+        rows.append(("sandbox", sandbox_text(r.sandbox)))
     if r.labels:
         rows.append(("labels", ", ".join(f"{k}={v}" for k, v in r.labels.items())))
     if r.pull_request:

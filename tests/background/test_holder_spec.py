@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gzia.sandbox import NetworkPlan, SandboxServices
 from gzia.sessions.background import HolderSpec
 from gzia.supervisor.command import Command
 from gzia.supervisor.watchdog import Watchdog
@@ -38,6 +39,14 @@ def test_the_warm_servers_socket_travels_and_a_spec_without_one_reads() -> None:
     warm = replace(SPEC, orchy=Path("/tmp/gz-ia-0/ab12cd34-123456.sock"))
     assert HolderSpec.from_json(warm.to_json()) == warm
     assert HolderSpec.from_json(_broken(orchy=KeyError)) == SPEC
+def test_a_sandboxs_proxy_travels_with_the_spec() -> None:
+    plan = SandboxServices(NetworkPlan(Path("/tmp/gz-ia-0/ab12cd34-abcdef.net"),
+                                      ("api.example.com",)))
+    spec = HolderSpec(**{**SPEC.__dict__, "sandbox": plan})
+
+    assert HolderSpec.from_json(spec.to_json()) == spec
+    assert json.loads(spec.to_json())["sandbox"]["proxy"] == {
+        "handshake": "/tmp/gz-ia-0/ab12cd34-abcdef.net", "hosts": ["api.example.com"]}
 
 
 def _broken(**changes: object) -> bytes:
@@ -56,6 +65,8 @@ def _broken(**changes: object) -> bytes:
     _broken(log_max_bytes="1"), _broken(window=[24]), _broken(window=[0, 80]),
     _broken(watchdog={"bogus": 1}), _broken(watchdog={"timeout_s": "1"}),
     _broken(socket=None), _broken(orchy=1),
+    _broken(sandbox={"proxy": {"hosts": []}}),
+    _broken(sandbox={"proxy": {"handshake": "/x", "hosts": [1]}}), _broken(sandbox=[]),
 ], ids=repr)
 def test_a_spec_that_is_not_one_is_refused_whole(raw: bytes) -> None:
     with pytest.raises(ValueError, match=r"holder spec|JSON|Expecting"):

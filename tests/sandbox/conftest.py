@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 
 from tests.background.conftest import no_holder_left
+from tests.fakes.fixtures import http_proxy
 from tests.run.conftest import agent, bin_dir, gz, gz_start, notes, repo, run_env
 
-__all__ = ["agent", "bin_dir", "gz", "gz_start", "no_holder_left", "notes", "repo", "run_env"]
+__all__ = ["agent", "bin_dir", "gz", "gz_start", "http_proxy", "no_holder_left", "notes", "repo",
+           "run_env"]
 
 if shutil.which("bwrap") is None:  # .ci/run installs it; a bare developer machine may not
     pytest.skip("bubblewrap (bwrap) is not installed", allow_module_level=True)

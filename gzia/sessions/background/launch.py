@@ -27,6 +27,7 @@ from gzia.sessions.background.spec import HolderSpec
 from gzia.supervisor.runtime_dir import new_socket_path
 
 if TYPE_CHECKING:
+    from gzia.sandbox import SandboxServices
     from gzia.sessions.record import SessionRecord
     from gzia.sessions.store import SessionStore
     from gzia.supervisor.command import Command
@@ -48,15 +49,17 @@ def start_in_background(
     options: BackgroundOptions,
     *,
     orchy: Path | None = None,
+    sandbox: SandboxServices | None = None,
 ) -> SessionRecord:
     """The record once the holder reports the agent running (``pid`` set). ``orchy``:
-    the socket the holder serves the session's MCP tools on (gzia.sessions.warm_orchy)."""
+    the socket the holder serves the session's MCP tools on (gzia.sessions.warm_orchy);
+    ``sandbox``: what a sandboxed run's owner serves, which the holder runs."""
     log_path = Path(record.log_path) if record.log_path else store.log_path(record.id)
     spec = HolderSpec(
         project=store.project.root, id=record.id, argv=tuple(command.argv),
         cwd=command.cwd, env=dict(command.env), log_path=log_path,
         log_max_bytes=options.log_max_bytes, window=options.window,
-        socket=new_socket_path(record.id), watchdog=watchdog, orchy=orchy,
+        socket=new_socket_path(record.id), watchdog=watchdog, orchy=orchy, sandbox=sandbox,
     )
     _await_ready(_start_holder(spec), record.id)
     return store.load(record.id)

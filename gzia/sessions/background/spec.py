@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from gzia.sandbox.services import SandboxServices
 from gzia.supervisor.command import Command
 from gzia.supervisor.watchdog import Watchdog
 
@@ -36,6 +37,8 @@ class HolderSpec:
     watchdog: Watchdog
     orchy: Path | None = None
     """Where the holder serves the session's MCP tools warm; None: the agent has none."""
+    sandbox: SandboxServices | None = None
+    """What a sandboxed run's owner serves: the holder runs it (docs/sandbox.md)."""
 
     @property
     def command(self) -> Command:
@@ -43,13 +46,16 @@ class HolderSpec:
         return Command(self.argv, self.cwd, dict(self.env), pty=True)
 
     def to_json(self) -> bytes:
-        return json.dumps({
+        data = {
             "project": str(self.project), "id": self.id, "argv": list(self.argv),
             "cwd": str(self.cwd), "env": dict(self.env), "log_path": str(self.log_path),
             "log_max_bytes": self.log_max_bytes, "window": list(self.window),
             "socket": str(self.socket), "watchdog": asdict(self.watchdog),
             "orchy": None if self.orchy is None else str(self.orchy),
-        }).encode("utf-8")
+        }
+        if self.sandbox is not None:
+            data["sandbox"] = self.sandbox.to_json()
+        return json.dumps(data).encode("utf-8")
 
     @classmethod
     def from_json(cls, raw: bytes) -> HolderSpec:
@@ -62,6 +68,8 @@ class HolderSpec:
             log_max_bytes=_typed(data, "log_max_bytes", int), window=_window(data),
             socket=Path(_typed(data, "socket", str)), watchdog=_watchdog(data),
             orchy=None if data.get("orchy") is None else Path(_typed(data, "orchy", str)),
+            sandbox=None if data.get("sandbox") is None else SandboxServices.from_json(
+                data["sandbox"]),
         )
 
 

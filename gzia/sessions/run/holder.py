@@ -55,6 +55,7 @@ from gzia.sessions.run.finish import (
     finalize_unstarted,
     record_agent,
 )
+from gzia.sessions.sandbox_network import sandbox_services
 from gzia.sessions.state_sources import detector_watch
 from gzia.sessions.stopping import stop_children_of_stopped_run
 from gzia.sessions.store import SessionStore
@@ -113,7 +114,8 @@ class _Holder:
                 with relayed_transitions(self.store, self.session_id,
                                          self._listener(record)), \
                         warm_orchy(self.store, self.session_id, self.spec.orchy, self.spec.cwd,
-                                   self.spec.env):
+                                   self.spec.env), \
+                        sandbox_services(self.store, self.session_id, self.spec.sandbox):
                     outcome = run_supervised(
                         self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
                         on_started=self._started, detached=self._detached(server),

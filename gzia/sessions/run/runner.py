@@ -64,7 +64,8 @@ from gzia.sessions.run_settings import (
     direct_allowed,
     log_max_bytes,
 )
-from gzia.sessions.sandboxing import check_sandbox, sandboxed
+from gzia.sessions.sandbox_network import sandbox_services
+from gzia.sessions.sandboxing import check_sandbox, relay_argv, sandboxed
 from gzia.sessions.state_sources import StateHooks, detector_watch, state_hooks
 from gzia.sessions.stopping import stop_children_of_stopped_run
 from gzia.sessions.store import SessionStore
@@ -89,6 +90,7 @@ _MSG_EVENT: dict[object, str] = {
 
 if TYPE_CHECKING:
     from gzia.profiles.bundle import Bundle
+    from gzia.sandbox import SandboxServices
     from gzia.sessions.idempotency import Reused
 
 
@@ -272,20 +274,23 @@ class Launch:
         record_transition(store, record.id, AgentState.STARTING)
         with stop_signals_held() as held:
             try:
+                # a sandboxed agent reaches gz-ia through its sandbox's relay, not the warm one
                 warm = relay_socket(record.id) if wires_orchy(
-                    self.request.driver, self.request.mcp_server) else None
-                command = self._command(record, resume, warm)
+                    self.request.driver, self.request.mcp_server) \
+                    and not self.request.sandbox else None
+                command, services = self._command(record, resume, warm)
                 _raise_if_stopped_before_start(held.inbox)
                 if self.request.background is not None:  # the projection stays with the agent
                     return SessionRun(start_in_background(store, record, command,
                                                           self.watchdog,
                                                           self.request.background,
-                                                          orchy=warm),
+                                                          orchy=warm, sandbox=services),
                                       RunEnd.COMPLETED)
                 notifier = _unattended_notifier(store, record.id)
                 with relayed_transitions(store, record.id,
                                          None if notifier is None else notifier.transition), \
-                        warm_orchy(store, record.id, warm, command.cwd, command.env):
+                        warm_orchy(store, record.id, warm, command.cwd, command.env), \
+                        sandbox_services(store, record.id, services):
                     outcome = run_supervised(
                         command, watchdog=self.watchdog, inbox=held.inbox,
                         on_started=lambda started: _record_started(store, record.id, started),
@@ -304,29 +309,32 @@ class Launch:
             stop_children_of_stopped_run(store, final)
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
-    def _command(self, record: SessionRecord, resume: bool, warm_socket: Path | None) -> Command:
+    def _command(self, record: SessionRecord, resume: bool,
+                 warm_socket: Path | None) -> tuple[Command, SandboxServices | None]:
+        """The agent's command, and what its owner serves (a sandboxed one's)."""
         prompt = None if resume else self.request.prompt
         env, profile_servers = self._projected(record, self._agent_env(record))
+        gzia = relay_argv() if self.request.sandbox else None  # gz-ia runs outside it
+        server = self.request.mcp_server
         command = launch_spec(self.request, self.workspace.target_dir, env,
-                               record.conversation_id, resume=resume, prompt=prompt,
-                               mcp_config=agent_mcp_config(
-                                   self.store, record.id, self.request.driver,
-                                   self.request.mcp_server, profile_servers,
-                                   warm_socket=warm_socket),
-                               hooks=state_hooks(self.store, record.id, self.request.driver))
+                              record.conversation_id, resume=resume, prompt=prompt,
+                              mcp_config=agent_mcp_config(
+                                  self.store, record.id, self.request.driver,
+                                  gzia if server and gzia else server, profile_servers,
+                                  warm_socket=warm_socket),
+                              hooks=state_hooks(self.store, record.id, self.request.driver,
+                                                gzia))
         if record.log_path:  # always the store's: a record's own path is not followed
             command = command.with_log(self.store.log_path(record.id), log_max_bytes())
+        services = None
         if self.request.sandbox:
-            command = self._sandboxed(record, command)
+            command, policy = sandboxed(command, self.workspace, self.request.driver,
+                                        self.store, record.id)
+            self.store.update(record.id, lambda r: setattr(r, "sandbox", policy.to_json()))
+            services = policy.services
         if self.on_launch is not None:
             self.on_launch(record, self.workspace)
-        return command
-
-
-    def _sandboxed(self, record: SessionRecord, command: Command) -> Command:
-        command, policy = sandboxed(command, self.workspace, self.request.driver)
-        self.store.update(record.id, lambda r: setattr(r, "sandbox", policy.to_json()))
-        return command
+        return command, services
 
     def _projected(self, record: SessionRecord,
                    env: Mapping[str, str]) -> tuple[Mapping[str, str], Mapping[str, Any]]:
