@@ -65,6 +65,25 @@ def test_a_command_imports_its_own_module_and_no_other_command(
     assert "typer" not in loaded
 
 
+NOT_ON_EVERY_START = {
+    "gzia.update.trust", "gzia.update.model", "gzia.update.minisign", "packaging", "secrets",
+    "hashlib",
+}
+"""The update machinery: the minimum-version notice every command carries reads the cached
+manifest without it (docs/performance.md)."""
+
+
+@pytest.mark.parametrize("args", [
+    ["session", "list"], ["session", "show", "abcdef01"], ["--json", "version"],
+], ids=" ".join)
+def test_the_release_notice_imports_no_update_machinery(args: list[str], project: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", LOADED, *args], cwd=project,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stderr[done.stderr.index("["):]))
+    assert loaded & NOT_ON_EVERY_START == set()
+
+
 GREET = '''
 import typer
 from gzia.cli import output
