@@ -65,14 +65,14 @@ def report(medians: dict[str, tuple[float, float]]) -> None:
 
 
 def main() -> int:
-    python, pyz, runs = warm_pyz(__doc__.splitlines()[0], 20)
+    python, pyz, args = warm_pyz(__doc__.splitlines()[0], 20)
     with tempfile.TemporaryDirectory() as scratch:
         repo = make_repo(Path(scratch))
         write_records(repo, SESSIONS)
         answer = subprocess.run([python, pyz], env=environment(WORDS["session ids (1,000)"]),
                                 cwd=repo, capture_output=True, text=True, check=True).stdout
         assert answer.count("plain,") == SESSIONS, answer[:200]  # every id offered
-        report(measure(python, pyz, repo, runs))
+        report(measure(python, pyz, repo, args.runs))
     return 0
 
 

@@ -1,6 +1,6 @@
 """Start-up time of dist/gz-ia.pyz against ``python3 -c pass``, measured in the same run.
 
-Usage: python bench/startup.py [path/to/gz-ia.pyz] [--runs N]
+Usage: python bench/startup.py [path/to/gz-ia.pyz] [--runs N] [--instructions]
 
 Every command runs as ``<this python> <pyz> ...`` and the baseline as ``<this python> -c
 pass``: the same interpreter, so the ratio is gz-ia's own cost (the zipapp, its imports,
@@ -8,6 +8,12 @@ the command). The samples interleave (baseline, then each command, round after r
 so a machine loaded by other work slows both sides alike; the children's CPU time (user +
 system) is shown beside the wall time, being less swayed by that work. The project listed is a fresh
 git repository holding ten finished sessions (bench/session_list.py writes them).
+
+``--instructions`` counts instead the instructions each command executes (once each,
+under valgrind's callgrind; skipped with a notice where valgrind is missing): a count
+other work on the machine does not change, so two builds compare on a loaded machine.
+Instruction ratios run higher than time ratios: ``python -c pass`` spends a larger part
+of its time in the kernel (exec, page faults), which executes no counted instruction.
 
 Goals: ``--version`` within 1.6x; ``session list``, ``session show <id>``,
 ``session list --status running`` and ``--help`` each within 2.5x. Warm: the zipapp's
@@ -17,7 +23,9 @@ dependencies are already extracted, as they are after its first run.
 from __future__ import annotations
 
 import argparse
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -76,6 +84,29 @@ def measure(python: str, pyz: str, repo: Path, runs: int) -> dict[str, tuple[flo
             for label, values in samples.items()}
 
 
+def instructions(argv: list[str]) -> int:
+    """The instructions ``argv`` executes (user space, the dynamic loader included)."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, check=False)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind counted nothing for {argv}: {done.stderr[-300:]}")
+    return int(found[1])
+
+
+def report_instructions(python: str, pyz: str, repo: Path) -> None:
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: no instruction counts (times only)")
+        return
+    base = instructions([python, "-c", "pass"])
+    print(f"{BASELINE:<38} {base / 1e6:8.1f} M instructions  1.00x")
+    for label, args in commands(repo).items():
+        count = instructions([python, pyz, *args])
+        print(f"gz-ia {label:<32} {count / 1e6:8.1f} M instructions {count / base:5.2f}x"
+              f"   (goal {GOALS[label]}x)")
+
+
 def print_baseline(medians: dict[str, tuple[float, float]], width: int) -> tuple[float, float]:
     """The table's head and the baseline's row (taken out of ``medians``): its wall and CPU."""
     wall0, cpu0 = medians.pop(BASELINE)
@@ -93,24 +124,31 @@ def report(medians: dict[str, tuple[float, float]]) -> None:
               f"{cpu * 1000:6.1f} ms {cpu / cpu0:5.2f}x   (goal {goal}x wall: {verdict})")
 
 
-def warm_pyz(description: str, runs: int) -> tuple[str, str, int]:
+def warm_pyz(description: str, runs: int, *,
+             counts: bool = False) -> tuple[str, str, argparse.Namespace]:
     """This interpreter, the pyz named on the command line (run once, so its dependencies
-    are extracted) and the number of runs asked for."""
+    are extracted) and the options asked for."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("pyz", nargs="?", default="dist/gz-ia.pyz")
     parser.add_argument("--runs", type=int, default=runs)
+    if counts:
+        parser.add_argument("--instructions", action="store_true",
+                            help="count instructions (valgrind) instead of timing")
     args = parser.parse_args()
     pyz = str(Path(args.pyz).resolve())
     subprocess.run([sys.executable, pyz, "--version"], capture_output=True, check=True)
-    return sys.executable, pyz, args.runs
+    return sys.executable, pyz, args
 
 
 def main() -> int:
-    python, pyz, runs = warm_pyz(__doc__.splitlines()[0], 30)
+    python, pyz, args = warm_pyz(__doc__.splitlines()[0], 30, counts=True)
     with tempfile.TemporaryDirectory() as scratch:
         repo = make_repo(Path(scratch))
         write_records(repo, SESSIONS)
-        report(measure(python, pyz, repo, runs))
+        if args.instructions:
+            report_instructions(python, pyz, repo)
+        else:
+            report(measure(python, pyz, repo, args.runs))
     return 0
 
 

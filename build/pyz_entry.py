@@ -9,8 +9,12 @@ directly: every start pays only for what gz-ia itself imports. A SHIV_* override
 bootstrap (debugging) goes through shiv's full bootstrap instead.
 
 build/set_pyz_entry.py puts gzia/preflight.py and gzia/extraction.py beside this file as
-``gzia_preflight`` and ``gzia_extraction``. This file is run by whatever ``python3`` the
-user has: Python 3.8 syntax, the standard library only.
+``gzia_preflight`` and ``gzia_extraction``, and shiv's ``site-packages/`` entries into one
+member, ``site-packages.zip``, which only the extraction reads: every start reads a
+directory of a few entries. A SHIV_* override goes through shiv's bootstrap once this file
+has extracted them (``SHIV_FORCE_EXTRACT`` is not one: remove the extraction instead).
+This file is run by whatever ``python3`` the user has: Python 3.8 syntax, the standard
+library only.
 """
 
 import os
@@ -21,8 +25,9 @@ import gzia_extraction
 import gzia_preflight
 
 BUILD_ID = "@BUILD_ID@"
+DEPENDENCIES = "site-packages.zip"
 BOOTSTRAP_OVERRIDES = (
-    "SHIV_FORCE_EXTRACT", "SHIV_INTERPRETER", "SHIV_ENTRY_POINT", "SHIV_MODULE",
+    "SHIV_INTERPRETER", "SHIV_ENTRY_POINT", "SHIV_MODULE",
     "SHIV_CONSOLE_SCRIPT", "SHIV_PREPEND_PYTHONPATH", "SHIV_EXTEND_PYTHONPATH",
 )
 
@@ -35,6 +40,7 @@ def extraction_dir():
 def extract(extraction):
     """shiv's own extraction (a lock, a temporary directory, one rename), bytecode
     compiled by the Python that runs it."""
+    import zipfile
     from pathlib import Path
 
     import _bootstrap
@@ -42,8 +48,9 @@ def extract(extraction):
 
     with _bootstrap.current_zipfile() as archive:
         env = Environment.from_json(archive.read("environment.json").decode())
-        _bootstrap.extract_site_packages(archive, Path(extraction), env.compile_pyc,
-                                         env.compile_workers)
+        with archive.open(DEPENDENCIES) as member, zipfile.ZipFile(member) as dependencies:
+            _bootstrap.extract_site_packages(dependencies, Path(extraction), env.compile_pyc,
+                                             env.compile_workers)
 
 
 def held_extraction():
@@ -83,6 +90,7 @@ if any(os.environ.get(name) for name in BOOTSTRAP_OVERRIDES):
     import _bootstrap
 
     os.environ.setdefault("SHIV_ROOT", gzia_extraction.extraction_root())
+    held_extraction()  # shiv's bootstrap cannot extract the one member; it finds them here
     _bootstrap.bootstrap()
 else:
     start_fast(*held_extraction())

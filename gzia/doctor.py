@@ -21,8 +21,8 @@ from gzia.plugins import GROUPS, load_group
 from gzia.policy import Policy, verdict
 from gzia.preflight import OLDEST_PYTHON
 from gzia.update.manifest import ChannelManifest
+from gzia.update.manifest_cache import cached_manifest
 from gzia.update.settings import UpdateSettings
-from gzia.update.trust import cached_manifest
 from gzia.update.verify import trusted_keys
 
 MIN_GIT = (2, 38)

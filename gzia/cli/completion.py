@@ -14,14 +14,12 @@ import click
 
 from gzia.cli import completers, output
 from gzia.cli.command import argument, command
-from gzia.cli.root import COMPLETE_VAR, PROGRAM
+from gzia.cli.root import COMPLETE_VAR, PROGRAM, SHELLS, click_completer
 from gzia.contract import InvalidInputError
 from gzia.i18n import N_
 
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
-
-SHELLS = ("bash", "zsh", "fish")
 
 
 def complete_shells(ctx: click.Context, param: click.Parameter,
@@ -39,9 +37,7 @@ def app(ctx: click.Context, shell: str) -> None:
 
 
 def completion_script(root: click.Command, shell: str) -> str:
-    from click.shell_completion import get_completion_class
-
-    completer = get_completion_class(shell) if shell in SHELLS else None
+    completer = click_completer(shell)
     if completer is None:
         raise InvalidInputError(N_("unsupported shell '{shell}': choose {choices}"), shell=shell,
                                 choices=", ".join(SHELLS),

@@ -6,7 +6,6 @@ import click
 
 from gzia.cli import output
 from gzia.cli.command import command
-from gzia.doctor import is_ready, run_checks
 from gzia.i18n import gettext
 
 
@@ -14,6 +13,8 @@ from gzia.i18n import gettext
 @click.option("--check", "fail_if_not_ready", is_flag=True,
               help="Exit 1 when gz-ia is not ready (for health checks).")
 def app(fail_if_not_ready: bool) -> None:
+    from gzia.doctor import is_ready, run_checks  # its checks' imports: not for --help
+
     checks = run_checks()
     ready = is_ready(checks)
     if fail_if_not_ready and not ready:

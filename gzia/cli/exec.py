@@ -13,15 +13,14 @@ from gzia.cli.command import argument, command
 from gzia.cli.run_options import project_dir, run_options, session_request, watchdog_of
 from gzia.cli.run_report import report_outcome, warn_at_launch
 from gzia.contract import InvalidInputError, MissingRequiredError
-from gzia.drivers.base import Driver
 from gzia.i18n import N_, gettext
-from gzia.sessions.record import SessionRecord
 from gzia.sessions.run_options import RunOptions
-from gzia.sessions.workspace import Workspace
-from gzia.views.launch import workspace_label
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the run machinery is imported when a run starts, not for --help
+    from gzia.drivers.base import Driver
+    from gzia.sessions.record import SessionRecord
     from gzia.sessions.run import LaunchCallback
+    from gzia.sessions.workspace import Workspace
 
 
 @command(
@@ -58,6 +57,8 @@ def app(command: tuple[str, ...], directory: str | None, provider: str,
 def launch_report(command: list[str], *, background: bool) -> LaunchCallback:
     """What exec says as the command starts: the launch warnings and, in the foreground,
     what runs where."""
+
+    from gzia.views.launch import workspace_label
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_at_launch(workspace)

@@ -1,13 +1,20 @@
 """The minimum-version notice every command carries when the running gz-ia is below the
 minimum its channel supports: one warning line in human mode, an entry of ``warnings`` in
 JSON. It reads only the manifest ``update`` cached (never the network); a command that
-reports the channel itself turns it off (``Output.release_notice``)."""
+reports the channel itself turns it off (``Output.release_notice``).
+
+Every command pays for it, so it costs one read of a small file (``json``, no update
+machinery): versions are parsed (``packaging``) only when the cache names a minimum.
+Commands that add their own notices share this one hook (:func:`add_release_notice`):
+keep what it does on every start that small."""
 
 from __future__ import annotations
 
+import gzia._version
 from gzia.cli.output import Output
 from gzia.contract import Problem, WarningCode
 from gzia.i18n import gettext
+from gzia.update.manifest_cache import cached_manifest
 
 
 def add_release_notice(out: Output) -> None:
@@ -23,15 +30,13 @@ def add_release_notice(out: Output) -> None:
 
 
 def _below_minimum() -> Problem | None:
-    import gzia._version  # read when asked: an update replaces it, tests stand in for it
-    from gzia.update.model import parse_version
-    from gzia.update.trust import cached_manifest
-
-    current = gzia._version.__version__
+    current = gzia._version.__version__  # read when asked: tests stand in for it
     cached = cached_manifest()
     minimum = cached.get("minimum_version") if cached else None
     if not isinstance(minimum, str) or cached is None:
         return None
+    from gzia.update.model import parse_version  # lazy: packaging, only when a minimum is cached
+
     running, lowest = parse_version(current), parse_version(minimum)
     if running is None or lowest is None or running >= lowest:
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from gzia.cli import output
 from gzia.cli.command import argument, command
@@ -10,10 +11,12 @@ from gzia.cli.run_options import project_dir, run_options, with_preapproved
 from gzia.cli.run_report import report_outcome, warn_at_launch
 from gzia.cli.session.common import session_ids
 from gzia.i18n import gettext
-from gzia.sessions.record import SessionRecord
-from gzia.sessions.resuming import ResumeRequest
 from gzia.sessions.run_options import RunOptions
-from gzia.sessions.workspace import Workspace
+
+if TYPE_CHECKING:  # the run machinery is imported when a resume runs, not for --help
+    from gzia.sessions.record import SessionRecord
+    from gzia.sessions.resuming import ResumeRequest
+    from gzia.sessions.workspace import Workspace
 
 
 @command("resume", help="Resume a finished session in its own workspace and conversation.")
@@ -23,6 +26,8 @@ from gzia.sessions.workspace import Workspace
 @run_options("name", "background", "timeout", "no_output_timeout", "profiles", "no_mcp",
              "no_notify", "sandbox", "skip_setup")
 def app(session_id: str, directory: str | None, run: RunOptions) -> None:
+    from gzia.sessions.resuming import ResumeRequest
+
     resume_and_report(ResumeRequest(session_id, directory, run))
 
 

@@ -8,7 +8,7 @@ answered by this group's parser too. Every other decision is each command's own.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,7 +20,20 @@ from gzia.i18n import N_
 from gzia.plugins import Discovery, PluginFailure, load_entry_point
 
 PROGRAM = "gz-ia"
+if TYPE_CHECKING:
+    from click.shell_completion import ShellComplete
+
 COMPLETE_VAR = "_GZ_IA_COMPLETE"
+SHELLS = ("bash", "zsh", "fish")
+
+
+def click_completer(shell: str) -> type[ShellComplete] | None:
+    """click's own completion for ``shell``, by class: click's registry of them is shared,
+    and typer (which a plugin may load) registers its own there, whose scripts and answers
+    speak another protocol."""
+    from click.shell_completion import BashComplete, FishComplete, ZshComplete
+
+    return {"bash": BashComplete, "zsh": ZshComplete, "fish": FishComplete}.get(shell)
 """Set when a shell's completion script calls gz-ia back (gzia/cli/completion.py)."""
 
 
@@ -57,13 +70,18 @@ class RootGroup(GzGroup):
         return super().parse_args(ctx, args)
 
     def complete(self, instruction: str) -> int:
-        """Answer a completion script's call: the words come from the environment."""
-        from click.shell_completion import shell_complete
-
+        """Answer a completion script's call (``<shell>_source`` or ``<shell>_complete``):
+        the words come from the environment."""
+        shell, _, action = instruction.partition("_")
+        completer = click_completer(shell)
+        if completer is None or action not in ("source", "complete"):
+            return 1
         try:
-            return shell_complete(self, {}, PROGRAM, COMPLETE_VAR, instruction)
+            answer = completer(self, {}, PROGRAM, COMPLETE_VAR)
+            click.echo(answer.source() if action == "source" else answer.complete())
         except (click.ClickException, GzError):  # words that do not parse: offer nothing
             return 1
+        return 0
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(self.discovery.available)

@@ -142,16 +142,27 @@ def self_test(staged: Path, expected: str, shiv_root: Path | None = None) -> Non
                              details={"exit_code": result.returncode, "output": output})
 
 
+DEPENDENCIES = "site-packages.zip"
+"""The member holding a zipapp's ``site-packages/`` (build/set_pyz_entry.py)."""
+
+
 def pyz_version(path: Path) -> str | None:
     """The version inside a zipapp, read without running it."""
     try:
         with zipfile.ZipFile(path) as archive:
-            for name in ("site-packages/gzia/_version.py", "gzia/_version.py"):
-                if name in archive.namelist():
-                    found = _VERSION_SOURCE.search(archive.read(name).decode("utf-8", "replace"))
-                    return found["version"] if found else None
+            if DEPENDENCIES in archive.namelist():  # build/set_pyz_entry.py's layout
+                with archive.open(DEPENDENCIES) as member, zipfile.ZipFile(member) as inner:
+                    return _version_in(inner)
+            return _version_in(archive)
     except (OSError, zipfile.BadZipFile):
         return None
+
+
+def _version_in(archive: zipfile.ZipFile) -> str | None:
+    for name in ("site-packages/gzia/_version.py", "gzia/_version.py"):
+        if name in archive.namelist():
+            found = _VERSION_SOURCE.search(archive.read(name).decode("utf-8", "replace"))
+            return found["version"] if found else None
     return None
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from gzia.contract import SafetyBlockError
 from gzia.i18n import N_
-from gzia.update import trust
+from gzia.update import manifest_cache, trust
 from gzia.update.manifest import (
     ChannelManifest,
     Fetch,
@@ -81,11 +81,11 @@ def read_channel(client: httpx.Client, sources: list[Source], channel: str, curr
     manifest = fetch_channel_manifest(client, sources, fetch, report)
     if manifest is None:
         if not problems:  # nothing published: what the cache said no longer holds
-            (trust.update_state_dir() / "manifest.json").unlink(missing_ok=True)
+            manifest_cache.forget_cached_manifest()
         return ChannelView(channel)
     if learned.learn(channel, manifest.serial, manifest.add_keys, manifest.revoke_keys):
         learned.save()
-    trust.save_cached_manifest(manifest.to_json())
+    manifest_cache.save_cached_manifest(manifest.to_json())
     machine = trust.machine_id() if manifest.rollout is not None else ""
     return ChannelView(channel, manifest, plan_for(manifest, machine,
                                                    ignore_rollout=ignore_rollout),

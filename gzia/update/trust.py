@@ -6,8 +6,8 @@
   is ignored (the built-in keys still work), never trusted more than that.
 * ``machine-id``: 32 random hex digits, created once (atomically, mode 0600); the
   rollout bucket is computed from it.
-* ``manifest.json``: the last verified manifest of the channel, for the commands that must
-  not go online (the minimum-version warning, ``doctor``).
+* ``manifest.json``: the last verified manifest of the channel (gzia.update.manifest_cache:
+  read by every command without this module).
 
 Everything is written atomically (temp file, fsync, rename) with mode 0600.
 """
@@ -22,14 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from gzia.atomic import write_atomic
-from gzia.config import paths
+from gzia.update.manifest_cache import PRIVATE, update_state_dir
 from gzia.update.minisign import SignatureProblem, parse_public_key
-
-PRIVATE = 0o600
-
-
-def update_state_dir() -> Path:
-    return paths().state_dir / "update"
 
 
 @dataclass
@@ -115,17 +109,3 @@ def machine_id(folder: Path | None = None) -> str:
     finally:
         temp.unlink(missing_ok=True)
     return path.read_text().strip()
-
-
-def save_cached_manifest(document: dict[str, Any], folder: Path | None = None) -> None:
-    write_atomic((folder or update_state_dir()) / "manifest.json",
-                 (json.dumps(document, indent=2) + "\n").encode(), PRIVATE)
-
-
-def cached_manifest(folder: Path | None = None) -> dict[str, Any] | None:
-    """The last verified manifest (as :meth:`ChannelManifest.to_json` wrote it), or ``None``."""
-    try:
-        document = json.loads(((folder or update_state_dir()) / "manifest.json").read_text())
-    except (OSError, ValueError):
-        return None
-    return document if isinstance(document, dict) else None

@@ -103,3 +103,22 @@ def test_the_installed_pyz_completes_in_bash(pyz: Path, tmp_path: Path) -> None:
     subprocess.run(["install", "-m", "755", str(pyz), str(bin_dir / "gz-ia")], check=True)
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
     assert bash_completions(env, "gz-ia session ki", "gz-ia upd") == ["kill", "update"]
+
+
+def test_a_loaded_typer_plugin_leaves_the_completion_protocol_as_it_is(cli: Cli) -> None:
+    """typer registers its own completion classes in click's shared registry when a
+    plugin's typer app is loaded; gz-ia's scripts and answers stay click's."""
+    import typer
+    from click.shell_completion import get_completion_class
+
+    plugin = typer.Typer()
+    plugin.command()(lambda: None)
+    typer.main.get_command(plugin)  # what loading a plugin's typer app does
+    assert get_completion_class("zsh").__module__.startswith("typer")  # the precondition
+    for shell in ("bash", "zsh", "fish"):
+        script = cli("completion", shell).stdout
+        assert f"_GZ_IA_COMPLETE={shell}_complete" in script and "TYPER" not in script
+    answer = cli(env={"_GZ_IA_COMPLETE": "zsh_complete", "COMP_WORDS": "gz-ia session mer",
+                      "COMP_CWORD": "2"})
+    assert (answer.exit_code, answer.stdout) == (
+        0, "plain\nmerge\nMerge the session's branch into the...\n")

@@ -65,6 +65,37 @@ def test_a_command_imports_its_own_module_and_no_other_command(
     assert "typer" not in loaded
 
 
+NOT_ON_EVERY_START = {
+    "gzia.update.trust", "gzia.update.model", "gzia.update.minisign", "packaging", "secrets",
+    "hashlib",
+}
+"""The update machinery: the minimum-version notice every command carries reads the cached
+manifest without it (docs/performance.md)."""
+
+
+@pytest.mark.parametrize("args", [
+    ["session", "list"], ["session", "show", "abcdef01"], ["--json", "version"],
+], ids=" ".join)
+def test_the_release_notice_imports_no_update_machinery(args: list[str], project: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", LOADED, *args], cwd=project,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stderr[done.stderr.index("["):]))
+    assert loaded & NOT_ON_EVERY_START == set()
+
+
+def test_help_imports_every_command_but_not_what_they_run(project: Path) -> None:
+    """``--help`` imports every command for its summary line; the machinery a command runs
+    (a session's run, the store, doctor's checks, the updater) is imported when it runs."""
+    done = subprocess.run([sys.executable, "-c", LOADED, "--help"], cwd=project,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stderr[done.stderr.index("["):]))
+    machinery = {"gzia.sessions.run", "gzia.sessions.resuming", "gzia.sessions.store",
+                 "gzia.doctor", *NOT_ON_EVERY_START}
+    assert loaded & machinery == set()
+
+
 GREET = '''
 import typer
 from gzia.cli import output

@@ -27,7 +27,8 @@ def test_the_build_does_not_warn_that_site_bin_already_exists(tmp_path: Path) ->
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     assert "already exists" not in done.stderr
-    names = zipfile.ZipFile(output).namelist()
+    with zipfile.ZipFile(output) as outer, outer.open("site-packages.zip") as member:
+        names = zipfile.ZipFile(member).namelist()
     assert "site-packages/gzia/cli/__init__.py" in names
     assert not [name for name in names if name.startswith("site-packages/bin/")]
     assert list(tmp_path.glob("gz-ia-build.*")) == []  # its work directory is gone too

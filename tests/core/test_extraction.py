@@ -87,3 +87,35 @@ def test_the_pyz_extracts_under_the_cache_dir_and_removes_a_stale_build(
         f".{pyz.name}_{build_id}_lock", "gz-ia.pyz_old", f"{pyz.name}_{build_id}"])
     assert (cache / f"{pyz.name}_{build_id}" / ".in-use").is_file()
     assert not (Path.home() / ".shiv").exists()
+
+
+@pytest.mark.pyz
+def test_the_zipapp_directory_holds_a_few_entries_and_the_dependencies_one(pyz: Path) -> None:
+    """Python reads a zipapp's whole directory on every start (docs/performance.md): the
+    dependencies, read only by a build's first run, are one member."""
+    with zipfile.ZipFile(pyz) as archive:
+        names = archive.namelist()
+        with archive.open("site-packages.zip") as member, zipfile.ZipFile(member) as inner:
+            assert "site-packages/gzia/cli/__init__.py" in inner.namelist()
+    assert len(names) < 12, names
+    assert not [name for name in names if name.startswith("site-packages/")]
+
+
+@pytest.mark.pyz
+def test_a_shiv_override_runs_shivs_bootstrap_on_the_dependencies_extracted(
+    pyz: Path, tmp_path: Path
+) -> None:
+    """The zipapp's own gz-ia runs (its commit), not one the interpreter finds elsewhere."""
+    own = subprocess.run([sys.executable, str(pyz), "--version"], capture_output=True,
+                         text=True, timeout=300, check=True).stdout
+    env = {**os.environ, "SHIV_ROOT": str(tmp_path / "root"), "SHIV_ENTRY_POINT": "gzia.cli:main"}
+    done = subprocess.run([sys.executable, str(pyz), "--version"], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == own
+    assert (tmp_path / "root" / f"{pyz.name}_{build_id_of(pyz)}" / "site-packages").is_dir()
+
+
+def build_id_of(pyz: Path) -> str:
+    with zipfile.ZipFile(pyz) as archive:
+        return str(json.loads(archive.read("environment.json"))["build_id"])

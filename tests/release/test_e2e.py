@@ -10,6 +10,7 @@ version is made by ``release.py all`` (build, sign, publish to those registries 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -152,8 +153,16 @@ def test_the_artifact_runs_on_every_cpython_here(builds: Builds) -> None:
     assert builds.reports[OLD]["artifacts"][0]["runs_on"] == expected
 
 
+@contextlib.contextmanager
+def dependencies(pyz: Path) -> Iterator[zipfile.ZipFile]:
+    """The zipapp's ``site-packages/``, one member of it (build/set_pyz_entry.py)."""
+    with zipfile.ZipFile(pyz) as outer, outer.open("site-packages.zip") as member, \
+            zipfile.ZipFile(member) as archive:
+        yield archive
+
+
 def test_the_artifact_embeds_the_trusted_key_and_its_version(builds: Builds) -> None:
-    with zipfile.ZipFile(builds.pyz(NEW)) as archive:
+    with dependencies(builds.pyz(NEW)) as archive:
         names = set(archive.namelist())
         key = archive.read("site-packages/gzia/update/keys/release.pub").decode()
         version_file = archive.read("site-packages/gzia/_version.py").decode()
@@ -287,7 +296,7 @@ def test_other_platforms_carry_their_own_compiled_modules(
 ) -> None:
     if platform == HOST:
         pytest.skip("the machine's own platform is run above")
-    with zipfile.ZipFile(foreign_builds / f"gz-ia-{OLD}-{platform}.pyz") as archive:
+    with dependencies(foreign_builds / f"gz-ia-{OLD}-{platform}.pyz") as archive:
         names = archive.namelist()
         key = archive.read("site-packages/gzia/update/keys/release.pub").decode()
     compiled = sorted(n.removeprefix("site-packages/") for n in names if n.endswith(".so"))

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from gzia.selfexec import running_pyz
-from gzia.update.apply import build_id, clean_shiv_cache, shiv_root
+from gzia.update.apply import build_id, clean_shiv_cache, pyz_version, shiv_root
 from tests.fakes.releases import make_standin_pyz
 
 
@@ -72,3 +74,17 @@ def test_running_pyz_resolves_symlinks_and_ignores_scripts(tmp_path: Path):
     script.write_text("#!/usr/bin/env python3\n")
     assert running_pyz(str(script)) is None
     assert running_pyz("") is None
+
+
+def test_the_version_of_a_zipapp_is_read_in_either_layout(tmp_path: Path) -> None:
+    """gz-ia.pyz keeps its site-packages in one member (build/set_pyz_entry.py); zipapps
+    built before kept them as entries of their own: rollback reports the version of both."""
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as dependencies:
+        dependencies.writestr("site-packages/gzia/_version.py", '__version__ = "2.1.0"\n')
+    one_member = tmp_path / "one-member.pyz"
+    with zipfile.ZipFile(one_member, "w") as archive:
+        archive.writestr("__main__.py", "")
+        archive.writestr("site-packages.zip", inner.getvalue())
+    assert pyz_version(one_member) == "2.1.0"
+    assert pyz_version(make_standin_pyz(tmp_path / "entries.pyz", "1.9.0")) == "1.9.0"
