@@ -8,6 +8,7 @@ cannot be sandboxed leaves nothing behind and never runs unsandboxed.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -75,7 +76,8 @@ def _inputs(workspace: Workspace, driver: Driver, env: Mapping[str, str],
         workdir=Path(workspace.target_dir), project_root=Path(workspace.working_dir),
         network=network, git=git, proxy=proxy,
         agent_state=_agent_state(sandbox_state_of(driver, env)), gzia_dirs=_gzia_dirs(),
-        read_only=(*_program_dirs(env), *(config.get("sandbox_ro") or ())),
+        read_only=(*_program_dirs(env), *_interpreter_dirs(),
+                   *(config.get("sandbox_ro") or ())),
         writable=tuple(config.get("sandbox_rw") or ()),
         hidden=tuple(config.get("sandbox_hide") or ()), env=env)
 
@@ -111,6 +113,14 @@ def _program_dirs(env: Mapping[str, str]) -> tuple[str, ...]:
     the sandbox's own ``/tmp`` is empty)."""
     return tuple(entry for entry in env.get("PATH", "").split(os.pathsep)
                  if entry and Path(entry).is_absolute())
+
+
+def _interpreter_dirs() -> tuple[str, ...]:
+    """The Python that runs the sandbox's shim and its relay to gz-ia outside
+    (gzia.sandbox.shim, gzia.sandbox.outside), shown read-only wherever it is installed: a
+    virtual environment under ``/tmp`` too."""
+    prefixes = (Path(sys.executable).parent.parent, Path(sys.prefix), Path(sys.base_prefix))
+    return tuple(dict.fromkeys(str(prefix) for prefix in prefixes))
 
 
 def _gzia_dirs() -> tuple[Path, ...]:
