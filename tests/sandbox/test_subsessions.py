@@ -4,6 +4,9 @@ official MCP SDK client, children as real background sessions."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +14,7 @@ import anyio
 
 from gzia.sessions.project import find_project
 from gzia.sessions.store import SessionStore
+from tests.orchy.conftest import GZ_IA
 from tests.orchy.test_subsessions import (
     DEADLINE,
     PARENT,
@@ -128,3 +132,17 @@ def test_a_start_argument_cannot_lift_the_sandbox_and_no_bwrap_refuses_it(
     assert [r for r in SessionStore(find_project(root)).list().records
             if r.parent_id == PARENT] == []
     assert record(root, PARENT).sandbox is not None
+
+
+def test_a_resumed_child_keeps_its_parents_floor(root: Path) -> None:
+    _sandbox_parent(root, {"network": "none", "rw": [], "hidden": []})
+    _start(root, {"command": [script(root, "worker", "true\n")]})
+    child = _child(root).id
+
+    resumed = subprocess.run([*GZ_IA, "--json", "resume", child], cwd=root, capture_output=True,
+                             text=True, timeout=DEADLINE, check=False,
+                             env={**os.environ, "GZ_SANDBOX_NETWORK": "host"})
+
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["data"]["sandbox"]["network"] == "none"
+    assert record(root, child).sandbox["network"] == "none"
