@@ -3,8 +3,10 @@
 A child is a normal background session with ``parent_id`` in its record, in its own
 worktree branched from its parent's current commit (the parent's worktree ``HEAD``; a
 parent that works directly in the project gives the project's base). Its permission is
-its parent's or stricter, and the caps of :mod:`gzia.sessions.caps` are checked first,
-under ``.harness/subsessions.lock``, so two starts at once cannot both pass a cap.
+its parent's or stricter, a sandboxed parent's child is sandboxed (never more loosely:
+:mod:`gzia.sessions.sandbox_floor`), and the caps of :mod:`gzia.sessions.caps` are
+checked first, under ``.harness/subsessions.lock``, so two starts at once cannot both
+pass a cap.
 
 An idempotency key is scoped to the parent (stored as ``<parent id>/<key>``): a retried
 start finds the child its key started (the key is in the child's record from the
@@ -36,7 +38,7 @@ from gzia.sessions.merge import merge_session
 from gzia.sessions.reconcile import get_session, list_sessions
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.run import SessionRequest, start_session
-from gzia.sessions.run_settings import background_options, configured_watchdog
+from gzia.sessions.run_settings import background_options, configured_watchdog, sandbox_wanted
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
 from gzia.sessions.workspace import worktree_for
@@ -96,7 +98,8 @@ def _session_request(store: SessionStore, parent: SessionRecord, asked: ChildReq
         mode="chat" if asked.command is None else "exec", pty=True,
         mcp_server=server_command(), background=background_options(True),
         labels=asked.labels, idempotency_key=key, profiles=asked.profiles, name=asked.name,
-        notify=False, parent_id=parent.id, base_dir=_parent_tree(store, parent))
+        notify=False, parent_id=parent.id, base_dir=_parent_tree(store, parent),
+        sandbox=sandbox_wanted(parent.sandbox is not None))
 
 
 def _parent_tree(store: SessionStore, parent: SessionRecord) -> Path | None:

@@ -27,6 +27,7 @@ from gzia.sandbox import (
     sandboxed_argv,
 )
 from gzia.sandbox.policy import NETWORK_ALLOWLIST, NETWORK_HOST
+from gzia.sessions.sandbox_floor import SandboxFloor, parent_floor
 from gzia.sessions.sandbox_network import service_path
 from gzia.sessions.store import SessionStore
 from gzia.sessions.workspace import Workspace
@@ -54,32 +55,40 @@ def sandboxed(command: Command, workspace: Workspace, driver: Driver, store: Ses
     bwrap = require_sandbox()
     outside = OutsidePlan(service_path(session_id, "out"), _outside_commands(
         store, session_id, driver), store.project.root)
-    policy = sandbox_policy(replace(_inputs(workspace, driver, command.env, session_id),
+    floor = parent_floor(store, session_id)
+    policy = sandbox_policy(replace(_inputs(workspace, driver, command.env, session_id, floor),
                                     outside=outside))
     argv = sandboxed_argv(bwrap, policy, list(command.argv))
     env = command.env if policy.network == NETWORK_HOST else _without_proxies(command.env)
     return replace(command, argv=tuple(argv), env=env), policy
 
 
-def _inputs(workspace: Workspace, driver: Driver, env: Mapping[str, str],
-            session_id: str) -> SandboxInputs:
+def _inputs(workspace: Workspace, driver: Driver, env: Mapping[str, str], session_id: str,
+            floor: SandboxFloor | None) -> SandboxInputs:
+    """The settings' sandbox, never looser than ``floor`` (a sandboxed parent's)."""
     config = load_config()
     git = None
     if workspace.is_isolated and workspace.branch_name:
         git = commit_paths(Path(workspace.target_dir), workspace.branch_name)
     network = str(config.get("sandbox_network"))
+    hosts = tuple(dict.fromkeys((*sandbox_hosts_of(driver),
+                                 *(config.get("sandbox_allow_hosts") or ()))))
+    writable = tuple(config.get("sandbox_rw") or ())
+    hidden = tuple(config.get("sandbox_hide") or ())
+    if floor is not None:
+        network, hosts = floor.network_for(network), floor.hosts_for(hosts)
+        writable = floor.writable_for(writable, env.get("HOME"))
+        hidden = (*hidden, *floor.hidden)
     proxy = None
     if network == NETWORK_ALLOWLIST:
-        hosts = (*sandbox_hosts_of(driver), *(config.get("sandbox_allow_hosts") or ()))
-        proxy = NetworkPlan(service_path(session_id, "net"), tuple(dict.fromkeys(hosts)))
+        proxy = NetworkPlan(service_path(session_id, "net"), hosts)
     return SandboxInputs(
         workdir=Path(workspace.target_dir), project_root=Path(workspace.working_dir),
         network=network, git=git, proxy=proxy,
         agent_state=_agent_state(sandbox_state_of(driver, env)), gzia_dirs=_gzia_dirs(),
         read_only=(*_program_dirs(env), *_interpreter_dirs(),
                    *(config.get("sandbox_ro") or ())),
-        writable=tuple(config.get("sandbox_rw") or ()),
-        hidden=tuple(config.get("sandbox_hide") or ()), env=env)
+        writable=writable, hidden=hidden, env=env)
 
 
 def _outside_commands(store: SessionStore, session_id: str,

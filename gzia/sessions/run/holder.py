@@ -47,6 +47,7 @@ from gzia.sessions.agent_state import Transition, relayed_transitions
 from gzia.sessions.background import MAX_SPEC_BYTES, HolderNotes, HolderSpec, holder_log_path
 from gzia.sessions.idle_stop import idle_stop_for
 from gzia.sessions.notify import Notifier, notifier_for
+from gzia.sessions.parent_watch import watching_parent
 from gzia.sessions.project import find_project
 from gzia.sessions.record import HolderRef, SessionRecord
 from gzia.sessions.run.finish import (
@@ -115,7 +116,8 @@ class _Holder:
                                          self._listener(record)), \
                         warm_orchy(self.store, self.session_id, self.spec.orchy, self.spec.cwd,
                                    self.spec.env), \
-                        sandbox_services(self.store, self.session_id, self.spec.sandbox):
+                        sandbox_services(self.store, self.session_id, self.spec.sandbox), \
+                        watching_parent(self.store, record):
                     outcome = run_supervised(
                         self.spec.command, watchdog=self.watchdog, inbox=held.inbox,
                         on_started=self._started, detached=self._detached(server),

@@ -40,6 +40,7 @@ from gzia.sessions.run_settings import (
     push_allowed,
     sandbox_wanted,
 )
+from gzia.sessions.sandbox_floor import parent_floor
 from gzia.sessions.sandboxing import check_sandbox
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
@@ -68,7 +69,8 @@ def resume_session(
     store = SessionStore(project)
     record = _not_running(get_session(store, ref))
     background = background_options(options.background)
-    sandbox = sandbox_wanted(options.sandbox) or record.sandbox is not None
+    sandbox = sandbox_wanted(options.sandbox) or record.sandbox is not None \
+        or parent_floor(store, record.id) is not None
     check_sandbox(sandbox)
     request = SessionRequest(
         directory, driver_for(record.provider), _recorded_permission(record),
