@@ -6,10 +6,13 @@ has no terminal), so the supervisor's wait loop, watchdogs and clean-up are the 
 for a foreground run. Memory stays flat whatever the agent writes: output goes straight
 to the log's file descriptor, attachers get it as it comes (a slow one is dropped), and
 only the last :data:`RECENT_BYTES` are kept, to redraw the screen of a new attacher.
+While nobody is attached, the agent's terminal queries are answered here
+(:mod:`gzia.supervisor.terminal_queries`); an attacher's terminal answers them otherwise.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 
@@ -27,6 +30,7 @@ from gzia.supervisor.degraded import HolderWarning, Warn
 from gzia.supervisor.logfile import RotatingLog
 from gzia.supervisor.relay import MAX_PENDING_INPUT, PtyRelay
 from gzia.supervisor.terminal import set_window_size
+from gzia.supervisor.terminal_queries import TerminalQueries
 
 RECENT_BYTES = 64 * 1024
 BATCH_BYTES = 1 << 20
@@ -42,6 +46,7 @@ class HolderRelay(PtyRelay):
         self.server = server
         self.total_bytes = 0
         self._recent = bytearray()
+        self._queries = TerminalQueries()
         server.handlers.update(self._handlers())
 
     def _handlers(self) -> Mapping[str, Handler]:
@@ -87,6 +92,22 @@ class HolderRelay(PtyRelay):
         self._recent += data[-RECENT_BYTES:]  # a batch may be 1 MiB: copy only what is kept
         if len(self._recent) > 2 * RECENT_BYTES:
             del self._recent[:-RECENT_BYTES]
+        self._answer_queries(data)
+
+    def _answer_queries(self, data: bytes) -> None:
+        """Answer the agent's terminal queries as a terminal of the PTY's size would,
+        while no terminal is attached to answer them."""
+        if self.server.attached():
+            self._queries.forget()
+            return
+        try:
+            cols, rows = os.get_terminal_size(self.master)
+        except OSError:  # the PTY is closing: nobody reads the answers
+            return
+        answers = self._queries.answers(data, rows, cols)
+        if answers and len(self._pending) + len(answers) <= MAX_PENDING_INPUT:
+            self._pending += answers
+            self._flush_input()
 
     # -- requests --------------------------------------------------------------------
     def _poll(self, _request: Request) -> Reply:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from gzia.supervisor.terminal import set_window_size
-from tests.background.conftest import start_background, stored, wait_final
+from tests.background.conftest import start_background, stored, wait_final, wait_until
+from tests.background.test_terminal_queries import ASKS_ITS_TERMINAL, log_of
 from tests.conftest import Result
 from tests.supervisor.terminal_session import TerminalSession
 
@@ -92,3 +93,25 @@ def test_attaching_to_a_finished_session_says_so(
     assert (error["code"], error["message"], error["hint"]) == (
         "CONFLICT", message.format(id=data["id"]), hint.format(id=data["id"]))
     assert result.json["data"]["status"] == "completed"
+
+
+def test_while_a_terminal_is_attached_it_alone_answers(
+    gz: Callable[..., Result], repo: Path, agent: Callable[[str, str], Path], notes: Path,
+    terminals: Callable[..., TerminalSession],
+) -> None:
+    waits = 'while not os.path.exists(os.path.join(os.environ["FAKE_NOTES"], "go")):\n' \
+            '    time.sleep(0.02)\n'
+    agent("asker", "import re\n" + waits + ASKS_ITS_TERMINAL)
+    data = start_background(gz, repo, "asker")
+    session = str(data["id"])
+    terminal = terminals("session", "attach", session)
+    terminal.read_until(b"detaches]")
+    (notes / "go").write_text("")
+    terminal.read_until(b"\x1b[6n\x1b[c")
+    terminal.type(b"\x1b[7;3R\x1b[?62c")  # the attached terminal's own answers
+    terminal.read_until(b":end")
+    log = wait_until(lambda: b":end\r\n" in log_of(data) and log_of(data), what="the answers")
+    assert b"answers:ESC[7;3RESC[?62c:end" in log
+    terminal.type(b"hi\r")
+    terminal.read_until(b"typed:hi")
+    assert wait_final(repo, session)["status"] == "completed"

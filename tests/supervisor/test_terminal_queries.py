@@ -1,0 +1,86 @@
+"""The answers a detached PTY's holder gives to an agent's terminal queries (byte streams)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gzia.supervisor.terminal_queries import MAX_TAIL, TerminalQueries
+
+ROWS, COLS = 30, 100
+
+
+def _answers(*reads: bytes) -> bytes:
+    queries = TerminalQueries()
+    return b"".join(queries.answers(data, ROWS, COLS) for data in reads)
+
+
+@pytest.mark.parametrize(("query", "answer"), [
+    (b"\x1b[6n", b"\x1b[30;1R"),
+    (b"\x1b[5n", b"\x1b[0n"),
+    (b"\x1b[c", b"\x1b[?1;2c"),
+    (b"\x1b[0c", b"\x1b[?1;2c"),
+    (b"\x1b[>c", b"\x1b[>1;10;0c"),
+    (b"\x1b[>0c", b"\x1b[>1;10;0c"),
+    (b"\x1b[18t", b"\x1b[8;30;100t"),
+    (b"\x1b[?2026$p", b"\x1b[?2026;0$y"),
+    (b"\x1b[4$p", b"\x1b[4;0$y"),
+    (b"\x1b]10;?\x07", b"\x1b]10;rgb:c0c0/c0c0/c0c0\x07"),
+    (b"\x1b]11;?\x1b\\", b"\x1b]11;rgb:0000/0000/0000\x1b\\"),
+])
+def test_each_standard_query_is_answered(query: bytes, answer: bytes) -> None:
+    assert _answers(b"text" + query + b"more") == answer
+
+
+@pytest.mark.parametrize("query", [b"\x1b[6n", b"\x1b]11;?\x1b\\", b"\x1b[?2026$p"])
+def test_a_query_split_at_every_byte_is_answered_once(query: bytes) -> None:
+    whole = _answers(query)
+    for cut in range(1, len(query)):
+        assert _answers(b"x" + query[:cut], query[cut:] + b"y") == whole
+    assert _answers(*(query[i:i + 1] for i in range(len(query)))) == whole
+
+
+def test_several_queries_in_one_read_are_answered_in_order() -> None:
+    assert _answers(b"\x1b[?u\x1b[6n\x1b[c\x1b[>c\x1b[5n") == (
+        b"\x1b[30;1R\x1b[?1;2c\x1b[>1;10;0c\x1b[0n")
+
+
+@pytest.mark.parametrize("other", [
+    b"\x1b[?u",  # the kitty keyboard query: a terminal without it stays silent
+    b"\x1b[31m", b"\x1b[2J", b"\x1b[?1049h", b"\x1b[6;1H", b"\x1b[?6n", b"\x1b[1c",
+    b"\x1b]0;title\x07", b"\x1b]11;rgb:0/0/0\x07", b"\x1b]4;1;?\x07", b"6n", b"[c",
+    b"\x1b[6 n", b"\x1b[123456$p",
+])
+def test_anything_else_is_not_answered(other: bytes) -> None:
+    assert _answers(b"a" + other + b"b") == b""
+    assert _answers(other[:2], other[2:]) == b""
+
+
+def test_the_kept_tail_is_bounded() -> None:
+    queries = TerminalQueries()
+    long_params = b"\x1b[" + b"1;" * 40
+    assert queries.answers(long_params, ROWS, COLS) == b""
+    assert queries.answers(b"6n", ROWS, COLS) == b""  # no query that long is kept
+    assert len(queries._tail) <= MAX_TAIL
+    for _ in range(1000):  # hostile: endless unfinished sequences keep nothing more
+        queries.answers(b"\x1b[" + b"9" * 100 + b"\x1b]1", ROWS, COLS)
+        assert len(queries._tail) <= MAX_TAIL
+
+
+def test_hostile_output_costs_no_more_than_its_length() -> None:
+    queries = TerminalQueries()
+    flood = b"\x1b[6n" * 50_000 + b"\x1b" * 100_000 + b"\x1b[" * 50_000
+    answers = queries.answers(flood, ROWS, COLS)
+    assert answers == b"\x1b[30;1R" * 50_000
+    assert queries.answers(b"c", ROWS, COLS) == b"\x1b[?1;2c"  # the last ESC [ completes
+
+
+def test_forget_drops_a_half_query() -> None:
+    queries = TerminalQueries()
+    assert queries.answers(b"\x1b[6", ROWS, COLS) == b""
+    queries.forget()
+    assert queries.answers(b"n", ROWS, COLS) == b""
+
+
+def test_the_window_size_is_the_one_asked_with() -> None:
+    queries = TerminalQueries()
+    assert queries.answers(b"\x1b[6n\x1b[18t", 24, 80) == b"\x1b[24;1R\x1b[8;24;80t"
