@@ -7,9 +7,14 @@ screen is taken over.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from gzia.contract import InvalidInputError
 from gzia.i18n import N_
+
+if TYPE_CHECKING:
+    from gzia.sessions.store import SessionStore
+    from gzia.tui.context import TuiContext
 
 
 def on_a_terminal() -> bool:
@@ -28,4 +33,13 @@ def open_tui(directory: str | None) -> None:
                                             "--json'"))
     from gzia.tui.app import run_app
 
-    run_app(store)
+    run_app(tui_context(store))
+
+
+def tui_context(store: SessionStore) -> TuiContext:
+    """The TUI's context for ``store``: with gz-ia's read-only tools, which a supervised
+    agent started or resumed from the TUI calls without asking, as under ``gz-ia chat``."""
+    from gzia.orchy.preapproved import read_only_tools
+    from gzia.tui.context import TuiContext
+
+    return TuiContext(store, preapproved_tools=read_only_tools())

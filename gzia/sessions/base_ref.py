@@ -69,10 +69,11 @@ def choose_base(project: Project, base: str | None, fetch: bool) -> BaseChoice |
     return BaseChoice(commit, None)
 
 
-def fetch_branch(directory: Path, branch: str) -> str:
-    """Fetch ``branch`` from its remote into its remote-tracking ref; returns the remote."""
+def fetch_branch(directory: Path, branch: str, remote: str | None = None) -> str:
+    """Fetch ``branch`` from ``remote`` (default: the remote it tracks) into its
+    remote-tracking ref; returns the remote."""
     _refuse_option_like(branch)
-    remote = upstream_remote(directory, branch)
+    remote = remote or upstream_remote(directory, branch)
     refspec = f"+refs/heads/{branch}:refs/remotes/{remote}/{branch}"
     done = run_git(["fetch", "--no-tags", "--quiet", remote, refspec], directory,
                    timeout=FETCH_TIMEOUT_S)

@@ -24,7 +24,6 @@ from textual.driver import Driver
 
 from gzia.contract import TerminatedError
 from gzia.i18n import N_, gettext
-from gzia.sessions.store import SessionStore
 from gzia.tui.context import TuiContext
 from gzia.tui.keys import key, translate_bindings
 from gzia.tui.palette import ScreenActions
@@ -138,10 +137,10 @@ def hung_up(fd: int) -> bool:
                for _, events in poller.poll(0))
 
 
-def run_app(store: SessionStore) -> None:
+def run_app(context: TuiContext) -> None:
     """Run the TUI on this terminal until the user quits, or until the terminal is gone
     (then :class:`TerminatedError`: exit 143, as for SIGHUP in every other command)."""
-    app = GzApp(TuiContext(store), terminal_fd=sys.stdin.fileno())
+    app = GzApp(context, terminal_fd=sys.stdin.fileno())
     with signals_for(app):
         app.run()
     if app.terminal_lost:

@@ -224,13 +224,16 @@ def attach(store: SessionStore, record: SessionRecord) -> str:
 DETACH_BYTE = 0x1D  # Ctrl-], the CLI's default --detach-key
 
 
-def resume(store: SessionStore, record: SessionRecord) -> None:
+def resume(store: SessionStore, record: SessionRecord,
+           preapproved_tools: tuple[str, ...]) -> None:
     """``gz-ia session resume`` in the foreground, on this terminal (given up by the
-    caller): its launch lines and, when the agent completes, its closing lines."""
+    caller): its launch lines and, when the agent completes, its closing lines;
+    ``preapproved_tools`` as the command pre-approves them (the TUI's context)."""
     from gzia.sessions.resuming import ResumeRequest
     from gzia.sessions.resuming import resume as resume_run
     from gzia.sessions.run import RunEnd
     from gzia.sessions.run_errors import run_error
+    from gzia.sessions.run_options import RunOptions
     from gzia.views.launch import launch_warnings
     from gzia.views.problems import warning_line
     from gzia.views.sessions import finished_lines
@@ -241,7 +244,8 @@ def resume(store: SessionStore, record: SessionRecord) -> None:
         say(gettext("↻ Resuming session [{id}] in [{dir}]...", id=resumed.id,
                     dir=workspace.target_dir))
 
-    run = resume_run(ResumeRequest(record.id, str(store.project.root)), launched)
+    options = RunOptions(preapproved_tools=preapproved_tools)
+    run = resume_run(ResumeRequest(record.id, str(store.project.root), options), launched)
     if run.end is not RunEnd.COMPLETED:
         raise run_error(run)
     for line in finished_lines(run.record):

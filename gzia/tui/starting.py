@@ -149,11 +149,11 @@ def profile_names(project: Project) -> list[str]:
     return sorted(load_catalog(locations(project.root, project.base)).profiles)
 
 
-def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = None,
-          ) -> SessionRun:
+def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = None, *,
+          preapproved_tools: tuple[str, ...]) -> SessionRun:
     """Start the session as ``gz-ia chat [-b] -p P -m M --profile ... --label ... --timeout S
     --name N --base B -i PROMPT`` does, or, with a command, as ``gz-ia exec [-b] ... -- CMD
-    ARGS`` does.
+    ARGS`` does; ``preapproved_tools``: the tools chat pre-approves (the TUI's context).
 
     In the foreground this returns when the agent has ended (the caller has handed it the
     terminal); in the background, once the holder reports the agent running.
@@ -181,7 +181,8 @@ def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = 
                              pty=choice.background or sandbox,
                              background=background_options(choice.background),
                              labels=choice.labels or None, profiles=choice.profiles,
-                             name=choice.name, base=choice.base, sandbox=sandbox)
+                             name=choice.name, base=choice.base, sandbox=sandbox,
+                             preapproved_tools=preapproved_tools)
     return start_session(request, watchdog=configured_watchdog(choice.timeout_s),
                          on_launch=on_launch)
 
@@ -210,8 +211,10 @@ def launch_report(choice: Choice, kept: list[str] | None = None) -> LaunchCallba
     return launched
 
 
-def start_in_background(project_dir: Path, choice: Choice) -> tuple[str, list[str]]:
+def start_in_background(project_dir: Path, choice: Choice,
+                        preapproved_tools: tuple[str, ...]) -> tuple[str, list[str]]:
     """``gz-ia chat -b``: the new session's id, and the warnings chat would print."""
     warnings: list[str] = []
-    run = start(project_dir, choice, on_launch=launch_report(choice, warnings))
+    run = start(project_dir, choice, on_launch=launch_report(choice, warnings),
+                preapproved_tools=preapproved_tools)
     return run.record.id, warnings

@@ -43,6 +43,6 @@ def test_the_terminal_ui_starts_sandboxed_when_the_setting_says_so(
     monkeypatch.setenv("GZ_SANDBOX_NETWORK", "none")
 
     session, _ = start_in_background(repo, Choice("shell", "supervised", command=("true",),
-                                                  background=True))
+                                                  background=True), preapproved_tools=())
 
     assert wait_final(repo, session)["sandbox"]["network"] == "none"

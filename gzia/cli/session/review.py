@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from gzia.cli import output
 from gzia.cli.session.common import open_session, session_command
+from gzia.cli.session.resolve import RESOLVE_OPTIONS, hand_off
 from gzia.contract import InvalidInputError
 from gzia.i18n import N_, gettext
+
+if TYPE_CHECKING:
+    import httpx
+
+    from gzia.config import Config
+    from gzia.sessions.record import SessionRecord
+    from gzia.sessions.review import PrResult
+    from gzia.sessions.store import SessionStore
 
 BODY_LIMIT = 1 << 20
 """Bytes of ``--body-file`` read at most (far above what a forge shows)."""
@@ -47,10 +57,12 @@ def push_command(session: str, remote: str, squash: bool, directory: str | None)
     click.option("--status", "refresh", is_flag=True,
                  help="Only read the pull request's state now (open, merged, closed)."),
     click.option("--merge", is_flag=True, help="Merge the pull request on the forge."),
+    *RESOLVE_OPTIONS,
 ])
 def pr_command(session: str, remote: str, squash: bool, base: str | None,  # noqa: PLR0917 - one per option
                title: str | None, body_file: str | None, draft: bool,
                reviewers: tuple[str, ...], refresh: bool, merge: bool,
+               resolve_with_agent: bool, provider: str | None,
                directory: str | None) -> None:
     from gzia.config import load_config
     from gzia.sessions.review import (
@@ -62,17 +74,43 @@ def pr_command(session: str, remote: str, squash: bool, base: str | None,  # noq
     from gzia.update.client import make_client
     from gzia.views.review import render_pr
 
+    if resolve_with_agent and not merge:
+        raise InvalidInputError(N_("--resolve-with-agent applies to --merge: it hands a "
+                                   "conflict that stops the merge to an agent"),
+                                details={"option": "--resolve-with-agent"})
     store, record = open_session(session, directory)
     body = _read_body(body_file) if body_file is not None else None
     config = load_config()
     with make_client() as client:
-        if refresh or merge:
+        if merge and resolve_with_agent:
+            result = _merge_or_hand_off(store, record, config, client, provider)
+            if result is None:
+                return
+        elif refresh or merge:
             result = refresh_pull_request(store, record, config, client, merge=merge)
         else:
             forge = forge_for(store, remote, config, client)
             options = PrOptions(remote, base, title, body, draft, list(reviewers), squash)
             result = open_pull_request(store, record, forge, options)
     output.emit(result.to_json(), lambda: output.lines(render_pr(result)))
+
+
+def _merge_or_hand_off(store: SessionStore, record: SessionRecord, config: Config,
+                       client: httpx.Client, provider: str | None) -> PrResult | None:
+    """Merge on the forge; a conflict that stops it goes to a resolving session, as
+    ``session update --resolve-with-agent`` hands one (None: handed off, reported)."""
+    from gzia.contract import ConflictError
+    from gzia.sessions.review import pr_conflict, refresh_pull_request
+
+    try:
+        return refresh_pull_request(store, record, config, client, merge=True)
+    except ConflictError as refused:
+        conflict = pr_conflict(store, record, refused)
+        if "base_commit" not in conflict.details:
+            raise conflict from None
+    hand_off(store, record, conflict, base_commit=conflict.details["base_commit"],
+             base_name=conflict.details["base"], provider=provider)
+    return None
 
 
 def _read_body(path: str) -> str:

@@ -9,7 +9,12 @@ either way can be handed to an agent.
 
 from __future__ import annotations
 
-from gzia.sessions.merge.base_update import BaseTarget, UpdateResult, update_session
+from gzia.sessions.merge.base_update import (
+    BaseTarget,
+    UpdateResult,
+    refuse_update_conflicts,
+    update_session,
+)
 from gzia.sessions.merge.checks import dirty_worktree, injected_files
 from gzia.sessions.merge.handoff import (
     RESOLVES_LABEL,
@@ -22,4 +27,5 @@ from gzia.sessions.merge.service import MergePreview, MergeResult, merge_session
 
 __all__ = ["RESOLVES_LABEL", "BaseTarget", "ConflictHandoff", "MergePreview", "MergeResult",
            "SavedIndex", "UpdateResult", "dirty_worktree", "injected_files", "merge_base_into",
-           "merge_session", "prepare_handoff", "preview_merge", "update_session"]
+           "merge_session", "prepare_handoff", "preview_merge", "refuse_update_conflicts",
+           "update_session"]

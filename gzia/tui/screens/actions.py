@@ -169,9 +169,9 @@ class SessionActions(GzScreen):
             lambda: services.attach(store, record)))
 
     def action_resume(self) -> None:
-        store = self.context.store
+        store, tools = self.context.store, self.context.preapproved_tools
         self._with_current(lambda record: self._on_the_terminal(
-            lambda: _resumed(store, record)))
+            lambda: _resumed(store, record, tools)))
 
     def _on_the_terminal(self, job: Callable[[], str]) -> None:
         """Give the terminal to ``job`` (attach, resume), the TUI suspended meanwhile."""
@@ -232,8 +232,8 @@ def lost_lines(preview: DeletePreview) -> list[str]:
     return lines
 
 
-def _resumed(store: SessionStore, record: SessionRecord) -> str:
-    services.resume(store, record)
+def _resumed(store: SessionStore, record: SessionRecord, tools: tuple[str, ...]) -> str:
+    services.resume(store, record, tools)
     return gettext("Session '{id}' ended; back in gz-ia.", id=record.id)
 
 

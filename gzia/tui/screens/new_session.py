@@ -172,8 +172,8 @@ class NewSessionScreen(GzScreen):
             self.busy = True
             self._say(gettext("Starting the session..."))
             self.refresh_bindings()
-            project_dir = self.context.store.project.base
-            self.call(lambda: starting.start_in_background(project_dir, choice),
+            project_dir, tools = self.context.store.project.base, self.context.preapproved_tools
+            self.call(lambda: starting.start_in_background(project_dir, choice, tools),
                       self._started_in_background, group="start", failed=self._failed)
         else:
             self._run_in_foreground(choice)
@@ -205,7 +205,8 @@ class NewSessionScreen(GzScreen):
         try:
             with self._terminal_handed_over():
                 run = starting.start(self.context.store.project.base, choice,
-                                     on_launch=starting.launch_report(choice))
+                                     on_launch=starting.launch_report(choice),
+                                     preapproved_tools=self.context.preapproved_tools)
         except Exception as exc:  # the CLI's error line and hint, on the form
             self._say(problem_text(exc))
             return
