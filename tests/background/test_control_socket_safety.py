@@ -33,6 +33,7 @@ path, until = sys.argv[1], time.monotonic() + float(sys.argv[2])
 refused = 0
 while time.monotonic() < until:
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(1)  # a socket whose backlog is full (nobody accepts) would block it
     try:
         probe.connect(path)
     except ConnectionRefusedError:
