@@ -188,6 +188,37 @@ def prune(store: SessionStore) -> list[str]:
     return render_prune(report)
 
 
+def pause(store: SessionStore, session_id: str) -> str:
+    """``gz-ia session pause``: the line it prints (the stop's grace is the setting's)."""
+    from gzia.config import load_config
+    from gzia.sessions.pause import pause_session
+    from gzia.views.pausing import paused_line
+
+    timeout_s = float(load_config().get("stop_timeout"))
+    return paused_line(pause_session(store, session_id, stop_timeout_s=timeout_s))
+
+
+def revive_in_background(store: SessionStore, session_id: str,
+                         preapproved_tools: tuple[str, ...]) -> tuple[str, list[str]]:
+    """``gz-ia session revive -b``: the line it prints, and the warnings it would print
+    as the agent starts (kept for the screen: printed, they would land on the UI)."""
+    from gzia.sessions.pause import revive
+    from gzia.sessions.resuming import ResumeRequest
+    from gzia.sessions.run_options import RunOptions
+    from gzia.views.launch import launch_warnings
+
+    warnings: list[str] = []
+
+    def launched(_record: SessionRecord, workspace: Workspace) -> None:
+        warnings.extend(problem.message for problem in
+                        launch_warnings(workspace, base_changes=False))
+
+    options = RunOptions(background=True, preapproved_tools=preapproved_tools)
+    run = revive(ResumeRequest(session_id, str(store.project.root), options), launched)
+    return gettext("● Session '{id}' is running in the background (PID {pid}).",
+                   id=run.record.id, pid=run.record.pid), warnings
+
+
 def submit(record: SessionRecord, text: str) -> str:
     """``gz-ia session submit ID TEXT``: the text, then Enter."""
     return _send(record, text.encode("utf-8", "surrogateescape") + b"\r")

@@ -100,6 +100,8 @@ HOME_KEYS = [
     "a     Attach",
     "i     Input",
     "R     Rename",
+    "P     Pause",
+    "v     Revive",
     "p     Prune",
     "f5    Reload",
     "q     Quit",
@@ -146,4 +148,5 @@ async def test_the_palette_opens_on_gz_ias_actions_not_the_tables_cursor(
     titles = {entry.split("\n")[0].strip() for entry in entries}
     assert not titles & {"Cursor up", "Cursor down", "Page up", "Select", "Top", "Focus Next",
                          "Copy selected text"}
-    assert {"Attach", "Delete", "Details", "Stop", "Merge", "New", "Update"} <= titles
+    assert {"Attach", "Delete", "Details", "Stop", "Merge", "New", "Update", "Pause",
+            "Revive"} <= titles

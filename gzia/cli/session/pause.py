@@ -12,10 +12,9 @@ from gzia.cli import output
 from gzia.cli.run_options import run_options
 from gzia.cli.session.common import open_store, session_command
 from gzia.cli.session.stop import STOP_TIMEOUT, stop_timeout_s
-from gzia.i18n import N_, gettext
+from gzia.i18n import gettext
 
 if TYPE_CHECKING:
-    from gzia.sessions.pause import PauseResult
     from gzia.sessions.run_options import RunOptions
 
 
@@ -26,25 +25,13 @@ if TYPE_CHECKING:
 def pause_command(session: str, timeout: float | None, directory: str | None) -> None:
     from gzia.sessions.ids import validate_session_ref
     from gzia.sessions.pause import pause_session
+    from gzia.views.pausing import paused_line
 
     validate_session_ref(session)
     result = pause_session(open_store(directory), session,
                            stop_timeout_s=stop_timeout_s(timeout))
     output.emit({**result.record.to_json(), "pause": result.to_json()},
-                human=lambda: output.line(_paused_line(result)))
-
-
-def _paused_line(result: PauseResult) -> str:
-    record = result.record
-    if result.already_paused:
-        return gettext("✧ Session '{id}' is already paused.", id=record.id)
-    key = (N_("✓ Session '{id}' paused: its work is committed on {branch} ({commit}) and its "
-              "worktree was removed; bring it back with gz-ia session revive {id}")
-           if result.commit.committed else
-           N_("✓ Session '{id}' paused: nothing was uncommitted, its work is on {branch}, and its "
-              "worktree was removed; bring it back with gz-ia session revive {id}"))
-    return gettext(key, id=record.id, branch=f"harness/{record.id}",
-                   commit=(result.commit.commit or "")[:12])
+                human=lambda: output.line(paused_line(result)))
 
 
 @session_command(

@@ -1,12 +1,12 @@
 """The actions on one session, shared by the sessions screen and the detail screen.
 
 Each calls the service its ``gz-ia session`` command calls (:mod:`gzia.tui.services`).
-Kill, merge, delete and prune ask first (:class:`ConfirmScreen`); kill, merge and delete
+Kill, merge, delete, pause and prune ask first (:class:`ConfirmScreen`); kill, merge and delete
 run their command's checks before the question, so a refusal they already know is shown
 at once, without a question first. Merge shows the files it would bring in; a delete that
 would be refused offers the forced delete, asked twice, the second time listing what is
 lost. Attach and resume give the terminal to the session: the TUI is suspended until
-the session detaches or ends.
+the session detaches or ends; revive resumes a paused session in the background instead.
 """
 
 from __future__ import annotations
@@ -135,6 +135,34 @@ class SessionActions(GzScreen):
                     "branches that have no record?"), lambda: self.call(
             lambda: services.prune(store),
             lambda lines: self._report(pgettext("tui.prune_title", "Prune"), lines)))
+
+    def action_pause(self) -> None:
+        self._with_current(self._pause)
+
+    def _pause(self, record: SessionRecord) -> None:
+        """``session pause``, asked first: a running agent is stopped, the uncommitted work
+        committed on the session's branch and the worktree removed."""
+        store = self.context.store
+        ask(self, gettext("Pause session '{id}'? Its agent is stopped if it runs, its "
+                          "uncommitted work is committed on its branch and its worktree is "
+                          "removed.", id=record.id),
+            lambda: self.call(lambda: services.pause(store, record.id), self._done))
+
+    def action_revive(self) -> None:
+        self._with_current(self._revive)
+
+    def _revive(self, record: SessionRecord) -> None:
+        """``session revive -b``: the worktree back, the agent resumed in the background
+        (the TUI keeps the terminal); the warnings it would print, shown."""
+        store, tools = self.context.store, self.context.preapproved_tools
+
+        def revived(result: tuple[str, list[str]]) -> None:
+            message, warnings = result
+            for warning in warnings:
+                self.notify(warning, severity="warning", markup=False)
+            self._done(message)
+
+        self.call(lambda: services.revive_in_background(store, record.id, tools), revived)
 
     def action_send_input(self) -> None:
         self._with_current(self._send_input)

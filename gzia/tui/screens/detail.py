@@ -64,6 +64,8 @@ class DetailScreen(SessionActions):
         key("m", "merge", N_("Merge")),
         key("d", "delete", N_("Delete")),
         key("R", "rename", N_("Rename"), show=False),
+        key("P", "pause", N_("Pause"), show=False),
+        key("v", "revive", N_("Revive"), show=False),
         key("p", "prune", NC_("tui.key_prune", "Prune"), show=False),
         key("f5", "reload", N_("Reload"), show=False),
         *(key(str(n), f"tab('{name}')", label, show=False)

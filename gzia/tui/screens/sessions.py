@@ -71,6 +71,8 @@ class SessionsScreen(SessionActions):
         key("a", "attach", N_("Attach")),
         key("i", "send_input", N_("Input"), show=False),
         key("R", "rename", N_("Rename"), show=False),
+        key("P", "pause", N_("Pause"), show=False),
+        key("v", "revive", N_("Revive"), show=False),
         key("p", "prune", NC_("tui.key_prune", "Prune"), show=False),
         key("f5", "reload", N_("Reload"), show=False),
         key("q", "app.quit", N_("Quit")),

@@ -1,0 +1,24 @@
+"""The line ``gz-ia session pause`` prints, said by the command line and the TUI alike."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gzia.i18n import N_, gettext
+
+if TYPE_CHECKING:
+    from gzia.sessions.pause import PauseResult
+
+
+def paused_line(result: PauseResult) -> str:
+    """What a pause did: already paused, or the work committed (or nothing to commit)."""
+    record = result.record
+    if result.already_paused:
+        return gettext("✧ Session '{id}' is already paused.", id=record.id)
+    key = (N_("✓ Session '{id}' paused: its work is committed on {branch} ({commit}) and its "
+              "worktree was removed; bring it back with gz-ia session revive {id}")
+           if result.commit.committed else
+           N_("✓ Session '{id}' paused: nothing was uncommitted, its work is on {branch}, and its "
+              "worktree was removed; bring it back with gz-ia session revive {id}"))
+    return gettext(key, id=record.id, branch=f"harness/{record.id}",
+                   commit=(result.commit.commit or "")[:12])
