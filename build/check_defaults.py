@@ -9,7 +9,7 @@ user, and each sets their own.
 import sys
 from pathlib import Path
 
-from gzia.config import read_config_file, read_policy_file
+from gzia.config_files import read_config_file, read_policy_file
 from gzia.contract import GzError
 from gzia.settings import SETTINGS_BY_KEY
 

@@ -62,7 +62,7 @@ class Policy:
 
 
 def policy_files(environ: Mapping[str, str]) -> list[Path]:
-    """The policy files, lowest first (:func:`gzia.config.load_policy` reads them)."""
+    """The policy files, lowest first (:func:`gzia.config_files.load_policy` reads them)."""
     extra = environ.get(POLICY_FILE_VARIABLE)
     files = [Path(extra).expanduser()] if extra else []
     return [*files, BUILTIN_POLICY, system_policy_file()]

@@ -8,7 +8,8 @@ import click
 
 from gzia.cli import completers, output
 from gzia.cli.command import argument, group
-from gzia.config import Value, load_config, paths, write_config_value
+from gzia.config import Value, load_config, paths
+from gzia.config_files import write_config_value
 from gzia.i18n import gettext
 from gzia.policy import refuse_override
 

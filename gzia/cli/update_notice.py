@@ -13,9 +13,10 @@ import os
 import time
 
 from gzia.cli.output import Output
-from gzia.config import BOOLEAN_WORDS, load_config, paths
+from gzia.config import load_config, paths
 from gzia.contract import GzError
 from gzia.i18n import gettext
+from gzia.setting_values import BOOLEAN_WORDS
 
 QUIET_COMMANDS = frozenset({"update", "mcp", "completion"})
 """Commands after which no notice is shown and no check started: ``update`` itself, and

@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gzia.config import bad_value, setting_for
 from gzia.contract import DriverNotFoundError, InvalidInputError, Permission
 from gzia.drivers.base import Driver
 from gzia.i18n import N_, gettext
 from gzia.plugins import PluginFailure, load_group
+from gzia.setting_values import bad_value, setting_for
 
 GROUP = "gzia.drivers"
 PREFERRED_PROVIDERS = ("agy", "claude", "opencode", "pi-agent")

@@ -9,15 +9,17 @@ written again keeps them byte for byte, and so it keeps every field it does not 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import Enum, StrEnum
-from pathlib import Path
 from types import UnionType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from datetime import datetime
+from gzia.sessions.sparse_fields import SPARSE_READERS, HolderRef, take_sparse
+from gzia.sessions.timestamps import elapsed_ms, now_rfc3339, parse_rfc3339
+
+__all__ = ["NO_EXIT_CODE", "SCHEMA_VERSION", "SPARSE", "HolderRef", "HolderState",
+           "RecordFormatError", "SessionRecord", "Status", "elapsed_ms", "json_bytes",
+           "json_types", "now_rfc3339", "parse_rfc3339"]
 
 SCHEMA_VERSION = 2
 """1 is the original gz-ia (no ``schema_version`` field); 2 adds the fields below."""
@@ -57,40 +59,6 @@ def json_bytes(text: str) -> bytes:
 
 class RecordFormatError(ValueError):
     """A record file whose JSON does not have the shape of a session record."""
-
-
-@dataclass(frozen=True)
-class HolderRef:
-    """The holder of a background run, as its record names it."""
-
-    pid: int
-    start_time: str
-    socket: Path
-    more: dict[str, Any] = field(default_factory=dict, compare=False)
-    """Keys a newer gz-ia added to the field: written back unchanged."""
-
-    @classmethod
-    def from_json(cls, raw: object) -> HolderRef | None:
-        """The holder a record's field names, or None when it is unusable (it then stays
-        in ``extras``, written back as it was)."""
-        if not isinstance(raw, dict):
-            return None
-        pid, start, sock = raw.get("pid"), raw.get("start_time"), raw.get("socket")
-        if type(pid) is not int or pid <= 1 or not isinstance(start, str) \
-                or not isinstance(sock, str):
-            return None  # without a start time a pid proves nothing
-        more = {k: v for k, v in raw.items() if k not in ("pid", "start_time", "socket")}
-        return cls(pid, start, Path(sock), more)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"pid": self.pid, "start_time": self.start_time, "socket": str(self.socket),
-                **self.more}
-
-    def alive(self) -> bool:
-        # lazy: start-up speed (off the path of session list and --help)
-        from gzia.supervisor.procinfo import is_process_alive
-
-        return is_process_alive(self.pid, self.start_time)
 
 
 SPARSE = {"sparse": True}
@@ -215,7 +183,7 @@ class SessionRecord:
         return data
 
     def _sparse_json(self) -> dict[str, Any]:
-        values = {name: getattr(self, name) for name in _SPARSE_READERS}
+        values = {name: getattr(self, name) for name in SPARSE_READERS}
         if values["holder"] is not None:
             values["holder"] = values["holder"].to_json()
         return {name: value for name, value in values.items() if value is not None}
@@ -265,7 +233,7 @@ class SessionRecord:
                                              (items.values() if type(items) is dict else items)):
                 raise RecordFormatError(f"field '{name}' has an unexpected type")
         if extras:
-            _take_sparse(values, extras)
+            take_sparse(values, extras)
         values["extras"] = extras
         record = cls.__new__(cls)
         record.__dict__.update(values)
@@ -384,72 +352,6 @@ def _shape_of(data: object) -> _Shape:
     return verdict
 
 
-def _string_list(value: object) -> list[str] | None:
-    return value if type(value) is list and all(type(i) is str for i in value) else None
-
-
-def _text(value: object) -> str | None:
-    return value if type(value) is str else None
-
-
-def _session_id(value: object) -> str | None:
-    """An id as gz-ia makes them (8 lowercase hex characters); anything else stays aside."""
-    if type(value) is str and len(value) == 8 and all(c in "0123456789abcdef" for c in value):
-        return value
-    return None
-
-
-def _true(value: object) -> bool | None:
-    return True if value is True else None
-
-
-def _false(value: object) -> bool | None:
-    return False if value is False else None
-
-
-def _warnings(value: object) -> list[dict[str, str]] | None:
-    if type(value) is not list or not all(
-            type(item) is dict and all(type(v) is str for v in item.values()) for item in value):
-        return None
-    return value
-
-
-def _sandbox(value: object) -> dict[str, Any] | None:
-    if type(value) is not dict or type(value.get("network")) is not str:
-        return None
-    lists = (_string_list(value.get(key)) for key in ("rw", "hidden"))
-    return value if all(item is not None for item in lists) else None
-
-
-def _pull_request(value: object) -> dict[str, Any] | None:
-    if type(value) is not dict or type(value.get("number")) is not int \
-            or not all(type(value.get(key)) is str for key in ("url", "state")):
-        return None
-    return value
-
-
-_SPARSE_READERS: dict[str, Callable[[object], Any]] = {
-    "command": _string_list, "allow_push": _true, "holder": HolderRef.from_json,
-    "holder_warnings": _warnings, "name": _text, "state": _text, "state_since": _text,
-    "state_reason": _text, "notify": _false, "stop_requested_at": _text,
-    "sandbox": _sandbox,
-    "base_remote": _text,
-    "paused_at": _text, "paused_from": _text,
-    "parent_id": _session_id,
-    "pull_request": _pull_request,
-}
-"""Each sparse field, in its written order, and how it is read: a value of another form
-stays in ``extras``."""
-
-
-def _take_sparse(values: dict[str, Any], extras: dict[str, Any]) -> None:
-    for name, read in _SPARSE_READERS.items():
-        if name in extras:
-            typed = read(extras[name])
-            if typed is not None:
-                values[name] = typed
-                del extras[name]
-
 
 def _values_and_extras(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The general path: unknown fields kept aside, nulls in required fields ignored."""
@@ -467,40 +369,3 @@ def _values_and_extras(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, 
         else:
             raise RecordFormatError(f"field '{key}' has an unexpected type")
     return values, extras
-
-
-def now_rfc3339() -> str:
-    """The current time as RFC 3339 in UTC with microseconds (``...Z``)."""
-    from datetime import UTC, datetime  # here, not at the top: listing in JSON needs none
-
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def parse_rfc3339(text: str) -> datetime:
-    """Parse RFC 3339 / Go's RFC3339Nano (nanoseconds are cut to microseconds)."""
-    from datetime import UTC, datetime
-
-    value = text.strip()
-    if value.endswith(("Z", "z")):
-        value = value[:-1] + "+00:00"
-    date_part, sep, rest = value.partition(".")
-    if sep:
-        digits = len(rest) - len(rest.lstrip("0123456789"))
-        fraction, zone = rest[:digits], rest[digits:]
-        value = f"{date_part}.{fraction[:6].ljust(6, '0')}{zone}" if fraction else date_part + zone
-    parsed = datetime.fromisoformat(value)
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed
-
-
-def elapsed_ms(started_at: str, finished_at: str | None = None) -> int | None:
-    """Milliseconds between two RFC 3339 times (``finished_at`` defaults to now)."""
-    from datetime import UTC, datetime
-
-    try:
-        start = parse_rfc3339(started_at)
-        end = parse_rfc3339(finished_at) if finished_at else datetime.now(UTC)
-    except ValueError:
-        return None
-    return max(0, int((end - start).total_seconds() * 1000))

@@ -30,7 +30,7 @@ def package_files(package: str) -> list[Path]:
 CORE = ("gzia.contract", "gzia.config", "gzia.settings", "gzia.credentials", "gzia.i18n",
         "gzia.plugins", "gzia.proc", "gzia.atomic", "gzia.filelock", "gzia.selfexec",
         "gzia._version", "gzia.preflight", "gzia.extraction", "gzia.stale_builds",
-        "gzia.policy")
+        "gzia.policy", "gzia.config_files", "gzia.setting_values")
 """The modules at the top of ``gzia/`` that every layer may import."""
 LAYERS: dict[str, tuple[str, ...]] = {
     "tui": ("views", "sessions", "supervisor", "drivers", "profiles", "update"),
@@ -102,9 +102,10 @@ def test_nothing_below_the_command_line_imports_it() -> None:
 def test_core_modules_import_nothing_above_them() -> None:
     core = ("contract.py", "config.py", "settings.py", "credentials.py", "plugins.py", "proc.py",
             "atomic.py", "filelock.py", "selfexec.py", "i18n/__init__.py", "preflight.py",
-            "policy.py")
+            "policy.py", "config_files.py", "setting_values.py")
     allowed = ("gzia.contract", "gzia.config", "gzia.settings", "gzia.credentials", "gzia.i18n",
-               "gzia.atomic", "gzia.filelock", "gzia._version", "gzia.preflight", "gzia.policy")
+               "gzia.atomic", "gzia.filelock", "gzia._version", "gzia.preflight", "gzia.policy",
+               "gzia.config_files", "gzia.setting_values")
     for name in core:
         for module in imported_gzia_modules(GZIA / name):
             assert module.startswith(allowed), f"{name} imports {module}"

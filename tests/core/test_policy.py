@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 import gzia.policy
-from gzia.config import load_config, load_policy, paths
+from gzia.config import load_config, paths
+from gzia.config_files import load_policy
 from gzia.policy import system_policy_file
 from gzia.sessions.run_settings import direct_allowed, push_allowed
 

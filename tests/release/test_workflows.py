@@ -99,7 +99,7 @@ def test_the_release_builds_with_the_committed_defaults_and_keys() -> None:
     assert parsed.keys_dir == REPO / "release" / "keys"
     example = (REPO / "release" / "defaults.example.toml").read_text()
     assert "release/defaults.toml" in (WORKFLOWS / "release.yml").read_text()
-    from gzia.config import read_config_file
+    from gzia.config_files import read_config_file
 
     assert set(read_config_file(REPO / "release" / "defaults.example.toml")) == {
         "nexus_search_url", "forgejo_api_url"

@@ -21,7 +21,7 @@ def builtin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Where this install's embedded defaults file is (none there yet)."""
     path = tmp_path / "built-in" / "defaults.toml"
     path.parent.mkdir()
-    monkeypatch.setattr("gzia.config.BUILTIN_DEFAULTS", path)
+    monkeypatch.setattr("gzia.setting_values.BUILTIN_DEFAULTS", path)
     return path
 
 
