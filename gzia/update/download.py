@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from gzia.contract import IntegrityError, NetworkError
 from gzia.i18n import N_
@@ -22,10 +22,28 @@ PYZ_LIMIT = 1 << 30  # when the registry does not say the size
 Progress = Callable[[int, "int | None"], None]
 
 
-def _too_large(file: ReleaseFile, limit: int) -> IntegrityError:
+def too_large(name: str, limit: int) -> IntegrityError:
     return IntegrityError(N_("{file} is larger than expected ({limit} bytes); download stopped"),
-                          file=file.name, limit=limit,
-                          details={"file": file.name, "limit": limit})
+                          file=name, limit=limit, details={"file": name, "limit": limit})
+
+
+def write_chunks(chunks: Iterable[bytes], out: BinaryIO, digest: Any, *, name: str,
+                 limit: int, total: int | None, progress: Progress | None) -> int:
+    """Write ``chunks`` to ``out`` (fsynced at the end), hashing them into ``digest``;
+    stops with ``INTEGRITY`` as soon as more than ``limit`` bytes came. Returns the size.
+    One copy loop for a download and for a release read from disk (``update --from``)."""
+    size = 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > limit:
+            raise too_large(name, limit)
+        digest.update(chunk)
+        out.write(chunk)
+        if progress is not None:
+            progress(size, total)
+    out.flush()
+    os.fsync(out.fileno())
+    return size
 
 
 def _failed(file: ReleaseFile, failure: SourceFailure) -> NetworkError:
@@ -44,7 +62,7 @@ def fetch_small(client: httpx.Client, file: ReleaseFile, credentials: Credential
             for chunk in response.iter_bytes():
                 received += len(chunk)
                 if received > limit:
-                    raise _too_large(file, limit)
+                    raise too_large(file.name, limit)
                 chunks.append(chunk)
     except SourceFailure as failure:
         raise _failed(file, failure) from failure
@@ -101,25 +119,16 @@ def stream_to_file(client: httpx.Client, file: ReleaseFile, credentials: Credent
     :data:`PYZ_LIMIT` when it announced nothing).
     """
     limit = file.size if file.size is not None else PYZ_LIMIT
-    received = 0
     try:
         with open_stream(client, file.url, credentials) as response, \
                 destination.open("wb") as out, translate_errors(file.url, client), \
                 BackgroundSha256() as digest:
             announced = int(response.headers.get("content-length") or -1)
             if announced > limit:
-                raise _too_large(file, limit)
+                raise too_large(file.name, limit)
             total = file.size if file.size is not None else (announced if announced >= 0 else None)
-            for chunk in response.iter_bytes():
-                received += len(chunk)
-                if received > limit:
-                    raise _too_large(file, limit)
-                digest.update(chunk)
-                out.write(chunk)
-                if progress is not None:
-                    progress(received, total)
-            out.flush()
-            os.fsync(out.fileno())
+            received = write_chunks(response.iter_bytes(), out, digest, name=file.name,
+                                    limit=limit, total=total, progress=progress)
     except SourceFailure as failure:
         raise _failed(file, failure) from failure
     return digest.hexdigest(), received

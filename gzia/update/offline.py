@@ -63,20 +63,12 @@ class LocalFolder:
 
     def stream(self, name: str, destination: Path,
                progress: download.Progress | None) -> tuple[str, int]:
-        source = self.path / name
-        digest, size = hashlib.sha256(), 0
-        with _open(source) as reader, destination.open("wb") as out:
-            total = os.fstat(reader.fileno()).st_size
-            while chunk := reader.read(_CHUNK):
-                size += len(chunk)
-                if size > download.PYZ_LIMIT:
-                    raise _too_large(name, download.PYZ_LIMIT)
-                digest.update(chunk)
-                out.write(chunk)
-                if progress is not None:
-                    progress(size, total)
-            out.flush()
-            os.fsync(out.fileno())
+        digest = hashlib.sha256()
+        with _open(self.path / name) as reader, destination.open("wb") as out:
+            size = download.write_chunks(iter(lambda: reader.read(_CHUNK), b""), out, digest,
+                                         name=name, limit=download.PYZ_LIMIT,
+                                         total=os.fstat(reader.fileno()).st_size,
+                                         progress=progress)
         return digest.hexdigest(), size
 
 
@@ -116,13 +108,8 @@ def _read_bounded(path: Path, limit: int) -> bytes:
     with _open(path) as reader:
         data: bytes = reader.read(limit + 1)
     if len(data) > limit:
-        raise _too_large(path.name, limit)
+        raise download.too_large(path.name, limit)
     return data
-
-
-def _too_large(name: str, limit: int) -> IntegrityError:
-    return IntegrityError(N_("{file} is larger than expected ({limit} bytes); download stopped"),
-                          file=name, limit=limit, details={"file": name, "limit": limit})
 
 
 @dataclass(frozen=True)
