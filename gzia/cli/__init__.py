@@ -150,9 +150,19 @@ def flush_output(exit_code: int) -> int:
 
 
 def reader_went_away() -> int:
-    """The reader closed our stdout (``gz-ia ... | head -1``): stop quietly, exit 0."""
-    discard("stdout")
+    """The reader closed our stdout or stderr (``gz-ia ... | head -1``): stop quietly, exit 0."""
+    settle_streams()
     return 0
+
+
+def settle_streams() -> None:
+    """Write what stdout and stderr still buffer; a stream whose reader went away is
+    discarded, so that the interpreter's last flush on its way out does not fail again."""
+    for name in ("stdout", "stderr"):
+        try:
+            getattr(sys, name).flush()
+        except (OSError, ValueError):
+            discard(name)
 
 
 def output_failed(exc: OSError) -> int:

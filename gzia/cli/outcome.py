@@ -53,7 +53,8 @@ def succeeded(out: Output) -> int:
             text = encode_envelope(envelope(True, out.data, [], out.warnings))
         except ValueError as exc:  # a value JSON cannot hold: the outcome is that error
             return failed(out, exc)
-        out.write_document(text + "\n")
+        with reader_may_leave():
+            out.write_document(text + "\n")
     return out.outcome_exit or ExitCode.OK
 
 
@@ -61,20 +62,33 @@ def failed(out: Output, exc: BaseException) -> int:
     add_release_notice(out)
     exit_code, code = classify(exc)
     problem = problem_from(exc)
-    if out.json:
-        data = exc.data if isinstance(exc, GzError) else None
-        try:
-            text = encode_envelope(envelope(False, data, [problem], out.warnings))
-        except ValueError:
-            text = encode_envelope(envelope(False, None, [problem], []))
-        out.write_document(text + "\n")
-    else:
-        _render_error(out, problem)
+    with reader_may_leave():
+        if out.json:
+            data = exc.data if isinstance(exc, GzError) else None
+            try:
+                text = encode_envelope(envelope(False, data, [problem], out.warnings))
+            except ValueError:
+                text = encode_envelope(envelope(False, None, [problem], []))
+            out.write_document(text + "\n")
+        else:
+            _render_error(out, problem)
     if code == "INTERNAL" and out.debug:
         import traceback
 
         traceback.print_exception(exc, file=out.stderr)
     return int(exit_code)
+
+
+@contextmanager
+def reader_may_leave() -> Iterator[None]:
+    """A reader that closed stdout or stderr (``gz-ia ... | head -1``, ``2>&1 | true``)
+    while the outcome was written does not change it: the exit code stays the command's."""
+    try:
+        yield
+    except BrokenPipeError:
+        from gzia.cli import settle_streams
+
+        settle_streams()
 
 
 def _render_error(out: Output, problem: Problem) -> None:
