@@ -35,11 +35,27 @@ CLEARED_NAMES = ("LANG", "LANGUAGE", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "
                  "RUST_BACKTRACE", "DEBIAN_FRONTEND")
 
 
+def users_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` without what :data:`CLEARED_PREFIXES` and :data:`CLEARED_NAMES` name,
+    except the suite's own settings (GZ_TEST_*), which only the test code reads."""
+    return {name: value for name, value in environ.items()
+            if name.startswith("GZ_TEST_")
+            or not (name.startswith(CLEARED_PREFIXES) or name in CLEARED_NAMES)}
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """SIGINT and SIGQUIT as a terminal would deliver them. A suite started in the
+    """The user's environment for the whole process, before any test or fixture starts a
+    child: the xdist workers, the session fixtures (the pyz's build and first run, the
+    release builds) and what they start see what users have, as each test does
+    (:func:`isolated_env` clears GZ_TEST_* too).
+
+    SIGINT and SIGQUIT as a terminal would deliver them. A suite started in the
     background by a script (``cmd &``) inherits them ignored, every process it starts would
     too, and gz-ia rightly keeps an ignored SIGINT ignored: the tests that send it would
     fail for that reason alone."""
+    kept = users_environment(os.environ)
+    for name in set(os.environ) - set(kept):
+        del os.environ[name]
     for signum in (signal.SIGINT, signal.SIGQUIT):
         if signal.getsignal(signum) == signal.SIG_IGN:
             handler = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL

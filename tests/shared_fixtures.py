@@ -14,11 +14,13 @@ import pytest
 
 from gzia.i18n import set_language
 
+THOROUGH = os.environ.get("GZ_TEST_THOROUGH") == "1"  # read before a test's isolation
+
 
 def trials(usual: int, thorough: int) -> int:
     """How many random rounds a race test runs: ``usual`` in a normal run, ``thorough``
     when ``GZ_TEST_THOROUGH=1`` (a longer hunt for rare interleavings, README)."""
-    return thorough if os.environ.get("GZ_TEST_THOROUGH") == "1" else usual
+    return thorough if THOROUGH else usual
 
 
 def git(cwd: Path, *args: str) -> str:
