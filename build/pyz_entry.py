@@ -32,9 +32,15 @@ BOOTSTRAP_OVERRIDES = (
 )
 
 
-def extraction_dir():
-    name = os.path.basename(os.path.realpath(sys.argv[0]))
+def extraction_dir(name=gzia_extraction.APP_NAME):
+    """One extraction per build, whatever the file is called (the demo's dist/gz-ia.pyz and
+    the installed ~/.local/bin/gz-ia share it); shiv's own bootstrap (a SHIV_* override)
+    looks for it under the file's name instead."""
     return os.path.join(gzia_extraction.extraction_root(), f"{name}_{BUILD_ID}")
+
+
+def file_name():
+    return os.path.basename(os.path.realpath(sys.argv[0]))
 
 
 def extract(extraction):
@@ -53,10 +59,10 @@ def extract(extraction):
                                              env.compile_workers)
 
 
-def held_extraction():
+def held_extraction(extraction):
     """This build's extraction, marked in use by this process, and whether this start
     extracted it."""
-    extraction, extracted = extraction_dir(), False
+    extracted = False
     for _ in range(5):  # a clean-up elsewhere may remove it between the two steps
         if not os.path.isdir(os.path.join(extraction, "site-packages")):
             extract(extraction)
@@ -90,7 +96,8 @@ if any(os.environ.get(name) for name in BOOTSTRAP_OVERRIDES):
     import _bootstrap
 
     os.environ.setdefault("SHIV_ROOT", gzia_extraction.extraction_root())
-    held_extraction()  # shiv's bootstrap cannot extract the one member; it finds them here
+    # shiv's bootstrap cannot extract the one member; it finds them here
+    held_extraction(extraction_dir(file_name()))
     _bootstrap.bootstrap()
 else:
-    start_fast(*held_extraction())
+    start_fast(*held_extraction(extraction_dir()))

@@ -1,8 +1,9 @@
 """Where the zipapp's bundled dependencies are extracted, which extractions are in use, and
 which are stale.
 
-gz-ia.pyz extracts its site-packages once per build into ``<root>/<file name>_<build id>``
-(shiv's layout). The root is ``SHIV_ROOT`` when set (``$VAR`` expanded, as shiv does), else
+gz-ia.pyz extracts its site-packages once per build into ``<root>/gz-ia_<build id>``,
+whatever the file is called (shiv's layout names it after the file: a SHIV_* override
+still does). The root is ``SHIV_ROOT`` when set (``$VAR`` expanded, as shiv does), else
 ``shiv`` in gz-ia's cache directory (``GZ_CACHE_DIR``, else the platform's: ``$XDG_CACHE_HOME``
 or ``~/.cache``, ``~/Library/Caches`` on macOS, each ``/gz-ia``), the same directory
 ``gz-ia config path`` prints as ``cache_dir``. gzia.config finds it with platformdirs; the

@@ -167,7 +167,7 @@ def _version_in(archive: zipfile.ZipFile) -> str | None:
 
 
 def build_id(path: Path) -> str | None:
-    """shiv's build id (its extraction directory is ``<name>_<build_id>``)."""
+    """shiv's build id (its extraction directory is ``gz-ia_<build_id>``)."""
     try:
         with zipfile.ZipFile(path) as archive:
             value = json.loads(archive.read("environment.json")).get("build_id")
@@ -233,15 +233,18 @@ def shiv_root() -> Path:
 
 
 def clean_shiv_cache(target_name: str, keep: set[str], root: Path | None = None) -> list[Path]:
-    """Remove extraction directories of ``target_name`` whose build id is not in ``keep``,
-    unless a running gz-ia still uses one."""
+    """Remove extraction directories of gz-ia (``gz-ia_<build id>``; older builds named
+    them after ``target_name``) whose build id is not in ``keep``, unless a running gz-ia
+    still uses one."""
+    from gzia.extraction import APP_NAME
     from gzia.stale_builds import remove_if_unused  # lazy: only where the pyz is cleaned
 
     folder = root if root is not None else shiv_root()
     if not folder.is_dir():
         return []
     removed = []
-    for prefix in (f"{target_name}_", f".{target_name}.previous_", f"{target_name}.previous_"):
+    for prefix in dict.fromkeys((f"{APP_NAME}_", f"{target_name}_", f".{target_name}.previous_",
+                                 f"{target_name}.previous_")):
         for entry in folder.glob(f"{glob_escape(prefix)}*"):
             if entry.is_dir() and entry.name[len(prefix):] not in keep \
                     and remove_if_unused(str(entry), unmarked=True):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -84,9 +85,29 @@ def test_the_pyz_extracts_under_the_cache_dir_and_removes_a_stale_build(
     with zipfile.ZipFile(pyz) as archive:
         build_id = json.loads(archive.read("environment.json"))["build_id"]
     assert sorted(p.name for p in cache.iterdir()) == sorted([
-        f".{pyz.name}_{build_id}_lock", "gz-ia.pyz_old", f"{pyz.name}_{build_id}"])
-    assert (cache / f"{pyz.name}_{build_id}" / ".in-use").is_file()
+        f".gz-ia_{build_id}_lock", "gz-ia.pyz_old", f"gz-ia_{build_id}"])
+    assert (cache / f"gz-ia_{build_id}" / ".in-use").is_file()
     assert not (Path.home() / ".shiv").exists()
+
+
+@pytest.mark.pyz
+def test_one_build_is_extracted_once_whatever_its_files_are_called(
+    pyz: Path, tmp_path: Path
+) -> None:
+    """The demo's dist/gz-ia.pyz, the installed ~/.local/bin/gz-ia and the copy an update
+    keeps for a rollback are one build: one extraction (about 100 MB), not one per name."""
+    installed = tmp_path / "bin" / "gz-ia"
+    installed.parent.mkdir()
+    shutil.copy2(pyz, installed)
+    env = {**os.environ, "SHIV_ROOT": ""}
+    for path in (pyz, installed, installed.with_name(".gz-ia.previous")):
+        if not path.exists():
+            shutil.copy2(pyz, path)
+        done = subprocess.run([sys.executable, str(path), "--version"], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+    cache = Path(os.environ["XDG_CACHE_HOME"]) / "gz-ia" / "shiv"
+    assert [p.name for p in cache.iterdir() if p.is_dir()] == [f"gz-ia_{build_id_of(pyz)}"]
 
 
 @pytest.mark.pyz

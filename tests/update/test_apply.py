@@ -18,15 +18,17 @@ from tests.fakes.releases import make_standin_pyz
 def test_clean_shiv_cache_keeps_the_new_and_the_running_build(tmp_path: Path):
     root = tmp_path / "shiv"
     names = ["gz-ia.pyz_new", "gz-ia.pyz_running", "gz-ia.pyz_old", "gz-ia.pyz.previous_x",
-             "other.pyz_old"]
+             "other.pyz_old", "gz-ia_new", "gz-ia_older"]
     for name in names:
         (root / name).mkdir(parents=True)
         (root / f".{name}_lock").touch()
     removed = clean_shiv_cache("gz-ia.pyz", {"new", "running"}, root)
-    assert sorted(p.name for p in removed) == ["gz-ia.pyz.previous_x", "gz-ia.pyz_old"]
+    assert sorted(p.name for p in removed) == [
+        "gz-ia.pyz.previous_x", "gz-ia.pyz_old", "gz-ia_older"]
     assert sorted(p.name for p in root.iterdir()) == [
-        ".gz-ia.pyz_new_lock", ".gz-ia.pyz_running_lock", ".other.pyz_old_lock",
-        "gz-ia.pyz_new", "gz-ia.pyz_running", "other.pyz_old"]
+        ".gz-ia.pyz_new_lock", ".gz-ia.pyz_running_lock", ".gz-ia_new_lock",
+        ".other.pyz_old_lock", "gz-ia.pyz_new", "gz-ia.pyz_running", "gz-ia_new",
+        "other.pyz_old"]
 
 
 def test_shiv_root_follows_shiv_else_the_cache_dir(monkeypatch: pytest.MonkeyPatch,

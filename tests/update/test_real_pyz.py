@@ -27,7 +27,7 @@ def test_install_real_pyz_then_rollback_from_it(pyz: Path, nexus: NexusFake, rel
     assert result.exit_code == 0, result.stdout
     assert pyz_reports(target).startswith(f"gz-ia v{built} (commit: ")
     # the self-test ran the staged file under the installed name: its cache is warm
-    assert (shiv_root / f"gz-ia.pyz_{build_id(target)}").is_dir()
+    assert (shiv_root / f"gz-ia_{build_id(target)}").is_dir()
 
     env = {**os.environ, **keys_env, **nexus_env(nexus)}
     check = subprocess.run([sys.executable, str(target), "update", "--check", "--json"],
