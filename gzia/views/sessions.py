@@ -333,6 +333,9 @@ def render_merge(result: MergeResult, done_key: str) -> list[str]:
         return [gettext("✧ The branch is already up to date. Nothing to merge.")]
     lines = [gettext(done_key, id=result.session_id), gettext("Integrated files:")]
     lines += (f"  • {name}" for name in result.files)
+    if result.fast_forward:
+        lines.append(gettext("Fast-forward of {into}: no merge commit was made.",
+                             into=result.into))
     if result.no_commit:
         key = "merge_note_squash_no_commit" if result.squash else "merge_note_no_commit"
         lines.append(gettext(_MSG_SESSIONS[key]))
@@ -340,8 +343,12 @@ def render_merge(result: MergeResult, done_key: str) -> list[str]:
 
 
 def identity_warning(result: MergeResult) -> Problem | None:
-    """git knows no identity in the base: gz-ia committed as itself; said once per merge."""
-    if not result.fallback_identity or result.no_commit or result.already_up_to_date:
+    """git knows no identity in the base: gz-ia committed as itself; said once per merge,
+    and only when gz-ia made a commit (a fast-forward onto the agent's own commits made
+    none)."""
+    committed = result.safety_commit is not None or not (
+        result.no_commit or result.already_up_to_date or result.fast_forward)
+    if not result.fallback_identity or not committed:
         return None
     hint = gettext("set yours: git config --global user.name 'Your Name' && git config "
                    "--global user.email you@example.com")

@@ -41,7 +41,8 @@ def test_merge_commits_worktree_work_then_merges(cli: Cli, project: Project,
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == (
         "✓ Merge completed successfully for session 'abcdef01'.\n"
-        "Integrated files:\n  • feature.txt\n  • notes.txt\n")
+        "Integrated files:\n  • feature.txt\n  • notes.txt\n"
+        "Fast-forward of main: no merge commit was made.\n")
     assert (root / "notes.txt").read_text() == "uncommitted\n"
     log = run_git(session, "log", "--format=%s", "-2").splitlines()
     assert log == ["harness(abcdef01): session changes", "agent: feature"]

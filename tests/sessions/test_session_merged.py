@@ -128,6 +128,7 @@ def test_without_a_git_identity_the_merge_says_so_once(cli: Cli, project: Projec
 def test_the_identity_warning_in_human_mode_and_spanish(cli: Cli, project: Project,
                                                         isolated_env: Path) -> None:
     _session(project)
+    commit_file(project.root, "base.txt", "moved on\n", "base moved")  # a merge commit
     (isolated_env / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
     env = {"GIT_CONFIG_NOSYSTEM": "1", "EMAIL": "", "GZ_LANG": "es"}
     result = cli("session", "merge", SID, "-d", str(project.root), env=env)

@@ -138,7 +138,7 @@ def update_session(store: SessionStore, record: SessionRecord, *, merge: bool = 
     else:
         refuse_update_conflicts(project, record, target)
         if dirty_worktree(project, record.id) is not None:
-            result.safety_commit = commit_worktree_changes(worktree, record.id)
+            result.safety_commit = commit_worktree_changes(worktree, record)
         _move_onto(worktree, record.id, target, merge=merge)
         result.head = rev_parse(worktree, "HEAD") or ""
     result.record = store.update(record.id, lambda r: _based_on(r, target))
