@@ -213,6 +213,24 @@ def test_running_session_is_not_merged(cli: Cli, project: Project) -> None:
         f"detenla con 'gz-ia session kill {SID}'\n"))
 
 
+@pytest.mark.parametrize("command", [
+    ["merge"], ["merge", "--squash"], ["merge", "--no-commit"], ["get"], ["update"],
+    ["push"], ["pr"], ["push", "--remote", "nowhere"],
+])
+def test_every_command_that_takes_a_sessions_work_refuses_it_while_it_runs(
+        cli: Cli, project: Project, command: list[str]) -> None:
+    """CONFLICT (not retryable: waiting alone does not end a session) that says it is still
+    running, before anything else is looked at (a missing remote, say)."""
+    import os
+
+    make_session(project, SID, status="running", pid=os.getpid())
+    result = cli("session", command[0], SID, *command[1:], "--json", "-d", str(project.root))
+    assert result.exit_code == 1
+    error = result.json["errors"][0]
+    assert (error["code"], error["retryable"]) == ("CONFLICT", False)
+    assert error["message"].startswith(f"session '{SID}' is still running")
+
+
 def test_injected_files_never_reach_the_base_branch(cli: Cli, project: Project,
                                                     session: Path) -> None:
     record = SessionStore(project).load(SID)

@@ -69,6 +69,7 @@ def pr_command(session: str, remote: str, squash: bool, base: str | None,  # noq
         PrOptions,
         forge_for,
         open_pull_request,
+        pushable_branch,
         refresh_pull_request,
     )
     from gzia.update.client import make_client
@@ -89,6 +90,7 @@ def pr_command(session: str, remote: str, squash: bool, base: str | None,  # noq
         elif refresh or merge:
             result = refresh_pull_request(store, record, config, client, merge=merge)
         else:
+            pushable_branch(record)  # a running session: said before the remote is read
             forge = forge_for(store, remote, config, client)
             options = PrOptions(remote, base, title, body, draft, list(reviewers), squash)
             result = open_pull_request(store, record, forge, options)

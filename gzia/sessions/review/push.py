@@ -65,7 +65,7 @@ def remote_url(project: Project, remote: str) -> str:
 def push_session(store: SessionStore, record: SessionRecord, remote: str, *,
                  squash: bool) -> PushResult:
     project = store.project
-    branch = _pushable_branch(record)
+    branch = pushable_branch(record)
     remote_url(project, remote)
     safety = _commit_uncommitted(project, record)
     tip = rev_parse(project.root, branch)
@@ -87,7 +87,9 @@ def push_session(store: SessionStore, record: SessionRecord, remote: str, *,
     return PushResult(record.id, remote, branch, source, squash, safety)
 
 
-def _pushable_branch(record: SessionRecord) -> str:
+def pushable_branch(record: SessionRecord) -> str:
+    """The session's branch; ``NOT_FOUND`` in direct mode, ``CONFLICT`` while it runs
+    (``push`` and ``pr`` say so before they look at the remote)."""
     if not record.is_isolated or not record.branch_name:
         raise NotFoundError(N_("session '{id}' ran in direct mode: it has no branch to push"),
                             id=record.id, details={"id": record.id})
