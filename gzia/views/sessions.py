@@ -350,15 +350,27 @@ def identity_warning(result: MergeResult) -> Problem | None:
         result.no_commit or result.already_up_to_date or result.fast_forward)
     if not result.fallback_identity or not committed:
         return None
+    return _identity_problem(N_("git has no user.name/user.email here: the merge of session "
+                                "'{id}' was committed as gz-ia <gz-ia@localhost>; {hint}"),
+                             result.session_id)
+
+
+def commits_identity_warning(session_id: str, fallback_identity: bool) -> Problem | None:
+    """``session update``, ``push`` and ``pr``: gz-ia committed for the session where git
+    knows no identity, so as gz-ia <gz-ia@localhost>; said once, as ``merge`` says it."""
+    if not fallback_identity:
+        return None
+    return _identity_problem(N_("git has no user.name/user.email here: gz-ia committed the "
+                                "work of session '{id}' as gz-ia <gz-ia@localhost>; {hint}"),
+                             session_id)
+
+
+def _identity_problem(key: str, session_id: str) -> Problem:
     hint = gettext("set yours: git config --global user.name 'Your Name' && git config "
                    "--global user.email you@example.com")
-    return Problem(WarningCode.NO_GIT_IDENTITY,
-                   gettext("git has no user.name/user.email here: the merge of session '{id}' "
-                           "was committed as gz-ia <gz-ia@localhost>; {hint}",
-                           id=result.session_id, hint=hint),
+    return Problem(WarningCode.NO_GIT_IDENTITY, gettext(key, id=session_id, hint=hint),
                    hint=hint,
-                   details={"id": result.session_id, "name": "gz-ia",
-                            "email": "gz-ia@localhost"})
+                   details={"id": session_id, "name": "gz-ia", "email": "gz-ia@localhost"})
 
 
 def render_prune(report: PruneReport, finished: FinishedReport | None = None) -> list[str]:

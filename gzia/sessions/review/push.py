@@ -23,7 +23,14 @@ from typing import Any
 from gzia.contract import ConflictError, IOFailure, NotFoundError, SafetyBlockError
 from gzia.credentials import mask_credentials
 from gzia.i18n import N_
-from gzia.sessions.git import commit_with_fallback_identity, git_failure, git_ok, rev_parse, run_git
+from gzia.sessions.git import (
+    commit_with_fallback_identity,
+    git_failure,
+    git_ok,
+    identity_missing,
+    rev_parse,
+    run_git,
+)
 from gzia.sessions.merge import dirty_worktree, injected_files
 from gzia.sessions.naming import commit_subject
 from gzia.sessions.project import Project
@@ -43,6 +50,9 @@ class PushResult:
     commit: str
     squash: bool
     safety_commit: str | None
+    fallback_identity: bool = False
+    """git knows no identity here and gz-ia committed (the uncommitted work, a squash): as
+    gz-ia <gz-ia@localhost> (the ``NO_GIT_IDENTITY`` warning)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "remote": self.remote, "branch": self.branch,
@@ -84,7 +94,9 @@ def push_session(store: SessionStore, record: SessionRecord, remote: str, *,
                         id=record.id, remote=remote, detail=detail,
                         details={"id": record.id, "remote": remote, "branch": branch,
                                  "exit_code": done.returncode, "output": detail})
-    return PushResult(record.id, remote, branch, source, squash, safety)
+    made_commits = safety is not None or squash
+    return PushResult(record.id, remote, branch, source, squash, safety,
+                      fallback_identity=made_commits and identity_missing(project.root))
 
 
 def pushable_branch(record: SessionRecord) -> str:
