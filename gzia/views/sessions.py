@@ -350,6 +350,8 @@ def identity_warning(result: MergeResult) -> Problem | None:
         result.no_commit or result.already_up_to_date or result.fast_forward)
     if not result.fallback_identity or not committed:
         return None
+    if result.fast_forward:  # no merge commit: gz-ia's commit was the worktree's work
+        return commits_identity_warning(result.session_id, True)
     return _identity_problem(N_("git has no user.name/user.email here: the merge of session "
                                 "'{id}' was committed as gz-ia <gz-ia@localhost>; {hint}"),
                              result.session_id)

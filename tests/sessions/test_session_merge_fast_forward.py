@@ -103,3 +103,17 @@ def test_a_fast_forward_onto_the_agents_commits_gives_no_identity_warning(
     assert result.exit_code == 0, result.stderr
     assert (result.json["data"]["fast_forward"], result.json["warnings"]) == (True, [])
     assert _log(project.root, 1) == ["agent: feature"]
+
+
+def test_a_fast_forward_onto_gz_ias_own_commit_says_what_it_committed(
+        cli: Cli, project: Project, isolated_env: Path) -> None:
+    _uncommitted_session(project)
+    (isolated_env / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
+    env = {"GIT_CONFIG_NOSYSTEM": "1", "EMAIL": ""}
+    result = cli("session", "merge", SID, "--json", "-d", str(project.root), env=env)
+    assert result.exit_code == 0, result.stderr
+    warning = result.json["warnings"][0]
+    assert (warning["code"], warning["message"].split(";")[0]) == (
+        "NO_GIT_IDENTITY", "git has no user.name/user.email here: gz-ia committed the work of "
+                           "session 'abcdef01' as gz-ia <gz-ia@localhost>")
+    assert len(result.json["warnings"]) == 1
