@@ -136,11 +136,23 @@ def check_update_sources() -> Check:
     except GzError:
         sources = []
     if not sources:
+        return _no_update_source()
+    return _update_key_check() or Check("update", True, False, gettext(
+        "update sources: {sources}", sources=", ".join(sources)))
+
+
+def _no_update_source() -> Check:
+    """No source: said with the missing key too when there is none, source first (the
+    order ``update`` fails in), so one look tells everything to set."""
+    if _update_key_check() is None:
         return Check("update", False, False, gettext("no update source configured"),
                      gettext("set GZ_NEXUS_SEARCH_URL or GZ_FORGEJO_API_URL (gz-ia config set "
                              "...)"))
-    return _update_key_check() or Check("update", True, False, gettext(
-        "update sources: {sources}", sources=", ".join(sources)))
+    return Check("update", False, False,
+                 gettext("no update source configured, and no trusted minisign public key"),
+                 gettext("set GZ_NEXUS_SEARCH_URL or GZ_FORGEJO_API_URL, and "
+                         "GZ_UPDATE_PUBLIC_KEYS to the release public key (gz-ia config set "
+                         "...)"))
 
 
 def _update_key_check() -> Check | None:

@@ -58,9 +58,10 @@ _MSG_WARNING: dict[object, str] = {
     "DRIVER_NOT_ANSWERING": N_("`drivers`: an agent did not answer `--version` in time (a program "
                                "past its deadline is killed with its process group); its version "
                                "is unknown (`details.id`, `seconds`)"),
-    "NO_GIT_IDENTITY": N_("`session merge`: git has no user.name/user.email in the base "
-                          "repository, so the merge was committed as gz-ia <gz-ia@localhost> "
-                          "(`details.id`, `name`, `email`)"),
+    "NO_GIT_IDENTITY": N_("`session merge`, `update`, `push`, `pr`: git has no "
+                          "user.name/user.email in the repository, so the commits gz-ia made "
+                          "for the session are by gz-ia <gz-ia@localhost> (`details.id`, `name`, "
+                          "`email`)"),
     "GUARDRAILS_OFF": N_("the installed git is older than 2.31 and cannot carry a session's git "
                          "guardrails through the environment: the agent runs without them "
                          "(`details.git_version`, `minimum`; docs/sessions.md, \"Guardrails\")"),

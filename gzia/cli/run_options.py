@@ -14,6 +14,8 @@ import click
 
 from gzia.cli import completers
 from gzia.cli.numbers import Seconds
+from gzia.contract import InvalidInputError
+from gzia.i18n import N_
 from gzia.sessions.run_options import RunOptions
 
 if TYPE_CHECKING:
@@ -107,6 +109,11 @@ def options_from(given: dict[str, Any]) -> RunOptions:
     """The options as given, labels and key validated before anything starts."""
     from gzia.cli import output
 
+    if given.get("exit_code") and given.get("background"):
+        raise InvalidInputError(
+            N_("--exit-code has no code to exit with in a -b run, which returns as the agent "
+               "starts"), hint_key=N_("wait for it with gz-ia session wait --exit-code <id>"),
+            details={"option": "--exit-code"})
     labels = given.pop("labels", ())
     key = given.pop("idempotency_key", None)
     name = given.pop("name", None)

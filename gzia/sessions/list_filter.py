@@ -1,6 +1,10 @@
 """Which sessions ``session list`` shows: ``--status``, ``--provider``, ``--label``,
 ``--name`` (a glob), ``--since`` and ``--limit``.
 
+``--status merged`` selects the sessions people read ``merged`` (``completed`` and merged
+since they last finished: :attr:`~gzia.sessions.record.SessionRecord.is_merged`); their
+record's status stays ``completed``, so ``--status completed`` still selects them too.
+
 Filters of one kind are alternatives (``--status failed --status lost``); different kinds
 must all hold, and so must every ``--label``. They apply to the records as reconciled
 (a dead ``running`` session is ``lost`` before ``--status`` looks at it); ``--limit``
@@ -22,6 +26,8 @@ from gzia.sessions.store import start_key
 
 DURATION = re.compile(r"(\d{1,9})([smhdw])")
 SECONDS_PER_UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+MERGED = "merged"
+"""``--status merged``: not a record status, what people read for a merged session."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +46,8 @@ class ListFilter:
         return self == ListFilter()
 
     def matches(self, record: SessionRecord) -> bool:
-        return ((not self.statuses or record.status in self.statuses)
+        return ((not self.statuses or record.status in self.statuses
+                 or (MERGED in self.statuses and record.is_merged))
                 and (not self.providers or record.provider in self.providers)
                 and (not self.labels or has_labels(record.labels, self.labels))
                 and (self.since is None or start_key(record) >= self.since)
@@ -66,7 +73,7 @@ def build_filter(*, statuses: Sequence[str] = (), providers: Sequence[str] = (),
                  labels: Sequence[str] = (), since: str | None = None,
                  limit: int | None = None, names: Sequence[str] = ()) -> ListFilter:
     """A filter from the command line's values, each validated (``INVALID_INPUT``)."""
-    known = [s.value for s in Status]
+    known = [*(s.value for s in Status), MERGED]
     for status in statuses:
         if status not in known:
             raise InvalidInputError(N_("invalid status '{value}': expected one of {allowed}"),

@@ -17,6 +17,8 @@ from gzia.sessions.record import SessionRecord
 from gzia.sessions.store import SessionStore
 
 MAX_NAME_CHARS = 80
+SUBJECT_WIDTH = 72
+"""git's customary width of a subject line: a long prompt is cut (with ``…``) to fit."""
 
 
 def checked_name(raw: str) -> str:
@@ -61,8 +63,8 @@ def label_of(record: SessionRecord) -> str:
 
 def summary_of(record: SessionRecord) -> str:
     """The session in one line: its name, else its prompt's first line, else its command
-    (empty when it has none of them): the subject of its merge commit, its pull request's
-    title."""
+    (empty when it has none of them): what names it in a commit subject
+    (:func:`commit_subject`), its pull request's title."""
     import shlex
 
     if record.name and record.name.strip():
@@ -70,3 +72,14 @@ def summary_of(record: SessionRecord) -> str:
     if record.initial_prompt and record.initial_prompt.strip():
         return " ".join(record.initial_prompt.strip().splitlines()[0].split())
     return shlex.join(record.command) if record.command else ""
+
+
+def commit_subject(record: SessionRecord, fallback: str = "session changes",
+                   suffix: str = "") -> str:
+    """The subject of every commit gz-ia makes for a session (the merge and squash commits,
+    the commit of its uncommitted work, a pushed squash): ``harness(<id>): <what>``,
+    ``<what>`` its :func:`summary_of` (``fallback`` when it has none), cut with ``…`` to
+    :data:`SUBJECT_WIDTH` characters, then ``suffix``."""
+    subject = f"harness({record.id}): {summary_of(record) or fallback}"
+    room = SUBJECT_WIDTH - len(suffix)
+    return (subject if len(subject) <= room else subject[:room - 1].rstrip() + "…") + suffix

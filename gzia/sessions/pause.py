@@ -54,8 +54,8 @@ from gzia.sessions.workspace import (
     branch_exists,
     branch_for,
     current_branch,
-    prepare_workspace,
     remove_worktree,
+    resumed_workspace,
     worktree_adds_in_turn,
     worktree_for,
 )
@@ -111,7 +111,7 @@ def revive_worktree(store: SessionStore, ref: str, *, skip_setup: bool) -> Sessi
     with life_lock(store, session_id):
         record = paused_record(store, session_id)
         _no_add_in_flight(store.project)
-        workspace = prepare_workspace(store.project, session_id)
+        workspace = resumed_workspace(store.project, record)
         ready_resumed(store, workspace, record, skip_setup=skip_setup)
         return store.update(session_id, _unpause)
 

@@ -43,6 +43,18 @@ class WaitResult:
         ended = self.ended
         return bool(ended) and all(r is not None and succeeded(r) for r in ended)
 
+    @property
+    def agent_exit_code(self) -> int:
+        """``session wait --exit-code``: 0 when every session that ended succeeded, else the
+        own code (``exit_code``: 128 + N for a signal N) of the first, in the order asked
+        for, that did not; 1 for one without a code (lost, deleted, or exit 0 but not
+        ``completed``)."""
+        for record in self.ended:
+            if record is None or not succeeded(record):
+                return (record.exit_code if record is not None and record.exit_code
+                        else 1)
+        return 0 if self.ended else 1
+
     def to_json(self, ids: Sequence[str]) -> dict[str, object]:
         return {"all_succeeded": self.all_succeeded, "timed_out": self.timed_out,
                 "sessions": [outcome_of(session_id, r) for session_id, r in

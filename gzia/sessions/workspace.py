@@ -105,17 +105,46 @@ def worktree_for(project: Project, session_id: str) -> Path:
 def refuse_unasked_direct(project: Project, direct: bool) -> None:
     """Outside a git work tree a new session runs in the directory itself only when asked
     (``direct``: ``--direct`` or the ``direct`` setting); otherwise ``SAFETY_BLOCK``: the
-    agent would change the user's files with nothing to review, merge or throw away."""
+    agent would change the user's files with nothing to review, merge or throw away. From
+    the home directory (or above it) the hint says to go to a project: ``git init`` there
+    would put every file of the home directory under git."""
     if project.is_git or direct:
         return
     root = str(project.root)
+    hint = (N_("run it from your project's directory (cd there, or -d <project>); or run it "
+               "here anyway with --direct (or gz-ia config set direct true)")
+            if _holds_home(project.root)
+            else N_("isolate it: git init && git add -A && git commit -m 'initial commit'; or "
+                    "run it here anyway with --direct (or gz-ia config set direct true)"))
     raise SafetyBlockError(N_("'{dir}' is not in a git work tree: the agent would work directly "
                               "in your files, with no isolated worktree to review or throw away"),
-                           dir=root,
-                           hint_key=N_("isolate it: git init && git add -A && git commit -m "
-                                       "'initial commit'; or run it here anyway with --direct "
-                                       "(or gz-ia config set direct true)"),
-                           details={"dir": root})
+                           dir=root, hint_key=hint, details={"dir": root})
+
+
+def _holds_home(directory: Path) -> bool:
+    """``directory`` is the user's home directory or one above it (``/home``, ``/``)."""
+    home = Path.home().resolve()
+    return home == directory.resolve() or directory.resolve() in home.parents
+
+
+def resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
+    """The workspace a resume (or a revive) runs the session in: its worktree, added again
+    from its branch if needed; a direct-mode session's directory (direct was asked for when
+    it started). An isolated session whose directory is no longer in a git work tree (its
+    ``.git`` moved or deleted) is ``NOT_FOUND``: running it there would put the agent in
+    the user's files, unisolated, without anyone asking."""
+    if not record.is_isolated:
+        return workspace_of(project, record)
+    if not project.is_git:
+        root = str(project.root)
+        raise NotFoundError(
+            N_("session '{id}' ran in an isolated worktree, but '{dir}' is no longer in a git "
+               "work tree: resuming it there would run the agent directly in your files"),
+            id=record.id, dir=root,
+            hint_key=N_("put the repository's .git back, or start a new session (with --direct "
+                        "to work in the directory itself)"),
+            details={"id": record.id, "dir": root})
+    return prepare_workspace(project, record.id)  # re-created from its branch if needed
 
 
 def prepare_workspace(project: Project, session_id: str,

@@ -69,6 +69,27 @@ def test_a_source_without_a_trusted_key_is_reported_where_a_missing_source_is(cl
             ) in human.stdout
 
 
+def test_no_source_and_no_key_are_both_reported_source_first(cli: Cli, tmp_path: Path) -> None:
+    """One look tells everything to set (a development install has no built-in key); with
+    a key, only the source is missing."""
+    from tests.fakes.signing import MinisignKey
+
+    checks = cli("doctor", "--json").json["data"]["checks"]
+    assert checks[-1] == {
+        "name": "update", "ok": False, "required": False,
+        "detail": "no update source configured, and no trusted minisign public key",
+        "fix": "set GZ_NEXUS_SEARCH_URL or GZ_FORGEJO_API_URL, and GZ_UPDATE_PUBLIC_KEYS to "
+               "the release public key (gz-ia config set ...)"}
+    human = cli("doctor", env={"GZ_LANG": "es"})
+    assert ("! update   no hay fuente de actualización configurada, ni ninguna clave pública "
+            "minisign de confianza\n  → define GZ_NEXUS_SEARCH_URL o GZ_FORGEJO_API_URL, y "
+            "GZ_UPDATE_PUBLIC_KEYS con la clave pública de las versiones (gz-ia config set ...)\n"
+            ) in human.stdout
+    key = MinisignKey.generate(tmp_path / "key")
+    keyed = cli("doctor", "--json", env={"GZ_UPDATE_PUBLIC_KEYS": str(key.pub)})
+    assert keyed.json["data"]["checks"][-1]["detail"] == "no update source configured"
+
+
 def test_check_exits_1_when_not_ready_and_0_when_ready(cli: Cli, tmp_path: Path) -> None:
     """Readiness stays data.ready (ok: true, no errors); --check puts it in the exit code."""
     empty = tmp_path / "empty-bin"

@@ -41,7 +41,8 @@ def test_merge_commits_worktree_work_then_merges(cli: Cli, project: Project,
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == (
         "✓ Merge completed successfully for session 'abcdef01'.\n"
-        "Integrated files:\n  • feature.txt\n  • notes.txt\n")
+        "Integrated files:\n  • feature.txt\n  • notes.txt\n"
+        "Fast-forward of main: no merge commit was made.\n")
     assert (root / "notes.txt").read_text() == "uncommitted\n"
     log = run_git(session, "log", "--format=%s", "-2").splitlines()
     assert log == ["harness(abcdef01): session changes", "agent: feature"]
@@ -210,6 +211,24 @@ def test_running_session_is_not_merged(cli: Cli, project: Project) -> None:
     assert (human.exit_code, human.stderr) == (1, (
         f"Error: la sesión '{SID}' sigue en ejecución (PID {os.getpid()}); espera a que termine o "
         f"detenla con 'gz-ia session kill {SID}'\n"))
+
+
+@pytest.mark.parametrize("command", [
+    ["merge"], ["merge", "--squash"], ["merge", "--no-commit"], ["get"], ["update"],
+    ["push"], ["pr"], ["push", "--remote", "nowhere"],
+])
+def test_every_command_that_takes_a_sessions_work_refuses_it_while_it_runs(
+        cli: Cli, project: Project, command: list[str]) -> None:
+    """CONFLICT (not retryable: waiting alone does not end a session) that says it is still
+    running, before anything else is looked at (a missing remote, say)."""
+    import os
+
+    make_session(project, SID, status="running", pid=os.getpid())
+    result = cli("session", command[0], SID, *command[1:], "--json", "-d", str(project.root))
+    assert result.exit_code == 1
+    error = result.json["errors"][0]
+    assert (error["code"], error["retryable"]) == ("CONFLICT", False)
+    assert error["message"].startswith(f"session '{SID}' is still running")
 
 
 def test_injected_files_never_reach_the_base_branch(cli: Cli, project: Project,

@@ -48,7 +48,7 @@ def _up_to_date(cli: Cli, root: Path, *flags: str) -> dict[str, object]:
     return {"id": SID, "branch": f"harness/{SID}", "into": "main",
             "squash": "--squash" in flags, "no_commit": "--no-commit" in flags,
             "already_up_to_date": True, "files": [], "safety_commit": None,
-            "head": _head(root), "session": None}
+            "head": _head(root), "fast_forward": False, "session": None}
 
 
 @pytest.mark.parametrize("flags", [("--squash",), ("--squash", "--no-commit"), ()])

@@ -84,9 +84,10 @@ def test_a_limit_that_leaves_matches_out_warns(cli: Cli, five: Project, env: dic
 
 @pytest.mark.parametrize(("args", "en", "es"), [
     (("--status", "done"),
-     "invalid status 'done': expected one of running, completed, failed, killed, lost, paused",
+     "invalid status 'done': expected one of running, completed, failed, killed, lost, paused, "
+     "merged",
      "estado 'done' no válido: se esperaba uno de running, completed, failed, killed, lost, "
-     "paused"),
+     "paused, merged"),
     (("--limit", "0"), "invalid --limit 0: expected 1 or more",
      "--limit 0 no válido: se esperaba 1 o más"),
     (("--since", "yesterday"),

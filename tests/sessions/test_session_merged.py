@@ -47,6 +47,28 @@ def test_list_and_show_say_merged_and_json_keeps_completed(cli: Cli, project: Pr
                "-d", root).json["data"]["sessions"][0]["id"] == SID
 
 
+def test_status_merged_selects_what_people_read_merged(cli: Cli, project: Project) -> None:
+    """The list says ``merged``: ``--status merged`` finds it (``merged_at`` alone would not
+    tell: a session finished again after its merge reads ``completed``)."""
+    _session(project)
+    make_session(project, "abcdef02")
+    root = str(project.root)
+    assert cli("session", "merge", SID, "-d", root).exit_code == 0
+
+    def listed(*statuses: str) -> list[str]:
+        options = [part for status in statuses for part in ("--status", status)]
+        result = cli("session", "list", "--json", *options, "-d", root)
+        assert result.exit_code == 0, result.stderr
+        return [session["id"] for session in result.json["data"]["sessions"]]
+
+    assert listed("merged") == [SID]
+    assert sorted(listed("completed")) == ["abcdef01", "abcdef02"]  # the record's status
+    assert listed("merged", "failed") == [SID]
+    SessionStore(project).update(SID, lambda r: setattr(r, "finished_at",
+                                                        "2999-01-01T00:00:00Z"))
+    assert listed("merged") == []  # finished again since: new work, not merged
+
+
 def test_a_session_finished_again_after_its_merge_is_not_merged() -> None:
     record = SessionRecord(id=SID, status="completed", finished_at="2026-03-01T10:00:00Z",
                            merged_at="2026-03-01T11:00:00Z")
@@ -128,6 +150,7 @@ def test_without_a_git_identity_the_merge_says_so_once(cli: Cli, project: Projec
 def test_the_identity_warning_in_human_mode_and_spanish(cli: Cli, project: Project,
                                                         isolated_env: Path) -> None:
     _session(project)
+    commit_file(project.root, "base.txt", "moved on\n", "base moved")  # a merge commit
     (isolated_env / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
     env = {"GIT_CONFIG_NOSYSTEM": "1", "EMAIL": "", "GZ_LANG": "es"}
     result = cli("session", "merge", SID, "-d", str(project.root), env=env)

@@ -77,7 +77,8 @@ async def test_watch_read_send_input_and_merge(gz: Gz, repo: Path) -> None:
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, NoticeScreen), "the merge report")
         assert app.screen.lines == [f"✓ Merge completed successfully for session '{session}'.",
-                                    "Integrated files:", "  • new.txt"]
+                                    "Integrated files:", "  • new.txt",
+                                    "Fast-forward of main: no merge commit was made."]
     assert (repo / "new.txt").read_text() == "hello\n"
     assert stored(repo, session)["merged_at"]
 

@@ -35,9 +35,12 @@ squash_option = click.option("--squash", is_flag=True,
                               "credentials.", options=[remote_option, squash_option])
 def push_command(session: str, remote: str, squash: bool, directory: str | None) -> None:
     from gzia.sessions.review import push_session
+    from gzia.views.sessions import commits_identity_warning
 
     store, record = open_session(session, directory)
     result = push_session(store, record, remote, squash=squash)
+    if (warning := commits_identity_warning(record.id, result.fallback_identity)) is not None:
+        output.add_warning(warning)
     output.emit(result.to_json(), lambda: output.line(gettext(
         "✓ Session '{id}' pushed to {remote} as {branch} ({commit}).", id=result.id,
         remote=result.remote, branch=result.branch, commit=result.commit[:12])))
@@ -69,10 +72,12 @@ def pr_command(session: str, remote: str, squash: bool, base: str | None,  # noq
         PrOptions,
         forge_for,
         open_pull_request,
+        pushable_branch,
         refresh_pull_request,
     )
     from gzia.update.client import make_client
     from gzia.views.review import render_pr
+    from gzia.views.sessions import commits_identity_warning
 
     if resolve_with_agent and not merge:
         raise InvalidInputError(N_("--resolve-with-agent applies to --merge: it hands a "
@@ -89,9 +94,13 @@ def pr_command(session: str, remote: str, squash: bool, base: str | None,  # noq
         elif refresh or merge:
             result = refresh_pull_request(store, record, config, client, merge=merge)
         else:
+            pushable_branch(record)  # a running session: said before the remote is read
             forge = forge_for(store, remote, config, client)
             options = PrOptions(remote, base, title, body, draft, list(reviewers), squash)
             result = open_pull_request(store, record, forge, options)
+    if result.push is not None and (warning := commits_identity_warning(
+            record.id, result.push.fallback_identity)) is not None:
+        output.add_warning(warning)
     output.emit(result.to_json(), lambda: output.lines(render_pr(result)))
 
 

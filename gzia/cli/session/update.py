@@ -26,6 +26,7 @@ def update_command(session: str, *, merge: bool, fetch: bool, resolve_with_agent
     from gzia.contract import ConflictError
     from gzia.sessions.merge import update_session
     from gzia.views.conflicts import render_update
+    from gzia.views.sessions import commits_identity_warning
 
     store, record = open_session(session, directory)
     try:
@@ -36,4 +37,6 @@ def update_command(session: str, *, merge: bool, fetch: bool, resolve_with_agent
         hand_off(store, record, conflict, base_commit=conflict.details["base_commit"],
                  base_name=conflict.details["base"], provider=provider)
         return
+    if (warning := commits_identity_warning(record.id, result.fallback_identity)) is not None:
+        output.add_warning(warning)
     output.emit(result.to_json(), lambda: output.lines(render_update(result)))

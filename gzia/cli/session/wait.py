@@ -5,7 +5,9 @@ a session ended without getting there.
 
 Exit 0 when every awaited session completed with exit code 0; 1 when one ended otherwise
 (``ok: true``, no errors, ``data.all_succeeded: false``: the call worked, the exit code
-carries the outcome); 1 with ``TIMEOUT`` (retryable) when the timeout passes first;
+carries the outcome), or with ``--exit-code`` the agent's own code of the first that did
+not succeed (what ``exec --exit-code`` exits with: a ``-b`` run's code is read here); 1
+with ``TIMEOUT`` (retryable) when the timeout passes first;
 130/143 on Ctrl+C/SIGTERM. The sessions themselves are never touched.
 """
 
@@ -19,7 +21,7 @@ from gzia.cli import output
 from gzia.cli.command import argument, command
 from gzia.cli.numbers import Seconds
 from gzia.cli.session.common import dir_option, open_store
-from gzia.contract import TimeoutFailure
+from gzia.contract import InvalidInputError, TimeoutFailure
 from gzia.i18n import N_, gettext
 from gzia.sessions.ids import validate_session_ref
 from gzia.views.sessions import exit_code_text
@@ -39,11 +41,17 @@ if TYPE_CHECKING:
 @click.option("--any", "any_one", is_flag=True, help="Return when the first session ends.")
 @click.option("--until", type=click.Choice(["waiting", "idle", "exited", "state-change"]),
               help="Wait for the agents' state instead: waiting, idle, exited or state-change.")
+@click.option("--exit-code", "agent_code", is_flag=True,
+              help="Exit with the agent's own exit code (128+N if signal N ended it) of the "
+                   "first session that did not succeed, instead of 1.")
 @dir_option
-def wait_command(sessions: tuple[str, ...], timeout: float | None, any_one: bool,
-                 until: str | None, directory: str | None) -> None:
+def wait_command(sessions: tuple[str, ...], timeout: float | None, any_one: bool,  # noqa: PLR0917 - one per option
+                 until: str | None, agent_code: bool, directory: str | None) -> None:
     from gzia.sessions.wait import resolve_all, wait_for
 
+    if agent_code and until is not None:
+        raise InvalidInputError(N_("--exit-code applies to sessions that end, not to --until"),
+                                details={"option": "--exit-code"})
     for ref in sessions:
         validate_session_ref(ref)
     store = open_store(directory)
@@ -61,7 +69,7 @@ def wait_command(sessions: tuple[str, ...], timeout: float | None, any_one: bool
                              seconds=timeout, count=len(running),
                              details={"timeout": timeout, "running": running}, data=data)
     if not result.all_succeeded:
-        output.exit_with(1)
+        output.exit_with(result.agent_exit_code if agent_code else 1)
     output.emit(data, lambda: _render(ids, result))
 
 

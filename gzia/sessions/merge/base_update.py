@@ -87,6 +87,9 @@ class UpdateResult:
     already_up_to_date: bool = False
     safety_commit: str | None = None
     record: SessionRecord | None = None
+    fallback_identity: bool = False
+    """git knows no identity in the worktree and gz-ia committed (or rebased): as
+    gz-ia <gz-ia@localhost> (the ``NO_GIT_IDENTITY`` warning)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -138,9 +141,10 @@ def update_session(store: SessionStore, record: SessionRecord, *, merge: bool = 
     else:
         refuse_update_conflicts(project, record, target)
         if dirty_worktree(project, record.id) is not None:
-            result.safety_commit = commit_worktree_changes(worktree, record.id)
+            result.safety_commit = commit_worktree_changes(worktree, record)
         _move_onto(worktree, record.id, target, merge=merge)
         result.head = rev_parse(worktree, "HEAD") or ""
+        result.fallback_identity = identity_missing(worktree)
     result.record = store.update(record.id, lambda r: _based_on(r, target))
     return result
 

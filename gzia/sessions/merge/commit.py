@@ -31,7 +31,7 @@ from gzia.sessions.git import (
     hooks_present,
     run_git,
 )
-from gzia.sessions.naming import summary_of
+from gzia.sessions.naming import commit_subject
 from gzia.sessions.record import SessionRecord
 
 _MSG_HINT: dict[object, str] = {
@@ -69,30 +69,24 @@ def commit_refused(done: proc.Completed, cwd: Path, hooks: tuple[str, ...], key:
         details={**params, "hooks": present, "output": output, "exit_code": done.returncode})
 
 
-SUBJECT_WIDTH = 72
-"""git's customary width of a subject line: a long prompt is cut (with ``…``) to fit."""
-
-
 def merge_message(record: SessionRecord, message: str | None, *, squash: bool) -> str:
-    """``-m`` as given; else ``harness(<id>): <what>``, ``<what>`` naming the session: its
-    name, else its prompt's first line, else its command (``merge session changes`` when
-    it has none of them), `` (squash)`` added for a squash."""
+    """``-m`` as given; else the session's :func:`~gzia.sessions.naming.commit_subject`
+    (``merge session changes`` when nothing names it), `` (squash)`` added for a squash."""
     if message is not None:
         if not message.strip():
             raise InvalidInputError(N_("the merge commit message is empty"),
                                     details={"option": "--message"})
         return message
-    suffix = " (squash)" if squash else ""
-    subject = f"harness({record.id}): {summary_of(record) or 'merge session changes'}"
-    room = SUBJECT_WIDTH - len(suffix)
-    return (subject if len(subject) <= room else subject[:room - 1].rstrip() + "…") + suffix
+    return commit_subject(record, "merge session changes", " (squash)" if squash else "")
 
 
-def merge_branch(root: Path, session_id: str, branch: str, lock_fd: int, *, message: str) -> None:
-    """A merge commit (or a fast-forward) of ``branch`` into the base, in one git command."""
+def merge_branch(root: Path, session_id: str, branch: str, lock_fd: int, *, message: str,
+                 no_ff: bool = False) -> None:
+    """A merge commit (or, unless ``no_ff``, a fast-forward, which makes no commit and so
+    drops ``message``) of ``branch`` into the base, in one git command."""
     done = commit_with_fallback_identity(
-        ["merge", "--no-stat", "-q", "--no-edit", "-m", message, branch], root,
-        pass_fds=(lock_fd,))
+        ["merge", "--no-stat", "-q", "--no-edit", *(["--no-ff"] if no_ff else []),
+         "-m", message, branch], root, pass_fds=(lock_fd,))
     if not done.ok:  # the caller's rollback puts the base back
         fast_forward = run_git(["merge-base", "--is-ancestor", "HEAD", branch], root).ok
         hooks = () if fast_forward else MERGE_HOOKS  # a fast-forward runs no commit hook

@@ -75,7 +75,7 @@ def prepare_handoff(store: SessionStore, record: SessionRecord, *, base_commit: 
     session starts."""
     worktree = worktree_for(store.project, record.id)
     if dirty_worktree(store.project, record.id) is not None:
-        commit_worktree_changes(worktree, record.id)
+        commit_worktree_changes(worktree, record)
     tip = rev_parse(worktree, "HEAD") or rev_parse(store.project.root, f"harness/{record.id}")
     return ConflictHandoff(record.id, tip or "", base_commit, base_name, record.base_branch,
                            tuple(files))

@@ -13,11 +13,14 @@ Order matters, so that a refusal never leaves anything half done:
    before anything touches the base or the worktree; so are files gz-ia owns (its
    directories, and every path a profile projected into the session, however it got
    committed) and ignored files of the base the merge would overwrite;
-3. commit the worktree's uncommitted work on ``harness/<id>`` (``harness(<id>): session
-   changes``; injected files under ``.harness-session/`` stay out: the exclude entry is
-   checked again first);
+3. commit the worktree's uncommitted work on ``harness/<id>`` (its subject names the
+   session as the merge's does: :func:`gzia.sessions.naming.commit_subject`; injected
+   files under ``.harness-session/`` stay out: the exclude entry is checked again first);
 4. merge (``--squash`` / ``--no-commit`` as in the original) into the checked-out branch,
-   unless the base already holds the work (its tree would not change: "up to date");
+   unless the base already holds the work (its tree would not change: "up to date"); a
+   base that did not move fast-forwards (no merge commit), except with ``-m``, whose
+   message is always a commit's (``--no-ff``; staged in ``MERGE_MSG``/``SQUASH_MSG``
+   with ``--no-commit``);
 5. record ``merged_at`` and ``merged_commit`` (not with ``--no-commit``: nothing was
    committed yet, so the session still counts as unmerged).
 
@@ -78,6 +81,7 @@ from gzia.sessions.merge.commit import (
     squash_branch,
 )
 from gzia.sessions.merge.rollback import MergeRollback
+from gzia.sessions.naming import commit_subject
 from gzia.sessions.project import Project
 from gzia.sessions.projection import projected_paths, unproject
 from gzia.sessions.record import SessionRecord, now_rfc3339
@@ -101,6 +105,11 @@ class MergeResult:
     record: SessionRecord | None = None
     message: str = ""
     """The merge commit's message (``-m``, else :func:`.commit.merge_message`'s)."""
+    message_given: bool = False
+    """``-m``: the message must reach a commit, so the merge never fast-forwards."""
+    fast_forward: bool = False
+    """The base had not moved: its branch now points at the session's tip, no merge
+    commit was made (the session's own commits are the log)."""
     fallback_identity: bool = False
     """git knows no identity here: commits were made as gz-ia <gz-ia@localhost>."""
 
@@ -110,6 +119,7 @@ class MergeResult:
             "squash": self.squash, "no_commit": self.no_commit,
             "already_up_to_date": self.already_up_to_date, "files": self.files,
             "safety_commit": self.safety_commit, "head": self.head,
+            "fast_forward": self.fast_forward,
             "session": self.record.to_json() if self.record else None,
         }
 
@@ -125,7 +135,7 @@ def merge_session(
     text = merge_message(record, message, squash=squash)
     with _base_lock(store.project) as lock_fd:
         return _merge_session(store, record, squash=squash, no_commit=no_commit,
-                              lock_fd=lock_fd, message=text)
+                              lock_fd=lock_fd, message=text, message_given=message is not None)
 
 
 @contextlib.contextmanager
@@ -149,11 +159,12 @@ def _base_lock(project: Project) -> Iterator[int]:
 
 def _merge_session(
     store: SessionStore, record: SessionRecord, *, squash: bool, no_commit: bool, lock_fd: int,
-    message: str,
+    message: str, message_given: bool,
 ) -> MergeResult:
     project = store.project
     branch, into = check_mergeable(project, record)
     result = MergeResult(record.id, branch, into, squash, no_commit, message=message,
+                         message_given=message_given,
                          fallback_identity=identity_missing(project.base))
     ensure_excluded(project)  # injected files stay out of every "git add -A" below
     unproject(project, record.id, worktree_for(project, record.id))  # left by a killed gz-ia
@@ -223,7 +234,7 @@ def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
     root, branch = store.project.base, result.branch
     if worktree is not None:
         rollback.save_worktree(worktree)
-        result.safety_commit = commit_worktree_changes(worktree, record.id)
+        result.safety_commit = commit_worktree_changes(worktree, record)
     result.record = record
     if _changes_nothing(root, branch):  # recorded too, unless it already is
         result.already_up_to_date = True
@@ -232,9 +243,9 @@ def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
             return None
     else:
         result.files = _files_to_integrate(root, branch)
-        _merge(store.project, record.id, branch, squash=result.squash,
-               no_commit=result.no_commit, lock_fd=lock_fd, message=result.message)
+        _merge(store.project, record.id, branch, result, lock_fd=lock_fd)
         result.head = rev_parse(root, "HEAD")
+        result.fast_forward = not result.no_commit and result.head == rev_parse(root, branch)
         if result.no_commit:
             return None
 
@@ -279,11 +290,13 @@ def _cause(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def commit_worktree_changes(worktree: Path, session_id: str) -> str | None:
-    """The safety commit; if it fails, the caller's rollback restores the index."""
+def commit_worktree_changes(worktree: Path, record: SessionRecord) -> str | None:
+    """The safety commit, its subject naming the session (what a fast-forward leaves in
+    the base's log); if it fails, the caller's rollback restores the index."""
+    session_id = record.id
     git_ok(["add", "-A"], worktree)
     done = commit_with_fallback_identity(
-        ["commit", "-q", "-m", f"harness({session_id}): session changes"], worktree
+        ["commit", "-q", "-m", commit_subject(record)], worktree
     )
     if not done.ok:
         raise commit_refused(done, worktree, COMMIT_HOOKS,
@@ -305,21 +318,36 @@ def _files_to_integrate(root: Path, branch: str) -> list[str]:
     return [n for n in names.split("\0") if n]
 
 
-def _merge(project: Project, session_id: str, branch: str, *, squash: bool, no_commit: bool,
-           lock_fd: int, message: str) -> None:
-    root = project.base
-    if squash and not no_commit:
+def _merge(project: Project, session_id: str, branch: str, result: MergeResult, *,
+           lock_fd: int) -> None:
+    root, message = project.base, result.message
+    if result.squash and not result.no_commit:
         squash_branch(root, project.harness_dir, session_id, branch, lock_fd, message=message)
         return
-    if not no_commit:
-        merge_branch(root, session_id, branch, lock_fd, message=message)
+    if not result.no_commit:
+        merge_branch(root, session_id, branch, lock_fd, message=message,
+                     no_ff=result.message_given)
         return
     # --no-commit and --squash --no-commit leave the merge staged in the base: asked for.
-    args = ["merge", "--no-stat", "-q", *(["--squash"] if squash else ["--no-ff", "--no-commit"]),
+    # The message waits in MERGE_MSG / SQUASH_MSG for the user's git commit.
+    args = ["merge", "--no-stat", "-q",
+            *(["--squash"] if result.squash else ["--no-ff", "--no-commit", "-m", message]),
             branch]
     done = run_git(args, root)
     if not done.ok:  # the caller's rollback puts the base back
         raise git_failure(done)
+    if result.squash:
+        _prepend_squash_message(root, message)
+
+
+def _prepend_squash_message(root: Path, message: str) -> None:
+    """``git merge --squash`` ignores ``-m``: put the message first in ``SQUASH_MSG``,
+    above git's list of the squashed commits, where ``git commit`` takes it from."""
+    path = Path(git_ok(["rev-parse", "--path-format=absolute", "--git-path", "SQUASH_MSG"],
+                       root).strip())
+    refuse_symlink(path)
+    listed = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+    path.write_text(f"{message.rstrip()}\n\n{listed}", encoding="utf-8")
 
 
 def _record_merge(store: SessionStore, session_id: str, branch: str) -> SessionRecord:

@@ -10,7 +10,7 @@ API both forges share, :mod:`.forgejo` and :mod:`.github` what each says differe
 from __future__ import annotations
 
 from gzia.sessions.review.conflicts import pr_conflict
-from gzia.sessions.review.push import PushResult, push_session
+from gzia.sessions.review.push import PushResult, push_session, pushable_branch
 from gzia.sessions.review.service import (
     PrOptions,
     PrResult,
@@ -20,4 +20,4 @@ from gzia.sessions.review.service import (
 )
 
 __all__ = ["PrOptions", "PrResult", "PushResult", "forge_for", "open_pull_request",
-           "pr_conflict", "push_session", "refresh_pull_request"]
+           "pr_conflict", "push_session", "pushable_branch", "refresh_pull_request"]

@@ -7,8 +7,9 @@ neither block this push nor are lifted by it: ``gz-ia session push`` run by an a
 its session meets the same ``pre-push`` refusal as its own ``git push``. gz-ia's own
 credentials never reach git (:func:`gzia.proc.run` withholds them).
 
-Uncommitted work in the worktree is committed first (``harness(<id>): session changes``,
-as ``merge`` does); files gz-ia injected or a profile projected are never published.
+Uncommitted work in the worktree is committed first, its subject naming the session as
+``merge``'s does (:func:`gzia.sessions.naming.commit_subject`); files gz-ia injected or
+a profile projected are never published.
 ``--squash`` publishes one commit holding the session's changes on top of the commit it
 branched from, and replaces the remote branch (a later squash is no descendant of the
 earlier one).
@@ -22,9 +23,16 @@ from typing import Any
 from gzia.contract import ConflictError, IOFailure, NotFoundError, SafetyBlockError
 from gzia.credentials import mask_credentials
 from gzia.i18n import N_
-from gzia.sessions.git import commit_with_fallback_identity, git_failure, git_ok, rev_parse, run_git
+from gzia.sessions.git import (
+    commit_with_fallback_identity,
+    git_failure,
+    git_ok,
+    identity_missing,
+    rev_parse,
+    run_git,
+)
 from gzia.sessions.merge import dirty_worktree, injected_files
-from gzia.sessions.naming import summary_of
+from gzia.sessions.naming import commit_subject
 from gzia.sessions.project import Project
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.session_commit import commit_session_work
@@ -42,6 +50,9 @@ class PushResult:
     commit: str
     squash: bool
     safety_commit: str | None
+    fallback_identity: bool = False
+    """git knows no identity here and gz-ia committed (the uncommitted work, a squash): as
+    gz-ia <gz-ia@localhost> (the ``NO_GIT_IDENTITY`` warning)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "remote": self.remote, "branch": self.branch,
@@ -64,9 +75,9 @@ def remote_url(project: Project, remote: str) -> str:
 def push_session(store: SessionStore, record: SessionRecord, remote: str, *,
                  squash: bool) -> PushResult:
     project = store.project
-    branch = _pushable_branch(record)
+    branch = pushable_branch(record)
     remote_url(project, remote)
-    safety = _commit_uncommitted(project, record.id)
+    safety = _commit_uncommitted(project, record)
     tip = rev_parse(project.root, branch)
     if tip is None:
         raise NotFoundError(N_("the branch {branch} of session '{id}' does not exist"),
@@ -83,10 +94,14 @@ def push_session(store: SessionStore, record: SessionRecord, remote: str, *,
                         id=record.id, remote=remote, detail=detail,
                         details={"id": record.id, "remote": remote, "branch": branch,
                                  "exit_code": done.returncode, "output": detail})
-    return PushResult(record.id, remote, branch, source, squash, safety)
+    made_commits = safety is not None or squash
+    return PushResult(record.id, remote, branch, source, squash, safety,
+                      fallback_identity=made_commits and identity_missing(project.root))
 
 
-def _pushable_branch(record: SessionRecord) -> str:
+def pushable_branch(record: SessionRecord) -> str:
+    """The session's branch; ``NOT_FOUND`` in direct mode, ``CONFLICT`` while it runs
+    (``push`` and ``pr`` say so before they look at the remote)."""
     if not record.is_isolated or not record.branch_name:
         raise NotFoundError(N_("session '{id}' ran in direct mode: it has no branch to push"),
                             id=record.id, details={"id": record.id})
@@ -97,12 +112,11 @@ def _pushable_branch(record: SessionRecord) -> str:
     return record.branch_name
 
 
-def _commit_uncommitted(project: Project, session_id: str) -> str | None:
-    worktree = dirty_worktree(project, session_id)
+def _commit_uncommitted(project: Project, record: SessionRecord) -> str | None:
+    worktree = dirty_worktree(project, record.id)
     if worktree is None:
         return None
-    done = commit_session_work(project, session_id, worktree,
-                               f"harness({session_id}): session changes")
+    done = commit_session_work(project, record.id, worktree, commit_subject(record))
     return done.commit
 
 
@@ -126,8 +140,7 @@ def _squash_commit(project: Project, record: SessionRecord, tip: str, since: str
     dates = git_ok(["log", "-1", "--format=%aI%n%cI", tip], project.root).split()
     env = {"GIT_AUTHOR_DATE": dates[0], "GIT_COMMITTER_DATE": dates[1]}
     done = commit_with_fallback_identity(
-        ["commit-tree", f"{tip}^{{tree}}", "-p", parent, "-m",
-         f"harness({record.id}): {summary_of(record) or 'session changes'}"],
+        ["commit-tree", f"{tip}^{{tree}}", "-p", parent, "-m", commit_subject(record)],
         project.root, env=env)
     if not done.ok:
         raise git_failure(done)

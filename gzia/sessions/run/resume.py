@@ -21,7 +21,7 @@ from gzia.i18n import N_
 from gzia.sessions.agent_versions import refuse_outside_policy
 from gzia.sessions.mcp_command import server_command
 from gzia.sessions.naming import checked_name
-from gzia.sessions.project import Project, find_project
+from gzia.sessions.project import find_project
 from gzia.sessions.reconcile import get_session
 from gzia.sessions.record import SessionRecord, Status, now_rfc3339
 from gzia.sessions.run.request import LaunchCallback, SessionRequest, SessionRun
@@ -44,7 +44,7 @@ from gzia.sessions.sandbox_floor import parent_floor
 from gzia.sessions.sandboxing import check_sandbox
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
-from gzia.sessions.workspace import Workspace, prepare_workspace, workspace_of
+from gzia.sessions.workspace import resumed_workspace
 from gzia.sessions.worktree_setup import ready_resumed
 
 
@@ -85,7 +85,7 @@ def resume_session(
     watchdog = agent_watchdog(configured_watchdog(options.timeout_s, options.no_output_timeout_s),
                               request.driver)
     bundle = profile_bundle(project, request.profiles, environ)
-    workspace = _resumed_workspace(project, record)
+    workspace = resumed_workspace(project, record)
     launch_spec(request, Path(workspace.target_dir), env, record.conversation_id, resume=True)
     refuse_outside_policy(request.driver, env)
     refuse_symlink(store.log_path(record.id))  # the output is appended to it
@@ -108,12 +108,6 @@ def _not_running(record: SessionRecord) -> SessionRecord:
 
 def _recorded_permission(record: SessionRecord) -> Permission:
     return parse_permission(record.permission_level or Permission.SUPERVISED.value)
-
-
-def _resumed_workspace(project: Project, record: SessionRecord) -> Workspace:
-    if record.is_isolated:
-        return prepare_workspace(project, record.id)  # re-created from its branch if needed
-    return workspace_of(project, record)
 
 
 def _mark_resumed(record: SessionRecord, request: SessionRequest,

@@ -32,7 +32,8 @@ def test_push_publishes_the_branch_with_the_uncommitted_work(cli, repo: Path, re
     tip = run_git(remote, "rev-parse", f"harness/{SID}").strip()
     assert data == {"id": SID, "remote": "origin", "branch": f"harness/{SID}", "commit": tip,
                     "squash": False, "safety_commit": tip}
-    assert remote_log(remote) == [f"harness({SID}): session changes", "fix login", "initial"]
+    # the commit of the uncommitted work names the session, as merge's does
+    assert remote_log(remote) == [f"harness({SID}): fix the login bug", "fix login", "initial"]
     files = run_git(remote, "ls-tree", "--name-only", f"harness/{SID}").split()
     assert sorted(files) == ["README.md", "login.py", "notes.txt"]
     human = cli("session", "push", SID, "-d", str(repo))
