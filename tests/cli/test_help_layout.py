@@ -9,6 +9,7 @@ from collections.abc import Callable
 import click
 import pytest
 
+from gzia.cli.command import GzCommand, GzGroup
 from gzia.cli.root import PROGRAM
 from gzia.cli.runner import build_root
 from gzia.i18n import gettext, set_language
@@ -32,6 +33,12 @@ def listed(page: str) -> dict[str, str]:
     return rows
 
 
+def shown(command: click.Command, ctx: click.Context) -> str:
+    """A command's help in the current language, a group's subcommands named in it."""
+    text = gettext(command.help or "")
+    return (command.filled(text, ctx) if isinstance(command, GzGroup) else text) or ""
+
+
 def first_sentences(path: list[str], lang: str) -> dict[str, str]:
     root = build_root()
     ctx = click.Context(root, info_name=PROGRAM)
@@ -44,7 +51,7 @@ def first_sentences(path: list[str], lang: str) -> dict[str, str]:
     set_language(lang)
     try:
         subs = {n: group.get_command(ctx, n) for n in group.list_commands(ctx)}
-        return {n: " ".join(gettext(c.help or "").split("\n\n")[0].split())
+        return {n: " ".join(shown(c, ctx).split("\n\n")[0].split())
                 for n, c in subs.items() if c is not None and not c.hidden}
     finally:
         set_language(None)
@@ -105,3 +112,56 @@ def test_log_and_logs_are_told_apart(cli: Cli, env: dict[str, str], log: str,
                                      logs: str) -> None:
     rows = listed(cli("session", "--help", env={**env, "COLUMNS": "200"}).stdout)
     assert (rows["log"], rows["logs"]) == (log, logs)
+
+
+def frobnicate() -> None:
+    """A subcommand the session group did not have."""
+
+
+@pytest.mark.parametrize(("env", "intro"), [
+    ({}, "Manage local agent sessions"), (ES, "Gestiona sesiones agénticas locales"),
+])
+def test_a_new_session_subcommand_is_named_without_editing_a_text(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, env: dict[str, str], intro: str
+) -> None:
+    from gzia.cli.session.commands import app as session
+
+    new = GzCommand("frobnicate", callback=frobnicate, help="Frobnicate a session.")
+    monkeypatch.setitem(session.commands, "frobnicate", new)
+    for page in (cli("--help", env={**env, "COLUMNS": "300"}).stdout,
+                 cli("session", "--help", env={**env, "COLUMNS": "300"}).stdout):
+        assert f"{intro} (list, show, path, rename, delete, diff, merge, update, push, pr, " \
+               "pause, revive, prune, log, logs, wait, stop, kill, resume, poll, output, " \
+               "send-keys, paste, submit, attach, metrics, frobnicate)." in page
+    assert "frobnicate  Frobnicate a session.\n" in cli("session", "--help").stdout
+
+
+def groups() -> list[tuple[click.Context, GzGroup]]:
+    """Every built-in group below the root, with its context."""
+    root = build_root()
+    ctx = click.Context(root, info_name=PROGRAM)
+    found = []
+    for name in root.list_commands(ctx):
+        command = root.get_command(ctx, name)
+        if isinstance(command, GzGroup):
+            found.append((click.Context(command, parent=ctx, info_name=name), command))
+    return found
+
+
+def test_a_groups_lazy_aliases_are_declared_hidden_and_only_they() -> None:
+    """What a group's summary names without importing a subcommand (``hidden_lazy``) is
+    what the imported subcommands say of themselves."""
+    for ctx, group in groups():
+        names = group.visible_names(ctx)
+        loaded = [n for n in group.list_commands(ctx)
+                  if not (group.get_command(ctx, n) or group).hidden]
+        assert names == loaded, group.name
+
+
+def test_a_spanish_page_leaves_no_spanish_behind(cli: Cli) -> None:
+    """A command object outlives one page (in-process callers): its help option's text
+    follows the language of each page, not of the first."""
+    spanish = cli("session", "show", "--help", env=ES).stdout.splitlines()
+    english = cli("session", "show", "--help").stdout.splitlines()
+    assert spanish[-1].split() == ["-h,", "--help", "Muestra", "esta", "ayuda", "y", "termina."]
+    assert english[-1].split() == ["-h,", "--help", "Show", "this", "message", "and", "exit."]
