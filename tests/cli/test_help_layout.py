@@ -14,6 +14,7 @@ from gzia.cli.root import PROGRAM
 from gzia.cli.runner import build_root
 from gzia.i18n import gettext, set_language
 from tests.conftest import Result
+from tests.update.conftest import read_terminal
 
 Cli = Callable[..., Result]
 ES = {"GZ_LANG": "es"}
@@ -165,3 +166,50 @@ def test_a_spanish_page_leaves_no_spanish_behind(cli: Cli) -> None:
     english = cli("session", "show", "--help").stdout.splitlines()
     assert spanish[-1].split() == ["-h,", "--help", "Muestra", "esta", "ayuda", "y", "termina."]
     assert english[-1].split() == ["-h,", "--help", "Show", "this", "message", "and", "exit."]
+
+
+def test_every_page_fits_and_breaks_between_words(cli: Cli) -> None:
+    """Every command's page, at any width, in both languages: no line wider than the
+    terminal, and no word cut at its hyphen (``gz-``/``ia``, ``pi-``/``agent``)."""
+    from tests.cli.test_help import command_paths
+
+    cut = re.compile(r"\w-$")
+    paths = [path for path in command_paths() if "toolkit" not in path]
+    assert ("exec",) in paths and ("session", "send-keys") in paths
+    for env in ({}, ES):
+        for columns in (60, 80, 120, 200):
+            for path in paths:
+                page = cli(*path, "--help", env={**env, "COLUMNS": str(columns)}).stdout
+                lines = page.splitlines()
+                assert [line for line in lines if len(line) > columns or cut.search(line)] \
+                    == [], (path, columns)
+
+
+def on_a_terminal(columns: int, *args: str, env: dict[str, str]) -> str:
+    """What ``python -m gzia ARGS`` writes to a real terminal ``columns`` wide."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    child_env = {k: v for k, v in os.environ.items() if k != "COLUMNS"} | env
+    with subprocess.Popen([sys.executable, "-m", "gzia", *args], stdin=slave, stdout=slave,
+                          stderr=slave, env=child_env) as child:
+        os.close(slave)
+        page = read_terminal(master)
+        assert child.wait(timeout=60) == 0
+    return page.replace("\r\n", "\n")
+
+
+@pytest.mark.parametrize("columns", [60, 80, 120, 200])
+@pytest.mark.parametrize("path", [[], ["session"]])
+def test_a_terminals_width_without_columns(cli: Cli, columns: int, path: list[str]) -> None:
+    """On a real terminal (no COLUMNS), the page is as wide as the terminal says."""
+    page = on_a_terminal(columns, *path, "--help", env=ES)
+    assert page == cli(*path, "--help", env={**ES, "COLUMNS": str(columns)}).stdout
+    assert columns - 20 < max(len(line) for line in page.splitlines()) <= columns
