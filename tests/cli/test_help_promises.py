@@ -3,13 +3,18 @@ the listings whose summary names their columns, compared with their output."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from gzia.config import paths
 from tests.conftest import Result
+from tests.shared_fixtures import repo
+
+__all__ = ["repo"]
 
 Cli = Callable[..., Result]
 
@@ -44,3 +49,27 @@ def test_config_path_prints_what_its_help_says(cli: Cli, env: dict[str, str]) ->
     assert cli("config", "path", env=env) == Result(0, f"{paths().config_file}\n", "")
     data = cli("config", "path", "--json", env=env).json["data"]
     assert {"config_dir", "data_dir", "cache_dir", "state_dir", "plugin_dirs"} < set(data)
+
+
+POLL_FIELDS = {"status": "completed", "exit code": "exit 0", "bytes of output": "0 bytes",
+               "seconds since its last output": "idle ", "the state of its holder": "holder "}
+"""What each item ``session poll --help`` names looks like in its line."""
+
+
+def test_session_poll_prints_each_field_its_help_names_and_no_other(cli: Cli,
+                                                                    repo: Path) -> None:
+    from tests.cli.test_missing_fields import SPARSE
+
+    sessions = repo / ".harness" / "sessions"
+    sessions.mkdir(parents=True)
+    record = {**SPARSE, "status": "completed", "exit_code": 0}
+    (sessions / "0badf00d.json").write_text(json.dumps(record))
+    page = cli("session", "poll", "--help", env={"COLUMNS": "200"}).stdout
+    summary = page.split("\n\n")[1].strip().removeprefix("Show a session's ")
+    assert {item.strip() for item in re.split(r", | and ", summary.rstrip("."))} == \
+        set(POLL_FIELDS)
+    line = cli("session", "poll", "0bad", "-d", str(repo)).stdout.rstrip("\n")
+    shown = line.split("  ")[1:]  # after the id
+    assert len(shown) == len(POLL_FIELDS)
+    assert all(value.startswith(start)
+               for value, start in zip(shown, POLL_FIELDS.values(), strict=True))
