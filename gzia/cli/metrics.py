@@ -56,7 +56,7 @@ if TYPE_CHECKING:
               shell_complete=completers.providers)
 @click.option("--status",
               help="Only sessions in this status (running, completed, failed, killed, lost, "
-                   "paused).")
+                   "paused).", shell_complete=completers.statuses)
 @click.option("--by", metavar="provider|day|model",
               help="Also add the figures up by provider, day or model.")
 @dir_option
