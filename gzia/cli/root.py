@@ -35,7 +35,7 @@ def click_completer(shell: str) -> type[ShellComplete] | None:
 
     class WholeDescriptionsFish(FishComplete):
         """click's fish script splits each answer at every comma, so a description was
-        cut at its first one ("Show a session's duration, changes, ..."): split once."""
+        cut at its first one ("Show a session's status, duration, ..."): split once."""
 
         source_template = FishComplete.source_template.replace(
             'string split "," $completion', 'string split -m 1 "," -- $completion')

@@ -128,7 +128,7 @@ def test_setting_names_come_with_what_they_set(project: Path) -> None:
 @pytest.mark.parametrize(("words", "expected"), [
     ("gz-ia help ses", ["plain", "session", "Manage local agent sessions (list, show,..."]),
     ("gz-ia help session me", ["plain", "merge", "Merge the session's branch into the...",
-                               "plain", "metrics", "Show a session's duration, changes, and..."]),
+                               "plain", "metrics", "Show a session's status, duration, exit..."]),
     ("gz-ia help session list ", []), ("gz-ia help bogus ", []),
 ])
 def test_help_completes_the_commands_it_can_show(project: Path, words: str,
@@ -138,7 +138,7 @@ def test_help_completes_the_commands_it_can_show(project: Path, words: str,
 
 @pytest.mark.skipif(shutil.which("fish") is None, reason="needs fish")
 def test_fish_shows_a_description_whole_past_its_commas(project: Path, tmp_path: Path) -> None:
-    """click's fish script split each answer at every comma: "Show a session's duration"."""
+    """click's fish script split each answer at every comma: "Show a session's status"."""
     env = gz_ia_on_path(tmp_path / "bin", [sys.executable, "-m", "gzia"])
     script = subprocess.run(["gz-ia", "completion", "fish"], env=env, capture_output=True,
                             text=True, timeout=60, check=True).stdout
@@ -148,4 +148,4 @@ def test_fish_shows_a_description_whole_past_its_commas(project: Path, tmp_path:
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == [
         "merge\tMerge the session's branch into the...",
-        "metrics\tShow a session's duration, changes, and..."]
+        "metrics\tShow a session's status, duration, exit..."]
