@@ -119,10 +119,19 @@ def test_a_tab_reads_at_most_fifty_records(project: Path) -> None:
     assert complete("gz-ia session show ee", cwd=project)[:3] == ["plain", "ee000000", "p"]
 
 
-def test_setting_names_come_with_what_they_set(project: Path) -> None:
-    assert complete("gz-ia config get default_", cwd=project) == [
-        "plain", "default_provider", "agent used when -p is not given (else the first available)",
-        "plain", "default_permission", "permission level used when -m is not given"]
+@pytest.mark.parametrize(("env", "expected"), [
+    ({}, ["plain", "default_provider", "agent used when -p is not given (else the first "
+          "available)", "plain", "default_permission", "permission level used when -m is not "
+          "given"]),
+    ({"GZ_LANG": "es"}, ["plain", "default_provider", "agente usado cuando no se da -p (si no, "
+                         "el primero disponible)", "plain", "default_permission", "nivel de "
+                         "permisos usado cuando no se da -m"]),
+])
+def test_setting_names_come_with_what_they_set(project: Path, monkeypatch: pytest.MonkeyPatch,
+                                               env: dict[str, str], expected: list[str]) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert complete("gz-ia config get default_", cwd=project) == expected
 
 
 @pytest.mark.parametrize(("words", "expected"), [
