@@ -65,7 +65,9 @@ def command_section(command: click.Command, ctx: click.Context, skip: set[str]) 
     usage = roff(" ".join(command.collect_usage_pieces(ctx)))
     lines = [f'.SS "{roff(ctx.command_path)}"', ".PP",
              f"\\fB{roff(ctx.command_path)}\\fR {usage}"]
-    for block in paragraphs(command.help):
+    from gzia.cli.command import shown_help
+
+    for block in paragraphs(shown_help(command, ctx)):
         lines += [".PP", roff(block)]
     return lines + options(command, ctx, skip)
 

@@ -60,16 +60,23 @@ class GzCommand(click.Command):
         finally:
             ctx.allow_extra_args = False
         if ctx.args and not ctx.resilient_parsing:
+            flag = next((arg for arg in ctx.args if looks_like_a_flag(arg)), None)
+            if flag is not None:  # left over by a command that lets values start with -
+                raise unknown_flag(ctx, flag)
             raise InvalidInputError(N_("unexpected argument: {arguments}"),
                                     arguments=" ".join(ctx.args),
                                     details={"arguments": list(ctx.args)})
         return rest
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
-        """``--help`` prints plain text, or one envelope with ``data.help`` in JSON mode."""
+        """``--help`` prints plain text, or one envelope with ``data.help`` in JSON mode.
+
+        click keeps the option it made once, its text in the language of that moment: the
+        text is the current language's on every page (in-process callers, tests)."""
         option = super().get_help_option(ctx)
         if option is not None:
             option.callback = _show_help
+            option.help = gettext(N_("Show this message and exit."))
         return option
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -87,19 +94,57 @@ class GzCommand(click.Command):
                     formatter.write_dl(records)
 
 
+COMMAND_NAMES = "{commands}"
+"""In a group's help, replaced by the names of its visible subcommands (``Manage local
+agent sessions ({commands}).``): a new subcommand is named there without a text edited."""
+
+
 class GzGroup(GzCommand, click.Group):
     """A gz-ia command group: subcommands listed in the order declared, those in ``lazy``
     imported only when named, an unknown one an UNKNOWN_COMMAND like ``gz-ia bogus``."""
 
     command_class = GzCommand
 
-    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None,
+                 hidden_lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.lazy = dict(lazy or {})
+        self.lazy = {**(lazy or {}), **(hidden_lazy or {})}
         """Subcommand name → ``module:attribute`` of its command, imported when named."""
+        self.hidden_lazy = set(hidden_lazy or ())
+        """The names in ``lazy`` whose commands are hidden (aliases): known without
+        importing them, so naming the group's subcommands imports none."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(dict.fromkeys([*self.lazy, *self.commands]))
+
+    def visible_names(self, ctx: click.Context) -> list[str]:
+        """The subcommands a page lists, in order, without importing a lazy one."""
+        return [name for name in self.list_commands(ctx)
+                if name not in self.hidden_lazy and (name in self.lazy
+                                                     or not self.commands[name].hidden)]
+
+    def filled(self, text: str | None, ctx: click.Context | None = None) -> str | None:
+        """``text`` with :data:`COMMAND_NAMES` replaced by the visible subcommands."""
+        if not text or COMMAND_NAMES not in text:
+            return text
+        names = self.visible_names(ctx or click.Context(self))
+        return text.replace(COMMAND_NAMES, ", ".join(names))
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        template = self.help
+        self.help = self.filled(template, ctx)
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = template
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        template = self.help
+        self.help = self.filled(template)
+        try:
+            return super().get_short_help_str(limit)
+        finally:
+            self.help = template
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in self.lazy:
@@ -135,9 +180,28 @@ class GzGroup(GzCommand, click.Group):
                 formatter.write_dl(rows)
 
 
+def shown_help(command: click.Command, ctx: click.Context) -> str | None:
+    """A command's help as its page shows it (a group's :data:`COMMAND_NAMES` filled)."""
+    return command.filled(command.help, ctx) if isinstance(command, GzGroup) else command.help
+
+
 def summary(command: click.Command) -> str:
     """A command's one-line description: its short help, or its help's first sentence."""
     return command.get_short_help_str(limit=sys.maxsize)
+
+
+def looks_like_a_flag(word: str) -> bool:
+    """``--name`` or ``-x``; not ``-``, ``--`` or a negative number (``-5``)."""
+    return (word.startswith("--") and len(word) > 2) or (
+        len(word) == 2 and word[0] == "-" and word[1].isalpha())
+
+
+def unknown_flag(ctx: click.Context, flag: str) -> click.NoSuchOption:
+    """click's own error for ``flag``, with the close names click would suggest: one a
+    command that accepts values starting with ``-`` did not reject itself."""
+    names = [name for param in ctx.command.get_params(ctx) if isinstance(param, click.Option)
+             for name in (*param.opts, *param.secondary_opts) if name.startswith("--")]
+    return click.NoSuchOption(flag, possibilities=names, ctx=ctx)
 
 
 def raise_unknown_command(name: str, known: list[str], rest: list[str]) -> NoReturn:
@@ -194,7 +258,9 @@ def alias(original: click.Command, name: str, *, help: str) -> GzCommand:
     settings = {"params": list(original.params), "callback": original.callback,
                 "hidden": True, "help": help, "context_settings": dict(original.context_settings)}
     if isinstance(original, GzGroup):
-        return GzGroup(name, commands=original.commands, lazy=original.lazy,
+        hidden = {n: original.lazy[n] for n in original.hidden_lazy}
+        shown = {n: target for n, target in original.lazy.items() if n not in hidden}
+        return GzGroup(name, commands=original.commands, lazy=shown, hidden_lazy=hidden,
                        no_args_is_help=original.no_args_is_help, **settings)
     return GzCommand(name, **settings)
 

@@ -1,6 +1,6 @@
 """Values a shell completes after a flag or argument: providers, permission modes,
-profiles, branches, setting names (session ids: :mod:`gzia.cli.session.common`; shells:
-:mod:`gzia.cli.completion`).
+statuses, profiles, branches, setting names (session ids: :mod:`gzia.cli.session.common`;
+shells: :mod:`gzia.cli.completion`; ``gz-ia help``'s commands: :mod:`gzia.cli.help`).
 
 Each completer is handed to click as ``shell_complete=`` and imports what it reads only
 when called, so a TAB costs only what that value needs.
@@ -42,6 +42,13 @@ def permissions(ctx: click.Context, param: click.Parameter,
     return matching([mode.value for mode in Permission], incomplete)
 
 
+def statuses(ctx: click.Context, param: click.Parameter,
+             incomplete: str) -> list[CompletionItem]:
+    from gzia.sessions.record import Status
+
+    return matching([status.value for status in Status], incomplete)
+
+
 def profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     from gzia.contract import GzError
     from gzia.profiles.catalog import load_catalog, locations
@@ -68,6 +75,8 @@ def branches(ctx: click.Context, param: click.Parameter, incomplete: str) -> lis
 
 def setting_keys(ctx: click.Context, param: click.Parameter,
                  incomplete: str) -> list[CompletionItem]:
+    from gzia.i18n import gettext
     from gzia.settings import SETTINGS
 
-    return matching([setting.key for setting in SETTINGS], incomplete)
+    return matching([(setting.key, gettext(setting.help)) for setting in SETTINGS
+                     if setting.key.startswith(incomplete)], incomplete)

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from gzia.cli import completers, output
-from gzia.cli.command import argument, group
+from gzia.cli.command import argument, group, unknown_flag
 from gzia.config import Value, load_config, paths
 from gzia.config_files import write_config_value
 from gzia.i18n import gettext
@@ -20,8 +20,18 @@ def app() -> None:
 
 
 reveal_option = click.option("--reveal", is_flag=True, help="Show secret values.")
+
+
+def _a_name_not_a_flag(ctx: click.Context, param: click.Parameter, key: str) -> str:
+    """No setting's name starts with ``-``: such a KEY is a mistyped flag (``config set``
+    lets VALUE start with ``-``, so click takes it for an argument)."""
+    if key.startswith("-"):
+        raise unknown_flag(ctx, key)
+    return key
+
+
 key_argument = argument("key", help="Setting name (see gz-ia config list).",
-                        shell_complete=completers.setting_keys)
+                        callback=_a_name_not_a_flag, shell_complete=completers.setting_keys)
 
 
 def _entry(value: Value, reveal: bool) -> dict[str, Any]:

@@ -2,13 +2,40 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from gzia.cli.command import argument, command, raise_unknown_command, show_help
 
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
+
+def command_names(ctx: click.Context, param: click.Parameter,
+                  incomplete: str) -> list[CompletionItem]:
+    """What ``gz-ia help NAMES... <TAB>`` offers: the visible subcommands of the command
+    NAMES lead to, with their summaries (nothing after a word that is no group's)."""
+    from click.shell_completion import CompletionItem
+
+    reached = ctx.find_root()
+    for name in ctx.params.get("names") or ():
+        group = reached.command
+        sub = group.get_command(reached, name) if isinstance(group, click.Group) else None
+        if sub is None:
+            return []
+        reached = click.Context(sub, parent=reached, info_name=name)
+    group = reached.command
+    if not isinstance(group, click.Group):
+        return []
+    found = ((name, group.get_command(reached, name)) for name in group.list_commands(reached)
+             if name.startswith(incomplete))
+    return [CompletionItem(name, help=sub.get_short_help_str())
+            for name, sub in found if sub is not None and not sub.hidden]
+
 
 @command("help", help="Show the help of gz-ia or of a command (gz-ia help session list).")
-@argument("names", metavar="COMMAND", nargs=-1,
+@argument("names", metavar="COMMAND", nargs=-1, shell_complete=command_names,
           help="The command and its subcommands, as typed before --help.")
 @click.pass_context
 def app(ctx: click.Context, names: tuple[str, ...]) -> None:

@@ -69,16 +69,34 @@ NON_BREAKING_HYPHEN = "\u2011"
 
 
 class WholeWordsFormatter(click.HelpFormatter):
-    """click's page, but a row's text is never broken at a hyphen (``send-keys``,
-    ``pi-agent``): lines break between words only."""
+    """click's page, but no text is broken at a hyphen (``send-keys``, ``pi-agent``,
+    ``gz-ia``): lines break between words only, in the rows, the paragraphs and the
+    usage line alike."""
 
     def write_dl(self, rows: Iterable[tuple[str, str]], col_max: int = 30,
                  col_spacing: int = 2) -> None:
         start = len(self.buffer)
-        kept = [(first, second.replace("-", NON_BREAKING_HYPHEN)) for first, second in rows]
-        super().write_dl(kept, col_max, col_spacing)
+        super().write_dl([(first, _joined(second)) for first, second in rows],
+                         col_max, col_spacing)
+        self._hyphens_back(start)
+
+    def write_text(self, text: str) -> None:
+        start = len(self.buffer)
+        super().write_text(_joined(text))
+        self._hyphens_back(start)
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        start = len(self.buffer)
+        super().write_usage(prog, _joined(args), prefix)
+        self._hyphens_back(start)
+
+    def _hyphens_back(self, start: int) -> None:
         self.buffer[start:] = [text.replace(NON_BREAKING_HYPHEN, "-")
                                for text in self.buffer[start:]]
+
+
+def _joined(text: str) -> str:
+    return text.replace("-", NON_BREAKING_HYPHEN)
 
 
 Changed = list[tuple[object, str, object]]

@@ -49,14 +49,15 @@ if TYPE_CHECKING:
     from gzia.metrics.model import Notice
 
 
-@command("metrics", help="Token usage, requests, tool calls and cost of the project's sessions.")
+@command("metrics",
+         help="Duration, token usage, requests, tool calls and cost of the project's sessions.")
 @click.option("--since", metavar="DATE", help="Only sessions started at or after DATE "
                                               "(YYYY-MM-DD, UTC, or an RFC 3339 time).")
 @click.option("--provider", "-p", help="Only sessions of this agent (claude, opencode, ...).",
               shell_complete=completers.providers)
 @click.option("--status",
               help="Only sessions in this status (running, completed, failed, killed, lost, "
-                   "paused).")
+                   "paused).", shell_complete=completers.statuses)
 @click.option("--by", metavar="provider|day|model",
               help="Also add the figures up by provider, day or model.")
 @dir_option
@@ -82,8 +83,9 @@ def app(since: str | None, provider: str | None, status: str | None,
     output.emit(result.to_json(), lambda: render_project(result))
 
 
-@session_command("metrics", help="Show a session's duration, changes, and the token usage, "
-                                 "tool calls and cost its agent recorded.")
+@session_command("metrics", help="Show a session's status, duration, exit code and changes, and "
+                                 "what its agent's transcript recorded: models, requests, "
+                                 "tokens, cost and tool calls.")
 def session_metrics_command(session: str, directory: str | None) -> None:
     from gzia.cli.metrics_views import render_session
     from gzia.metrics.session import session_metrics

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 
 @group("profile", no_args_is_help=True,
-       help="Manage agent profiles and the skills catalogue (list, show, path, create, skills).")
+       help="Manage agent profiles and the skills catalogue ({commands}).")
 def app() -> None:
     """A group, so ``profile`` alone shows its subcommands."""
 

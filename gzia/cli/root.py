@@ -33,7 +33,14 @@ def click_completer(shell: str) -> type[ShellComplete] | None:
     speak another protocol."""
     from click.shell_completion import BashComplete, FishComplete, ZshComplete
 
-    return {"bash": BashComplete, "zsh": ZshComplete, "fish": FishComplete}.get(shell)
+    class WholeDescriptionsFish(FishComplete):
+        """click's fish script splits each answer at every comma, so a description was
+        cut at its first one ("Show a session's status, duration, ..."): split once."""
+
+        source_template = FishComplete.source_template.replace(
+            'string split "," $completion', 'string split -m 1 "," -- $completion')
+
+    return {"bash": BashComplete, "zsh": ZshComplete, "fish": WholeDescriptionsFish}.get(shell)
 """Set when a shell's completion script calls gz-ia back (gzia/cli/completion.py)."""
 
 

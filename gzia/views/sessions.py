@@ -218,8 +218,8 @@ def render_show(r: SessionRecord) -> list[str]:
         rows.append(("provider", r.provider))
     rows += [("permission", permission_text(r.permission_level)), ("dir", r.working_dir)]
     if r.is_isolated:
-        rows.append(("mode", gettext("Isolated worktree ({path})", path=r.worktree_dir or "")))
-        rows.append(("branch", r.branch_name or ""))
+        rows.append(("mode", gettext("Isolated worktree ({path})", path=r.worktree_dir or "-")))
+        rows.append(("branch", r.branch_name))
         if r.base_branch or r.base_commit:
             rows.append(("base", " ".join(x for x in (r.base_branch, _short(r.base_commit)) if x)))
     else:
@@ -237,7 +237,8 @@ def render_show(r: SessionRecord) -> list[str]:
     if r.pull_request:
         rows.append(("pull_request", pull_request_text(r.pull_request)))
     return [gettext("❯ Session details: {id}", id=r.id),
-            *(f"{gettext(_MSG_LABEL[key]):<{LABEL_WIDTH - 1}} {value}" for key, value in rows)]
+            *(f"{gettext(_MSG_LABEL[key]):<{LABEL_WIDTH - 1}} {value}"  # a field lacking: -
+              for key, value in ((k, "-" if v in (None, "") else v) for k, v in rows))]
 
 
 def renamed_line(record: SessionRecord) -> str:

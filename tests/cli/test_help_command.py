@@ -53,6 +53,13 @@ def test_dash_capital_v_is_version(cli: Cli, args: list[str]) -> None:
     ({}, ["--quite", "version"], "Error: unknown flag: --quite\ndid you mean: --quiet?\n"),
     (ES, ["exec", "--providr", "x"],
      "Error: unknown flag: --providr\n¿quisiste decir: --profile, --provider?\n"),
+    ({}, ["update", "--dry-rn"], "Error: unknown flag: --dry-rn\ndid you mean: --dry-run?\n"),
+    ({}, ["session", "--dri", "x", "list"], "Error: unknown flag: --dri\ndid you mean: --dir?\n"),
+    # config set takes a VALUE that may start with -: a typo is still a flag's, not a KEY
+    ({}, ["config", "set", "--jsn", "editor", "vim"],
+     "Error: unknown flag: --jsn\ndid you mean: --json?\n"),
+    (ES, ["config", "set", "editor", "vim", "--jsn"],
+     "Error: unknown flag: --jsn\n¿quisiste decir: --json?\n"),
 ])
 def test_a_flag_typo_suggests_in_human_mode_too(cli: Cli, env: dict[str, str],
                                                 args: list[str], stderr: str) -> None:

@@ -50,6 +50,18 @@ def test_json_given_as_a_value_is_not_json_mode(plugin_site: Path) -> None:
     assert result == Result(2, "", "Error: unknown flag: --bogus\n")
 
 
+@pytest.mark.parametrize(("env", "args", "stderr"), [
+    ({}, ["example", "helo"], "Error: unknown command: helo\ndid you mean: hello?\n"),
+    ({"GZ_LANG": "es"}, ["help", "example", "helo"],
+     "Error: comando desconocido: helo\n¿quisiste decir: hello?\n"),
+    ({"GZ_LANG": "es"}, ["example", "hello", "--nme", "x"],
+     "Error: unknown flag: --nme\n¿quisiste decir: --name?\n"),
+])
+def test_a_plugin_commands_typo_suggests_too(plugin_site: Path, env: dict[str, str],
+                                             args: list[str], stderr: str) -> None:
+    assert gz(*args, plugin_site=plugin_site, env=env) == Result(2, "", stderr)
+
+
 def test_broken_plugin_is_a_warning_and_other_commands_work(plugin_site: Path) -> None:
     assert gz("version", plugin_site=plugin_site).exit_code == 0
     assert gz("config", "path", plugin_site=plugin_site).exit_code == 0

@@ -83,6 +83,9 @@ def test_session_ids_of_the_project_dash_d_names(project: Path, tmp_path: Path,
     ("gz-ia config set default_p", ["default_provider", "default_permission"]),
     ("gz-ia completion ", ["bash", "zsh", "fish"]),
     ("gz-ia completion f", ["fish"]),
+    ("gz-ia session list --status ", ["running", "completed", "failed", "killed", "lost",
+                                      "paused"]),
+    ("gz-ia metrics --status k", ["killed"]),
 ])
 def test_values_of_flags_and_arguments(tmp_path: Path, words: str, expected: list[str]) -> None:
     assert complete(words, script="bash", cwd=tmp_path) == [f"plain,{value}" for value in expected]
@@ -114,3 +117,44 @@ def test_a_tab_reads_at_most_fifty_records(project: Path) -> None:
     assert many == [line for number in range(51) for line in ("plain", f"ee{number:06x}", "_")]
     (sessions / "ee000032.json").unlink()
     assert complete("gz-ia session show ee", cwd=project)[:3] == ["plain", "ee000000", "p"]
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ({}, ["plain", "default_provider", "agent used when -p is not given (else the first "
+          "available)", "plain", "default_permission", "permission level used when -m is not "
+          "given"]),
+    ({"GZ_LANG": "es"}, ["plain", "default_provider", "agente usado cuando no se da -p (si no, "
+                         "el primero disponible)", "plain", "default_permission", "nivel de "
+                         "permisos usado cuando no se da -m"]),
+])
+def test_setting_names_come_with_what_they_set(project: Path, monkeypatch: pytest.MonkeyPatch,
+                                               env: dict[str, str], expected: list[str]) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert complete("gz-ia config get default_", cwd=project) == expected
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    ("gz-ia help ses", ["plain", "session", "Manage local agent sessions (list, show,..."]),
+    ("gz-ia help session me", ["plain", "merge", "Merge the session's branch into the...",
+                               "plain", "metrics", "Show a session's status, duration, exit..."]),
+    ("gz-ia help session list ", []), ("gz-ia help bogus ", []),
+])
+def test_help_completes_the_commands_it_can_show(project: Path, words: str,
+                                                 expected: list[str]) -> None:
+    assert complete(words, cwd=project) == expected
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="needs fish")
+def test_fish_shows_a_description_whole_past_its_commas(project: Path, tmp_path: Path) -> None:
+    """click's fish script split each answer at every comma: "Show a session's status"."""
+    env = gz_ia_on_path(tmp_path / "bin", [sys.executable, "-m", "gzia"])
+    script = subprocess.run(["gz-ia", "completion", "fish"], env=env, capture_output=True,
+                            text=True, timeout=60, check=True).stdout
+    done = subprocess.run(["fish", "--no-config", "-c",
+                           f"{script}\ncomplete -C 'gz-ia help session me'"], env=env,
+                          cwd=project, capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        "merge\tMerge the session's branch into the...",
+        "metrics\tShow a session's status, duration, exit..."]

@@ -201,3 +201,11 @@ def test_every_message_of_the_code_is_in_the_catalogue() -> None:
 def test_every_message_in_the_catalogue_is_used() -> None:
     used = literals_in_code()
     assert catalogue_msgids() - used == set()
+
+
+def test_every_settings_help_has_its_spanish() -> None:
+    """A setting's help is shown to people (TAB completion describes each setting name)."""
+    from gzia.settings import SETTINGS
+
+    spanish = translations("es")
+    assert [s.key for s in SETTINGS if spanish.gettext(s.help) == s.help] == []

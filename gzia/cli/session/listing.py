@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 @command("list", help="List the project's sessions, newest first.")
 @dir_option
 @click.option("--status", multiple=True, show_default=False,
-              help="Only sessions in this status, or merged (repeatable).")
+              help="Only sessions in this status, or merged (repeatable).",
+              shell_complete=completers.statuses)
 @click.option("--provider", multiple=True, show_default=False,
               help="Only sessions of this provider (repeatable).",
               shell_complete=completers.providers)

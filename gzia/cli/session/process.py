@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from gzia.supervisor.logfile import LogMark
 
 
-@session_command("poll", help="Show a session's state, exit code, bytes of output and "
-                              "seconds since its last output.")
+@session_command("poll", help="Show a session's status, exit code, bytes of output, seconds "
+                              "since its last output and the state of its holder.")
 def poll_command(session: str, directory: str | None) -> None:
     from gzia.sessions.background import poll
     from gzia.views.sessions import exit_code_text
