@@ -49,6 +49,14 @@ def statuses(ctx: click.Context, param: click.Parameter,
     return matching([status.value for status in Status], incomplete)
 
 
+def list_statuses(ctx: click.Context, param: click.Parameter,
+                  incomplete: str) -> list[CompletionItem]:
+    """``session list --status``: the record statuses, and ``merged``."""
+    from gzia.sessions.list_filter import STATUS_WORDS
+
+    return matching(list(STATUS_WORDS), incomplete)
+
+
 def profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     from gzia.contract import GzError
     from gzia.profiles.catalog import load_catalog, locations

@@ -27,6 +27,8 @@ from gzia.sessions.store import start_key
 DURATION = re.compile(r"(\d{1,9})([smhdw])")
 SECONDS_PER_UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 MERGED = "merged"
+STATUS_WORDS = (*(s.value for s in Status), MERGED)
+"""What ``--status`` accepts: every record status, and ``merged``."""
 """``--status merged``: not a record status, what people read for a merged session."""
 
 
@@ -73,7 +75,7 @@ def build_filter(*, statuses: Sequence[str] = (), providers: Sequence[str] = (),
                  labels: Sequence[str] = (), since: str | None = None,
                  limit: int | None = None, names: Sequence[str] = ()) -> ListFilter:
     """A filter from the command line's values, each validated (``INVALID_INPUT``)."""
-    known = [*(s.value for s in Status), MERGED]
+    known = list(STATUS_WORDS)
     for status in statuses:
         if status not in known:
             raise InvalidInputError(N_("invalid status '{value}': expected one of {allowed}"),

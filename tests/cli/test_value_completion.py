@@ -84,7 +84,7 @@ def test_session_ids_of_the_project_dash_d_names(project: Path, tmp_path: Path,
     ("gz-ia completion ", ["bash", "zsh", "fish"]),
     ("gz-ia completion f", ["fish"]),
     ("gz-ia session list --status ", ["running", "completed", "failed", "killed", "lost",
-                                      "paused"]),
+                                      "paused", "merged"]),
     ("gz-ia metrics --status k", ["killed"]),
 ])
 def test_values_of_flags_and_arguments(tmp_path: Path, words: str, expected: list[str]) -> None:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 @dir_option
 @click.option("--status", multiple=True, show_default=False,
               help="Only sessions in this status, or merged (repeatable).",
-              shell_complete=completers.statuses)
+              shell_complete=completers.list_statuses)
 @click.option("--provider", multiple=True, show_default=False,
               help="Only sessions of this provider (repeatable).",
               shell_complete=completers.providers)
