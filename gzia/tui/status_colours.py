@@ -6,6 +6,12 @@ is the record's status as ``session list`` prints it. A session a watchdog stopp
 status not in the table is drawn plain: a new one gets its colour by one line here.
 ``NO_COLOR`` turns every frame monochrome (Textual's filter), so nothing is said by colour
 alone.
+
+The colours are RGB values, not the terminal's sixteen named colours: Textual draws a named
+colour through its own palette, in which red and magenta are one colour (a failed and a
+killed session looked alike) and blue and magenta too. Each value here stays apart from
+the others in 24-bit colour, in 256 colours and in the 16 of ``TERM=xterm``
+(tests/tui/test_keys_and_colours.py computes each as the terminal gets it).
 """
 
 from __future__ import annotations
@@ -18,14 +24,14 @@ from gzia.supervisor.endreason import WATCHDOG_REASONS
 TIMED_OUT = "timed out"
 
 STATUS_COLOURS: dict[str, str] = {
-    "running": "bold green",
-    "completed": "cyan",
-    "merged": "blue",
-    "failed": "bold red",
-    "killed": "magenta",
-    TIMED_OUT: "yellow",
-    "lost": "dim",
-    "paused": "italic blue",
+    "running": "bold #5fd700",  # green
+    "completed": "#00afd7",  # cyan
+    "merged": "#5f87ff",  # blue
+    "failed": "bold #ff3030",  # red
+    "killed": "#d75fd7",  # magenta
+    TIMED_OUT: "#ffd700",  # yellow
+    "lost": "dim #808080",  # grey
+    "paused": "italic #d7d7ff",  # lavender
 }
 """Status (or :data:`TIMED_OUT`) -> Rich style."""
 

@@ -9,8 +9,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from rich.color import ColorSystem
+from rich.style import Style
 from rich.text import Text
 from textual.command import CommandPalette
+from textual.filter import ANSIToTruecolor
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
@@ -79,6 +82,34 @@ async def test_statuses_are_drawn_in_their_colours(every_status: Path, english: 
     }
     assert len({STATUS_COLOURS[s] for s in ("running", "completed", "failed", "killed",
                                             TIMED_OUT, "lost")}) == 6
+
+
+async def test_each_status_reaches_the_terminal_in_a_colour_of_its_own(
+        every_status: Path) -> None:
+    """Each status's style as the terminal gets it: through the app's colour filter (which
+    draws named colours from Textual's palette: there red and magenta were one colour),
+    then in 24-bit colour, in 256 colours and in the 16 of ``TERM=xterm``. No two
+    statuses share a colour (bold alone is not told apart at a glance), and no status is
+    drawn as the table's plain text."""
+    async with home_of(every_status, (120, 30)) as (app, _pilot):
+        table = app.screen.query_one("#sessions", DataTable)
+        background = table.styles.background.rich_color
+        plain = Style(color=table.styles.color.rich_color)
+        [palette] = [f for f in app._filters if isinstance(f, ANSIToTruecolor)]
+        drawn = {status: palette.truecolor_style(Style.parse(style), background)
+                 for status, style in STATUS_COLOURS.items()}
+    for system in (ColorSystem.TRUECOLOR, ColorSystem.EIGHT_BIT, ColorSystem.STANDARD):
+        seen = {status: _on_terminal(style, system) for status, style in drawn.items()}
+        alike = [(a, b) for a in seen for b in seen if a < b and seen[a][0] == seen[b][0]]
+        assert not alike, (system, seen)
+        assert _on_terminal(plain, system) not in seen.values(), (system, seen)
+
+
+def _on_terminal(style: Style, system: ColorSystem) -> tuple[object, ...]:
+    colour = style.color.downgrade(system) if style.color else None
+    shown = colour.triplet if system == ColorSystem.TRUECOLOR and colour else (
+        colour.number if colour else None)
+    return shown, bool(style.bold), bool(style.italic), bool(style.dim)
 
 
 async def test_enter_opens_the_details_of_a_session_that_does_not_run(
