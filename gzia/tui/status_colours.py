@@ -1,4 +1,5 @@
-"""The colour of each session status, in one table.
+"""The colour of each session status, the style of each agent state and of the sandboxed
+mark, in one place.
 
 The sessions table and the detail screen's heading draw a status in its colour; the text
 is the record's status as ``session list`` prints it. A session a watchdog stopped
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from gzia.i18n import gettext
 from gzia.sessions.record import SessionRecord
 from gzia.supervisor.endreason import WATCHDOG_REASONS
 
@@ -36,6 +38,17 @@ STATUS_COLOURS: dict[str, str] = {
 """Status (or :data:`TIMED_OUT`) -> Rich style."""
 
 
+STATE_STYLES: dict[str, str] = {
+    "waiting": "bold reverse",
+}
+"""A running session's agent state -> Rich style: the agent that waits for the person stands
+out (an ended run's last state reads ``exited``); the other states are drawn plain."""
+
+SANDBOXED_STYLE = "#87d7af"
+"""The ``sandboxed`` mark after a sandboxed session's provider (the CLI's MODE column says
+``Sandboxed``; the table has no MODE column)."""
+
+
 def colour_of(record: SessionRecord) -> str:
     """The style of ``record``'s status ("" for a status the table does not name)."""
     timed_out = record.end_reason in WATCHDOG_REASONS and record.status == "killed"
@@ -47,3 +60,18 @@ def colour_of(record: SessionRecord) -> str:
 def coloured_status(record: SessionRecord, text: str | None = None) -> Text:
     """``text`` (default: the status) in the status's colour; never read as markup."""
     return Text.styled(text if text is not None else str(record.status), colour_of(record))
+
+
+def state_cell(record: SessionRecord, text: str) -> Text:
+    """The agent's state, in its style while the session runs (:data:`STATE_STYLES`)."""
+    return Text(text, style=STATE_STYLES.get(str(record.state), "") if record.is_running else "")
+
+
+def provider_cell(record: SessionRecord, text: str) -> Text:
+    """The provider, and ``sandboxed`` after it for a session whose agent runs (or ran) in
+    a sandbox (its record has ``sandbox``)."""
+    cell = Text(text)
+    if record.sandbox is not None:
+        cell.append(" ")
+        cell.append(gettext("sandboxed"), style=SANDBOXED_STYLE)
+    return cell

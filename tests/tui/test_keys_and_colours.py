@@ -23,7 +23,7 @@ from gzia.sessions.store import SessionStore
 from gzia.tui.app import GzApp
 from gzia.tui.screens.detail import DetailScreen
 from gzia.tui.screens.help import HelpScreen
-from gzia.tui.status_colours import STATUS_COLOURS, TIMED_OUT
+from gzia.tui.status_colours import SANDBOXED_STYLE, STATUS_COLOURS, TIMED_OUT
 from tests.sessions.session_testkit import make_repo, make_session
 from tests.tui.conftest import make_app, until
 
@@ -110,6 +110,29 @@ def _on_terminal(style: Style, system: ColorSystem) -> tuple[object, ...]:
     shown = colour.triplet if system == ColorSystem.TRUECOLOR and colour else (
         colour.number if colour else None)
     return shown, bool(style.bold), bool(style.italic), bool(style.dim)
+
+
+@pytest.mark.parametrize(("language", "mark"), [("english", "sandboxed"),
+                                              ("spanish", "en sandbox")])
+async def test_a_sandboxed_session_is_marked_after_its_provider(
+        tmp_path: Path, language: str, mark: str, request: pytest.FixtureRequest) -> None:
+    """The CLI's MODE column says ``Sandboxed``; the table, which has no MODE column, says
+    it after the provider, in the style of :mod:`gzia.tui.status_colours`."""
+    request.getfixturevalue(language)
+    repo = make_repo(tmp_path / "repo")
+    project = find_project(repo)
+    for session_id in ("b0000001", "b0000002"):
+        make_session(project, session_id)
+    SessionStore(project).update("b0000002", lambda r: setattr(
+        r, "sandbox", {"network": "none", "rw": [], "hidden": []}))
+    app = make_app(repo, refresh_s=3600)
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = app.screen.query_one("#sessions", DataTable)
+        await until(pilot, lambda: table.row_count == 2, "the sessions")
+        plain, sandboxed = (table.get_row(i)[3] for i in ("b0000001", "b0000002"))
+    assert (str(plain), str(sandboxed)) == ("shell", f"shell {mark}")
+    assert [(sandboxed.plain[s.start:s.end], str(s.style)) for s in sandboxed.spans] == [
+        (mark, SANDBOXED_STYLE)]
 
 
 async def test_enter_opens_the_details_of_a_session_that_does_not_run(
