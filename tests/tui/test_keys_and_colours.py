@@ -21,6 +21,7 @@ from gzia.sessions.project import find_project
 from gzia.sessions.record import Status
 from gzia.sessions.store import SessionStore
 from gzia.tui.app import GzApp
+from gzia.tui.keys import is_gz_ia_key
 from gzia.tui.screens.detail import DetailScreen
 from gzia.tui.screens.help import HelpScreen
 from gzia.tui.status_colours import SANDBOXED_STYLE, STATUS_COLOURS, TIMED_OUT
@@ -184,6 +185,47 @@ async def test_question_mark_in_spanish(every_status: Path, spanish: None) -> No
         lines = app.screen.lines
     assert lines[0] == "⏎     Abrir: conectar si corre en segundo plano; si no, detalles"
     assert lines[-2:] == ["^p    Comandos: cada acción por su nombre", "?     Estas teclas"]
+
+
+def declared_keys(app: GzApp) -> set[tuple[str, str]]:
+    """The gz-ia bindings the current screen and the app declare and allow now, as
+    ``(key as shown, description)``: built from the bindings, not from what ``?`` lists."""
+    screen = app.screen
+    found = set()
+    for node in (screen, app):
+        for bindings in node._bindings.key_to_bindings.values():
+            for binding in bindings:
+                if not is_gz_ia_key(binding) or binding.action.endswith(
+                        ("command_palette", "help")):
+                    continue
+                action = binding.action.removeprefix("app.")
+                owner = app if binding.action.startswith("app.") else node
+                name, _, _ = action.partition("(")
+                if owner.check_action(name, ()) is not True:
+                    continue
+                found.add((binding.key_display or app.get_key_display(binding),
+                           binding.description))
+    return found
+
+
+@pytest.mark.parametrize("keys", [(), ("o",), ("n",)], ids=["home", "detail", "new session"])
+async def test_question_mark_lists_every_key_the_screen_declares(
+        every_status: Path, english: None, keys: tuple[str, ...]) -> None:
+    """Every gz-ia key of the screen (and the app's) that works there is in ``?``'s list,
+    with its description; a key a focused widget shadows (Enter on the table) too."""
+    async with home_of(every_status, (100, 30)) as (app, pilot):
+        for name in keys:
+            await pilot.press(name)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        declared = declared_keys(app)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        listed = {tuple(part.strip() for part in line.split("   ", 1))
+                  for line in app.screen.lines}
+    missing = {(key_name, text) for key_name, text in declared
+               if not any(text == title and key_name in shown for shown, title in listed)}
+    assert declared and not missing
 
 
 def palette_entries(app: GzApp) -> list[str]:
