@@ -86,10 +86,21 @@ class PauseResult:
                 "already_paused": self.already_paused}
 
 
+def check_pausable(store: SessionStore, ref: str) -> SessionRecord:
+    """The refusals :func:`pause_session` makes before it changes anything, without the
+    change: a direct-mode session (no worktree to free), a worktree on another branch."""
+    record = get_session(store, ref)
+    _isolated(record)
+    worktree = worktree_for(store.project, record.id)
+    if (worktree / ".git").is_file():
+        _on_its_branch(record.id, worktree)
+    return record
+
+
 def pause_session(store: SessionStore, ref: str, *, stop_timeout_s: float) -> PauseResult:
     """Pause the session ``ref`` (see the module's doc)."""
     session_id = store.resolve(ref)
-    _isolated(get_session(store, session_id))
+    check_pausable(store, session_id)
     with life_lock(store, session_id) as held:
         record = get_session(store, session_id)
         worktree = worktree_for(store.project, session_id)

@@ -49,6 +49,10 @@ class Choice:
     """``--name`` (checked by :func:`parse_name`)."""
     base: str | None = None
     """``--base``: what the session branches from (checked when it starts)."""
+    sandbox: bool | None = None
+    """``--sandbox`` (None: the ``sandbox`` setting, as without it); a ``sandbox = true`` of
+    the administrator's policy beats a no
+    (:func:`gzia.sessions.sandbox_choice.sandbox_for`)."""
 
 
 def parse_command(text: str) -> tuple[str, ...]:
@@ -167,11 +171,11 @@ def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = 
         background_options,
         configured_watchdog,
         push_allowed,
-        sandbox_wanted,
     )
+    from gzia.sessions.sandbox_choice import sandbox_for
 
     driver = get_driver(choice.provider)
-    sandbox = sandbox_wanted(False)  # the setting, as chat without --sandbox reads it
+    sandbox = sandbox_for(choice.sandbox)
     prompt = choice.prompt.strip() if driver_takes_prompt(driver) else ""
     command = choice.command if runs_commands(driver) else ()
     request = SessionRequest(project_dir, driver, parse_permission(choice.permission),

@@ -8,7 +8,7 @@ install hint), the profiles are the test's own, and the running version is 1.0.0
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 import gzia._version
 from gzia.i18n import set_language
 from gzia.profiles.catalog import create_profile, locations
+from gzia.sandbox.probe import sandbox_support
 from gzia.tui.app import GzApp
 from tests.fakes.fixtures import *  # noqa: F403
 from tests.fakes.nexus import NexusFake
@@ -47,9 +48,20 @@ def lang() -> str:
     return "en"
 
 
+@pytest.fixture(autouse=True)
+def fresh_probe() -> Iterator[None]:
+    """bwrap probed on each test's PATH (the probe is cached per process)."""
+    sandbox_support.cache_clear()
+    yield
+    sandbox_support.cache_clear()
+
+
 @pytest.fixture
 def form_app(tmp_path: Path, notes: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> GzApp:
     with_fake_agents(tmp_path / "bin", notes, monkeypatch)
+    bwrap = tmp_path / "bin" / "bwrap"  # a sandbox can be made, whatever the machine has
+    bwrap.write_text("#!/bin/sh\nexit 0\n")
+    bwrap.chmod(0o755)
     set_language(lang)
     app = project_app(tmp_path / "project")
     project = app.tui_context.store.project

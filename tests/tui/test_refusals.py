@@ -1,4 +1,4 @@
-"""Kill and delete run their command's checks before asking: a refusal they already know
+"""Kill, delete and pause run their command's checks before asking: a refusal they already know
 comes at once, in the command's words, without a question first; a delete that would be
 refused offers the forced delete, asked twice, the second time with what is lost. Real
 repositories, real background sessions."""
@@ -119,18 +119,51 @@ async def test_a_running_session_is_stopped_by_the_forced_delete(gz: Gz, repo: P
         os.kill(pid, 0)
 
 
+async def refused_at_once(repo: Path, key: str) -> list[str]:
+    """Press ``key`` on the session of ``repo``: the refusal shown, with no question first."""
+    app = make_app(repo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: rows(app) == 1, "the session in the list")
+        await pilot.press(key)
+        await until(pilot, lambda: isinstance(app.screen, NoticeScreen | ConfirmScreen),
+                    "the answer")
+        assert isinstance(app.screen, NoticeScreen)  # no question before the refusal
+        return app.screen.lines
+
+
 @pytest.mark.parametrize(("language", "env"), [("english", {}), ("spanish", {"GZ_LANG": "es"})])
 async def test_kill_of_a_session_that_has_ended_is_refused_without_a_question(
         unmerged: Path, gz: Gz, language: str, env: dict[str, str],
         request: pytest.FixtureRequest) -> None:
     request.getfixturevalue(language)
-    app = make_app(unmerged)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await until(pilot, lambda: rows(app) == 1, "the session in the list")
-        await pilot.press("k")
-        await until(pilot, lambda: isinstance(app.screen, NoticeScreen | ConfirmScreen),
-                    "the answer")
-        assert isinstance(app.screen, NoticeScreen)  # no question before the refusal
-        shown = app.screen.lines
+    shown = await refused_at_once(unmerged, "k")
     cli = gz("session", "kill", "c0ffee00", cwd=unmerged, env=env)
+    assert (cli.exit_code, cli.stderr.splitlines()) == (1, shown)
+
+
+def on_another_branch(repo: Path) -> None:
+    subprocess.run(["git", "switch", "-qc", "elsewhere"], check=True,
+                   cwd=worktree_for(find_project(repo), "c0ffee00"))
+
+
+def in_direct_mode(repo: Path) -> None:
+    from gzia.sessions.store import SessionStore
+
+    SessionStore(find_project(repo)).update("c0ffee00", lambda r: setattr(r, "is_isolated", False))
+
+
+@pytest.mark.parametrize("case", [on_another_branch, in_direct_mode])
+@pytest.mark.parametrize("language", ["english", "spanish"])
+async def test_a_pause_the_checks_refuse_is_refused_without_a_question(
+        unmerged: Path, gz: Gz, case: object, language: str,
+        request: pytest.FixtureRequest) -> None:
+    """``session pause``'s refusals that come before any change (a worktree on another
+    branch, a session in direct mode) are shown at once, in its words; nothing changes."""
+    case(unmerged)  # type: ignore[operator]
+    request.getfixturevalue(language)
+    before = stored(unmerged, "c0ffee00")
+    shown = await refused_at_once(unmerged, "P")
+    assert stored(unmerged, "c0ffee00") == before
+    cli = gz("session", "pause", "c0ffee00", cwd=unmerged,
+             env={"GZ_LANG": "es"} if language == "spanish" else {})
     assert (cli.exit_code, cli.stderr.splitlines()) == (1, shown)

@@ -1,8 +1,8 @@
 """The actions on one session, shared by the sessions screen and the detail screen.
 
 Each calls the service its ``gz-ia session`` command calls (:mod:`gzia.tui.services`).
-Kill, merge, delete, pause and prune ask first (:class:`ConfirmScreen`); kill, merge and delete
-run their command's checks before the question, so a refusal they already know is shown
+Kill, merge, delete, pause and prune ask first (:class:`ConfirmScreen`); kill, merge, delete
+and pause run their command's checks before the question, so a refusal they already know is shown
 at once, without a question first. Merge shows the files it would bring in; a delete that
 would be refused offers the forced delete, asked twice, the second time listing what is
 lost. Attach and resume give the terminal to the session: the TUI is suspended until
@@ -141,12 +141,18 @@ class SessionActions(GzScreen):
 
     def _pause(self, record: SessionRecord) -> None:
         """``session pause``, asked first: a running agent is stopped, the uncommitted work
-        committed on the session's branch and the worktree removed."""
+        committed on the session's branch and the worktree removed. The refusals it makes
+        before it changes anything (a direct-mode session, a worktree on another branch)
+        come at once, without the question."""
+        from gzia.sessions.pause import check_pausable
+
         store = self.context.store
-        ask(self, gettext("Pause session '{id}'? Its agent is stopped if it runs, its "
-                          "uncommitted work is committed on its branch and its worktree is "
-                          "removed.", id=record.id),
-            lambda: self.call(lambda: services.pause(store, record.id), self._done))
+        question = gettext("Pause session '{id}'? Its agent is stopped if it runs, its "
+                           "uncommitted work is committed on its branch and its worktree is "
+                           "removed.", id=record.id)
+        self.call(lambda: check_pausable(store, record.id), lambda _: ask(
+            self, question,
+            lambda: self.call(lambda: services.pause(store, record.id), self._done)))
 
     def action_revive(self) -> None:
         self._with_current(self._revive)

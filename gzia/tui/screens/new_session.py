@@ -1,6 +1,6 @@
 """The new-session form: agent (installed or not, as ``gz-ia drivers`` sees them),
-permission, profiles, prompt, name, base, labels, timeout, foreground or background; then
-the start ``gz-ia chat`` makes.
+permission, sandbox, profiles, prompt, name, base, labels, timeout, foreground or
+background; then the start ``gz-ia chat`` makes.
 
 In the foreground the TUI is suspended and the agent gets the terminal through the
 supervisor's hand-off (Ctrl+C reaches the agent); when it ends, the outcome is shown
@@ -31,7 +31,8 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from gzia.contract import GzError, Permission
-from gzia.i18n import N_, gettext
+from gzia.i18n import N_, gettext, pgettext
+from gzia.sessions.sandbox_choice import sandbox_for
 from gzia.tui import starting
 from gzia.tui.keys import key
 from gzia.tui.screens.base import GzScreen, terminal_lent
@@ -44,6 +45,7 @@ from gzia.views.words import permission_text
 
 if TYPE_CHECKING:
     from gzia.sessions.run import SessionRun
+    from gzia.sessions.sandbox_choice import SandboxOffer
 
 NOTICE_S = 10.0
 """How long a start's warning stays on the screen."""
@@ -63,7 +65,9 @@ class NewSessionScreen(GzScreen):
     NewSessionScreen #agents { height: auto; max-height: 6; width: 1fr; border: none;
                                padding: 0; }
     NewSessionScreen #profiles { height: auto; max-height: 4; width: 1fr; }
-    NewSessionScreen #agent-detail { padding-left: 11; color: $text-muted; }
+    NewSessionScreen #agent-detail, NewSessionScreen #sandbox-detail {
+        padding-left: 11; color: $text-muted; }
+    NewSessionScreen #sandbox-detail { height: auto; display: none; }
     NewSessionScreen #prompt { height: 5; width: 1fr; }
     NewSessionScreen .field Input { height: 1; width: 1fr; border: none; padding: 0 1; }
     NewSessionScreen #problem { margin-top: 1; color: $error; }
@@ -85,6 +89,10 @@ class NewSessionScreen(GzScreen):
             with Horizontal(classes="row", id="permission-row"):
                 yield Label(gettext("Permission"))
                 yield _permission_set(starting.default_permission())
+            with Horizontal(classes="row"):
+                yield Label(gettext("Sandbox"))
+                yield _sandbox_set(sandbox_for(None))
+            yield Static("", id="sandbox-detail", markup=False)
             yield from self._profiles()
             with Horizontal(classes="row"):
                 yield Label(gettext("Prompt"), id="prompt-label")
@@ -127,8 +135,21 @@ class NewSessionScreen(GzScreen):
                     yield from (Tick(name, name=name) for name in names)
 
     def on_mount(self) -> None:
+        from gzia.sessions.sandbox_choice import sandbox_offer
+
         self.call(starting.find_agents, self._show_agents, group="agents",
                   failed=self._failed)
+        self.call(sandbox_offer, self._offer_sandbox, group="sandbox", failed=self._failed)
+
+    def _offer_sandbox(self, offer: SandboxOffer) -> None:
+        """The row at the setting; locked, with the reason under it, when it cannot change."""
+        from gzia.tui.sandbox_choice import why_locked
+
+        self.query_one("#sandbox-on" if offer.on else "#sandbox-off", RadioButton).value = True
+        self.query_one("#sandbox", RadioSet).disabled = offer.locked
+        why = self.query_one("#sandbox-detail", Static)
+        why.update("\n".join(why_locked(offer)))
+        why.display = offer.locked
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
@@ -198,6 +219,7 @@ class NewSessionScreen(GzScreen):
             timeout_s=starting.parse_timeout(self.query_one("#timeout", Input).value),
             name=starting.parse_name(self.query_one("#name", Input).value),
             base=self.query_one("#base", Input).value.strip() or None,
+            sandbox=self.query_one("#sandbox-on", RadioButton).value,
             background=self.query_one("#background", RadioButton).value)
 
     def _run_in_foreground(self, choice: starting.Choice) -> None:
@@ -273,6 +295,14 @@ def _permission_set(default: str) -> Choices:
     return Choices(*(Pick(permission_text(p), value=p.value == default, name=p.value,
                            id=f"permission-{p.value}")
                       for p in Permission), id="permission")
+
+
+def _sandbox_set(on: bool) -> Choices:
+    """Off or on, locked until :func:`gzia.tui.sandbox_choice.sandbox_offer` has answered."""
+    return Choices(Pick(pgettext("tui.sandbox", "off"), value=not on, id="sandbox-off"),
+                   Pick(gettext("on: only its worktree is writable (bubblewrap)"), value=on,
+                        id="sandbox-on"),
+                   id="sandbox", disabled=True)
 
 
 def _task_placeholder(agent: starting.Agent) -> str:

@@ -31,7 +31,6 @@ from gzia.tui.rows import (
     COLUMN_TITLES,
     ROWS_SHOWN,
     attention_first,
-    attention_rank,
     columns_for,
     matches,
     row_of,
@@ -39,7 +38,7 @@ from gzia.tui.rows import (
     waiting_ids,
 )
 from gzia.tui.screens.actions import SessionActions
-from gzia.tui.status_colours import coloured_status
+from gzia.tui.status_colours import coloured_status, provider_cell, state_cell
 from gzia.views.problems import error_lines
 
 STATUSES: tuple[str | None, ...] = (None, *(s.value for s in Status))
@@ -48,6 +47,7 @@ Counts = dict[str, tuple[int, int]]
 Cells = tuple[Text, ...]
 STATUS_COLUMN = COLUMN_TITLES.index(N_("STATUS"))
 STATE_COLUMN = COLUMN_TITLES.index(N_("STATE"))
+PROVIDER_COLUMN = COLUMN_TITLES.index(NC_("tui.col_provider", "PROVIDER"))
 
 
 class SessionsScreen(SessionActions):
@@ -218,10 +218,12 @@ class SessionsScreen(SessionActions):
 
     def _cells(self, record: SessionRecord, row: tuple[str, ...]) -> Cells:
         """The row's shown cells as texts (a record's fields are not markup), the status
-        in its colour (:mod:`gzia.tui.status_colours`), a waiting agent marked."""
+        in its colour (:mod:`gzia.tui.status_colours`), a waiting agent and a sandboxed
+        session marked."""
         return tuple(coloured_status(record, row[i]) if i == STATUS_COLUMN
-                     else state_cell(record, row[i]) if i == STATE_COLUMN else Text(row[i])
-                     for i in self.columns)
+                     else state_cell(record, row[i]) if i == STATE_COLUMN
+                     else provider_cell(record, row[i]) if i == PROVIDER_COLUMN
+                     else Text(row[i]) for i in self.columns)
 
     def _update_cells(self, shown: dict[str, Cells]) -> None:
         """A cell wider than its column widens it; any other leaves the column as it is
@@ -358,9 +360,3 @@ class SessionsScreen(SessionActions):
 def waiting_mark(count: int) -> str:
     """``(2 waiting)``, or nothing when no agent waits."""
     return ngettext("(1 waiting)", "({count} waiting)", count) if count else ""
-
-
-def state_cell(record: SessionRecord, text: str) -> Text:
-    """The agent's state; one that waits for the person stands out (not an ended run's
-    last state: it reads ``exited``)."""
-    return Text(text, style="bold reverse" if attention_rank(record) == 0 else "")
