@@ -26,6 +26,7 @@ from gzia.sessions.git import commit_with_fallback_identity, git_failure, git_ok
 from gzia.sessions.merge import dirty_worktree, injected_files
 from gzia.sessions.naming import summary_of
 from gzia.sessions.project import Project
+from gzia.sessions.publish_trail import log_push
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.session_commit import commit_session_work
 from gzia.sessions.store import SessionStore
@@ -83,7 +84,9 @@ def push_session(store: SessionStore, record: SessionRecord, remote: str, *,
                         id=record.id, remote=remote, detail=detail,
                         details={"id": record.id, "remote": remote, "branch": branch,
                                  "exit_code": done.returncode, "output": detail})
-    return PushResult(record.id, remote, branch, source, squash, safety)
+    pushed = PushResult(record.id, remote, branch, source, squash, safety)
+    log_push(store, pushed.to_json())
+    return pushed
 
 
 def _pushable_branch(record: SessionRecord) -> str:
