@@ -9,9 +9,11 @@ server's JSON-RPC ``-32603``), without running it. A call that outlives its time
 a failure: the caller gets the timeout at once, and every program the tool started
 through :func:`gzia.proc.run` is killed with its process group, so the abandoned work
 stops instead of leaking; the same when the client cancels the call. A cancelled call
-is not the tool's failure. The caller's mistakes are not the tool's failures either:
-arguments that do not match the schema are refused before the tool runs, and an
-``INVALID_INPUT`` the tool raises about its arguments does not count. A tool made with
+is not the tool's failure. Neither is a refusal (:data:`REFUSALS`): arguments that do
+not match the schema are refused before the tool runs, and an error the tool raises to
+refuse what it was asked (bad or over-limit input, a safety rule or a cap, a state that
+does not allow it: ``INVALID_INPUT``, ``SAFETY_BLOCK``, ``CONFLICT``, ...) says the tool
+works; it neither counts as a failure nor clears one. A tool made with
 ``guarded=False`` (the breaker's own controls, ``orchy_health`` and ``orchy_reset``) is
 never tripped: nothing could reset the breaker if they were.
 """
@@ -30,12 +32,22 @@ import anyio
 import anyio.to_thread
 
 from gzia import proc
-from gzia.contract import InvalidInputError, TimeoutFailure
+from gzia.contract import ErrorCode, GzError, TimeoutFailure
 from gzia.i18n import N_
 from gzia.orchy.limits import DEFAULT_MAX_FAILURES, DEFAULT_TIMEOUT, MAX_ERROR_CHARS
 from gzia.orchy.tool import Tool, ToolContext, validate_arguments
 
 DEGRADED_AFTER = 2
+
+REFUSALS = frozenset({
+    ErrorCode.INVALID_INPUT, ErrorCode.MISSING_REQUIRED, ErrorCode.UNKNOWN_FLAG,
+    ErrorCode.UNKNOWN_COMMAND, ErrorCode.SAFETY_BLOCK, ErrorCode.CONFLICT,
+    ErrorCode.IDEMPOTENCY_CONFLICT,
+})
+"""The codes of a tool that refused what it was asked, rather than failed: the caller's
+input, a safety rule or cap (sub-session caps, a looser permission), a state that does
+not allow it yet (a child still running). Everything else (``NOT_FOUND``, ``IO``,
+``LOCKED``, ``TIMEOUT``, any exception) is the tool's failure."""
 
 
 class Health(StrEnum):
@@ -76,8 +88,10 @@ class ToolProxy:
         generation, started = self._generation, time.perf_counter()
         try:
             result = await self._run_bounded(context, values)
-        except InvalidInputError:
-            raise  # the caller's arguments, refused by the tool: not its failure
+        except GzError as exc:
+            if exc.code not in REFUSALS:
+                self._failed(exc, generation)
+            raise
         except Exception as exc:
             self._failed(exc, generation)
             raise

@@ -225,11 +225,12 @@ def log_lifecycle_event(
     failed: bool | None = None,
     error: str | None = None,
     duration_ms: int | None = None,
+    metadata: dict[str, Any] | None = None,
 ) -> None:
     """Append a lifecycle event; the event log never decides whether a run succeeds."""
     status = None if failed is None else "FAILED" if failed else "OK"
     event = new_event(session_id, action, stage, status=status, error=error,
-                      duration_ms=duration_ms, agent_id="gz-ia")
+                      duration_ms=duration_ms, agent_id="gz-ia", metadata=metadata)
     # IOFailure: not a regular file, say; SafetyBlockError: a symbolic link
     with contextlib.suppress(OSError, IOFailure, SafetyBlockError):
         append_event(store, event)

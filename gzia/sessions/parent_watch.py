@@ -1,13 +1,13 @@
 """A sub-session whose parent died unseen is stopped (docs/orchy.md, "Sub-sessions").
 
-``session kill``, ``session stop`` and a parent's watchdog stop its children themselves;
-a parent killed from outside (its holder or its gz-ia sent SIGKILL, the machine's OOM
-killer) cannot. So the holder that runs a child checks its parent every
-:data:`PARENT_CHECK_S` seconds, reconciled as any reader sees it: once the parent is
-``lost``, the child's own children are stopped (deepest first), then the child, as
-``session stop`` stops them (quit keys, then a kill after ``stop_timeout``). A parent
-that ended on its own (``completed``, ``failed``, stopped) leaves its children running,
-as before.
+``session kill`` and ``session stop`` of a parent stop its children themselves, and the
+owner of a parent's run kills them once the run has ended any other way
+(:func:`gzia.sessions.stopping.stop_children_of_ended_run`); a parent whose owner was
+killed from outside (its holder or its gz-ia sent SIGKILL, the machine's OOM killer)
+cannot. So the holder that runs a child checks its parent every :data:`PARENT_CHECK_S`
+seconds, reconciled as any reader sees it: once the parent is ``lost``, the child's own
+children are stopped (deepest first), then the child, as ``session stop`` stops them
+(quit keys, then a kill after ``stop_timeout``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from gzia.sessions.background import kill_through_holder
 from gzia.sessions.kill import kill_session
 from gzia.sessions.run_settings import provider_kill_grace_s
-from gzia.supervisor.endreason import WATCHDOG_REASONS
+from gzia.supervisor.endreason import ASKED_REASONS
 
 if TYPE_CHECKING:
     from gzia.sessions.kill import KillResult
@@ -34,15 +34,19 @@ def stop_session(store: SessionStore, ref: str, *, force: bool = False,
     return result
 
 
-def stop_children_of_stopped_run(store: SessionStore, record: SessionRecord) -> None:
-    """A run its own watchdog stopped (``timeout``, ``no_output_timeout``) was killed as
-    much as by ``session kill``: its running sub-sessions are killed too. (A run that
-    ended on its own leaves them running; ``session kill`` and ``stop`` see to theirs.)"""
-    if record.end_reason in WATCHDOG_REASONS:
-        # lazy: start-up speed (off the path of session list and --help)
-        from gzia.sessions.children import stop_children
+def stop_children_of_ended_run(store: SessionStore, record: SessionRecord) -> None:
+    """The owner of a run that has ended (``record``: its final record) kills its running
+    sub-sessions, deepest first, as ``session kill`` kills them, whatever the end
+    (completed, failed, canceled, a watchdog's timeout, a signal): a child never outlives
+    its parent's run unowned. Except when ``session kill`` or ``session stop`` ended it
+    (``end_reason`` ``killed``, ``stopped``): that command stops the children itself,
+    unless ``--keep-children`` was asked."""
+    if record.end_reason in ASKED_REASONS:
+        return
+    # lazy: start-up speed (off the path of session list and --help)
+    from gzia.sessions.children import stop_children
 
-        stop_children(store, record.id, _kill_one)
+    stop_children(store, record.id, _kill_one)
 
 
 def _kill_one(store: SessionStore, session_id: str) -> None:

@@ -25,3 +25,7 @@ class EndReason(StrEnum):
 
 WATCHDOG_REASONS = frozenset({EndReason.TIMEOUT, EndReason.NO_OUTPUT_TIMEOUT})
 """The reasons gz-ia's own watchdog ended the run for (not a signal from outside)."""
+
+ASKED_REASONS = frozenset({EndReason.KILLED, EndReason.STOPPED})
+"""The ends a gz-ia command asked for from outside the run (``session kill``, ``session
+stop``), rather than the run's own end or its watchdog's."""

@@ -1,5 +1,5 @@
-"""The circuit breaker's edges: its own controls never trip, a caller's mistakes are not a
-tool's failures, and only ``orchy_reset`` brings a DEAD tool back."""
+"""The circuit breaker's edges: its own controls never trip, a caller's mistakes and a
+tool's refusals are not its failures, and only ``orchy_reset`` brings a DEAD tool back."""
 
 from __future__ import annotations
 
@@ -12,6 +12,15 @@ import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
 
+from gzia.contract import (
+    ConflictError,
+    IdempotencyConflictError,
+    InvalidInputError,
+    IOFailure,
+    LockedError,
+    NotFoundError,
+    SafetyBlockError,
+)
 from gzia.orchy.proxy import CircuitOpen, Health, ToolProxy
 from gzia.orchy.tool import Tool, ToolContext, object_schema
 from tests.orchy.conftest import GZ_IA, Served, mcp_session
@@ -43,16 +52,17 @@ def test_typos_to_orchy_reset_never_trip_it_and_it_still_heals(served: Served) -
                 assert payload(typo)["code"] == "INVALID_INPUT"
                 assert payload(typo)["message"].startswith(
                     "no tool named 'wrokspace_commit' (tools: session_log, session_info, ")
-            for _ in range(2):  # a direct session: SAFETY_BLOCK, a real failure
-                assert (await client.call_tool("workspace_commit", {"message": "m"})).is_error
+            for _ in range(2):  # an unknown session: NOT_FOUND, a real failure
+                missing = await client.call_tool("worktree_read", {"session_id": "deadbeef"})
+                assert missing.is_error
             with pytest.raises(MCPError) as tripped:
-                await client.call_tool("workspace_commit", {"message": "m"})
-            assert tripped.value.message == TRIPPED.format(name="workspace_commit", n=2)
+                await client.call_tool("worktree_read", {"session_id": "deadbeef"})
+            assert tripped.value.message == TRIPPED.format(name="worktree_read", n=2)
             health = await client.call_tool("orchy_health", {})
             assert breaker(health, "orchy_reset") == {
                 **breaker(health, "orchy_reset"), "status": "HEALTHY", "guarded": False,
                 "consecutive_failures": 0, "failed_calls": 0, "total_calls": 12}
-            healed = payload(await client.call_tool("orchy_reset", {"tool": "workspace_commit"}))
+            healed = payload(await client.call_tool("orchy_reset", {"tool": "worktree_read"}))
             assert (healed["status"], healed["consecutive_failures"]) == ("HEALTHY", 0)
 
     anyio.run(scenario)
@@ -160,3 +170,63 @@ async def _wait_for(path: Path) -> None:
     while not path.exists():
         assert time.monotonic() < deadline, f"{path.name} never appeared"
         await anyio.sleep(0.01)
+
+
+def raising(error: Exception) -> Tool:
+    def function(context: ToolContext, args: dict[str, Any]) -> None:
+        raise error
+
+    return Tool("t", "d", object_schema({}), function)
+
+
+REFUSED = [InvalidInputError("bad input"), SafetyBlockError("over a cap"),
+           ConflictError("still running"), IdempotencyConflictError("another payload")]
+FAILED = [NotFoundError("gone"), IOFailure("disk"), LockedError("held"), RuntimeError("bug")]
+
+
+@pytest.mark.parametrize("error", REFUSED, ids=lambda e: type(e).__name__)
+def test_a_refusal_never_trips_the_breaker_nor_clears_a_failure(served: Served,
+                                                                 error: Exception) -> None:
+    """A tool refusing what it was asked (bad or over-limit input, a safety rule or cap, a
+    state that does not allow it) works: however often, it stays HEALTHY; the failures
+    before a refusal still count after it."""
+    context = ToolContext(None, served.direct)  # type: ignore[arg-type]  # unused by the tool
+    refuses = ToolProxy(raising(error), max_failures=2)
+    fails = ToolProxy(raising(IOFailure("disk")), max_failures=3)
+
+    async def scenario() -> None:
+        for _ in range(10):
+            with pytest.raises(type(error)):
+                await refuses.call(context, {})
+        await _fail(fails, context)
+        fails.tool = raising(error)
+        with pytest.raises(type(error)):
+            await fails.call(context, {})
+        fails.tool = raising(IOFailure("disk"))
+        await _fail(fails, context)
+
+    anyio.run(scenario)
+    assert (refuses.health, refuses.stats.failed_calls) == (Health.HEALTHY, 0)
+    assert refuses.stats.consecutive_failures == 0
+    assert (fails.health, fails.stats.consecutive_failures) == (Health.DEGRADED, 2)
+
+
+@pytest.mark.parametrize("error", FAILED, ids=lambda e: type(e).__name__)
+def test_a_real_failure_trips_the_breaker(served: Served, error: Exception) -> None:
+    context = ToolContext(None, served.direct)  # type: ignore[arg-type]  # unused by the tool
+    proxy = ToolProxy(raising(error), max_failures=2)
+
+    async def scenario() -> None:
+        for _ in range(2):
+            with pytest.raises(type(error)):
+                await proxy.call(context, {})
+        with pytest.raises(CircuitOpen):
+            await proxy.call(context, {})
+
+    anyio.run(scenario)
+    assert proxy.health is Health.DEAD
+
+
+async def _fail(proxy: ToolProxy, context: ToolContext) -> None:
+    with pytest.raises(IOFailure):
+        await proxy.call(context, {})

@@ -53,11 +53,12 @@ def test_the_pyz_serves_the_session_and_trips_the_breaker(pyz: Path, served: Ser
             info = await client.call_tool("session_info", {})
             assert json.loads(info.content[0].text)["id"] == served.direct
             for _ in range(2):
-                assert (await client.call_tool("workspace_commit", {"message": "m"})).is_error
+                missing = await client.call_tool("worktree_read", {"session_id": "deadbeef"})
+                assert missing.is_error
             with pytest.raises(MCPError) as tripped:
-                await client.call_tool("workspace_commit", {"message": "m"})
+                await client.call_tool("worktree_read", {"session_id": "deadbeef"})
             assert (tripped.value.code, tripped.value.message) == (-32603, (
-                '[ToolProxy] circuit breaker tripped for tool "workspace_commit": '
+                '[ToolProxy] circuit breaker tripped for tool "worktree_read": '
                 "status is DEAD after 2 consecutive failures"))
 
     anyio.run(scenario)

@@ -18,7 +18,7 @@ BUILT_IN = ["session_log", "session_info", "orchy_health", "orchy_reset", "sessi
             "session_wait", "session_status", "session_output", "session_send", "session_stop",
             "session_merge_into_parent", "session_children", "workspace_status",
             "workspace_commit", "worktree_read"]
-TRIPPED = ('[ToolProxy] circuit breaker tripped for tool "workspace_commit": '
+TRIPPED = ('[ToolProxy] circuit breaker tripped for tool "worktree_read": '
            "status is DEAD after {n} consecutive failures")
 
 
@@ -101,26 +101,26 @@ def test_failures_trip_the_breaker_and_reset_heals_it(served: Served, threshold:
         async with mcp_session(GZ_IA, "--session", served.direct,
                                "--max-failures", str(threshold), cwd=served.root) as client:
             for attempt in range(threshold):
-                refused = await client.call_tool("workspace_commit", {"message": "m"})
-                assert refused.is_error, attempt
-                assert payload(refused)["code"] == "SAFETY_BLOCK"
+                failed = await client.call_tool("worktree_read", {"session_id": "deadbeef"})
+                assert failed.is_error, attempt
+                assert payload(failed)["code"] == "NOT_FOUND"
                 if attempt == 1:
                     assert _status(await client.call_tool("orchy_health", {})) == "DEGRADED"
             with pytest.raises(MCPError) as tripped:
-                await client.call_tool("workspace_commit", {"message": "m"})
+                await client.call_tool("worktree_read", {"session_id": "deadbeef"})
             assert tripped.value.code == -32603
             assert tripped.value.message == TRIPPED.format(n=threshold)
             assert _status(await client.call_tool("orchy_health", {})) == "DEAD"
-            reset = payload(await client.call_tool("orchy_reset", {"tool": "workspace_commit"}))
+            reset = payload(await client.call_tool("orchy_reset", {"tool": "worktree_read"}))
             assert reset["status"] == "HEALTHY" and reset["consecutive_failures"] == 0
-            assert (await client.call_tool("workspace_commit", {"message": "m"})).is_error
+            assert (await client.call_tool("worktree_read", {"session_id": "deadbeef"})).is_error
 
     anyio.run(scenario)
 
 
 def _status(health: Any) -> str:
     tools = payload(health)["tools"]
-    return str(next(t["status"] for t in tools if t["name"] == "workspace_commit"))
+    return str(next(t["status"] for t in tools if t["name"] == "worktree_read"))
 
 
 def test_a_success_makes_a_degraded_tool_healthy(served: Served) -> None:

@@ -79,12 +79,12 @@ def test_a_dead_tool_answers_exactly_as_the_contract_shows(served: Served) -> No
         wire.ask(INITIALIZE)
         wire.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         for request_id in range(5):
-            answer = wire.ask(call(request_id + 10, "workspace_commit", {"message": "m"}))
+            answer = wire.ask(call(request_id + 10, "worktree_read", {"session_id": "deadbeef"}))
             assert answer["result"]["isError"] is True
-        assert wire.ask(call(4, "workspace_commit", {"message": "m"})) == {
+        assert wire.ask(call(4, "worktree_read", {"session_id": "deadbeef"})) == {
             "jsonrpc": "2.0", "id": 4, "error": {
                 "code": -32603,
-                "message": '[ToolProxy] circuit breaker tripped for tool "workspace_commit": '
+                "message": '[ToolProxy] circuit breaker tripped for tool "worktree_read": '
                            "status is DEAD after 5 consecutive failures"}}
     finally:
         wire.close()

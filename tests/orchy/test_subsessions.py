@@ -37,6 +37,11 @@ def root(tmp_path: Path) -> Iterator[Path]:
     make_session(find_project(repo), PARENT)
     commit_file(repo / ".harness" / "worktrees" / PARENT, "parent.txt", "from parent\n")
     yield repo
+    stop_every_running(repo)
+
+
+def stop_every_running(repo: Path) -> None:
+    """Stop every session still running in ``repo``; each must then end."""
     _kill_running(repo)
     deadline = time.monotonic() + DEADLINE
     while _running(repo) and time.monotonic() < deadline:

@@ -84,6 +84,7 @@ from gzia.sessions.merge.rollback import MergeRollback
 from gzia.sessions.naming import commit_subject
 from gzia.sessions.project import Project
 from gzia.sessions.projection import projected_paths, unproject
+from gzia.sessions.publish_trail import log_merge
 from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.store import SessionStore
 from gzia.sessions.symlinks import refuse_symlink
@@ -252,6 +253,7 @@ def _integrate(store: SessionStore, record: SessionRecord, result: MergeResult,
     with stop_signals_held() as held:
         result.record = _record_merge(store, record.id, branch)
         rollback.recorded = True
+    log_merge(store, result.to_json())
     return held.late_stop
 
 

@@ -34,6 +34,7 @@ from gzia.sessions.git import (
 from gzia.sessions.merge import dirty_worktree, injected_files
 from gzia.sessions.naming import commit_subject
 from gzia.sessions.project import Project
+from gzia.sessions.publish_trail import log_push
 from gzia.sessions.record import SessionRecord
 from gzia.sessions.session_commit import commit_session_work
 from gzia.sessions.store import SessionStore
@@ -95,8 +96,10 @@ def push_session(store: SessionStore, record: SessionRecord, remote: str, *,
                         details={"id": record.id, "remote": remote, "branch": branch,
                                  "exit_code": done.returncode, "output": detail})
     made_commits = safety is not None or squash
-    return PushResult(record.id, remote, branch, source, squash, safety,
-                      fallback_identity=made_commits and identity_missing(project.root))
+    pushed = PushResult(record.id, remote, branch, source, squash, safety,
+                        fallback_identity=made_commits and identity_missing(project.root))
+    log_push(store, pushed.to_json())
+    return pushed
 
 
 def pushable_branch(record: SessionRecord) -> str:

@@ -17,6 +17,7 @@ from gzia.contract import InvalidInputError, NotFoundError
 from gzia.i18n import N_
 from gzia.sessions.git import git_ok
 from gzia.sessions.naming import summary_of
+from gzia.sessions.publish_trail import log_pull_request
 from gzia.sessions.record import SessionRecord, now_rfc3339
 from gzia.sessions.review.forge import Forge, PullRequest
 from gzia.sessions.review.forgejo import ForgejoForge, forgejo_api
@@ -112,6 +113,8 @@ def open_pull_request(store: SessionStore, record: SessionRecord, forge: Forge,
         forge.request_reviewers(found.number, options.reviewers)
     session = record_pull_request(store, record.id, found, remote=options.remote, base=base,
                                   forge=forge.kind)
+    log_pull_request(store, record.id, "opened" if created else "updated",
+                     session.pull_request or {})
     return PrResult(found, created, pushed, session)
 
 
@@ -140,6 +143,8 @@ def refresh_pull_request(store: SessionStore, record: SessionRecord, config: Con
     current = forge.get(known["number"])
     session = record_pull_request(store, record.id, current, remote=remote,
                                   base=known.get("base"), forge=forge.kind)
+    if merge:
+        log_pull_request(store, record.id, "merged", session.pull_request or {})
     return PrResult(current, False, None, session)
 
 

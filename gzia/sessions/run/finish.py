@@ -20,7 +20,7 @@ from gzia.sessions.events import log_lifecycle_event
 from gzia.sessions.record import SessionRecord, Status, elapsed_ms, now_rfc3339, parse_rfc3339
 from gzia.sessions.run.request import RunEnd
 from gzia.sessions.store import SessionStore
-from gzia.supervisor.endreason import WATCHDOG_REASONS, EndReason
+from gzia.supervisor.endreason import ASKED_REASONS, WATCHDOG_REASONS, EndReason
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import RunOutcome, Started
 
@@ -161,14 +161,13 @@ def run_end(record: SessionRecord, outcome: RunOutcome, late_signal: int | None)
     received = outcome.received_signal or late_signal
     if received is not None:
         return RunEnd.stopped_by(received)
-    if record.status == Status.KILLED and record.end_reason in _ENDED_FROM_OUTSIDE:
+    if record.status == Status.KILLED and record.end_reason in ASKED_REASONS:
         return RunEnd.TERMINATED  # ``gz-ia session kill`` or ``session stop``
     if record.status == Status.COMPLETED:
         return RunEnd.COMPLETED  # its exit 0, or the person's own quit (a quit signal)
     return _AGENT_DIED_OF.get(outcome.signal or 0, RunEnd.AGENT_FAILED)
 
 
-_ENDED_FROM_OUTSIDE = frozenset({EndReason.KILLED, EndReason.STOPPED})
 _AGENT_DIED_OF: dict[int, RunEnd] = {signal.SIGINT: RunEnd.INTERRUPTED,
                                      signal.SIGTERM: RunEnd.TERMINATED}
 """An agent that died of SIGINT or SIGTERM (sent by someone else) ends the run as gz-ia's

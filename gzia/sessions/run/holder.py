@@ -18,7 +18,10 @@ controlling terminal), it reads what to run from its stdin, then
 5. writes the final record once (:func:`gzia.sessions.run.finalize_run`), and only
    then closes the socket;
 6. notifies the end of the run (:mod:`gzia.sessions.notify`: unless a person was attached
-   when it ended), within the notification settings' deadline, then exits.
+   when it ended), within the notification settings' deadline;
+7. kills the run's running sub-sessions, unless ``session kill``/``stop`` ended it (that
+   command sees to them: :func:`gzia.sessions.stopping.stop_children_of_ended_run`), then
+   exits.
 
 It never ends the run for a failure of its own: a log it cannot write any more is given
 up, connections past :data:`gzia.supervisor.control.MAX_CONNECTIONS` are refused, a
@@ -58,7 +61,7 @@ from gzia.sessions.run.finish import (
 )
 from gzia.sessions.sandbox_network import sandbox_services
 from gzia.sessions.state_sources import detector_watch
-from gzia.sessions.stopping import stop_children_of_stopped_run
+from gzia.sessions.stopping import stop_children_of_ended_run
 from gzia.sessions.store import SessionStore
 from gzia.sessions.warm_orchy import warm_orchy
 from gzia.supervisor.activity import ActivityWatch
@@ -147,7 +150,7 @@ class _Holder:
             if final is not None and self.notifier is not None:
                 self.notifier.run_ended(final, attached=attached)
             if final is not None:
-                stop_children_of_stopped_run(self.store, final)
+                stop_children_of_ended_run(self.store, final)
         return 0
 
     def _driver(self) -> Driver | None:

@@ -10,7 +10,8 @@
    start time are recorded before gz-ia starts waiting;
 4. the record is finalized exactly once, under the store's lock: ``completed``/``failed``
    with the exit code, or ``killed`` with ``end_reason`` and ``signal``. A record that
-   ``session kill`` marked ``killed`` meanwhile stays ``killed``.
+   ``session kill`` marked ``killed`` meanwhile stays ``killed``; then the run's running
+   sub-sessions are killed (:func:`gzia.sessions.stopping.stop_children_of_ended_run`).
 
 The record names its owner (``owner_pid``, ``owner_start_time``: this gz-ia). While the
 owner lives, nobody else decides the run's final status: reconcile never marks it
@@ -67,7 +68,7 @@ from gzia.sessions.run_settings import (
 from gzia.sessions.sandbox_network import sandbox_services
 from gzia.sessions.sandboxing import check_sandbox, relay_argv, sandboxed
 from gzia.sessions.state_sources import StateHooks, detector_watch, state_hooks
-from gzia.sessions.stopping import stop_children_of_stopped_run
+from gzia.sessions.stopping import stop_children_of_ended_run
 from gzia.sessions.store import SessionStore
 from gzia.sessions.warm_orchy import relay_socket, warm_orchy
 from gzia.sessions.workspace import (
@@ -306,7 +307,7 @@ class Launch:
                                  quit_signals_of(self.request.driver))
             if notifier is not None:
                 notifier.run_ended(final, attached=False)
-            stop_children_of_stopped_run(store, final)
+            stop_children_of_ended_run(store, final)
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
     def _command(self, record: SessionRecord, resume: bool,
