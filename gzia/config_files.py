@@ -24,15 +24,28 @@ def load_policy(environ: Mapping[str, str] | None = None) -> Policy:
     """The administrator's policy (:mod:`gzia.policy`), its files read lowest first."""
     policy = Policy()
     for file in policy_files(os.environ if environ is None else environ):
-        merge(policy, read_toml(file), file, _policy_setting)
+        merge(policy, _policy_document(file), file, _policy_setting)
     return policy
 
 
 def read_policy_file(file: Path) -> Policy:
-    """The rules of one policy file, checked (build/check_policy.py)."""
+    """The rules of one policy file, checked (build/check_defaults.py)."""
     policy = Policy()
-    merge(policy, read_toml(file), file, _policy_setting)
+    merge(policy, _policy_document(file), file, _policy_setting)
     return policy
+
+
+def _policy_document(file: Path) -> dict[str, Any]:
+    """A policy file's TOML. One that is there but cannot be read stops the command: its
+    rules are never skipped, and only the administrator can fix it."""
+    try:
+        return read_toml(file)
+    except IOFailure as exc:
+        raise IOFailure(N_("cannot read the policy file {file}: {detail}"), file=str(file),
+                        detail=exc.params.get("detail", ""),
+                        hint_key=N_("a policy file must be readable by every user of gz-ia "
+                                    "(mode 644): ask the administrator of this machine"),
+                        details={"file": str(file)}) from exc
 
 
 def _policy_setting(key: str, raw: Any, file: Path) -> Any:

@@ -18,7 +18,7 @@ from gzia.config import load_config, paths
 from gzia.contract import GzError
 from gzia.i18n import gettext, ngettext
 from gzia.plugins import GROUPS, load_group
-from gzia.policy import Policy, verdict
+from gzia.policy import Policy, system_policy_file, verdict
 from gzia.preflight import OLDEST_PYTHON
 from gzia.update.manifest import ChannelManifest
 from gzia.update.manifest_cache import cached_manifest
@@ -72,8 +72,24 @@ def check_config() -> Check:
     try:
         load_config().values()
     except GzError as exc:
-        return Check("config", False, True, exc.message, gettext("fix or remove {file}", file=file))
+        return Check("config", False, True, exc.message,
+                     exc.hint or gettext("fix or remove {file}", file=file))
     return Check("config", True, True, gettext("configuration {file}", file=file))
+
+
+def check_policy_file() -> Check | None:
+    """The system's policy file binds a user only while they cannot change it: neither the
+    file nor its folder may be writable by them (root can change anything: not checked)."""
+    file = system_policy_file()
+    if not file.exists() or getattr(os, "geteuid", lambda: 0)() == 0:
+        return None
+    if os.access(file, os.W_OK) or os.access(file.parent, os.W_OK):
+        return Check("policy", False, False,
+                     gettext("this user can change the administrator's policy {file}: it binds "
+                             "them only as long as they leave it alone", file=file),
+                     gettext("the administrator: make the file and its folder owned by root "
+                             "and writable only by root (chmod 644 the file, 755 the folder)"))
+    return Check("policy", True, False, gettext("administrator's policy {file}", file=file))
 
 
 def check_plugins() -> Check:
@@ -242,7 +258,8 @@ def check_release() -> Check | None:
 
 
 CHECKS: tuple[Callable[[], Check | None], ...] = (
-    check_python, check_git, check_config, check_plugins, check_agents, check_mcp,
+    check_python, check_git, check_config, check_policy_file, check_plugins, check_agents,
+    check_mcp,
     check_sandbox, check_update_sources, check_release,
 )
 

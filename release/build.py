@@ -2,7 +2,8 @@
 
 For each platform the locked wheels of every supported CPython are unpacked side by side
 (release.wheels); build/shiv.sh then packs that site-packages with gzia, the injected version,
-the trusted public keys and the organisation's defaults file, if one is given. An artifact
+the trusted public keys and the organisation's defaults and policy files, if given (both
+checked by build/check_defaults.py before anything is built). An artifact
 for the machine's own platform is started with every supported CPython found on PATH before
 it is reported as built.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import platform as host
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +35,7 @@ class BuildPlan:
     keys_dir: Path
     lock: Path
     defaults: Path | None = None  # TOML: the built-in configuration layer
+    policy: Path | None = None  # TOML: the built-in admin policy (gzia.policy)
 
 
 def shiv_env(plan: BuildPlan, output: Path, site_packages: Path) -> dict[str, str]:
@@ -43,10 +46,36 @@ def shiv_env(plan: BuildPlan, output: Path, site_packages: Path) -> dict[str, st
         "GZ_BUILD_SITE_PACKAGES": str(site_packages),
         "GZ_BUILD_KEYS_DIR": str(plan.keys_dir),
     }
-    env.pop("GZ_BUILD_DEFAULTS", None)  # only the plan says which defaults a release embeds
-    if plan.defaults is not None:
-        env["GZ_BUILD_DEFAULTS"] = str(plan.defaults)
+    for variable, file in EMBEDDED_VARIABLES.items():
+        env.pop(variable, None)  # only the plan says what a release embeds
+        if getattr(plan, file) is not None:
+            env[variable] = str(getattr(plan, file))
     return env
+
+
+# build/shiv.sh's variable for each embedded file of the plan, and the option naming it.
+EMBEDDED_VARIABLES = {"GZ_BUILD_DEFAULTS": "defaults", "GZ_BUILD_POLICY": "policy"}
+
+
+def check_embedded(plan: BuildPlan) -> None:
+    """The defaults and policy files, checked by build/check_defaults.py (the check
+    build/shiv.sh makes again when it embeds them) before anything is built."""
+    for what in EMBEDDED_VARIABLES.values():
+        file: Path | None = getattr(plan, what)
+        if file is None:
+            continue
+        if not file.is_file():
+            raise ReleaseError("NOT_FOUND", f"the {what} file {file} is missing")
+        kind = ["--policy"] if what == "policy" else []
+        done = subprocess.run(
+            [sys.executable, str(plan.repo_root / "build" / "check_defaults.py"), *kind,
+             f"--name=--{what}", str(file)],
+            capture_output=True, text=True, timeout=SMOKE_TIMEOUT, check=False,
+            env={**os.environ, "PYTHONPATH": str(plan.repo_root)}, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        if done.returncode != 0:
+            reason = done.stderr.strip().splitlines() or [f"exit status {done.returncode}"]
+            raise ReleaseError("INVALID_INPUT", reason[-1], details={"file": str(file)})
 
 
 def host_platform() -> str | None:
@@ -151,12 +180,13 @@ def build_platform(plan: BuildPlan, name: str, dry_run: bool) -> dict[str, objec
 
 
 def build(plan: BuildPlan, dry_run: bool) -> dict[str, object]:
-    for needed, what in ((plan.lock, "the dependency lock"), (plan.defaults, "the defaults file")):
-        if needed is not None and not needed.is_file():
-            raise ReleaseError("NOT_FOUND", f"{what} {needed} is missing")
+    if not plan.lock.is_file():
+        raise ReleaseError("NOT_FOUND", f"the dependency lock {plan.lock} is missing")
+    check_embedded(plan)
     keys = sorted(p.name for p in plan.keys_dir.glob("*.pub"))
     built = [build_platform(plan, name, dry_run) for name in plan.platforms]
     return {
         "version": plan.version, "out_dir": str(plan.out_dir), "keys": keys,
-        "defaults": str(plan.defaults) if plan.defaults else None, "artifacts": built,
+        "defaults": str(plan.defaults) if plan.defaults else None,
+        "policy": str(plan.policy) if plan.policy else None, "artifacts": built,
     }  # fmt: skip

@@ -21,6 +21,7 @@ from release.errors import ReleaseError, as_problem, exit_code
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULTS_FILE = REPO_ROOT / "release" / "defaults.toml"
+POLICY_FILE = REPO_ROOT / "release" / "policy.toml"
 Result = tuple[dict[str, object], list[Problem], list[Problem]]
 
 
@@ -64,6 +65,11 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
         "--defaults", type=Path, default=DEFAULTS_FILE,
         help="an organisation's defaults file (TOML), built in as gz-ia's lowest settings "
         "layer (default: release/defaults.toml when it exists)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--policy", type=Path, default=POLICY_FILE,
+        help="an organisation's admin policy (TOML), built in as a policy users cannot "
+        "override (default: release/policy.toml when it exists)",
     )  # fmt: skip
 
 
@@ -119,7 +125,8 @@ def run_build(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
         work_dir=args.work_dir.resolve(),
         keys_dir=args.keys_dir.resolve(),
         lock=args.lock.resolve(),
-        defaults=_defaults(args.defaults),
+        defaults=_optional(args.defaults, DEFAULTS_FILE),
+        policy=_optional(args.policy, POLICY_FILE),
     )
     report = build.build(plan, args.dry_run)
     warnings = [] if report["keys"] else [_no_key_warning()]
@@ -132,9 +139,10 @@ def run_build(args: argparse.Namespace, env: Mapping[str, str]) -> Result:
     return report, [], warnings
 
 
-def _defaults(path: Path) -> Path | None:
-    """The defaults file to embed; release/defaults.toml only counts when it exists."""
-    return None if path == DEFAULTS_FILE and not path.is_file() else path.resolve()
+def _optional(path: Path, default: Path) -> Path | None:
+    """A file to embed; its default (release/defaults.toml, release/policy.toml) only
+    counts when it exists."""
+    return None if path == default and not path.is_file() else path.resolve()
 
 
 def _no_key_warning() -> Problem:

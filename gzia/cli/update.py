@@ -39,6 +39,19 @@ def _warn_if_yanked(result: dict[str, Any]) -> None:
                 details={"version": result["current"], "reason": result["yanked"]})
 
 
+def _warn_if_manifest_missing(result: dict[str, Any]) -> None:
+    manifest = result.get("manifest")
+    if manifest is None or not manifest.get("cached"):
+        return
+    output.warn(WarningCode.MANIFEST_MISSING,
+                N_("no source gave a usable manifest of channel {channel}: following the one "
+                   "verified here before (serial {serial}, until {expires})"),
+                channel=result["channel"], serial=manifest["serial"],
+                expires=manifest["expires"],
+                details={"channel": result["channel"], "serial": manifest["serial"],
+                         "expires": manifest["expires"]})
+
+
 def _progress_bar() -> Any:
     out = output.current()
     if out.json or out.quiet or not out.stderr.isatty():
@@ -98,6 +111,7 @@ def app(  # noqa: PLR0917 - one parameter for each flag
         if check:
             result = service.check(client, settings, options, _on_failure,
                                    _on_manifest_problem)
+            _warn_if_manifest_missing(result)
             _warn_if_yanked(result)
             output.emit(result, lambda: _render_check(result))
             return
@@ -107,6 +121,7 @@ def app(  # noqa: PLR0917 - one parameter for each flag
                                 on_install=lambda v: output.progress(gettext(
                                         "↻ Downloading and installing gz-ia v{version}...",
                                                                              version=v)))
+    _warn_if_manifest_missing(result)
     output.emit(result, lambda: _render_update(result))
 
 

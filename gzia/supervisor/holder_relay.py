@@ -5,7 +5,8 @@ It is a :class:`~gzia.supervisor.relay.PtyRelay` with no stdin and no stdout (th
 has no terminal), so the supervisor's wait loop, watchdogs and clean-up are the same as
 for a foreground run. Memory stays flat whatever the agent writes: output goes straight
 to the log's file descriptor, attachers get it as it comes (a slow one is dropped), and
-only the last :data:`RECENT_BYTES` are kept, to redraw the screen of a new attacher.
+only the last :data:`RECENT_BYTES` are kept, to redraw the screen of a new attacher
+(without the terminal queries in them: they were answered when they came).
 While nobody is attached, the agent's terminal queries are answered here
 (:mod:`gzia.supervisor.terminal_queries`); an attacher's terminal answers them otherwise.
 """
@@ -30,7 +31,7 @@ from gzia.supervisor.degraded import HolderWarning, Warn
 from gzia.supervisor.logfile import RotatingLog
 from gzia.supervisor.relay import MAX_PENDING_INPUT, PtyRelay
 from gzia.supervisor.terminal import set_window_size
-from gzia.supervisor.terminal_queries import TerminalQueries
+from gzia.supervisor.terminal_queries import TerminalQueries, without_queries
 
 RECENT_BYTES = 64 * 1024
 BATCH_BYTES = 1 << 20
@@ -133,5 +134,8 @@ class HolderRelay(PtyRelay):
         return {"ok": True}
 
     def _attach(self, _request: Request) -> Reply:
-        return {"ok": True, "stream": True, "recent": encode(bytes(self._recent[-RECENT_BYTES:]))}
+        """The stream from now on, and the recent output to redraw the screen from, without
+        the terminal queries someone already answered (the live stream keeps its own)."""
+        recent = without_queries(bytes(self._recent[-RECENT_BYTES:]))
+        return {"ok": True, "stream": True, "recent": encode(recent)}
 

@@ -9,6 +9,10 @@ split across reads is completed from a small kept tail) and returns the answers 
 into the PTY. Anything else is left unanswered, as a terminal that does not know it
 would (the kitty keyboard query among them: the agent then keeps the legacy keys that
 ``session send-keys`` types).
+
+:func:`without_queries` takes every query out of the output a new attacher's screen is
+redrawn from: someone answered each already (the holder, or the terminal attached then),
+and the new attacher's terminal would answer them again, into the agent's input.
 """
 
 from __future__ import annotations
@@ -29,6 +33,25 @@ _QUERY = re.compile(
     rb"|\x1b\](?P<colour>1[01]);\?(?P<end>\x07|\x1b\\)")
 _FIXED = {"status": b"\x1b[0n", "da1": PRIMARY_ATTRIBUTES, "da2": SECONDARY_ATTRIBUTES}
 _PREFIX = re.compile(rb"\x1b(?:\[[?>]?[0-9;]*\$?|\](?:1[01]?(?:;\??\x1b?)?)?)?")
+
+
+# Every sequence by which a program asks its terminal for a report, whether the holder
+# answers it or not: device status (CSI ... n), device attributes (CSI c, > c, = c), mode
+# reports (CSI ... $p), window reports (CSI 11..21 t, not 22/23 which push and pop the
+# title), XTVERSION (CSI > q), the kitty keyboard flags (CSI ? u), graphics attributes read
+# (CSI ? Pi ; 1|4 S), OSC queries (colours, palette, clipboard: a last parameter "?"),
+# and DECRQSS / XTGETTCAP (DCS $ q, DCS + q).
+_ANY_QUERY = re.compile(
+    rb"\x1b\[(?:[?>]?[0-9;]*n|[>=]?[0-9;]*c|\??[0-9;]*\$p|(?:1[13-689]|2[01])(?:;[0-9]*)?t"
+    rb"|>[0-9]*q|\?u|\?[0-9]+;[14](?:;[0-9;]*)?S)"
+    rb"|\x1b\][0-9]+(?:;[^\x07\x1b]{0,256})?;\?(?:\x07|\x1b\\)"
+    rb"|\x1bP[$+]q[^\x07\x1b]{0,256}(?:\x07|\x1b\\)")
+
+
+def without_queries(output: bytes) -> bytes:
+    """``output`` with its terminal queries taken out (they draw nothing): for redrawing a
+    screen from past output, never for the live stream."""
+    return _ANY_QUERY.sub(b"", output)
 
 
 class TerminalQueries:

@@ -115,3 +115,46 @@ def test_while_a_terminal_is_attached_it_alone_answers(
     terminal.type(b"hi\r")
     terminal.read_until(b"typed:hi")
     assert wait_final(repo, session)["status"] == "completed"
+
+
+# Asks while detached (the holder answers what it knows), then reports each line it reads.
+ASKS_THEN_REPORTS_INPUT = r"""
+import select, tty
+tty.setraw(0)
+os.write(1, b"drawn\x1b[6n\x1b[c\x1b]11;?\x07\x1b[?u\x1b[>q")
+got, deadline = b"", time.monotonic() + 15
+while not got.endswith(b"\x07") and time.monotonic() < deadline:  # the OSC 11 answer, last
+    if select.select([0], [], [], 0.1)[0]:
+        got += os.read(0, 100)
+os.write(1, b"ready>\r\n")
+line = b""
+while not line.endswith(b"\r"):
+    line += os.read(0, 100)
+os.write(1, b"typed:" + line.strip().replace(b"\x1b", b"ESC") + b":end\r\n")
+"""
+# What a real terminal types back for each query it is shown (xterm's kinds of answers).
+TERMINAL_ANSWERS = {b"\x1b[6n": b"\x1b[12;1R", b"\x1b[c": b"\x1b[?62;22c",
+                    b"\x1b]11;?\x07": b"\x1b]11;rgb:ffff/ffff/ffff\x07",
+                    b"\x1b[?u": b"\x1b[?0u", b"\x1b[>q": b"\x1bP>|XTerm(390)\x1b\\"}
+
+
+def test_a_new_attachers_terminal_is_not_asked_again(
+    gz: Callable[..., Result], repo: Path, agent: Callable[[str, str], Path],
+    terminals: Callable[..., TerminalSession],
+) -> None:
+    """The screen redrawn on attach comes from output holding queries the holder answered
+    long ago; shown to a terminal, they would be answered again, into the agent's input."""
+    agent("asker", "import re\n" + ASKS_THEN_REPORTS_INPUT)
+    data = start_background(gz, repo, "asker")
+    session = str(data["id"])
+    wait_until(lambda: b"ready>" in log_of(data), what="the agent's prompt")
+    terminal = terminals("session", "attach", session)
+    shown = terminal.read_until(b"ready>")
+    for query, answer in TERMINAL_ANSWERS.items():  # a terminal answers what it is shown
+        if query in shown:
+            terminal.type(answer)
+    terminal.type(b"hi\r")
+    terminal.read_until(b":end")
+    assert b"typed:hi:end" in terminal.output, terminal.output
+    assert b"drawn" in shown  # the screen itself is redrawn
+    assert wait_final(repo, session)["status"] == "completed"

@@ -177,6 +177,20 @@ class _Server(ThreadingHTTPServer):
     owner: FakeServer
     tls: ssl.SSLContext | None = None
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up (a kept-alive connection reset when gz-ia's client closes)
+        is counted, not printed: socketserver prints to ``sys.stderr``, which a test running
+        gz-ia in this process has redirected into that command's output. Anything else goes
+        to the real stderr, never into a command's."""
+        import sys
+        import traceback
+
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError | ssl.SSLEOFError):
+            self.owner.hangups += 1
+            return
+        traceback.print_exc(file=sys.__stderr__)
+
     def finish_request(self, request: Any, client_address: Any) -> None:
         if self.tls is not None:
             try:
@@ -197,6 +211,7 @@ class FakeServer:
         self.tls_ca = tls_ca
         self.requests: list[Request] = []
         self.faults: list[Fault] = []
+        self.hangups = 0  # connections the client reset or closed mid-request
         self._port = port
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None

@@ -1,15 +1,18 @@
-"""build/check_defaults.py: what build/shiv.sh lets into a zipapp as built-in defaults."""
+"""build/check_defaults.py: what build/shiv.sh and ``release.py build`` let into a zipapp as
+built-in defaults and policy."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from tests.release.conftest import REPO
+from tests.release.conftest import REPO, RunRelease
 
 
 def check(file: Path, *options: str) -> subprocess.CompletedProcess[str]:
@@ -51,3 +54,49 @@ def test_the_build_embeds_only_a_valid_policy(tmp_path: Path):
     assert (bad.returncode, bad.stderr) == (
         1, f"build/shiv.sh: GZ_BUILD_POLICY: setting 'forgejo_token' in {file} is a secret, "
            "which a policy file (readable by every user) cannot hold\n")
+
+
+@pytest.mark.parametrize("option", ["--policy", "--defaults"])
+def test_release_build_checks_what_it_embeds_before_building_anything(
+    tmp_path: Path, run_release: RunRelease, option: str
+) -> None:
+    file = tmp_path / "embedded.toml"
+    file.write_text('forgejo_token = "t"\n')
+    out, work = tmp_path / "dist", tmp_path / "work"
+
+    done = run_release("build", "--version", "1.2.3", "--dir", out, "--work-dir", work,
+                       option, file, "--json")
+
+    [error] = json.loads(done.stdout)["errors"]
+    assert (done.exit_code, error["code"], error["details"]) == (
+        2, "INVALID_INPUT", {"file": str(file)})
+    assert error["message"] == {
+        "--policy": f"--policy: setting 'forgejo_token' in {file} is a secret, which a policy "
+                    "file (readable by every user) cannot hold",
+        "--defaults": "--defaults holds secrets (forgejo_token): a built zipapp is no place "
+                      "for them; let each user set them",
+    }[option]
+    assert not out.exists() and not work.exists()  # no wheel fetched, no artifact begun
+
+
+def test_release_build_embeds_the_policy_through_build_shiv_sh(
+    tmp_path: Path, run_release: RunRelease, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--policy`` and ``GZ_BUILD_POLICY`` are one path: the option becomes the variable
+    build/shiv.sh reads (checked again there), and a variable of the caller's own never
+    slips into a release build."""
+    from release import build
+
+    policy = tmp_path / "policy.toml"
+    policy.write_text('allow_push = false\n')
+    monkeypatch.setenv("GZ_BUILD_POLICY", str(tmp_path / "stray.toml"))
+    missing = run_release("build", "--version", "1.2.3", "--dry-run", "--json",
+                          "--policy", tmp_path / "absent.toml")
+    done = run_release("build", "--version", "1.2.3", "--dry-run", "--json", "--policy", policy)
+    plan = build.BuildPlan(REPO, "1.2.3", [], tmp_path, tmp_path, tmp_path, tmp_path)
+
+    assert json.loads(missing.stdout)["errors"][0]["code"] == "NOT_FOUND"
+    assert (done.exit_code, json.loads(done.stdout)["data"]["policy"]) == (0, str(policy))
+    assert "GZ_BUILD_POLICY" not in build.shiv_env(plan, tmp_path / "o", tmp_path)
+    with_policy = build.shiv_env(replace(plan, policy=policy), tmp_path / "o", tmp_path)
+    assert with_policy["GZ_BUILD_POLICY"] == str(policy)

@@ -4,7 +4,8 @@ and Forgejo, and let the older installed zipapp update itself to the newer one a
 The builds are real (pip fetches the locked wheels for CPython 3.11-3.13, build/shiv.sh packs
 them), so they happen once per session and every test here shares them (marked
 ``release_build``). They are an organisation's builds: a defaults file names the session's
-own fake registries and is embedded as gz-ia's built-in configuration layer, and the newer
+own fake registries and is embedded as gz-ia's built-in configuration layer (with a policy
+file as the built-in admin policy), and the newer
 version is made by ``release.py all`` (build, sign, publish to those registries in one go).
 """
 
@@ -56,6 +57,7 @@ class Organisation:
     forgejo: ForgejoFake
     publish_env: dict[str, str]
     defaults: Path
+    policy: Path  # the organisation's admin policy, built in with ``--policy``
 
 
 @dataclass(frozen=True)
@@ -98,8 +100,10 @@ def organisation(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Organisat
         f'nexus_search_url = "{nexus.search_url("gz-ia")}"\n'
         f'forgejo_api_url = "{forgejo.tags_url()}"\n'
     )
+    policy = defaults.with_name("policy.toml")
+    policy.write_text("allow_push = false\n[update]\nallow_pre = false\n")
     try:
-        yield Organisation(nexus, forgejo, env, defaults)
+        yield Organisation(nexus, forgejo, env, defaults, policy)
     finally:
         nexus_server.stop()
         forgejo_server.stop()
@@ -113,7 +117,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory, organisation: Organisation)
     key = write_key(root / "key")
     dirs = {version: root / f"dist-{version}" for version in (OLD, NEW)}
     common = ("--platform", HOST, "--work-dir", root / "work", "--keys-dir", key.keys_dir,
-              "--defaults", organisation.defaults)
+              "--defaults", organisation.defaults, "--policy", organisation.policy)
     reports = {OLD: release_py("build", "--version", OLD, "--dir", dirs[OLD], *common)["data"]}
     release_py("sign", "--version", OLD, "--dir", dirs[OLD], "--key-file", key.secret,
                "--keys-dir", key.keys_dir)
@@ -167,8 +171,11 @@ def test_the_artifact_embeds_the_trusted_key_and_its_version(builds: Builds) -> 
         key = archive.read("site-packages/gzia/update/keys/release.pub").decode()
         version_file = archive.read("site-packages/gzia/_version.py").decode()
         defaults = archive.read("site-packages/gzia/defaults.toml").decode()
+        policy = archive.read("site-packages/gzia/policy.toml").decode()
     assert key == builds.key.public.read_text()
     assert defaults == builds.org.defaults.read_text()
+    assert policy == builds.org.policy.read_text()
+    assert builds.reports[OLD]["policy"] == str(builds.org.policy)
     assert f'__version__ = "{NEW}"' in version_file
     compiled = sorted(n.rsplit("/", 1)[1] for n in names if "_cffi_backend" in n)
     arch = "x86_64" if HOST == "linux-amd64" else "aarch64"
@@ -343,6 +350,8 @@ def test_an_organisation_build_updates_with_nothing_set(
         org.forgejo.tags_url(), "built-in"
     )
     assert settings["update_timeout"]["source"] == "default"
+    assert (settings["allow_push"]["value"], settings["allow_push"]["source"]) == (
+        False, "policy")
     document = json.loads(updated.stdout)
     assert (updated.returncode, document["ok"]) == (0, True), updated.stdout + updated.stderr
     assert (document["data"]["source"], document["data"]["version"]) == ("nexus", NEW)

@@ -96,6 +96,7 @@ def test_the_release_builds_with_the_committed_defaults_and_keys() -> None:
     (build_step,) = [c for c in release_steps() if c[0] == "build"]
     parsed = make_parser().parse_args(build_step)
     assert parsed.defaults == REPO / "release" / "defaults.toml"
+    assert parsed.policy == REPO / "release" / "policy.toml"
     assert parsed.keys_dir == REPO / "release" / "keys"
     example = (REPO / "release" / "defaults.example.toml").read_text()
     assert "release/defaults.toml" in (WORKFLOWS / "release.yml").read_text()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gzia.supervisor.terminal_queries import MAX_TAIL, TerminalQueries
+from gzia.supervisor.terminal_queries import MAX_TAIL, TerminalQueries, without_queries
 
 ROWS, COLS = 30, 100
 
@@ -84,3 +84,38 @@ def test_forget_drops_a_half_query() -> None:
 def test_the_window_size_is_the_one_asked_with() -> None:
     queries = TerminalQueries()
     assert queries.answers(b"\x1b[6n\x1b[18t", 24, 80) == b"\x1b[24;1R\x1b[8;24;80t"
+
+
+# the output a new attacher's screen is redrawn from -------------------------------------
+
+REPLAYED_QUERIES = [
+    b"\x1b[6n", b"\x1b[?6n", b"\x1b[5n", b"\x1b[?996n", b"\x1b[c", b"\x1b[0c", b"\x1b[>c",
+    b"\x1b[>0c", b"\x1b[=c", b"\x1b[18t", b"\x1b[14t", b"\x1b[14;2t", b"\x1b[16t",
+    b"\x1b[21t", b"\x1b[?2026$p", b"\x1b[4$p", b"\x1b[>q", b"\x1b[>0q", b"\x1b[?u",
+    b"\x1b[?1;1S", b"\x1b]10;?\x07", b"\x1b]11;?\x1b\\", b"\x1b]12;?\x07", b"\x1b]4;1;?\x07",
+    b"\x1b]52;c;?\x07", b"\x1bP$qm\x1b\\", b"\x1bP+q544e\x1b\\",
+]
+
+
+@pytest.mark.parametrize("query", REPLAYED_QUERIES)
+def test_a_redrawn_screen_holds_no_query_answered_or_not(query: bytes) -> None:
+    assert without_queries(b"\x1b[2Jdrawn" + query + b"\x1b[31mred" + query) == (
+        b"\x1b[2Jdrawn\x1b[31mred")
+
+
+DRAWING = [
+    b"\x1b[2J", b"\x1b[?25h", b"\x1b[?1049h", b"\x1b[31;1m", b"\x1b[8;24;80t", b"\x1b[22;0t",
+    b"\x1b[23;0t", b"\x1b[1t", b"\x1b[>1u", b"\x1b[<u", b"\x1b]0;title\x07",
+    b"\x1b]8;;https://example.invalid\x1b\\", b"\x1b[?1;2c", b"\x1b[3;7H", b"\x1b[?2004h",
+    b"\x1b[?1;3;256S", "ünïcode ✓".encode(), b"\x1b[6", b"\x1b]11;",
+]
+
+
+@pytest.mark.parametrize("sequence", DRAWING)
+def test_a_redrawn_screen_keeps_everything_that_draws(sequence: bytes) -> None:
+    assert without_queries(b"a" + sequence + b"b") == b"a" + sequence + b"b"
+
+
+def test_removing_queries_costs_no_more_than_the_output() -> None:
+    flood = (b"\x1b]4;" + b"1" * 300) * 200 + b"\x1bP+q" * 20_000 + b"\x1b[6n" * 20_000
+    assert without_queries(flood) == (b"\x1b]4;" + b"1" * 300) * 200 + b"\x1bP+q" * 20_000

@@ -117,3 +117,27 @@ def test_tls_and_proxy_with_basic_auth(nexus_tls: NexusFake, tls_ca_file, http_p
     with httpx.Client(verify=context, proxy=http_proxy.url_with("proxyuser", "wrong")) as client,\
             pytest.raises(httpx.ProxyError):
         client.get(nexus_tls.search_url())
+
+
+def test_a_client_resetting_a_kept_alive_connection_writes_nothing_to_stderr(
+        nexus: NexusFake) -> None:
+    """gz-ia's client resets kept-alive connections when it closes; the server notices in its
+    own thread, maybe while a test runs the next command in this process with ``sys.stderr``
+    redirected into that command's output: nothing may land there."""
+    import contextlib
+    import io
+    import socket
+    import struct
+    import time
+
+    assert nexus.server is not None
+    captured = io.StringIO()
+    with contextlib.redirect_stderr(captured):
+        with socket.create_connection(("127.0.0.1", nexus.server.port), timeout=10) as client:
+            client.sendall(b"GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert client.recv(65536).startswith(b"HTTP/1.1 404")
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        deadline = time.monotonic() + 30
+        while nexus.server.hangups < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert (nexus.server.hangups, captured.getvalue()) == (1, "")
