@@ -236,8 +236,8 @@ def clean_shiv_cache(target_name: str, keep: set[str], root: Path | None = None)
     """Remove extraction directories of gz-ia (``gz-ia_<build id>``; older builds named
     them after ``target_name``) whose build id is not in ``keep``, unless a running gz-ia
     still uses one."""
-    from gzia.extraction import APP_NAME
-    from gzia.stale_builds import remove_if_unused  # lazy: only where the pyz is cleaned
+    from gzia.extraction import APP_NAME  # lazy: only where the pyz is cleaned
+    from gzia.stale_builds import remove_if_unused
 
     folder = root if root is not None else shiv_root()
     if not folder.is_dir():
