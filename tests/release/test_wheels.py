@@ -210,6 +210,7 @@ def test_build_json_dry_run_warns_when_no_key_would_be_embedded(
             "out_dir": str(tmp_path),
             "keys": [],
             "defaults": str(defaults),
+            "policy": None,
             "artifacts": [
                 {
                     "platform": "linux-arm64",
