@@ -16,7 +16,7 @@ import time
 
 from gzia.supervisor.logfile import RotatingLog
 from gzia.supervisor.ready import wait_ready
-from gzia.supervisor.relay import write_all
+from gzia.supervisor.relay import output_failure, write_all
 
 CHUNK = 65536
 DRAIN_LIMIT_S = 1.0
@@ -30,6 +30,7 @@ class PipeRelay:
         self._targets: dict[int, int | None] = dict(pipes)
         self._log = log
         self.last_output = time.monotonic()
+        self.output_error: OSError | None = None  # as PtyRelay's
         for fd in pipes:
             os.set_blocking(fd, False)
 
@@ -81,8 +82,9 @@ class PipeRelay:
             return
         try:
             write_all(target, data)
-        except OSError:  # the reader left (a closed pipe): the agent runs on, the log keeps going
+        except OSError as exc:  # the agent runs on, the log keeps going
             self._targets[fd] = None
+            self.output_error = output_failure(exc, self.output_error)
 
     def _forget(self, fd: int) -> None:
         self._targets.pop(fd, None)

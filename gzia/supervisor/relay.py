@@ -34,6 +34,8 @@ class PtyRelay:
         self.master = master
         self.stdin_fd = stdin_fd
         self.stdout_fd: int | None = stdout_fd
+        self.output_error: OSError | None = None
+        """Why gz-ia's stdout could not be written (a full disk), once it could not."""
         self._log = log
         self._pending = bytearray()
         self.master_open = True
@@ -103,8 +105,9 @@ class PtyRelay:
             return
         try:
             write_all(self.stdout_fd, data)
-        except BrokenPipeError:  # the reader left; the agent keeps running, the log keeps going
+        except OSError as exc:  # the agent keeps running, the log keeps going
             self.stdout_fd = None
+            self.output_error = output_failure(exc, self.output_error)
 
     def _read_input(self) -> None:
         if self.stdin_fd is None:
@@ -129,6 +132,12 @@ class PtyRelay:
             self._pending.clear()
             return
         del self._pending[:written]
+
+
+def output_failure(exc: OSError, earlier: OSError | None) -> OSError | None:
+    """The first failure to write gz-ia's output that the command reports once the run is
+    recorded (an I/O error, exit 1); a reader that left (``| head``) is not one."""
+    return earlier if earlier is not None or isinstance(exc, BrokenPipeError) else exc
 
 
 def write_all(fd: int, data: bytes) -> None:

@@ -23,7 +23,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gzia.supervisor.activity import ActivityWatch
 from gzia.supervisor.command import Command
@@ -71,6 +71,9 @@ class RunOutcome:
     received_signal: int | None
     """The stop signal gz-ia itself received during the run (already forwarded)."""
     duration_ms: int
+    output_error: OSError | None = None
+    """Why gz-ia's stdout or stderr could not be written during the run (a full disk): the
+    command ends with that I/O error once the run is recorded."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,8 @@ def _run(
             raise
         finally:
             attach.close(relay)
-    return _outcome(child, stop, began)
+    outcome = _outcome(child, stop, began)
+    return replace(outcome, output_error=relay.output_error) if relay is not None else outcome
 
 
 def _spawn_recorded(

@@ -33,6 +33,7 @@ from pathlib import Path
 from gzia import proc
 from gzia.atomic import fsync_dir
 from gzia.contract import IntegrityError, LockedError, NotFoundError
+from gzia.extraction import APP_NAME
 from gzia.filelock import hold_lock, open_lock_file
 from gzia.i18n import N_
 from gzia.selfexec import running_pyz as running_pyz  # noqa: PLC0414 - re-exported for update's callers
@@ -236,8 +237,7 @@ def clean_shiv_cache(target_name: str, keep: set[str], root: Path | None = None)
     """Remove extraction directories of gz-ia (``gz-ia_<build id>``; older builds named
     them after ``target_name``) whose build id is not in ``keep``, unless a running gz-ia
     still uses one."""
-    from gzia.extraction import APP_NAME  # lazy: only where the pyz is cleaned
-    from gzia.stale_builds import remove_if_unused
+    from gzia.stale_builds import remove_if_unused  # lazy: only where the pyz is cleaned
 
     folder = root if root is not None else shiv_root()
     if not folder.is_dir():

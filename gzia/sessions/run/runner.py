@@ -308,6 +308,8 @@ class Launch:
             if notifier is not None:
                 notifier.run_ended(final, attached=False)
             stop_children_of_ended_run(store, final)
+        if outcome.output_error is not None:  # the run is recorded; its output was not written
+            raise outcome.output_error
         return SessionRun(final, run_end(final, outcome, held.late_stop))
 
     def _command(self, record: SessionRecord, resume: bool,
