@@ -44,8 +44,21 @@ def adapted(command: click.Command, name: str) -> GzCommand:
     return PluginCommand(command, name)
 
 
+TYPERS_COMPLETION = {("typer.completion", "install_callback"),
+                     ("typer.completion", "show_callback")}
+"""typer's ``--install-completion`` and ``--show-completion``: they write typer's scripts,
+which speak another protocol than gz-ia's (``gz-ia completion SHELL``), so a plugin's
+command does not offer them."""
+
+
+def _own_param(param: click.Parameter) -> bool:
+    callback = param.callback
+    where = (getattr(callback, "__module__", None), getattr(callback, "__qualname__", None))
+    return where not in TYPERS_COMPLETION
+
+
 def _taken_over(command: click.Command) -> dict[str, Any]:
-    return {"params": list(command.params), "callback": command.callback,
+    return {"params": [p for p in command.params if _own_param(p)], "callback": command.callback,
             "help": command.help, "epilog": command.epilog, "short_help": command.short_help,
             "options_metavar": command.options_metavar, "hidden": command.hidden,
             "add_help_option": command.add_help_option, "deprecated": command.deprecated,

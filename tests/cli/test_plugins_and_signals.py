@@ -62,6 +62,14 @@ def test_a_plugin_commands_typo_suggests_too(plugin_site: Path, env: dict[str, s
     assert gz(*args, plugin_site=plugin_site, env=env) == Result(2, "", stderr)
 
 
+def test_a_typer_plugin_does_not_offer_typers_own_completion(plugin_site: Path) -> None:
+    """typer's --install-completion would install a script gz-ia does not answer."""
+    page = gz("example", "--help", plugin_site=plugin_site)
+    assert page.exit_code == 0 and "--json" in page.stdout
+    assert "completion" not in page.stdout
+    assert gz("example", "--show-completion", plugin_site=plugin_site).exit_code == 2
+
+
 def test_broken_plugin_is_a_warning_and_other_commands_work(plugin_site: Path) -> None:
     assert gz("version", plugin_site=plugin_site).exit_code == 0
     assert gz("config", "path", plugin_site=plugin_site).exit_code == 0
