@@ -14,6 +14,7 @@ import ssl
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -183,9 +184,6 @@ class _Server(ThreadingHTTPServer):
         is counted, not printed: socketserver prints to ``sys.stderr``, which a test running
         gz-ia in this process has redirected into that command's output. Anything else goes
         to the real stderr, never into a command's."""
-        import sys
-        import traceback
-
         error = sys.exc_info()[1]
         if isinstance(error, ConnectionError | ssl.SSLEOFError):
             self.owner.hangups += 1
@@ -199,13 +197,6 @@ class _Server(ThreadingHTTPServer):
             except (ssl.SSLError, OSError):
                 return
         super().finish_request(request, client_address)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client that closed its kept-alive connection is no error of the server: printed,
-        it would land in whatever stderr a test captures at that moment."""
-        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            return
-        super().handle_error(request, client_address)
 
 
 App = Callable[[Request], Response]
