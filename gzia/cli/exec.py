@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 from typing import TYPE_CHECKING
 
 import click
@@ -13,7 +12,7 @@ from gzia.cli.command import argument, command
 from gzia.cli.run_options import project_dir, run_options, session_request, watchdog_of
 from gzia.cli.run_report import report_outcome, warn_at_launch
 from gzia.contract import InvalidInputError, MissingRequiredError
-from gzia.i18n import N_, gettext
+from gzia.i18n import N_
 from gzia.sessions.run_options import RunOptions
 
 if TYPE_CHECKING:  # the run machinery is imported when a run starts, not for --help
@@ -58,15 +57,13 @@ def launch_report(command: list[str], *, background: bool) -> LaunchCallback:
     """What exec says as the command starts: the launch warnings and, in the foreground,
     what runs where."""
 
-    from gzia.views.launch import workspace_label
+    from gzia.views.launch import exec_launch_line
 
     def launched(record: SessionRecord, workspace: Workspace) -> None:
         warn_at_launch(workspace)
         if background:  # the record printed on return says what runs where
             return
-        output.progress(gettext("❯❯ Running {command} in session {id} (Workspace: {workspace})...",
-                                command=shlex.join(command), id=record.id,
-                                workspace=workspace_label(workspace)))
+        output.progress(exec_launch_line(command, record.id, workspace))
 
     return launched
 

@@ -189,13 +189,14 @@ def prune(store: SessionStore) -> list[str]:
 
 
 def pause(store: SessionStore, session_id: str) -> str:
-    """``gz-ia session pause``: the line it prints (the stop's grace is the setting's)."""
+    """``gz-ia session pause``: the line it prints, its next step the TUI's key (the stop's
+    grace is the setting's)."""
     from gzia.config import load_config
     from gzia.sessions.pause import pause_session
-    from gzia.views.pausing import paused_line
+    from gzia.views.pausing import TUI, paused_line
 
     timeout_s = float(load_config().get("stop_timeout"))
-    return paused_line(pause_session(store, session_id, stop_timeout_s=timeout_s))
+    return paused_line(pause_session(store, session_id, stop_timeout_s=timeout_s), TUI)
 
 
 def revive_in_background(store: SessionStore, session_id: str,

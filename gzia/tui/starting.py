@@ -192,12 +192,13 @@ def start(project_dir: Path, choice: Choice, on_launch: LaunchCallback | None = 
 
 
 def launch_report(choice: Choice, kept: list[str] | None = None) -> LaunchCallback:
-    """What ``gz-ia chat`` says as the agent starts, in its words: on the terminal the
+    """What ``gz-ia chat`` (``gz-ia exec`` for a command) says as the agent starts, in its
+    words: on the terminal the
     TUI has handed over, or (``kept``) the warnings kept for the screen instead: printed,
     they would land on top of the UI."""
     from gzia.drivers.registry import get_driver, parse_permission
     from gzia.tui.services import say
-    from gzia.views.launch import chat_launch_line, launch_warnings
+    from gzia.views.launch import chat_launch_line, exec_launch_line, launch_warnings
     from gzia.views.problems import warning_line
 
     driver, permission = get_driver(choice.provider), parse_permission(choice.permission)
@@ -209,8 +210,10 @@ def launch_report(choice: Choice, kept: list[str] | None = None) -> LaunchCallba
             return
         for problem in problems:
             say(warning_line(problem))
-        if not choice.background:  # the record shown on return says what runs where
-            say(chat_launch_line(driver, permission, workspace))
+        if choice.background:  # the record shown on return says what runs where
+            return
+        say(exec_launch_line(choice.command, record.id, workspace) if choice.command
+            else chat_launch_line(driver, permission, workspace))
 
     return launched
 

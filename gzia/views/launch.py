@@ -3,6 +3,8 @@ same for ``gz-ia chat``, ``exec``, ``resume`` and the terminal UI's new session.
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gzia.contract import Problem, WarningCode
@@ -78,4 +80,11 @@ def chat_launch_line(driver: Driver, permission: Permission, workspace: Workspac
     return gettext("❯❯ Starting chat with {name} (Permission: {permission} | Workspace: "
                    "{workspace})...",
                    name=driver.display_name, permission=permission_text(permission),
+                   workspace=workspace_label(workspace))
+
+
+def exec_launch_line(command: Sequence[str], session_id: str, workspace: Workspace) -> str:
+    """Which command runs where (``gz-ia exec`` in the foreground)."""
+    return gettext("❯❯ Running {command} in session {id} (Workspace: {workspace})...",
+                   command=shlex.join(command), id=session_id,
                    workspace=workspace_label(workspace))

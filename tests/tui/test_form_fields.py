@@ -5,6 +5,7 @@ the shell runs a command, and a name, labels and a timeout reach the session as 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,27 @@ async def test_a_bad_value_is_the_command_lines_error(app: GzApp, gz: Gz, lang: 
     root = app.tui_context.store.project.root
     cli = gz("exec", OPTIONS[field], value, "--", "true", cwd=root, env={"GZ_LANG": lang})
     assert (cli.exit_code, cli.stderr.rstrip("\n")) == (2, said)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_command_starts_with_the_line_exec_prints(
+        tmp_path: Path, gz: Gz, capfd: pytest.CaptureFixture[str], lang: str) -> None:
+    """In the foreground the form's command session says what ``gz-ia exec`` says as it
+    starts (it said "Starting chat with Shell", as for the shell itself)."""
+    from gzia.sessions.project import find_project
+    from gzia.sessions.record import SessionRecord
+    from gzia.tui.starting import Choice, launch_report
+    from tests.sessions.session_testkit import make_repo, prepare_workspace
+
+    set_language(lang)
+    repo = make_repo(tmp_path / "repo")
+    workspace = prepare_workspace(find_project(repo), "d00d0001")
+    choice = Choice(provider="shell", permission="supervised", command=("sh", "-c", "echo a b"))
+    launch_report(choice)(SessionRecord(id="d00d0001", provider="shell", started_at=""),
+                          workspace)
+    said = capfd.readouterr().err.splitlines()[-1]
+    set_language(None)
+    cli = gz("exec", "--", "sh", "-c", "echo a b", cwd=repo, env={"GZ_LANG": lang})
+    [exec_line] = [line for line in cli.stderr.splitlines() if line.startswith("❯❯")]
+    [cli_id] = set(re.findall(r"\b[0-9a-f]{8}\b", exec_line))
+    assert said == exec_line.replace(cli_id, "d00d0001")

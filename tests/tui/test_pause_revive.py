@@ -71,6 +71,8 @@ async def test_p_pauses_with_the_work_on_the_branch_and_v_revives_in_the_backgro
         await until(pilot, lambda: any(n.startswith(f"✓ Session '{sid}' paused: its work is "
                                                     f"committed on harness/{sid}")
                                        for n in notices(app)), "the CLI's line")
+        # its next step is the TUI's key, not a command to type elsewhere
+        assert notices(app)[-1].endswith("its worktree was removed; bring it back with v")
         assert not worktree.exists()
         assert branch_files(repo, sid) == AGENT_WORK
         assert git(repo, "log", "-1", "--format=%s", f"harness/{sid}") == f"harness({sid}): paused"
@@ -101,6 +103,7 @@ async def test_the_pause_in_spanish(finished: dict[str, Any], repo: Path,
         await until(pilot, lambda: any(n.startswith(f"✓ Sesión '{sid}' pausada: su trabajo está "
                                                     f"confirmado en harness/{sid}")
                                        for n in notices(app)), "the line in Spanish")
+        assert notices(app)[-1].endswith("se eliminó su worktree; recupérala con v")
         await pilot.press("v")
         await until(pilot, lambda: f"● La sesión '{sid}' se ejecuta en segundo plano"
                     in " ".join(notices(app)), "the revive's line in Spanish", timeout=60)

@@ -62,7 +62,8 @@ async def test_a_refused_delete_offers_the_forced_one_listing_what_is_lost(
         await pilot.press("d")
         first = await question(pilot, app, "the refusal and the offer")
         assert (first.question, first.details) == (
-            "Delete session 'c0ffee00' anyway, as --force does?", refusal)
+            "Delete session 'c0ffee00' anyway, as --force does?",
+            [*refusal, "To keep its work: n, then m merges it."])  # the way out, as keys
         await pilot.press("y")
         await until(pilot, lambda: app.screen is not first, "the second question")
         second = await question(pilot, app, "the second question")
@@ -108,6 +109,7 @@ async def test_a_running_session_is_stopped_by_the_forced_delete(gz: Gz, repo: P
         first = await question(pilot, app, "the refusal")
         assert first.details[0] == (f"Error: session '{session}' is running (PID {pid}); stop it "
                                     "first or use --force")
+        assert first.details[-1] == "To stop it first: n, then k."
         await pilot.press("y")
         await until(pilot, lambda: app.screen is not first, "the second question")
         second = await question(pilot, app, "the second question")
@@ -167,3 +169,12 @@ async def test_a_pause_the_checks_refuse_is_refused_without_a_question(
     cli = gz("session", "pause", "c0ffee00", cwd=unmerged,
              env={"GZ_LANG": "es"} if language == "spanish" else {})
     assert (cli.exit_code, cli.stderr.splitlines()) == (1, shown)
+
+
+async def test_the_refused_deletes_way_out_in_spanish(unmerged: Path, spanish: None) -> None:
+    app = make_app(unmerged)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: rows(app) == 1, "the session in the list")
+        await pilot.press("d")
+        first = await question(pilot, app, "the refusal and the offer")
+        assert first.details[-1] == "Para conservar su trabajo: n y luego m la integra."

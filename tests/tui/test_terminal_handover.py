@@ -99,7 +99,7 @@ def test_a_foreground_command_from_the_form_gets_a_clean_screen_and_a_fresh_line
         tui.wait_for(showing("Shell (shell) — ready to use", "Found at"), "the form")
         tui.wait_for(showing("Command"), "the shell highlighted: a command, not a prompt")
         blurred = border_colour(tui, "Command")
-        tui.type(b"\t\t")  # Permission, then the command
+        tui.type(b"\t\t\t")  # Permission, Sandbox, then the command
         tui.wait_for(lambda _: border_colour(tui, "Command") != blurred, "the command focused")
         tui.type(b"printf ran-in-the-foreground")
         tui.wait_for(showing("printf ran-in-the-foreground"), "the command typed")

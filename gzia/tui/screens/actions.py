@@ -101,7 +101,7 @@ class SessionActions(GzScreen):
             lambda: ask(self, gettext("Delete session '{id}' for good? This is lost:",
                                       id=session_id),
                         lambda: self._delete_now(session_id, force=True), lost_lines(preview)),
-            error_lines(problem_of(preview.refusal)))
+            [*error_lines(problem_of(preview.refusal)), instead_of_deleting(preview)])
 
     def _delete_now(self, session_id: str, *, force: bool) -> None:
         store = self.context.store
@@ -237,6 +237,13 @@ def services_preview_delete(store: SessionStore, session_id: str) -> DeletePrevi
     from gzia.sessions.delete import preview_delete
 
     return preview_delete(store, services.load_session(store, session_id))
+
+
+def instead_of_deleting(preview: DeletePreview) -> str:
+    """The refused delete's way out, as the TUI's keys (the refusal names commands)."""
+    if preview.record.is_running:
+        return gettext("To stop it first: n, then k.")
+    return gettext("To keep its work: n, then m merges it.")
 
 
 FILES_LISTED = 10

@@ -264,7 +264,12 @@ class NewSessionScreen(GzScreen):
         self.refresh_bindings()
 
     def _say(self, text: str) -> None:
-        self.query_one("#problem", Static).update(text)
+        """``text`` under the form, scrolled into view (at 80x24 the form is taller than
+        the screen: a refusal said below it went unseen)."""
+        problem = self.query_one("#problem", Static)
+        problem.update(text)
+        if text:
+            self.call_after_refresh(problem.scroll_visible, animate=False)
 
 
 def _outcome(run: SessionRun) -> NoticeScreen:
