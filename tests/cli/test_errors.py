@@ -75,9 +75,10 @@ _MSG_WARNING: dict[object, str] = {
     "KILL_ASYNC": N_("`session kill` signalled the session, but its owner has not yet written how "
                      "it ended: the record is still `running` and changes shortly (`details.id`)"),
     "NETWORK": N_("`update` could not use the first release source and tried the next one"),
-    "NO_GIT_IDENTITY": N_("`session merge`: git has no user.name/user.email in the base "
-                          "repository, so the merge was committed as gz-ia <gz-ia@localhost> "
-                          "(`details.id`, `name`, `email`)"),
+    "NO_GIT_IDENTITY": N_("`session merge`, `update`, `push`, `pr`: git has no "
+                          "user.name/user.email in the repository, so the commits gz-ia made "
+                          "for the session are by gz-ia <gz-ia@localhost> (`details.id`, `name`, "
+                          "`email`)"),
     "NO_OUTPUT_YET": N_("`session output` or `session poll` of a session that has written no "
                         "output yet: the answer is the empty output (`details.id`)"),
     "PLUGIN_FAILED": N_("a plugin could not be loaded; the command still ran"),

@@ -201,7 +201,8 @@ def test_merge_from_the_main_worktree_still_merges_into_master(
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == (
         f"✓ Fusión completada con éxito para la sesión '{record['id']}'.\n"
-        "Archivos integrados:\n  • agent.txt\n")
+        "Archivos integrados:\n  • agent.txt\n"
+        "Avance rápido de master: no se hizo un commit de fusión.\n")
     assert git(main, "rev-parse", "master") == git(main, "rev-parse", record["branch_name"])
     assert state(feat) == feat_before
 

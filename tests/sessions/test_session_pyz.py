@@ -44,7 +44,8 @@ def test_pyz_merges_a_session_from_inside_its_worktree(run_pyz: RunPyz, repo: Pa
     commit_file(worktree, "done.txt", "done\n")
     result = run_pyz("session", "merge", "abcdef01", cwd=worktree)
     assert result == Result(0, "✓ Merge completed successfully for session 'abcdef01'.\n"
-                               "Integrated files:\n  • done.txt\n", "")
+                               "Integrated files:\n  • done.txt\n"
+                               "Fast-forward of main: no merge commit was made.\n", "")
     # The base had not moved: a fast-forward, as with the original.
     assert run_git(repo, "rev-parse", "HEAD") == run_git(repo, "rev-parse", "harness/abcdef01")
     assert (repo / "done.txt").read_text() == "done\n"
