@@ -165,7 +165,7 @@ def preview_merge(store: SessionStore, session_id: str) -> MergePreview:
 def merge(store: SessionStore, session_id: str) -> list[str]:
     """``gz-ia session merge``: its report."""
     from gzia.sessions.merge import merge_session
-    from gzia.views.sessions import render_merge
+    from gzia.views.merging import render_merge
 
     result = merge_session(store, load_session(store, session_id))
     return render_merge(result, N_("✓ Merge completed successfully for session '{id}'."))

@@ -35,7 +35,7 @@ def _merge(session: str, *, squash: bool, no_commit: bool, directory: str | None
     from gzia.contract import ConflictError
     from gzia.sessions.conflict_resolution import merge_base
     from gzia.sessions.merge import merge_session
-    from gzia.views.sessions import identity_warning, render_merge
+    from gzia.views.merging import identity_warning, render_merge
 
     store, record = open_session(session, directory)
     try:

@@ -35,7 +35,7 @@ squash_option = click.option("--squash", is_flag=True,
                               "credentials.", options=[remote_option, squash_option])
 def push_command(session: str, remote: str, squash: bool, directory: str | None) -> None:
     from gzia.sessions.review import push_session
-    from gzia.views.sessions import commits_identity_warning
+    from gzia.views.merging import commits_identity_warning
 
     store, record = open_session(session, directory)
     result = push_session(store, record, remote, squash=squash)
@@ -76,8 +76,8 @@ def pr_command(session: str, remote: str, squash: bool, base: str | None,  # noq
         refresh_pull_request,
     )
     from gzia.update.client import make_client
+    from gzia.views.merging import commits_identity_warning
     from gzia.views.review import render_pr
-    from gzia.views.sessions import commits_identity_warning
 
     if resolve_with_agent and not merge:
         raise InvalidInputError(N_("--resolve-with-agent applies to --merge: it hands a "

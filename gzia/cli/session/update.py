@@ -26,7 +26,7 @@ def update_command(session: str, *, merge: bool, fetch: bool, resolve_with_agent
     from gzia.contract import ConflictError
     from gzia.sessions.merge import update_session
     from gzia.views.conflicts import render_update
-    from gzia.views.sessions import commits_identity_warning
+    from gzia.views.merging import commits_identity_warning
 
     store, record = open_session(session, directory)
     try:
