@@ -1,6 +1,6 @@
 """Whether sandboxes can be made here: ``bwrap`` on PATH, and able to create its namespaces.
 
-One cheap probe (``bwrap ... -- true``, a few milliseconds) per process, cached: a
+One cheap probe (``bwrap ... -- true``, a few milliseconds) per process and PATH, cached: a
 sandboxed start asks :func:`require_sandbox`, ``gz-ia doctor`` asks :func:`sandbox_support`.
 Without a working bubblewrap a sandboxed start is refused, never run unsandboxed.
 """
@@ -36,10 +36,15 @@ class Support:
         return self.bwrap is not None and self.problem is None
 
 
-@functools.cache
 def sandbox_support() -> Support:
-    """Find ``bwrap`` on gz-ia's PATH and make one sandbox with it (cached)."""
-    found = shutil.which(BWRAP, path=os.environ.get("PATH", os.defpath))
+    """Find ``bwrap`` on gz-ia's PATH and make one sandbox with it (cached per PATH: an
+    answer for one PATH never stands for another)."""
+    return _support_on(os.environ.get("PATH", os.defpath))
+
+
+@functools.cache
+def _support_on(path: str) -> Support:
+    found = shutil.which(BWRAP, path=path)
     if found is None:
         return Support(None, None)
     try:
@@ -68,3 +73,9 @@ def require_sandbox() -> str:
                         "they can; 'gz-ia doctor' checks it"),
             details={"program": support.bwrap, "problem": support.problem})
     return support.bwrap
+
+
+def forget_sandbox_support() -> None:
+    """Probe again on the next question (a test that installs or breaks ``bwrap``)."""
+    _support_on.cache_clear()
+

@@ -50,13 +50,17 @@ _MSG_ERROR: dict[object, str] = {
 _MSG_WARNING: dict[object, str] = {
     "MANIFEST_REFUSED": N_("`update`: a channel manifest was found but refused (bad signature, "
                            "expired, malformed, too large, older than one seen, another "
-                           "channel's); the next source is tried, else gz-ia chooses as without "
-                           "a manifest (`details.source`, `reason`)"),
+                           "channel's); the next source is tried, else gz-ia follows the one "
+                           "verified before while it has not expired (`MANIFEST_MISSING`), else "
+                           "chooses as without a manifest (`details.source`, `reason`)"),
     "BELOW_MINIMUM_VERSION": N_("any command: the running gz-ia is below the minimum version of "
                                 "its channel's manifest as `update` last read it (`details."
                                 "current`, `minimum_version`, `channel`)"),
     "YANKED_VERSION": N_("the running gz-ia was yanked from its channel (`details.version`, "
                          "`reason`)"),
+    "MANIFEST_MISSING": N_("`update`: no source gave a usable manifest of the channel, so gz-ia "
+                           "follows the one it verified before until that one expires, never "
+                           "the newest release (`details.channel`, `serial`, `expires`)"),
     "DRIVER_NOT_ANSWERING": N_("`drivers`: an agent did not answer `--version` in time (a program "
                                "past its deadline is killed with its process group); its version "
                                "is unknown (`details.id`, `seconds`)"),

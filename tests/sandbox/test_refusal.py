@@ -77,3 +77,16 @@ def test_the_sandbox_setting_without_namespaces_is_refused(
     assert (error["code"], error["message"]) == ("IO", CANNOT[lang])
     assert not (repo / ".harness" / "worktrees").exists() or \
         not os.listdir(repo / ".harness" / "worktrees")
+
+
+def test_the_probe_answers_for_the_path_it_is_asked_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One process asking on a PATH without bwrap (a front end started with a stand-in
+    PATH), then on one with it, gets both answers right: the cache is per PATH."""
+    from gzia.sandbox.probe import sandbox_support
+
+    real_path = os.environ["PATH"]
+    monkeypatch.setenv("PATH", _path_without_bwrap(tmp_path))
+    assert sandbox_support().bwrap is None
+    monkeypatch.setenv("PATH", real_path)
+    assert sandbox_support().works

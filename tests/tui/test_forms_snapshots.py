@@ -18,7 +18,7 @@ from textual.pilot import Pilot
 import gzia._version
 from gzia.i18n import set_language
 from gzia.profiles.catalog import create_profile, locations
-from gzia.sandbox.probe import sandbox_support
+from gzia.sandbox.probe import forget_sandbox_support
 from gzia.tui.app import GzApp
 from tests.fakes.fixtures import *  # noqa: F403
 from tests.fakes.nexus import NexusFake
@@ -51,9 +51,9 @@ def lang() -> str:
 @pytest.fixture(autouse=True)
 def fresh_probe() -> Iterator[None]:
     """bwrap probed on each test's PATH (the probe is cached per process)."""
-    sandbox_support.cache_clear()
+    forget_sandbox_support()
     yield
-    sandbox_support.cache_clear()
+    forget_sandbox_support()
 
 
 @pytest.fixture

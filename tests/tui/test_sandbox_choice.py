@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import OptionList, RadioButton, RadioSet
 
 from gzia.i18n import set_language
-from gzia.sandbox.probe import sandbox_support
+from gzia.sandbox.probe import forget_sandbox_support
 from gzia.sessions.sandbox_choice import sandbox_for, sandbox_offer
 from gzia.tui.app import GzApp
 from gzia.tui.sandbox_choice import why_locked
@@ -31,9 +31,9 @@ needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewr
 @pytest.fixture(autouse=True)
 def fresh_probe() -> Iterator[None]:
     """Each test probes bwrap on its own PATH (the probe is cached per process)."""
-    sandbox_support.cache_clear()
+    forget_sandbox_support()
     yield
-    sandbox_support.cache_clear()
+    forget_sandbox_support()
     set_language(None)
 
 
