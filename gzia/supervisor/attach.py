@@ -45,16 +45,18 @@ def attach(sock: socket.socket, streams: AttachStreams) -> str:
     reply, rest = read_reply(sock)
     if not reply.get("ok"):
         raise _refused(reply.get("error"))
-    _write(streams.stdout_fd, decode_bytes(reply.get("recent", "")) + rest)
     sock.setblocking(False)
     terminal = os.isatty(streams.stdin_fd)
     with contextlib.ExitStack() as stack:
-        if terminal:
+        if terminal:  # raw before the screen is redrawn: what the terminal answers to it,
+            # or the user types, reaches the agent as typed, not echoed and turned to lines
             stack.enter_context(raw_mode(streams.stdin_fd))
             winch = stack.enter_context(_window_changes())
-            _send_size(sock, streams.stdin_fd)
         else:
             winch = None
+        _write(streams.stdout_fd, decode_bytes(reply.get("recent", "")) + rest)
+        if terminal:
+            _send_size(sock, streams.stdin_fd)
         return _relay(sock, streams, winch, terminal)
     raise AssertionError("unreachable")  # pragma: no cover - for type checkers
 
