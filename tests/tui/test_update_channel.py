@@ -105,18 +105,21 @@ def pinned_then_removed(nexus: NexusFake, releases: Releases, signed: Any,
     return env, expires
 
 
+MISSING = {
+    "en": "Warning: no source gave a usable manifest of channel stable: following the one "
+          "verified here before (serial 4, until {expires})",
+    "es": "Aviso: ninguna fuente dio un manifiesto utilizable del canal stable: se sigue el "
+          "verificado antes aquí (número de serie 4, hasta {expires})",
+}
+
+
 @pytest.mark.anyio
-@pytest.mark.parametrize(("lang", "missing"), [
-    ("en", "Warning: no source gave a usable manifest of channel stable: following the one "
-           "verified here before (serial 4, until {expires})"),
-    ("es", "Aviso: ninguna fuente dio un manifiesto utilizable del canal stable: se sigue el "
-           "verificado antes aquí (número de serie 4, hasta {expires})"),
-])
+@pytest.mark.parametrize("lang", ["en", "es"])
 async def test_a_missing_manifest_is_said_and_the_install_follows_the_cached_one(  # noqa: PLR0917 - pytest fixtures
         app: GzApp, nexus: NexusFake, releases: Releases, signed: Any, target: Path,
-        update_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch, lang: str,
-        missing: str) -> None:
+        update_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     env, expires = pinned_then_removed(nexus, releases, signed, update_cli)
+    missing = MISSING[lang]
     cli = update_cli("update", "--check", env={**env, "GZ_LANG": lang})
     sources(monkeypatch, env)
     set_language(lang)
@@ -130,16 +133,19 @@ async def test_a_missing_manifest_is_said_and_the_install_follows_the_cached_one
     assert pyz_reports(target) == "gz-ia 1.5.0"  # never the newest, 3.0.0
 
 
+LEAVE_THE_YANK = {
+    "en": "Leave the yanked v1.0.0 for v0.9.0, the version of channel stable? Download and "
+          "install it now?",
+    "es": "¿Dejar la v1.0.0 retirada por la v0.9.0, la versión del canal stable? ¿Deseas "
+          "descargarla e instalarla ahora?",
+}
+
+
 @pytest.mark.anyio
-@pytest.mark.parametrize(("lang", "question"), [
-    ("en", "Leave the yanked v1.0.0 for v0.9.0, the version of channel stable? Download and "
-           "install it now?"),
-    ("es", "¿Dejar la v1.0.0 retirada por la v0.9.0, la versión del canal stable? ¿Deseas "
-           "descargarla e instalarla ahora?"),
-])
+@pytest.mark.parametrize("lang", ["en", "es"])
 async def test_a_yanked_running_version_can_leave_for_an_older_channel_version(  # noqa: PLR0917 - pytest fixtures
         app: GzApp, nexus: NexusFake, releases: Releases, signed: Any, target: Path,
-        monkeypatch: pytest.MonkeyPatch, lang: str, question: str) -> None:
+        monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     """'gz-ia update' moves off a yanked version even to an older one: so does the screen,
     where the install key was greyed out (nothing newer) while the warning said to update."""
     for version in ("0.9.0", "2.0.0"):
@@ -153,7 +159,7 @@ async def test_a_yanked_running_version_can_leave_for_an_older_channel_version( 
         assert install_enabled(app)
         await pilot.press("u")
         assert type(app.screen).__name__ == "ConfirmScreen"
-        assert shown(app, ".dialog-title") == question
+        assert shown(app, ".dialog-title") == LEAVE_THE_YANK[lang]
         await pilot.press("y")
         await settle(pilot, app)
     assert pyz_reports(target) == "gz-ia 0.9.0"
