@@ -9,47 +9,26 @@ import click
 
 from gzia.cli import output
 from gzia.cli.command import group
-from gzia.contract import WarningCode
 from gzia.i18n import N_, gettext
 
 
 def _on_failure(source: Any, failure: Any) -> None:
     from gzia.update.errors import source_failed_params
+    from gzia.views.update_check import source_failed
 
-    output.warn(WarningCode.NETWORK, N_("{source} failed: {reason}; trying {next}"),
-                **source_failed_params(source.name, failure),
-                details={"source": source.name, "reason": failure.reason_code})
+    output.add_warning(source_failed(source_failed_params(source.name, failure), source.name,
+                                     failure.reason_code))
 
 
 def _on_manifest_problem(source: Any, failure: Any) -> None:
-    output.warn(WarningCode.MANIFEST_REFUSED,
-                N_("{source}: the channel manifest was not used: {reason}"),
-                source=source.name.capitalize(), reason=failure.message,
-                details={"source": source.name, "reason": failure.reason_code})
+    from gzia.views.update_check import manifest_refused
+
+    output.add_warning(manifest_refused(source.name, failure.message, failure.reason_code))
 
 
-def _warn_if_yanked(result: dict[str, Any]) -> None:
-    if result.get("yanked") is None:
-        return
-    output.warn(WarningCode.YANKED_VERSION,
-                N_("v{current} was yanked from channel {channel}: {reason}; 'gz-ia update' "
-                   "moves to v{version}"),
-                current=result["current"], channel=result["channel"], reason=result["yanked"],
-                version=result["target"]["version"],
-                details={"version": result["current"], "reason": result["yanked"]})
-
-
-def _warn_if_manifest_missing(result: dict[str, Any]) -> None:
-    manifest = result.get("manifest")
-    if manifest is None or not manifest.get("cached"):
-        return
-    output.warn(WarningCode.MANIFEST_MISSING,
-                N_("no source gave a usable manifest of channel {channel}: following the one "
-                   "verified here before (serial {serial}, until {expires})"),
-                channel=result["channel"], serial=manifest["serial"],
-                expires=manifest["expires"],
-                details={"channel": result["channel"], "serial": manifest["serial"],
-                         "expires": manifest["expires"]})
+def _add_warnings(problems: list[Any]) -> None:
+    for problem in problems:
+        output.add_warning(problem)
 
 
 def _progress_bar() -> Any:
@@ -99,6 +78,7 @@ def app(  # noqa: PLR0917 - one parameter for each flag
     from gzia.update import apply, service
     from gzia.update.client import make_client
     from gzia.update.settings import UpdateSettings
+    from gzia.views import update_check
 
     settings = UpdateSettings.load()
     options = service.Options(version, pre, force, allow_downgrade, dry_run, ignore_rollout)
@@ -111,8 +91,7 @@ def app(  # noqa: PLR0917 - one parameter for each flag
         if check:
             result = service.check(client, settings, options, _on_failure,
                                    _on_manifest_problem)
-            _warn_if_manifest_missing(result)
-            _warn_if_yanked(result)
+            _add_warnings(update_check.after_check(result))
             output.emit(result, lambda: _render_check(result))
             return
         result = service.update(client, settings, options, apply.running_pyz(),
@@ -121,7 +100,7 @@ def app(  # noqa: PLR0917 - one parameter for each flag
                                 on_install=lambda v: output.progress(gettext(
                                         "↻ Downloading and installing gz-ia v{version}...",
                                                                              version=v)))
-    _warn_if_manifest_missing(result)
+    _add_warnings(update_check.after_update(result))
     output.emit(result, lambda: _render_update(result))
 
 
@@ -157,10 +136,9 @@ def _render_check(result: dict[str, Any]) -> None:
     output.line(gettext("❯ Current version: v{version}", version=result["current"]))
     output.line(gettext("✧ Remote version: v{version} ({source})", version=result["latest"],
                         source=result["source"]))
-    if result.get("manifest") is not None:
-        from gzia.cli.update_channel import channel_lines
+    from gzia.views.update_check import channel_lines
 
-        output.lines(channel_lines(result))
+    output.lines(channel_lines(result))
     if result["newer"]:
         output.line(gettext("⚡ A new version is available (v{version}). Run 'gz-ia update' to "
                             "install it.",

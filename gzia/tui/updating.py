@@ -1,8 +1,9 @@
 """The update screen's calls: the service functions ``gz-ia update`` makes, unrendered.
 
-Each runs in a worker thread of the screen; a source that fails is reported through
-``warn`` with the words of the CLI's warning, and errors propagate as the CLI's
-:class:`gzia.contract.GzError` (the screen shows their message and hint).
+Each runs in a worker thread of the screen; a source that fails and a channel manifest that
+is refused are reported through ``warn`` as the CLI's warnings (:mod:`gzia.views.update_check`),
+and errors propagate as the CLI's :class:`gzia.contract.GzError` (the screen shows their
+message and hint). The screen adds the warnings the CLI gives once it has its answer.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gzia.i18n import gettext
+from gzia.contract import Problem
+from gzia.views.update_check import manifest_refused, source_failed
 
 if TYPE_CHECKING:
     from gzia.update.download import Progress
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from gzia.update.sources import Source
 
 Say = Callable[[str], None]
+Warn = Callable[[Problem], None]
 
 
 def running_version() -> str:
@@ -42,7 +45,7 @@ def previous_of(path: Path) -> Path:
     return found_previous(path)
 
 
-def check(warn: Say) -> dict[str, Any]:
+def check(warn: Warn) -> dict[str, Any]:
     """``gz-ia update --check``: current, latest, source, newer."""
     from gzia.update import service
     from gzia.update.client import make_client
@@ -50,10 +53,11 @@ def check(warn: Say) -> dict[str, Any]:
 
     settings = UpdateSettings.load()
     with make_client(settings.timeout) as client:
-        return service.check(client, settings, service.Options(), _reporter(warn))
+        return service.check(client, settings, service.Options(), _reporter(warn),
+                             _problem_reporter(warn))
 
 
-def install(warn: Say, progress: Progress, on_install: Say) -> dict[str, Any]:
+def install(warn: Warn, progress: Progress, on_install: Say) -> dict[str, Any]:
     """``gz-ia update``: the newest release, verified, in place of the running zipapp."""
     from gzia.update import service
     from gzia.update.client import make_client
@@ -62,7 +66,8 @@ def install(warn: Say, progress: Progress, on_install: Say) -> dict[str, Any]:
     settings = UpdateSettings.load()
     with make_client(settings.timeout) as client:
         return service.update(client, settings, service.Options(), installed_path(),
-                              on_failure=_reporter(warn), progress=progress,
+                              on_failure=_reporter(warn), on_problem=_problem_reporter(warn),
+                              progress=progress,
                               on_install=on_install)
 
 
@@ -73,11 +78,18 @@ def rollback() -> dict[str, Any]:
     return service.rollback(installed_path())
 
 
-def _reporter(warn: Say) -> OnFailure:
+def _reporter(warn: Warn) -> OnFailure:
     from gzia.update.errors import source_failed_params
 
     def on_failure(source: Source, failure: SourceFailure) -> None:
-        warn(gettext("{source} failed: {reason}; trying {next}",
-                     **source_failed_params(source.name, failure)))
+        warn(source_failed(source_failed_params(source.name, failure), source.name,
+                           failure.reason_code))
 
     return on_failure
+
+
+def _problem_reporter(warn: Warn) -> OnFailure:
+    def on_problem(source: Source, failure: SourceFailure) -> None:
+        warn(manifest_refused(source.name, failure.message, failure.reason_code))
+
+    return on_problem

@@ -21,12 +21,22 @@ from gzia.profiles.catalog import create_profile, locations
 from gzia.sandbox.probe import forget_sandbox_support
 from gzia.tui.app import GzApp
 from tests.fakes.fixtures import *  # noqa: F403
+from tests.fakes.forgejo import ForgejoFake
+from tests.fakes.manifests import manifest_document, publish_forgejo, publish_nexus
 from tests.fakes.nexus import NexusFake
 from tests.supervisor.conftest import notes
 from tests.tui.forms_kit import project_app, with_fake_agents
-from tests.update.conftest import INSTALLED, keys_env, nexus_env, releases, target
+from tests.update.conftest import (
+    INSTALLED,
+    forgejo_env,
+    keys_env,
+    nexus_env,
+    releases,
+    signed,
+    target,
+)
 
-__all__ = ["keys_env", "notes", "releases", "target"]
+__all__ = ["keys_env", "notes", "releases", "signed", "target"]
 
 SIZES = [(80, 24), (120, 40)]
 Snap = Callable[..., bool]
@@ -108,6 +118,23 @@ def test_new_session_form_in_spanish(snap_compare: Snap, form_app: GzApp) -> Non
 def test_update_screen_after_the_check(snap_compare: Snap, update_app: GzApp,
                                        size: tuple[int, int]) -> None:
     assert snap_compare(update_app, terminal_size=size, run_before=settled_after("u"))
+
+
+def test_update_screen_with_the_channels_warnings(  # noqa: PLR0917 - pytest fixtures
+        snap_compare: Snap, update_app: GzApp, published: NexusFake, forgejo: ForgejoFake,
+        releases: Callable[..., dict[str, bytes]], signed: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nexus's manifest expired (refused), Forgejo's yanks the running 1.0.0 and asks for
+    1.2.0 at least: the warnings above, the channel's lines between the versions."""
+    published.publish(releases("1.5.0"), "1.5.0")
+    publish_nexus(published, "stable", *signed(manifest_document(
+        version="1.5.0", expires="2020-01-01T00:00:00+00:00")))
+    publish_forgejo(forgejo, "stable", 2, *signed(manifest_document(
+        version="1.5.0", serial=2, minimum_version="1.2.0",
+        yanked=[{"version": "1.0.0", "reason": "corrupts session records"}])))
+    for name, value in forgejo_env(forgejo).items():
+        monkeypatch.setenv(name, value)
+    assert snap_compare(update_app, terminal_size=(80, 24), run_before=settled_after("u"))
 
 
 @pytest.mark.parametrize("lang", ["es"])

@@ -13,11 +13,14 @@ from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, ProgressBar, Static
 
+from gzia.contract import Problem
 from gzia.i18n import N_, gettext
 from gzia.tui import updating
 from gzia.tui.keys import key
 from gzia.tui.screens.base import GzScreen
 from gzia.tui.screens.forms import ask, problem_text
+from gzia.views.problems import warning_line
+from gzia.views.update_check import after_check, after_update, channel_lines
 
 
 class UpdateScreen(GzScreen):
@@ -42,7 +45,8 @@ class UpdateScreen(GzScreen):
         """The last check's answer (``gz-ia update --check --json``'s data)."""
         self.busy = False
         self.warnings: list[str] = []
-        """What the running call said of sources that failed (the CLI's warnings)."""
+        """The running call's warnings, as the CLI prints them: sources that failed, manifests
+        refused or missing, the running version yanked."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="update-body"):
@@ -51,6 +55,7 @@ class UpdateScreen(GzScreen):
                                  version=updating.running_version()),
                          id="current", markup=False)
             yield Static("", id="remote", markup=False)
+            yield Static("", id="channel", markup=False)
             yield Static("", id="verdict", markup=False)
             yield Static("", id="warnings", markup=False)
             yield ProgressBar(id="progress", show_eta=False)
@@ -64,24 +69,20 @@ class UpdateScreen(GzScreen):
         if action in ("check", "install", "rollback") and self.busy:
             return None  # shown, greyed out, while a call runs
         if action == "install":
-            return True if self.found is not None and self.found["newer"] else None
+            return True if self.found is not None and _installable(self.found) else None
         return True
 
     def action_check(self) -> None:
         self.found = None
-        self._show(remote="", verdict="")
+        self._show(remote="", channel="", verdict="")
         self._start(lambda: updating.check(self._warn_from_thread), self._checked,
                     gettext("Checking for gz-ia updates..."))
 
     def action_install(self) -> None:
         found = self.found
-        if found is None or not found["newer"]:
+        if found is None or not _installable(found):
             return
-        question = gettext("New version available (v{current} -> v{version}). Download and install "
-                           "it now?",
-                           current=found["current"],
-                           version=found["latest"])
-        ask(self, question, lambda: self._start(self._install, self._installed, ""))
+        ask(self, _question(found), lambda: self._start(self._install, self._installed, ""))
 
     def action_rollback(self) -> None:
         path = updating.installed_path()
@@ -121,13 +122,15 @@ class UpdateScreen(GzScreen):
 
     def _checked(self, found: dict[str, Any]) -> None:
         self.found = found
+        self._add_warnings(after_check(found))
         self._show(remote=gettext("✧ Remote version: v{version} ({source})",
                                   version=found["latest"],
                                   source=found["source"]),
-                   verdict=_verdict(found), result="")
+                   channel="\n".join(channel_lines(found)), verdict=_verdict(found), result="")
 
     def _installed(self, result: dict[str, Any]) -> None:
         self.found = None
+        self._add_warnings(after_update(result))
         self._show(result=_installed(result))
 
     def _rolled_back(self, result: dict[str, Any]) -> None:
@@ -142,11 +145,11 @@ class UpdateScreen(GzScreen):
             shown.update(text)
             shown.display = bool(text)
 
-    def _warn_from_thread(self, text: str) -> None:
-        self.app.call_from_thread(self._add_warning, text)
+    def _warn_from_thread(self, problem: Problem) -> None:
+        self.app.call_from_thread(self._add_warnings, [problem])
 
-    def _add_warning(self, text: str) -> None:
-        self.warnings.append(f"{gettext('Warning')}: {text}")
+    def _add_warnings(self, problems: list[Problem]) -> None:
+        self.warnings += [warning_line(problem) for problem in problems]
         self._show(warnings="\n".join(self.warnings))
 
     def _installing_from_thread(self, version: str) -> None:
@@ -162,6 +165,24 @@ class UpdateScreen(GzScreen):
     def _progress_from_thread(self, done: int, total: int | None) -> None:
         self.app.call_from_thread(self.query_one("#progress", ProgressBar).update,
                                   total=total, progress=done)
+
+
+def _installable(found: dict[str, Any]) -> bool:
+    """What ``gz-ia update`` would install: a newer version, or the channel's version when
+    the channel yanked the running one (even an older one: the one downgrade it makes)."""
+    if found["newer"]:
+        return True
+    return found.get("yanked") is not None and found["latest"] != found["current"]
+
+
+def _question(found: dict[str, Any]) -> str:
+    if found["newer"]:
+        return gettext("New version available (v{current} -> v{version}). Download and install "
+                       "it now?",
+                       current=found["current"], version=found["latest"])
+    return gettext("Leave the yanked v{current} for v{version}, the version of channel "
+                   "{channel}? Download and install it now?",
+                   current=found["current"], version=found["latest"], channel=found["channel"])
 
 
 def _verdict(found: dict[str, Any]) -> str:
