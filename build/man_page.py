@@ -51,9 +51,12 @@ def walk(command: click.Command, ctx: click.Context) -> Iterator[Found]:
 
 
 def options(command: click.Command, ctx: click.Context, skip: set[str]) -> list[str]:
+    from gzia.cli.command import GzCommand, option_help
+
     lines = []
     for param in command.get_params(ctx):
-        record = param.get_help_record(ctx)
+        record = (option_help(command, param, ctx) if isinstance(command, GzCommand)
+                  else param.get_help_record(ctx))
         if record is None or (param.name or "") in skip:
             continue
         names, help_text = record
@@ -116,6 +119,7 @@ def builtin_root() -> click.Command:
 def main(argv: list[str]) -> int:
     os.environ["GZ_LANG"] = "en"
     os.environ["COLUMNS"] = "80"
+    os.environ["GZ_DISABLE_PLUGINS"] = "all"  # the agents chat names: the built-in ones
     from gzia._version import __version__
     from gzia.cli.global_flags import global_options
     from gzia.i18n import set_language

@@ -23,8 +23,8 @@ if TYPE_CHECKING:  # imported when a chat starts, not when it is only parsed or 
     from gzia.sessions.workspace import Workspace
 
 
-@command("chat", help="Start a new interactive chat with an agent (agy, claude, opencode, "
-                      "pi-agent) in an isolated worktree.")
+@command("chat", help="Start a new interactive chat with an agent ({agents}) in an isolated "
+                      "worktree.")
 @click.option("-p", "--provider", help="Agent to run.", shell_complete=completers.providers)
 @click.option("-m", "--perm", help="readonly, supervised or autonomous.",
               shell_complete=completers.permissions)

@@ -79,12 +79,36 @@ class GzCommand(click.Command):
             option.help = gettext(N_("Show this message and exit."))
         return option
 
+    def filled(self, text: str | None, ctx: click.Context | None = None) -> str | None:
+        """``text`` as a page shows it: :data:`AGENT_NAMES` replaced by the agents' ids."""
+        if not text or AGENT_NAMES not in text:
+            return text
+        from gzia.drivers.registry import agent_names  # loads the drivers: only when named
+
+        return text.replace(AGENT_NAMES, ", ".join(agent_names()))
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        template = self.help
+        self.help = self.filled(template, ctx)
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = template
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        template = self.help
+        self.help = self.filled(template)
+        try:
+            return super().get_short_help_str(limit)
+        finally:
+            self.help = template
+
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """An ``Arguments`` section for the arguments that have help, then ``Options``."""
         arguments: list[tuple[str, str]] = []
         options: list[tuple[str, str]] = []
         for param in self.get_params(ctx):
-            record = param.get_help_record(ctx)
+            record = option_help(self, param, ctx)
             if record is not None:
                 listed = arguments if isinstance(param, click.Argument) else options
                 listed.append(record)
@@ -97,6 +121,20 @@ class GzCommand(click.Command):
 COMMAND_NAMES = "{commands}"
 """In a group's help, replaced by the names of its visible subcommands (``Manage local
 agent sessions ({commands}).``): a new subcommand is named there without a text edited."""
+
+AGENT_NAMES = "{agents}"
+"""In a command's or an option's help, replaced by the ids of the drivers that are agents
+(:func:`gzia.drivers.registry.agent_names`, a plugin's included): ``chat`` names them
+without a text edited. The drivers are loaded only for a page that shows it."""
+
+
+def option_help(command: GzCommand, param: click.Parameter,
+                ctx: click.Context) -> tuple[str, str] | None:
+    """``param``'s row on ``command``'s page (its help's :data:`AGENT_NAMES` filled)."""
+    record = param.get_help_record(ctx)
+    if record is None:
+        return None
+    return record[0], command.filled(record[1], ctx) or ""
 
 
 class GzGroup(GzCommand, click.Group):
@@ -124,27 +162,13 @@ class GzGroup(GzCommand, click.Group):
                                                      or not self.commands[name].hidden)]
 
     def filled(self, text: str | None, ctx: click.Context | None = None) -> str | None:
-        """``text`` with :data:`COMMAND_NAMES` replaced by the visible subcommands."""
+        """``text`` with :data:`COMMAND_NAMES` replaced by the visible subcommands (and
+        :data:`AGENT_NAMES` by the agents)."""
+        text = super().filled(text, ctx)
         if not text or COMMAND_NAMES not in text:
             return text
         names = self.visible_names(ctx or click.Context(self))
         return text.replace(COMMAND_NAMES, ", ".join(names))
-
-    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        template = self.help
-        self.help = self.filled(template, ctx)
-        try:
-            super().format_help_text(ctx, formatter)
-        finally:
-            self.help = template
-
-    def get_short_help_str(self, limit: int = 45) -> str:
-        template = self.help
-        self.help = self.filled(template)
-        try:
-            return super().get_short_help_str(limit)
-        finally:
-            self.help = template
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in self.lazy:
@@ -181,8 +205,9 @@ class GzGroup(GzCommand, click.Group):
 
 
 def shown_help(command: click.Command, ctx: click.Context) -> str | None:
-    """A command's help as its page shows it (a group's :data:`COMMAND_NAMES` filled)."""
-    return command.filled(command.help, ctx) if isinstance(command, GzGroup) else command.help
+    """A command's help as its page shows it (:data:`COMMAND_NAMES` and
+    :data:`AGENT_NAMES` filled)."""
+    return command.filled(command.help, ctx) if isinstance(command, GzCommand) else command.help
 
 
 def summary(command: click.Command) -> str:

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
          help="Duration, token usage, requests, tool calls and cost of the project's sessions.")
 @click.option("--since", metavar="DATE", help="Only sessions started at or after DATE "
                                               "(YYYY-MM-DD, UTC, or an RFC 3339 time).")
-@click.option("--provider", "-p", help="Only sessions of this agent (claude, opencode, ...).",
+@click.option("--provider", "-p", help="Only sessions of this agent ({agents}).",
               shell_complete=completers.providers)
 @click.option("--status",
               help="Only sessions in this status (running, completed, failed, killed, lost, "

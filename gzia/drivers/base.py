@@ -266,6 +266,12 @@ def runs_commands(driver: Driver) -> bool:
     return bool(getattr(driver, "runs_commands", False))
 
 
+def is_agent(driver: Driver) -> bool:
+    """Whether ``driver`` runs an agent: every driver but a command driver (one that runs
+    a given command, :func:`runs_commands`, like ``shell``)."""
+    return not runs_commands(driver)
+
+
 def kill_grace_of(driver: Driver) -> int | None:
     """The grace (ms) a driver declares for its agent, if it asks for one."""
     grace = getattr(driver, "kill_grace_ms", None)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gzia.contract import DriverNotFoundError, InvalidInputError, Permission
-from gzia.drivers.base import Driver
+from gzia.drivers.base import Driver, is_agent
 from gzia.i18n import N_, gettext
 from gzia.plugins import PluginFailure, load_group
 from gzia.setting_values import bad_value, setting_for
@@ -55,6 +55,13 @@ def load_catalog(environ: Mapping[str, str] | None = None) -> DriverCatalog:
 
 def load_drivers() -> dict[str, Driver]:
     return load_catalog().drivers
+
+
+def agent_names(drivers: Mapping[str, Driver] | None = None) -> list[str]:
+    """The ids of the drivers that run agents (:func:`is_agent`), in the catalogue's order:
+    the built-in ones, then those of plugins."""
+    available = load_drivers() if drivers is None else drivers
+    return [name for name, driver in available.items() if is_agent(driver)]
 
 
 def get_driver(provider: str, drivers: Mapping[str, Driver] | None = None) -> Driver:

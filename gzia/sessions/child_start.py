@@ -73,6 +73,7 @@ def start_child(store: SessionStore, parent_id: str, asked: ChildRequest,
     """Start a child of ``parent_id`` in the background (see the module); ``environ``:
     the environment its agent starts from."""
     parent = get_session(store, parent_id)
+    refuse_outside_git(store, parent)
     permission = child_permission(parent.permission_level, asked.permission)
     key = None if asked.idempotency_key is None else validate_key(
         f"{parent.id}/{asked.idempotency_key}")
@@ -84,6 +85,22 @@ def start_child(store: SessionStore, parent_id: str, asked: ChildRequest,
         run = start_session(request, watchdog=configured_watchdog(asked.timeout_s),
                             environ=environ)
     return Started(run.record, reused=run.reused is not None)
+
+
+def refuse_outside_git(store: SessionStore, parent: SessionRecord) -> None:
+    """A child works in a worktree of its own, so only a project in a git work tree has
+    sub-sessions: outside one it would run in the user's files beside its parent, with
+    nothing to review or merge (whatever ``--direct`` or the ``direct`` setting say, which
+    an agent cannot pass anyway). ``SAFETY_BLOCK``: a refusal, not the tool's failure."""
+    if store.project.is_git:
+        return
+    root = str(store.project.root)
+    raise SafetyBlockError(N_("sub-sessions need a git work tree: '{dir}' is not in one, so a "
+                              "sub-session would have no worktree of its own"),
+                           dir=root,
+                           hint_key=N_("do this work in the current session; only a session "
+                                       "started in a git work tree can start sub-sessions"),
+                           details={"dir": root, "parent_id": parent.id})
 
 
 def _session_request(store: SessionStore, parent: SessionRecord, asked: ChildRequest,

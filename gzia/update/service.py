@@ -15,6 +15,7 @@ from gzia.update import apply, download, verify
 from gzia.update.channel import ChannelView, read_channel
 from gzia.update.client import Credentials, current_version
 from gzia.update.errors import SourceFailure
+from gzia.update.installer import upgrade_hint
 from gzia.update.manifest import check_channel_name
 from gzia.update.model import SIGNATURE, SUMS, Release, Want, parse_version
 from gzia.update.policy_rules import allowed_releases, refuse_forbidden_flags
@@ -144,9 +145,7 @@ def require_zipapp(target: Path | None, dry_run: bool = False) -> None:
     if target is None and not dry_run:
         raise NotFoundError(N_("gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace "
                                "itself"),
-                            hint_key=N_("upgrade it with the tool that installed it, e.g. 'pip "
-                                        "install --upgrade gz-ia'; 'gz-ia update --check' still "
-                                        "works"))
+                            hint_key=upgrade_hint())
 
 
 def install_verified(staged: Path, label: str, target: Path | None, folder: Path,

@@ -35,9 +35,10 @@ def listed(page: str) -> dict[str, str]:
 
 
 def shown(command: click.Command, ctx: click.Context) -> str:
-    """A command's help in the current language, a group's subcommands named in it."""
+    """A command's help in the current language, a group's subcommands (and the agents)
+    named in it."""
     text = gettext(command.help or "")
-    return (command.filled(text, ctx) if isinstance(command, GzGroup) else text) or ""
+    return (command.filled(text, ctx) if isinstance(command, GzCommand) else text) or ""
 
 
 def first_sentences(path: list[str], lang: str) -> dict[str, str]:
