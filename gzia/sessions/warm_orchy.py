@@ -11,6 +11,10 @@ closes every connection and exits. The owner then removes the socket.
 
 A server that is not ready in time, or fails, is stopped and its socket removed: the
 relay then finds no socket and becomes ``gz-ia mcp`` over stdio, as without an owner.
+
+The wait watches the owner's stop signals too (its :class:`SignalInbox`): a Ctrl+C or
+SIGTERM while the server gets ready ends the start at once (no agent is started), the
+server's process group is killed (it has served nobody) and its socket removed.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from gzia.contract import GzError
 from gzia.selfexec import ORCHY_ARG, gzia_argv
 from gzia.sessions.store import SessionStore
 from gzia.supervisor.runtime_dir import bind_private_socket, new_socket_path
+from gzia.supervisor.signals import SignalInbox
 
 READY_TIMEOUT_S = 30.0
 """How long the owner waits for its server before it starts the agent without it."""
@@ -38,15 +43,22 @@ STOP_GRACE_S = 10.0
 
 @contextlib.contextmanager
 def warm_orchy(store: SessionStore, session_id: str, sock: Path | None, cwd: Path,
-               env: Mapping[str, str]) -> Iterator[bool]:
+               env: Mapping[str, str], *,
+               inbox: SignalInbox | None = None) -> Iterator[bool]:
     """While inside: the session's server on ``sock`` (none when ``sock`` is None),
     started in ``cwd`` with the agent's environment ``env``; True while it serves, False
-    when it could not start (the relay falls back to stdio)."""
+    when it could not start (the relay falls back to stdio). A stop signal noted in
+    ``inbox`` while it gets ready is raised (:meth:`SignalInbox.raise_if_stopped`)."""
     if sock is None:
         yield False
         return
     server = _start(store, session_id, sock, cwd, env)
-    ready = server is not None and _ready(server)
+    try:
+        ready = server is not None and _ready(server, inbox)
+    except BaseException:
+        if server is not None:
+            _abandon(server, sock)
+        raise
     if server is not None and not ready:
         _stop(server, sock)
         server = None
@@ -86,16 +98,24 @@ def _open_log(path: Path) -> int:
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
 
 
-def _ready(server: subprocess.Popen[bytes]) -> bool:
-    """The server's ``ready`` line within :data:`READY_TIMEOUT_S`."""
+def _ready(server: subprocess.Popen[bytes], inbox: SignalInbox | None) -> bool:
+    """The server's ``ready`` line within :data:`READY_TIMEOUT_S`; a stop signal noted
+    meanwhile is raised at once."""
     if server.stdout is None:  # pragma: no cover - stdout=PIPE always gives one
         return False
     fd, line = server.stdout.fileno(), b""
+    watched = [fd] if inbox is None else [fd, inbox.read_fd]
     deadline = time.monotonic() + READY_TIMEOUT_S
     while not line.endswith(b"\n"):
         remaining = deadline - time.monotonic()
-        if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+        readable = select.select(watched, [], [], remaining)[0] if remaining > 0 else []
+        if not readable:
             return False
+        if inbox is not None and inbox.read_fd in readable:
+            inbox.drain()
+            inbox.raise_if_stopped()
+        if fd not in readable:
+            continue
         chunk = os.read(fd, 64)
         if not chunk:
             return False
@@ -117,6 +137,13 @@ def _stop(server: subprocess.Popen[bytes], path: Path) -> None:
         server.wait()
     finally:
         _remove(path)
+
+
+def _abandon(server: subprocess.Popen[bytes], path: Path) -> None:
+    """A server that never said ready has served nobody: its group is killed now."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGKILL)
+    _stop(server, path)
 
 
 def _remove(path: Path) -> None:

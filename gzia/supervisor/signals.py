@@ -49,6 +49,17 @@ class SignalInbox:
         """The first stop signal received and not yet taken."""
         return self._stops.pop(0) if self._stops else None
 
+    def raise_if_stopped(self) -> None:
+        """Before the agent exists, a stop noted and not taken ends the start at once,
+        raised as it would have been: Ctrl+C as ``INTERRUPTED`` (130), SIGTERM or SIGHUP
+        as ``TERMINATED`` (143)."""
+        received = self.take_stop()
+        if received is not None:
+            # lazy: the contract is needed only when a start is stopped
+            from gzia.contract import stop_request, stopped_by_signal
+
+            raise stopped_by_signal(stop_request(received), None)
+
     def take_winch(self) -> bool:
         winch, self._winch = self._winch, False
         return winch

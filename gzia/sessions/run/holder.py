@@ -118,7 +118,7 @@ class _Holder:
                 with relayed_transitions(self.store, self.session_id,
                                          self._listener(record)), \
                         warm_orchy(self.store, self.session_id, self.spec.orchy, self.spec.cwd,
-                                   self.spec.env), \
+                                   self.spec.env, inbox=held.inbox), \
                         sandbox_services(self.store, self.session_id, self.spec.sandbox), \
                         watching_parent(self.store, record):
                     outcome = run_supervised(

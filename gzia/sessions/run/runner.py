@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 from gzia.contract import (
     GzError,
     InvalidInputError,
-    stop_request,
     stopped_by_signal,
 )
 from gzia.credentials import withheld_names, without_secrets
@@ -81,7 +80,7 @@ from gzia.sessions.worktree_setup import ready_new_session
 from gzia.supervisor.command import Command
 from gzia.supervisor.procinfo import process_start_time
 from gzia.supervisor.run import Started, output_is_logged, run_supervised
-from gzia.supervisor.signals import SignalInbox, stop_signals_held
+from gzia.supervisor.signals import stop_signals_held
 from gzia.supervisor.watchdog import Watchdog
 
 _MSG_EVENT: dict[object, str] = {
@@ -280,7 +279,7 @@ class Launch:
                     self.request.driver, self.request.mcp_server) \
                     and not self.request.sandbox else None
                 command, services = self._command(record, resume, warm)
-                _raise_if_stopped_before_start(held.inbox)
+                held.inbox.raise_if_stopped()
                 if self.request.background is not None:  # the projection stays with the agent
                     return SessionRun(start_in_background(store, record, command,
                                                           self.watchdog,
@@ -290,7 +289,8 @@ class Launch:
                 notifier = _unattended_notifier(store, record.id)
                 with relayed_transitions(store, record.id,
                                          None if notifier is None else notifier.transition), \
-                        warm_orchy(store, record.id, warm, command.cwd, command.env), \
+                        warm_orchy(store, record.id, warm, command.cwd, command.env,
+                                   inbox=held.inbox), \
                         sandbox_services(store, record.id, services):
                     outcome = run_supervised(
                         command, watchdog=self.watchdog, inbox=held.inbox,
@@ -388,9 +388,3 @@ def _unattended_notifier(store: SessionStore, session_id: str) -> Notifier | Non
 
 def _record_started(store: SessionStore, session_id: str, started: Started) -> None:
     store.update(session_id, lambda record: record_agent(record, started))
-
-
-def _raise_if_stopped_before_start(inbox: SignalInbox) -> None:
-    received = inbox.take_stop()
-    if received is not None:
-        raise stopped_by_signal(stop_request(received), None)

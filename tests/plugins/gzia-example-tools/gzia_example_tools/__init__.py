@@ -8,6 +8,9 @@ tool starts, inheriting the server's stdin, can read of it).
 ``EXAMPLE_TOOLS_GATE``: a directory where ``example_hold {"id": N}`` writes ``held-N``
 once it runs, then waits (up to a minute) for ``release-N`` and succeeds;
 ``example_hold {"fail": true}`` fails at once.
+``EXAMPLE_TOOLS_BOOT_GATE``: a directory; the ``example`` plugin's boot is slow there (as
+one that reaches a slow service): it writes ``booting`` (its process id), then waits (up
+to a minute) for ``boot-release``.
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ HOLD_SCHEMA = object_schema({"id": {"type": "integer", "default": 0},
 
 class ExamplePlugin:
     def boot(self, context: ToolContext) -> list[Tool]:
+        _slow_boot()
         _note("boot example")
         return [
             Tool("example_echo", "Echo a text.",
@@ -83,6 +87,17 @@ class ExamplePlugin:
 
     def shutdown(self) -> None:
         _note("shutdown example")
+
+
+def _slow_boot() -> None:
+    gate = os.environ.get("EXAMPLE_TOOLS_BOOT_GATE")
+    if not gate:
+        return
+    (Path(gate) / "booting.tmp").write_text(str(os.getpid()))
+    (Path(gate) / "booting.tmp").replace(Path(gate) / "booting")  # whole, or not there
+    deadline = time.monotonic() + 60
+    while not (Path(gate) / "boot-release").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 class FragilePlugin:
