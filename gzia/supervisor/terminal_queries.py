@@ -10,9 +10,12 @@ into the PTY. Anything else is left unanswered, as a terminal that does not know
 would (the kitty keyboard query among them: the agent then keeps the legacy keys that
 ``session send-keys`` types).
 
-:func:`without_queries` takes every query out of the output a new attacher's screen is
-redrawn from: someone answered each already (the holder, or the terminal attached then),
-and the new attacher's terminal would answer them again, into the agent's input.
+:func:`without_queries` takes every query out of past output shown on a person's terminal:
+the output a new attacher's screen is redrawn from, and ``session output --raw`` to a
+terminal (:class:`QueryFilter` for ``-f``, where a query may be split across reads).
+Someone answered each already (the holder, or the terminal attached then), and the
+terminal showing them again would answer again: into the agent's input, or into the
+shell's of the person reading the output.
 """
 
 from __future__ import annotations
@@ -21,6 +24,11 @@ import re
 
 MAX_TAIL = 32
 """The longest unfinished query kept between two reads; a longer one is no query."""
+
+MAX_HELD = 320
+"""The longest unfinished sequence :class:`QueryFilter` holds back between two reads: room
+for the longest query :data:`_ANY_QUERY` takes in practice (an OSC or DCS query's text is
+at most 256 bytes); a longer one goes out as it is."""
 
 FOREGROUND = b"rgb:c0c0/c0c0/c0c0"
 BACKGROUND = b"rgb:0000/0000/0000"
@@ -48,10 +56,44 @@ _ANY_QUERY = re.compile(
     rb"|\x1bP[$+]q[^\x07\x1b]{0,256}(?:\x07|\x1b\\)")
 
 
+# What can follow an unfinished query to complete it (a CSI query's parameters end in "n",
+# "c" or "p"; an OSC or DCS one's text in "?" and BEL, or in ST): one of them completes
+# each beginning of a query _ANY_QUERY takes (tests/supervisor/test_terminal_queries.py
+# cuts every query at every byte), so "may still become a query" asks _ANY_QUERY itself.
+_COMPLETIONS = (b"n", b"c", b"p", b"[c", b"\x07", b"?\x07", b";?\x07", b"0;?\x07", b"\\",
+                b"q\x07", b"$q\x07")
+
+
 def without_queries(output: bytes) -> bytes:
-    """``output`` with its terminal queries taken out (they draw nothing): for redrawing a
-    screen from past output, never for the live stream."""
+    """``output`` with its terminal queries taken out (they draw nothing), everything else
+    byte for byte: for showing past output on a terminal, never for the live stream."""
     return _ANY_QUERY.sub(b"", output)
+
+
+class QueryFilter:
+    """:func:`without_queries` for output that comes in pieces: feed it the pieces in order.
+
+    An unfinished escape sequence at a piece's end that may still become a query is held
+    back (at most :data:`MAX_HELD` bytes) until the next piece finishes it one way or the
+    other; :meth:`flush` gives it back at the end. What it returns, joined, is
+    ``without_queries`` of the whole.
+    """
+
+    def __init__(self) -> None:
+        self._held = b""
+
+    def feed(self, data: bytes) -> bytes:
+        """``data``, after what was held, with its queries taken out; a possible query's
+        unfinished beginning at the end is held back."""
+        text = self._held + data
+        cut = _unfinished_query(text)
+        self._held = text[cut:]
+        return without_queries(text[:cut])
+
+    def flush(self) -> bytes:
+        """What is held (no query: the output ended before it did)."""
+        held, self._held = self._held, b""
+        return held
 
 
 class TerminalQueries:
@@ -84,6 +126,19 @@ def _unfinished(text: bytes, start: int) -> bytes:
             return text[at:]
         at = text.find(b"\x1b", at + 1)
     return b""
+
+
+def _unfinished_query(text: bytes) -> int:
+    """Where the end of ``text`` that may still become a query starts (its length if none):
+    the earliest escape within :data:`MAX_HELD` of the end, as an OSC query may be cut
+    inside its ST."""
+    at = text.find(b"\x1b", max(0, len(text) - MAX_HELD))
+    while at >= 0:
+        rest = text[at:]
+        if any(_ANY_QUERY.fullmatch(rest + end) for end in _COMPLETIONS):
+            return at
+        at = text.find(b"\x1b", at + 1)
+    return len(text)
 
 
 def _answer(match: re.Match[bytes], rows: int, cols: int) -> bytes:

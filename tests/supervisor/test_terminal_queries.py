@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from gzia.supervisor.terminal_queries import MAX_TAIL, TerminalQueries, without_queries
+from gzia.supervisor.terminal_queries import (
+    MAX_HELD,
+    MAX_TAIL,
+    QueryFilter,
+    TerminalQueries,
+    without_queries,
+)
 
 ROWS, COLS = 30, 100
 
@@ -119,3 +125,95 @@ def test_a_redrawn_screen_keeps_everything_that_draws(sequence: bytes) -> None:
 def test_removing_queries_costs_no_more_than_the_output() -> None:
     flood = (b"\x1b]4;" + b"1" * 300) * 200 + b"\x1bP+q" * 20_000 + b"\x1b[6n" * 20_000
     assert without_queries(flood) == (b"\x1b]4;" + b"1" * 300) * 200 + b"\x1bP+q" * 20_000
+
+
+# raw output shown on a terminal, as it comes (session output --raw [-f]) -----------------
+
+def _filtered(*pieces: bytes) -> bytes:
+    queries = QueryFilter()
+    return b"".join(queries.feed(piece) for piece in pieces) + queries.flush()
+
+
+@pytest.mark.parametrize("query", REPLAYED_QUERIES)
+def test_a_query_split_at_every_byte_is_taken_out(query: bytes) -> None:
+    for cut in range(1, len(query)):
+        queries = QueryFilter()
+        assert queries.feed(b"\x1b[31ma" + query[:cut]) == b"\x1b[31ma"  # only the query held
+        assert queries.feed(query[cut:] + b"b\x1b[0m") == b"b\x1b[0m"
+        assert queries.flush() == b""
+    assert _filtered(*(query[i:i + 1] for i in range(len(query)))) == b""
+
+
+@pytest.mark.parametrize("sequence", DRAWING)
+def test_what_draws_goes_out_byte_for_byte_however_it_is_cut(sequence: bytes) -> None:
+    stream = b"a" + sequence + b"b"
+    for cut in range(len(stream) + 1):
+        assert _filtered(stream[:cut], stream[cut:]) == stream
+    assert _filtered(*(stream[i:i + 1] for i in range(len(stream)))) == stream
+
+
+@pytest.mark.parametrize("sequence", [b"\x1b[31m", b"\x1b[3;7H", b"\x1b]0;title\x07", b"plain",
+                                      b"\x1b[?1049h", b"\x1b]8;;https://example.invalid\x1b\\"])
+def test_a_finished_sequence_is_never_held(sequence: bytes) -> None:
+    assert QueryFilter().feed(sequence) == sequence
+
+
+def test_pieces_give_what_the_whole_gives() -> None:
+    stream = (b"\x1b[?1049h\x1b[6n\x1b[2J\x1b[1;1Hhello \x1b[31mred\x1b[0m\x1b]11;?\x1b\\\r\n"
+              b"\x1b]0;title\x07\x1b[c\x1b[?u\x1bP$qm\x1b\\\x1b[>q\x1b[?2026$p\x1b[3;7Hend\r\n")
+    whole = (b"\x1b[?1049h\x1b[2J\x1b[1;1Hhello \x1b[31mred\x1b[0m\r\n"
+             b"\x1b]0;title\x07\x1b[3;7Hend\r\n")
+    assert without_queries(stream) == whole
+    for first in range(len(stream) + 1):
+        for second in range(first, len(stream) + 1, 7):
+            assert _filtered(stream[:first], stream[first:second], stream[second:]) == whole
+
+
+def test_flush_gives_back_an_unfinished_sequence_once() -> None:
+    queries = QueryFilter()
+    assert queries.feed(b"text\x1b[6") == b"text"
+    assert queries.flush() == b"\x1b[6"
+    assert queries.flush() == b""
+    assert queries.feed(b"n") == b"n"  # what was given back is not completed later
+    assert queries.feed(b"\x1b]11;?\x1b") == b""
+    assert queries.flush() == b"\x1b]11;?\x1b"
+
+
+def test_a_held_sequence_that_becomes_no_query_goes_out_whole() -> None:
+    queries = QueryFilter()
+    assert queries.feed(b"\x1b[3") == b""
+    assert queries.feed(b"1m") == b"\x1b[31m"
+    assert queries.feed(b"\x1b]0;ti") == b""
+    assert queries.feed(b"tle\x07x") == b"\x1b]0;title\x07x"
+    assert queries.feed(b"\x1bP") == b""
+    assert queries.feed(b"q#0;2;0;0;0\x1b\\") == b"\x1bPq#0;2;0;0;0\x1b\\"  # sixel, no query
+
+
+def test_what_is_held_is_bounded_and_long_sequences_go_out() -> None:
+    queries = QueryFilter()
+    long_params = b"\x1b[" + b"1;" * 400
+    out = b"".join(queries.feed(long_params[i:i + 1]) for i in range(len(long_params)))
+    assert len(queries._held) <= MAX_HELD
+    assert out + queries.flush() == long_params
+    title = b"\x1b]0;" + b"t" * 1000
+    out = b""
+    for i in range(len(title)):
+        out += queries.feed(title[i:i + 1])
+        assert len(queries._held) <= MAX_HELD
+    assert out + queries.flush() == title
+    out = b""
+    for _ in range(1000):  # hostile: endless unfinished sequences keep nothing more
+        out += queries.feed(b"\x1b[" + b"9" * 100 + b"\x1b]1")
+        assert len(queries._held) <= MAX_HELD
+    assert out + queries.flush() == (b"\x1b[" + b"9" * 100 + b"\x1b]1") * 1000
+
+
+def test_a_flood_is_filtered_in_pieces_without_holding_more() -> None:
+    flood = (b"\x1b[6n" * 20_000 + b"\x1b" * 50_000 + b"\x1b[" * 20_000
+             + (b"\x1b]4;" + b"1" * 300) * 100 + b"\x1b[31mred" * 10_000)
+    queries = QueryFilter()
+    out = b""
+    for at in range(0, len(flood), 4096):
+        out += queries.feed(flood[at:at + 4096])
+        assert len(queries._held) <= MAX_HELD
+    assert out + queries.flush() == without_queries(flood)

@@ -24,6 +24,7 @@ from gzia.views.words import holder_text, status_text
 if TYPE_CHECKING:
     from gzia.sessions.store import SessionStore
     from gzia.supervisor.logfile import LogMark
+    from gzia.supervisor.terminal_queries import QueryFilter
 
 
 @session_command("poll", help="Show a session's status, exit code, bytes of output, seconds "
@@ -54,7 +55,8 @@ def poll_command(session: str, directory: str | None) -> None:
     options=[click.option("-f", "--follow", is_flag=True, help="Keep printing while it runs."),
              click.option("--tail", type=Count(0), metavar="N", help="Only the last N lines."),
              click.option("--raw", is_flag=True,
-                          help="The bytes as written, escape sequences included.")])
+                          help="The bytes as written, escape sequences included (to a "
+                               "terminal: without the agent's terminal queries).")])
 def output_command(session: str, follow: bool, tail: int | None, raw: bool,
                    directory: str | None) -> None:
     from gzia.supervisor.logfile import read_log_to_end
@@ -63,8 +65,9 @@ def output_command(session: str, follow: bool, tail: int | None, raw: bool,
     logged, start = read_log_to_end(log_of(record))
     data = tail_lines(logged, tail)
     if follow and not output.is_json():
-        _write(data, raw)
-        _follow(store, record.id, start, raw)
+        queries = _query_filter(raw)
+        _write(data, raw, queries)
+        _follow(store, record.id, start, raw, queries)
         output.emit(None)
         return
     if follow:
@@ -73,7 +76,8 @@ def output_command(session: str, follow: bool, tail: int | None, raw: bool,
         data = tail_lines(data + b"".join(follow_log(store, record.id, start)), tail)
     if not data:
         warn_no_output_yet(record.id)
-    output.emit(_output_json(record.id, data, raw), lambda: _write(data, raw))
+    output.emit(_output_json(record.id, data, raw),
+                lambda: _write(data, raw, _query_filter(raw), end=True))
 
 
 def warn_no_output_yet(session_id: str) -> None:
@@ -92,11 +96,27 @@ def _output_json(session_id: str, data: bytes, raw: bool) -> dict[str, object]:
     return {"id": session_id, "bytes": len(data), "text": render_text(data)}
 
 
-def _write(data: bytes, raw: bool) -> None:
+def _query_filter(raw: bool) -> QueryFilter | None:
+    """For raw output to a terminal, the filter taking the agent's terminal queries out: the
+    terminal would answer them into the shell's input. Anywhere else the bytes go as they
+    are (a pipe, a file, ``--json``)."""
+    if not raw or not output.current().stdout.isatty():
+        return None
+    from gzia.supervisor.terminal_queries import QueryFilter
+
+    return QueryFilter()
+
+
+def _write(data: bytes, raw: bool, queries: QueryFilter | None = None, *,
+           end: bool = False) -> None:
+    """Write ``data``: raw through ``queries`` when given (``end``: the last piece, so what
+    it holds back goes out too), else rendered as text."""
     from gzia.supervisor.render import render_text
 
     stdout = output.current().stdout
     if raw:
+        if queries is not None:
+            data = queries.feed(data) + (queries.flush() if end else b"")
         stdout.flush()
         stdout.buffer.write(data)
         stdout.buffer.flush()
@@ -105,20 +125,23 @@ def _write(data: bytes, raw: bool) -> None:
         stdout.flush()
 
 
-def _follow(store: SessionStore, session_id: str, start: LogMark, raw: bool) -> None:
+def _follow(store: SessionStore, session_id: str, start: LogMark, raw: bool,
+            queries: QueryFilter | None) -> None:
     """Print new output as it comes; rendered text goes out a whole line at a time."""
     from gzia.sessions.background import follow
 
     pending = b""
     for chunk in follow(store, session_id, start):
         if raw:
-            _write(chunk, raw=True)
+            _write(chunk, raw=True, queries=queries)
             continue
         pending += chunk
         complete, newline, pending = pending.rpartition(b"\n")
         if newline:
             _write(complete + newline, raw=False)
-    if pending:
+    if raw:
+        _write(b"", raw=True, queries=queries, end=True)
+    elif pending:
         _write(pending, raw=False)
 
 
