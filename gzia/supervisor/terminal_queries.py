@@ -66,7 +66,8 @@ _COMPLETIONS = (b"n", b"c", b"p", b"[c", b"\x07", b"?\x07", b";?\x07", b"0;?\x07
 
 def without_queries(output: bytes) -> bytes:
     """``output`` with its terminal queries taken out (they draw nothing), everything else
-    byte for byte: for showing past output on a terminal, never for the live stream."""
+    byte for byte: for showing past output on a terminal, never for an attached terminal's
+    live stream (that terminal answers the queries sent to it)."""
     return _ANY_QUERY.sub(b"", output)
 
 
@@ -76,7 +77,8 @@ class QueryFilter:
     An unfinished escape sequence at a piece's end that may still become a query is held
     back (at most :data:`MAX_HELD` bytes) until the next piece finishes it one way or the
     other; :meth:`flush` gives it back at the end. What it returns, joined, is
-    ``without_queries`` of the whole.
+    ``without_queries`` of the whole (but for a query longer than ``MAX_HELD`` cut across
+    two pieces, which goes out as it is).
     """
 
     def __init__(self) -> None:
