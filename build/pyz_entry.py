@@ -13,16 +13,22 @@ build/set_pyz_entry.py puts gzia/preflight.py and gzia/extraction.py beside this
 member, ``site-packages.zip``, which only the extraction reads: every start reads a
 directory of a few entries. A SHIV_* override goes through shiv's bootstrap once this file
 has extracted them (``SHIV_FORCE_EXTRACT`` is not one: remove the extraction instead).
-This file is run by whatever ``python3`` the user has: Python 3.8 syntax, the standard
-library only.
+This file is run by whatever ``python`` the user has: the standard library only, and no
+syntax a Python from 2.7 on cannot read (gzia/preflight.py says which), so that the check
+comes first and an old Python gets its one line. Everything else runs after the check:
+``gzia_extraction`` is imported where it is used.
 """
 
 import os
 import site
 import sys
 
-import gzia_extraction
 import gzia_preflight
+
+refusal = gzia_preflight.python_too_old()
+if refusal is not None:
+    sys.stderr.write(refusal + "\n")
+    sys.exit(1)
 
 BUILD_ID = "@BUILD_ID@"
 DEPENDENCIES = "site-packages.zip"
@@ -32,11 +38,14 @@ BOOTSTRAP_OVERRIDES = (
 )
 
 
-def extraction_dir(name=gzia_extraction.APP_NAME):
+def extraction_dir(name=None):
     """One extraction per build, whatever the file is called (the demo's dist/gz-ia.pyz and
     the installed ~/.local/bin/gz-ia share it); shiv's own bootstrap (a SHIV_* override)
     looks for it under the file's name instead."""
-    return os.path.join(gzia_extraction.extraction_root(), f"{name}_{BUILD_ID}")
+    import gzia_extraction
+
+    return os.path.join(gzia_extraction.extraction_root(),
+                        (name or gzia_extraction.APP_NAME) + "_" + BUILD_ID)
 
 
 def file_name():
@@ -62,6 +71,8 @@ def extract(extraction):
 def held_extraction(extraction):
     """This build's extraction, marked in use by this process, and whether this start
     extracted it."""
+    import gzia_extraction
+
     extracted = False
     for _ in range(5):  # a clean-up elsewhere may remove it between the two steps
         if not os.path.isdir(os.path.join(extraction, "site-packages")):
@@ -88,12 +99,9 @@ def start_fast(extraction, extracted):
     sys.exit(main())
 
 
-refusal = gzia_preflight.python_too_old()
-if refusal is not None:
-    sys.stderr.write(refusal + "\n")
-    sys.exit(1)
 if any(os.environ.get(name) for name in BOOTSTRAP_OVERRIDES):
     import _bootstrap
+    import gzia_extraction
 
     os.environ.setdefault("SHIV_ROOT", gzia_extraction.extraction_root())
     # shiv's bootstrap cannot extract the one member; it finds them here

@@ -44,10 +44,12 @@ version=${GZ_BUILD_VERSION:-$("$python" -c "import re,sys; print(re.search(r'__v
 
 # 1. A copy of the sources with the release values embedded. hatch_build.py compiles the
 #    message catalogues (.po) into the wheel installed below; a stale .mo of the checkout
-#    is not copied.
+#    is not copied, nor is bytecode (a Python 2 that ran `python -m gzia` in the checkout
+#    to be refused leaves its .pyc files beside the sources).
 mkdir -p "$work/src"
 cp -R "$root/gzia" "$root/pyproject.toml" "$root/README.md" "$root/hatch_build.py" "$work/src/"
 find "$work/src" -name __pycache__ -prune -exec rm -rf {} +
+find "$work/src" -name "*.pyc" -delete
 find "$work/src/gzia/locale" -name "*.mo" -delete
 cat > "$work/src/gzia/_version.py" <<PY
 """Version of gz-ia, embedded by build/shiv.sh."""

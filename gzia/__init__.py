@@ -1,4 +1,8 @@
-"""gz-ia: run AI coding-agent CLIs as managed sessions in isolated git worktrees."""
+"""gz-ia: run AI coding-agent CLIs as managed sessions in isolated git worktrees.
+
+``python -m gzia`` imports this file before it checks the Python: it keeps to the syntax
+gzia/preflight.py describes.
+"""
 
 from gzia._version import __version__
 

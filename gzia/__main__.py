@@ -1,4 +1,8 @@
-"""``python -m gzia``. The zipapp's own entry (build/pyz_entry.py) makes the same check."""
+"""``python -m gzia``. The zipapp's own entry (build/pyz_entry.py) makes the same check.
+
+A Python older than gz-ia needs reads this file, gzia/__init__.py and gzia/_version.py
+before the check: they keep to the syntax gzia/preflight.py describes (2.7 on).
+"""
 
 import sys
 

@@ -12,9 +12,9 @@ the rule and the tests hold the two equal.
 
 Every gz-ia started from the archive holds a shared lock on ``<extraction>/.in-use`` for as
 long as it runs (a background session's holder too): gzia.stale_builds removes only the
-extractions nobody holds. Like build/pyz_entry.py, which imports it as ``gzia_extraction``
-on every start (compiled each time: it stays small), it is Python 3.8 syntax and the
-standard library only.
+extractions nobody holds. build/pyz_entry.py imports it as ``gzia_extraction`` on every
+start (compiled each time: it stays small), once the Python is checked and before the
+dependencies are there: the standard library only.
 """
 
 from __future__ import annotations

@@ -2,17 +2,28 @@
 
 gz-ia needs Python 3.11 or newer; an older one would fail at the first import with a
 traceback. This module is the first one ``python -m gzia`` and the zipapp's entry import,
-so it stays readable and runnable by every Python 3.8+: the standard library only, no
-syntax newer than 3.8, no message catalogue (gzia.i18n may not import on such a Python).
+so it stays readable and runnable by every Python from 2.7 on, and each of them gets the
+one line: the standard library only, no message catalogue (gzia.i18n may not import on
+such a Python), and only syntax both 2.7 and 3.5 read. No annotations (type comments
+instead), no f-strings, no ``from __future__`` import (``annotations`` is 3.7+), no walrus,
+no keyword-only or positional-only parameters, ASCII only. The same holds for what runs
+before it (gzia/__init__.py, gzia/_version.py, gzia/__main__.py, build/pyz_entry.py):
+tests/cli/test_old_python.py checks their syntax and runs 2.7 and 3.6 to 3.10 where they
+are installed. Older than 2.7 is not provided for: 2.6 cannot run ``-m`` on a package,
+and says so in its own words.
+
 Its one message carries its own Spanish. The language rule lives here too, and gzia.i18n
 uses it.
 """
 
-from __future__ import annotations
-
 import os
 import sys
-from collections.abc import Mapping
+
+TYPE_CHECKING = False  # typing is 3.5+; the type checker reads the block, no Python runs it
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    Environment = Mapping[str, str]  # what the type comments below name
 
 OLDEST_PYTHON = (3, 11)
 LANGUAGE_VARIABLES = ("GZ_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -22,7 +33,7 @@ TOO_OLD = {
 }
 
 
-def detect_language(environ: Mapping[str, str] | None = None) -> str:
+def detect_language(environ=None):  # type: (Environment | None) -> str
     """``es`` when the first of ``LANGUAGE_VARIABLES`` that is set starts with ``es``."""
     env = os.environ if environ is None else environ
     for name in LANGUAGE_VARIABLES:
@@ -32,7 +43,7 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
     return "en"
 
 
-def python_too_old() -> str | None:
+def python_too_old():  # type: () -> str | None
     """The one line that refuses this interpreter, or ``None`` when it is new enough."""
     if sys.version_info >= OLDEST_PYTHON:
         return None

@@ -11,8 +11,11 @@ alone.
 The colours are RGB values, not the terminal's sixteen named colours: Textual draws a named
 colour through its own palette, in which red and magenta are one colour (a failed and a
 killed session looked alike) and blue and magenta too. Each value here stays apart from
-the others in 24-bit colour, in 256 colours and in the 16 of ``TERM=xterm``
-(tests/tui/test_keys_and_colours.py computes each as the terminal gets it).
+the others in 24-bit colour, in 256 colours and in the 16 of ``TERM=xterm``, and from the
+table's plain text, by its colour alone: italic and dim are no difference (many terminals
+draw no italic). tests/tui/test_keys_and_colours.py computes each as the terminal gets it.
+Sixteen colours have seven hues to spare on a dark background, for eight statuses: paused
+takes the darker yellow, timed out the bright one.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ STATUS_COLOURS: dict[str, str] = {
     "killed": "#d75fd7",  # magenta
     TIMED_OUT: "#ffd700",  # yellow
     "lost": "dim #808080",  # grey
-    "paused": "italic #d7d7ff",  # lavender
+    "paused": "#d78700",  # orange (dark yellow in 16 colours)
 }
 """Status (or :data:`TIMED_OUT`) -> Rich style."""
 
