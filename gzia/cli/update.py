@@ -133,19 +133,13 @@ def _update_from(client: Any, settings: Any, location: str, options: Any, *, che
 
 
 def _render_check(result: dict[str, Any]) -> None:
+    from gzia.views.update_check import channel_lines, check_verdict
+
     output.line(gettext("❯ Current version: v{version}", version=result["current"]))
     output.line(gettext("✧ Remote version: v{version} ({source})", version=result["latest"],
                         source=result["source"]))
-    from gzia.views.update_check import channel_lines
-
     output.lines(channel_lines(result))
-    if result["newer"]:
-        output.line(gettext("⚡ A new version is available (v{version}). Run 'gz-ia update' to "
-                            "install it.",
-                            version=result["latest"]))
-    else:
-        output.line(gettext("✓ gz-ia is already at the latest version (v{version})",
-                            version=_highest(result["current"], result["latest"])))
+    output.line(check_verdict(result))
 
 
 def _render_update(result: dict[str, Any]) -> None:
@@ -157,18 +151,9 @@ def _render_update(result: dict[str, Any]) -> None:
                             "(--dry-run)",
                             version=result["version"]))
     else:
-        output.line(gettext("✓ gz-ia is already at the latest version (v{version})",
-                            version=_highest(result["current"], result["version"])))
+        from gzia.views.update_check import update_verdict
 
-
-def _highest(current: str, remote: str) -> str:
-    """The version "already at the latest" names: the running one when it is newer."""
-    from gzia.update.model import parse_version
-
-    running, published = parse_version(current), parse_version(remote)
-    if running is not None and published is not None and running > published:
-        return current
-    return remote
+        output.line(update_verdict(result))
 
 
 def _refuse_update_flags(ctx: click.Context) -> None:

@@ -20,7 +20,14 @@ from gzia.tui.keys import key
 from gzia.tui.screens.base import GzScreen
 from gzia.tui.screens.forms import ask, problem_text
 from gzia.views.problems import warning_line
-from gzia.views.update_check import after_check, after_update, channel_lines
+from gzia.views.update_check import (
+    after_check,
+    after_update,
+    channel_lines,
+    check_verdict,
+    leaving_yank,
+    update_verdict,
+)
 
 
 class UpdateScreen(GzScreen):
@@ -169,10 +176,9 @@ class UpdateScreen(GzScreen):
 
 def _installable(found: dict[str, Any]) -> bool:
     """What ``gz-ia update`` would install: a newer version, or the channel's version when
-    the channel yanked the running one (even an older one: the one downgrade it makes)."""
-    if found["newer"]:
-        return True
-    return found.get("yanked") is not None and found["latest"] != found["current"]
+    the channel yanked the running one (even an older one: the one downgrade it makes), as
+    ``update --check`` says (:func:`gzia.views.update_check.leaving_yank`)."""
+    return bool(found["newer"]) or leaving_yank(found) is not None
 
 
 def _question(found: dict[str, Any]) -> str:
@@ -182,7 +188,8 @@ def _question(found: dict[str, Any]) -> str:
                        current=found["current"], version=found["latest"])
     return gettext("Leave the yanked v{current} for v{version}, the version of channel "
                    "{channel}? Download and install it now?",
-                   current=found["current"], version=found["latest"], channel=found["channel"])
+                   current=found["current"], version=leaving_yank(found),
+                   channel=found["channel"])
 
 
 def _verdict(found: dict[str, Any]) -> str:
@@ -190,8 +197,7 @@ def _verdict(found: dict[str, Any]) -> str:
         return gettext("⚡ New version available: v{current} -> v{version} ({source})",
                        current=found["current"],
                        version=found["latest"], source=found["source"].capitalize())
-    return gettext("✓ gz-ia is already at the latest version (v{version})",
-                   version=found["current"])
+    return check_verdict(found)  # the way off a yanked version, or none: the CLI's words
 
 
 def _installed(result: dict[str, Any]) -> str:
@@ -199,5 +205,4 @@ def _installed(result: dict[str, Any]) -> str:
         return "\n".join([gettext("✓ gz-ia updated successfully to v{version} in {path}",
                                   version=result["version"], path=result["path"]),
                           gettext("Quit and start gz-ia again to run that version.")])
-    return gettext("✓ gz-ia is already at the latest version (v{version})",
-                   version=result["current"])
+    return update_verdict(result)
