@@ -81,7 +81,8 @@ def test_the_notice_is_shown_once_a_day_on_a_terminal():
 
     assert first == f"{config_file}\n{NOTICE}"
     assert second == f"{config_file}\n"
-    assert next_day == f"{config_file}\ngz-ia 99.0.0 está disponible: ejecuta pip install --upgrade gz-ia\n"
+    assert next_day == (f"{config_file}\ngz-ia 99.0.0 está disponible: ejecuta pip install "
+                        "--upgrade gz-ia\n")
 
 
 @pytest.mark.parametrize(("args", "env", "terminal"), [
