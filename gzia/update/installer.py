@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from gzia.i18n import N_
+from gzia.selfexec import running_pyz
 
 PIPX_METADATA = "pipx_metadata.json"
 PACKAGE = "gz-ia"
@@ -38,8 +39,6 @@ def update_command(version: str | None = None) -> str:
     ``version`` names the exact version to move to when that move may be a downgrade (off a
     yanked version): ``gz-ia update`` follows the channel there by itself, but pip and pipx
     only upgrade, so their command then pins that version."""
-    from gzia.selfexec import running_pyz  # imports nothing of gz-ia
-
     if running_pyz() is not None:
         return ZIPAPP_UPDATE
     pipx = installed_by_pipx()
