@@ -20,10 +20,10 @@ from gzia.i18n import gettext, ngettext
 from gzia.plugins import GROUPS, load_group
 from gzia.policy import system_policy_file, verdict
 from gzia.preflight import OLDEST_PYTHON
+from gzia.update.advice import leaving_yank
 from gzia.update.installer import update_command
 from gzia.update.manifest import ChannelManifest
 from gzia.update.manifest_cache import cached_manifest
-from gzia.update.model import parse_version
 from gzia.update.settings import UpdateSettings
 from gzia.update.verify import trusted_keys
 
@@ -260,19 +260,13 @@ def check_release() -> Check | None:
                      gettext("run '{command}'", command=update_command()))
     reason = seen.yank_reason(current)
     if reason is not None:
+        older = leaving_yank({"current": current, "yanked": reason,
+                              "target": {"version": seen.version}})  # as 'update --check'
         return Check("release", False, False, gettext(
             "v{current} was yanked from channel {channel}: {reason}", current=current,
             channel=channel, reason=reason),
-                     gettext("run '{command}'", command=update_command(_older(seen, current))))
+                     gettext("run '{command}'", command=update_command(older)))
     return Check("release", True, False, gettext("v{current}", current=current))
-
-
-def _older(seen: ChannelManifest, current: str) -> str | None:
-    """The channel's version when it is older than ``current``: leaving a yanked version
-    for it is a downgrade, which pip's and pipx's advice must pin."""
-    channel, running = parse_version(seen.version), parse_version(current)
-    return seen.version if channel is not None and running is not None and channel < running \
-        else None
 
 
 def check_agent_versions() -> Check | None:
