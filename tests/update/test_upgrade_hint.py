@@ -1,5 +1,7 @@
 """``gz-ia update`` from an install into a Python environment names the tool that made it
-(docs/install.md): pipx's own command in a venv pipx made, pip's anywhere else.
+(docs/install.md): pipx's own command in a venv pipx made, pip's anywhere else; so does every
+other message that says to update (the minimum version, a yanked version, ``update --check``,
+``doctor``: docs/update.md), pinning the version where the move is a downgrade.
 
 The environments are real venvs made as pipx makes its own (``python -m venv
 --without-pip <PIPX_HOME>/venvs/gz-ia``, then ``pipx_metadata.json`` written in the venv's
