@@ -18,8 +18,10 @@ from gzia.config import load_config, paths
 from gzia.contract import GzError
 from gzia.i18n import gettext, ngettext
 from gzia.plugins import GROUPS, load_group
-from gzia.policy import Policy, system_policy_file, verdict
+from gzia.policy import system_policy_file, verdict
 from gzia.preflight import OLDEST_PYTHON
+from gzia.update.advice import leaving_yank
+from gzia.update.installer import update_command
 from gzia.update.manifest import ChannelManifest
 from gzia.update.manifest_cache import cached_manifest
 from gzia.update.settings import UpdateSettings
@@ -236,45 +238,47 @@ def _sandbox_required() -> bool:
 
 def check_release() -> Check | None:
     """The running version against the channel manifest ``update`` cached (no network):
-    below its minimum is not ready; a yanked version is said. No line without a cache."""
+    below its minimum is not ready; a yanked version is said. No line without a cache. The
+    fix is the command that updates this install (:func:`gzia.update.installer.
+    update_command`)."""
     current, cached = gzia._version.__version__, cached_manifest()
     if cached is None:
         return None
     channel, minimum = str(cached.get("channel", "")), cached.get("minimum_version")
+    version = cached.get("version")
     yanked = {str(e.get("version")): str(e.get("reason", "")) for e in cached.get("yanked", [])
               if isinstance(e, dict)} if isinstance(cached.get("yanked"), list) else {}
-    seen = ChannelManifest(channel, 0, current, datetime.now(UTC), None,
-                           minimum if isinstance(minimum, str) else None, yanked)
+    seen = ChannelManifest(channel=channel, serial=0,
+                           version=version if isinstance(version, str) else "",
+                           expires=datetime.now(UTC),
+                           minimum_version=minimum if isinstance(minimum, str) else None,
+                           yanked=yanked)
     if seen.below_minimum(current):
         return Check("release", False, True, gettext(
             "v{current} is below v{minimum}, the minimum version channel {channel} supports",
-            current=current, minimum=minimum, channel=channel), gettext("run 'gz-ia update'"))
+            current=current, minimum=minimum, channel=channel),
+                     gettext("run '{command}'", command=update_command()))
     reason = seen.yank_reason(current)
     if reason is not None:
+        older = leaving_yank({"current": current, "yanked": reason,
+                              "target": {"version": seen.version}})  # as 'update --check'
         return Check("release", False, False, gettext(
             "v{current} was yanked from channel {channel}: {reason}", current=current,
-            channel=channel, reason=reason), gettext("run 'gz-ia update'"))
+            channel=channel, reason=reason),
+                     gettext("run '{command}'", command=update_command(older)))
     return Check("release", True, False, gettext("v{current}", current=current))
 
 
-CHECKS: tuple[Callable[[], Check | None], ...] = (
-    check_python, check_git, check_config, check_policy_file, check_plugins, check_agents,
-    check_mcp,
-    check_sandbox, check_update_sources, check_release,
-)
-
-
-def run_checks() -> list[Check]:
-    checks = [found for found in (check() for check in CHECKS) if found is not None]
+def check_agent_versions() -> Check | None:
+    """The installed agents the administrator's policy names versions for, against those
+    versions; no line when it names none (or the configuration cannot be read: ``config``
+    says why)."""
     try:
         policy = load_config().policy
     except GzError:
-        return checks  # check_config said why
-    return [*checks, check_agent_versions(policy)] if policy.agents else checks
-
-
-def check_agent_versions(policy: Policy) -> Check:
-    """The installed agents the policy names versions for, against those versions."""
+        return None
+    if not policy.agents:
+        return None
     drivers = load_group("gzia.drivers").loaded
     refused = []
     for name in policy.agents:
@@ -294,6 +298,17 @@ def check_agent_versions(policy: Policy) -> Check:
                      gettext("install the versions the policy allows (gz-ia drivers)"))
     return Check("agent_versions", True, False,
                  gettext("agents within the administrator's policy"))
+
+
+CHECKS: tuple[Callable[[], Check | None], ...] = (
+    check_python, check_git, check_config, check_policy_file, check_plugins, check_agents,
+    check_mcp, check_sandbox, check_update_sources, check_release, check_agent_versions,
+)
+"""Every check, in the order ``doctor`` shows them; ``None`` is no line."""
+
+
+def run_checks() -> list[Check]:
+    return [found for found in (check() for check in CHECKS) if found is not None]
 
 
 def is_ready(checks: list[Check]) -> bool:

@@ -4,7 +4,9 @@ JSON. It reads only the manifest ``update`` cached (never the network); a comman
 reports the channel itself turns it off (``Output.release_notice``).
 
 Every command pays for it, so it costs one read of a small file (``json``, no update
-machinery): versions are parsed (``packaging``) only when the cache names a minimum.
+machinery): versions are parsed (``packaging``) only when the cache names a minimum, and
+the command to advise (:func:`gzia.update.installer.update_command`) is found only when
+the warning is given.
 Commands that add their own notices share this one hook (:func:`add_release_notice`):
 keep what it does on every start that small."""
 
@@ -40,10 +42,13 @@ def _below_minimum() -> Problem | None:
     running, lowest = parse_version(current), parse_version(minimum)
     if running is None or lowest is None or running >= lowest:
         return None
+    from gzia.update.installer import update_command  # lazy: only when it warns
+
     channel = str(cached.get("channel", ""))
     return Problem(WarningCode.BELOW_MINIMUM_VERSION,
                    gettext("gz-ia v{current} is below v{minimum}, the minimum version channel "
-                           "{channel} supports: run 'gz-ia update'",
-                           current=current, minimum=minimum, channel=channel),
+                           "{channel} supports: run '{command}'",
+                           current=current, minimum=minimum, channel=channel,
+                           command=update_command()),
                    details={"current": current, "minimum_version": minimum,
                             "channel": channel})

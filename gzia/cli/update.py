@@ -76,6 +76,7 @@ def app(  # noqa: PLR0917 - one parameter for each flag
         _snooze(snooze)
         return
     from gzia.update import apply, service
+    from gzia.update.advice import advice
     from gzia.update.client import make_client
     from gzia.update.settings import UpdateSettings
     from gzia.views import update_check
@@ -91,7 +92,7 @@ def app(  # noqa: PLR0917 - one parameter for each flag
         if check:
             result = service.check(client, settings, options, _on_failure,
                                    _on_manifest_problem)
-            _add_warnings(update_check.after_check(result))
+            _add_warnings(update_check.after_check(result, advice(result)))
             output.emit(result, lambda: _render_check(result))
             return
         result = service.update(client, settings, options, apply.running_pyz(),
@@ -133,19 +134,14 @@ def _update_from(client: Any, settings: Any, location: str, options: Any, *, che
 
 
 def _render_check(result: dict[str, Any]) -> None:
+    from gzia.update.advice import advice
+    from gzia.views.update_check import channel_lines, check_verdict
+
     output.line(gettext("❯ Current version: v{version}", version=result["current"]))
     output.line(gettext("✧ Remote version: v{version} ({source})", version=result["latest"],
                         source=result["source"]))
-    from gzia.views.update_check import channel_lines
-
     output.lines(channel_lines(result))
-    if result["newer"]:
-        output.line(gettext("⚡ A new version is available (v{version}). Run 'gz-ia update' to "
-                            "install it.",
-                            version=result["latest"]))
-    else:
-        output.line(gettext("✓ gz-ia is already at the latest version (v{version})",
-                            version=_highest(result["current"], result["latest"])))
+    output.line(check_verdict(result, advice(result)))
 
 
 def _render_update(result: dict[str, Any]) -> None:
@@ -157,18 +153,10 @@ def _render_update(result: dict[str, Any]) -> None:
                             "(--dry-run)",
                             version=result["version"]))
     else:
-        output.line(gettext("✓ gz-ia is already at the latest version (v{version})",
-                            version=_highest(result["current"], result["version"])))
+        from gzia.update.advice import advice
+        from gzia.views.update_check import update_verdict
 
-
-def _highest(current: str, remote: str) -> str:
-    """The version "already at the latest" names: the running one when it is newer."""
-    from gzia.update.model import parse_version
-
-    running, published = parse_version(current), parse_version(remote)
-    if running is not None and published is not None and running > published:
-        return current
-    return remote
+        output.line(update_verdict(result, advice(result)))
 
 
 def _refuse_update_flags(ctx: click.Context) -> None:

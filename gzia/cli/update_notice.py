@@ -59,8 +59,10 @@ def _notice(out: Output) -> None:
     files, now = NoticeFiles.of(where.cache_dir, where.state_dir), time.time()
     version = pending_notice(files, __version__, now)
     if version is not None:
-        out.stderr.write(gettext("gz-ia {version} is available: run gz-ia update",
-                                 version=version) + "\n")
+        from gzia.update.installer import update_command
+
+        out.stderr.write(gettext("gz-ia {version} is available: run {command}",
+                                 version=version, command=update_command()) + "\n")
         out.stderr.flush()
         record_notice(files, version, now)
     if check_due(files, __version__, now):

@@ -45,6 +45,14 @@ def previous_of(path: Path) -> Path:
     return found_previous(path)
 
 
+def advice(result: dict[str, Any]) -> dict[str, Any]:
+    """What the screen advises after a check or an install: ``gz-ia update``'s own decision
+    (:func:`gzia.update.advice.advice`)."""
+    from gzia.update.advice import advice as decide
+
+    return decide(result)
+
+
 def check(warn: Warn) -> dict[str, Any]:
     """``gz-ia update --check``: current, latest, source, newer."""
     from gzia.update import service

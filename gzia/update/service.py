@@ -15,7 +15,7 @@ from gzia.update import apply, download, verify
 from gzia.update.channel import ChannelView, read_channel
 from gzia.update.client import Credentials, current_version
 from gzia.update.errors import SourceFailure
-from gzia.update.installer import upgrade_hint
+from gzia.update.installer import update_command, upgrade_hint
 from gzia.update.manifest import check_channel_name
 from gzia.update.model import SIGNATURE, SUMS, Release, Want, parse_version
 from gzia.update.policy_rules import allowed_releases, refuse_forbidden_flags
@@ -143,9 +143,10 @@ def update(client: httpx.Client, settings: UpdateSettings, options: Options,
 def require_zipapp(target: Path | None, dry_run: bool = False) -> None:
     """Only a gz-ia running from its zipapp can replace itself (a dry run needs none)."""
     if target is None and not dry_run:
+        command = update_command()
         raise NotFoundError(N_("gz-ia is not running from a gz-ia.pyz zipapp, so it cannot replace "
                                "itself"),
-                            hint_key=upgrade_hint())
+                            hint_key=upgrade_hint(command), command=command)
 
 
 def install_verified(staged: Path, label: str, target: Path | None, folder: Path,

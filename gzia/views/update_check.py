@@ -45,26 +45,52 @@ def manifest_missing(result: dict[str, Any]) -> Problem | None:
                    details=facts)
 
 
-def yanked(result: dict[str, Any]) -> Problem | None:
-    """``YANKED_VERSION`` when the channel yanked the running version."""
+def yanked(result: dict[str, Any], advice: dict[str, Any]) -> Problem | None:
+    """``YANKED_VERSION`` when the channel yanked the running version; ``advice`` is
+    :func:`gzia.update.advice.advice`'s for ``result``."""
     if result.get("yanked") is None:
         return None
     return Problem(WarningCode.YANKED_VERSION,
-                   gettext("v{current} was yanked from channel {channel}: {reason}; 'gz-ia "
-                           "update' moves to v{version}",
+                   gettext("v{current} was yanked from channel {channel}: {reason}; "
+                           "'{command}' moves to v{version}",
                            current=result["current"], channel=result["channel"],
-                           reason=result["yanked"], version=result["target"]["version"]),
+                           reason=result["yanked"], version=result["target"]["version"],
+                           command=advice["yank_command"]),
                    details={"version": result["current"], "reason": result["yanked"]})
 
 
-def after_check(result: dict[str, Any]) -> list[Problem]:
+def after_check(result: dict[str, Any], advice: dict[str, Any]) -> list[Problem]:
     """What ``update --check`` warns of once it has its answer, in its order."""
-    return [p for p in (manifest_missing(result), yanked(result)) if p is not None]
+    return [p for p in (manifest_missing(result), yanked(result, advice)) if p is not None]
 
 
 def after_update(result: dict[str, Any]) -> list[Problem]:
     """What ``update`` warns of once it has installed (or found nothing to install)."""
     return [p for p in (manifest_missing(result),) if p is not None]
+
+
+def check_verdict(result: dict[str, Any], advice: dict[str, Any]) -> str:
+    """``update --check``'s last line: a newer version, the way off a yanked one (even to an
+    older version), or none; ``advice`` is :func:`gzia.update.advice.advice`'s."""
+    if result["newer"]:
+        return gettext("⚡ A new version is available (v{version}). Run '{command}' to install "
+                       "it.",
+                       version=result["latest"], command=advice["command"])
+    return update_verdict(result, advice)
+
+
+def update_verdict(result: dict[str, Any], advice: dict[str, Any]) -> str:
+    """The line when nothing newer is available, or ``update`` installed nothing (a flag such
+    as ``--pre`` chose another version than the channel's): the way off a yanked version,
+    or already at the latest."""
+    if advice["leaving"] is not None:
+        return gettext("⚡ An update is available: v{version}, the version of channel "
+                       "{channel}, replaces the yanked v{current} (an older version). Run "
+                       "'{command}' to install it.",
+                       version=advice["leaving"], channel=result["channel"],
+                       current=result["current"], command=advice["command"])
+    return gettext("✓ gz-ia is already at the latest version (v{version})",
+                   version=advice["highest"])
 
 
 def channel_lines(result: dict[str, Any]) -> list[str]:

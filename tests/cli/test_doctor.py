@@ -150,3 +150,28 @@ def test_an_mcp_sdk_that_cannot_load_is_reported(tmp_path: Path) -> None:
         assert mcp == {"name": "mcp", "ok": False, "required": False, "detail": detail,
                        "fix": fix}
         assert data["ready"] is True  # optional: sessions still run without it
+
+
+def test_the_agent_versions_line_comes_last_and_only_when_the_policy_names_agents(
+        cli: Cli, tmp_path: Path) -> None:
+    """Every check is one of doctor's checks, in one order: the release line (from the
+    manifest 'update' cached), then the agents the administrator's policy names versions for;
+    neither when there is nothing to say."""
+    from gzia.update.manifest_cache import save_cached_manifest
+
+    policy = tmp_path / "policy.toml"
+    policy.write_text('[agents.claude]\nversion = ">=2.2"\n')
+    save_cached_manifest({"schema": 1, "channel": "stable", "serial": 1, "version": "0.1.0",
+                          "expires": "2099-01-01T00:00:00Z", "yanked": []})
+    names = [c["name"] for c in cli("doctor", "--json", env={
+        "GZ_POLICY_FILE": str(policy)}).json["data"]["checks"]]
+    assert names[-3:] == ["update", "release", "agent_versions"]
+    policy.write_text('update_check = "off"\n')
+    assert "agent_versions" not in [c["name"] for c in cli("doctor", "--json", env={
+        "GZ_POLICY_FILE": str(policy)}).json["data"]["checks"]]
+    unreadable = tmp_path / "config.toml"
+    unreadable.mkdir()
+    policy.write_text('[agents.claude]\nversion = ">=2.2"\n')
+    names = [c["name"] for c in cli("doctor", "--json", env={
+        "GZ_POLICY_FILE": str(policy), "GZ_CONFIG_FILE": str(unreadable)}).json["data"]["checks"]]
+    assert names[-2:] == ["update", "release"]  # 'config' says why: no agent line

@@ -140,6 +140,26 @@ LEAVE_THE_YANK = {
           "descargarla e instalarla ahora?",
 }
 
+CHECK_VERDICT = {
+    "en": "⚡ An update is available: v0.9.0, the version of channel stable, replaces the "
+          "yanked v1.0.0 (an older version). Run 'gz-ia update' to install it.",
+    "es": "⚡ Hay una actualización disponible: v0.9.0, la versión del canal stable, sustituye "
+          "a la v1.0.0 retirada (es una versión anterior). Ejecuta 'gz-ia update' para "
+          "instalarla.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_cli_check_says_what_the_screen_says_of_a_yanked_version(
+        nexus: NexusFake, releases: Releases, signed: Any, update_cli: Any,
+        lang: str) -> None:
+    """The verdict the screen shows below is 'gz-ia update --check''s last line."""
+    nexus.publish(releases("0.9.0"), "0.9.0")
+    publish_nexus(nexus, "stable", *signed(manifest_document(
+        version="0.9.0", yanked=[{"version": "1.0.0", "reason": "corrupts session records"}])))
+    check = update_cli("update", "--check", env={**nexus_env(nexus), "GZ_LANG": lang})
+    assert check.stdout.splitlines()[-1] == CHECK_VERDICT[lang]
+
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("lang", ["en", "es"])
@@ -156,6 +176,7 @@ async def test_a_yanked_running_version_can_leave_for_an_older_channel_version( 
     set_language(lang)
     async with app.run_test(size=(120, 30)) as pilot:
         await open_update(pilot, app)
+        assert shown(app, "#verdict") == CHECK_VERDICT[lang]  # update --check's own line
         assert install_enabled(app)
         await pilot.press("u")
         assert type(app.screen).__name__ == "ConfirmScreen"

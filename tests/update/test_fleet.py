@@ -132,6 +132,45 @@ def test_a_yanked_running_version_moves_to_the_channel_version_even_older(
     assert pyz_reports(previous_of(target)) == "gz-ia 2.0.0"
 
 
+LEAVE_THE_YANK = {
+    "en": ["❯ Current version: v3.5.0", "✧ Remote version: v1.5.0 (nexus)",
+           "✧ Channel stable (manifest 1 from nexus): this machine gets v1.5.0: the channel's "
+           "version",
+           "⚡ An update is available: v1.5.0, the version of channel stable, replaces the "
+           "yanked v3.5.0 (an older version). Run 'gz-ia update' to install it."],
+    "es": ["❯ Versión actual: v3.5.0", "✧ Versión remota: v1.5.0 (nexus)",
+           "✧ Canal stable (manifiesto 1 de nexus): esta máquina recibe v1.5.0: la versión del "
+           "canal",
+           "⚡ Hay una actualización disponible: v1.5.0, la versión del canal stable, sustituye "
+           "a la v3.5.0 retirada (es una versión anterior). Ejecuta 'gz-ia update' para "
+           "instalarla."],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_check_and_update_say_an_older_channel_version_replaces_a_yanked_one(
+        nexus: NexusFake, three_releases: None, signed: Any, update_cli: Any, target: Path,
+        lang: str) -> None:
+    """Ahead of the channel on a yanked version: an update is available (a downgrade), never
+    "already at the latest", whether 'update' was only asked to check or a flag (--pre)
+    kept it from moving; what 'update' then does is what was said."""
+    make_standin_pyz(target, "3.5.0")
+    publish_nexus(nexus, "stable", *signed(manifest_document(
+        version="1.5.0", yanked=[{"version": "3.5.0", "reason": "corrupts session records"}])))
+    env = {**nexus_env(nexus), "GZ_LANG": lang}
+    check = update_cli("update", "--check", env=env, installed="3.5.0")
+    assert check.exit_code == 0, check.stderr
+    assert check.stdout.splitlines() == LEAVE_THE_YANK[lang]
+    assert "'gz-ia update'" in check.stderr.splitlines()[-1]  # YANKED_VERSION: the same advice
+    held = update_cli("update", "--pre", env=env, installed="3.5.0")  # newest 3.0.0: older
+    assert held.exit_code == 0, held.stderr
+    assert held.stdout.splitlines() == LEAVE_THE_YANK[lang][-1:]
+    assert pyz_reports(target) == "gz-ia 3.5.0"
+    moved = update_cli("update", "--json", env=env, installed="3.5.0")
+    assert (moved.json["data"]["version"], moved.json["data"]["updated"]) == ("1.5.0", True)
+    assert pyz_reports(target) == "gz-ia 1.5.0"
+
+
 def test_without_a_yank_a_machine_ahead_of_its_channel_stays(
         nexus: NexusFake, three_releases: None, signed: Any, update_cli: Any,
         target: Path) -> None:

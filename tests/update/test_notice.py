@@ -20,7 +20,10 @@ from tests.update.conftest import nexus_env, pyz_reports, read_terminal
 from tests.waiting import wait_for
 
 DAY = 24 * 3600
-NOTICE = "gz-ia 99.0.0 is available: run gz-ia update\n"
+NOTICE = "gz-ia 99.0.0 is available: run pip install --upgrade gz-ia\n"
+"""The notice of ``python -m gzia`` run from a venv pip filled: pip's command, not
+``gz-ia update`` (which refuses to replace such an install)."""
+ZIPAPP_NOTICE = "gz-ia 99.0.0 is available: run gz-ia update\n"
 
 
 def on_a_terminal(argv: list[str], env: dict[str, str], *, timeout: float = 60) -> str:
@@ -78,7 +81,8 @@ def test_the_notice_is_shown_once_a_day_on_a_terminal():
 
     assert first == f"{config_file}\n{NOTICE}"
     assert second == f"{config_file}\n"
-    assert next_day == f"{config_file}\ngz-ia 99.0.0 está disponible: ejecuta gz-ia update\n"
+    assert next_day == (f"{config_file}\ngz-ia 99.0.0 está disponible: ejecuta pip install "
+                        "--upgrade gz-ia\n")
 
 
 @pytest.mark.parametrize(("args", "env", "terminal"), [
@@ -103,7 +107,7 @@ def test_a_snoozed_version_is_not_announced_but_a_newer_one_is():
     newer = gzia("config", "path")
     assert snoozed == "✓ no update notice for gz-ia 99.0.0\n"
     assert "available" not in quiet
-    assert newer.endswith("gz-ia 99.1.0 is available: run gz-ia update\n")
+    assert newer.endswith("gz-ia 99.1.0 is available: run pip install --upgrade gz-ia\n")
 
 
 def test_the_notice_follows_the_policy(tmp_path: Path):
@@ -197,4 +201,4 @@ def test_the_zipapp_starts_its_own_check_and_shows_its_answer(pyz: Path, nexus: 
     second = on_a_terminal([sys.executable, str(pyz), "config", "path"], env)
 
     assert "available" not in first
-    assert second.endswith(NOTICE)
+    assert second.endswith(ZIPAPP_NOTICE)

@@ -20,7 +20,13 @@ from gzia.tui.keys import key
 from gzia.tui.screens.base import GzScreen
 from gzia.tui.screens.forms import ask, problem_text
 from gzia.views.problems import warning_line
-from gzia.views.update_check import after_check, after_update, channel_lines
+from gzia.views.update_check import (
+    after_check,
+    after_update,
+    channel_lines,
+    check_verdict,
+    update_verdict,
+)
 
 
 class UpdateScreen(GzScreen):
@@ -43,6 +49,8 @@ class UpdateScreen(GzScreen):
         super().__init__()
         self.found: dict[str, Any] | None = None
         """The last check's answer (``gz-ia update --check --json``'s data)."""
+        self.advice: dict[str, Any] = {}
+        """What ``update --check`` advises after that answer (:func:`updating.advice`)."""
         self.busy = False
         self.warnings: list[str] = []
         """The running call's warnings, as the CLI prints them: sources that failed, manifests
@@ -69,7 +77,8 @@ class UpdateScreen(GzScreen):
         if action in ("check", "install", "rollback") and self.busy:
             return None  # shown, greyed out, while a call runs
         if action == "install":
-            return True if self.found is not None and _installable(self.found) else None
+            return True if self.found is not None and _installable(self.found,
+                                                                   self.advice) else None
         return True
 
     def action_check(self) -> None:
@@ -80,9 +89,10 @@ class UpdateScreen(GzScreen):
 
     def action_install(self) -> None:
         found = self.found
-        if found is None or not _installable(found):
+        if found is None or not _installable(found, self.advice):
             return
-        ask(self, _question(found), lambda: self._start(self._install, self._installed, ""))
+        ask(self, _question(found, self.advice),
+            lambda: self._start(self._install, self._installed, ""))
 
     def action_rollback(self) -> None:
         path = updating.installed_path()
@@ -121,12 +131,13 @@ class UpdateScreen(GzScreen):
         self.refresh_bindings()
 
     def _checked(self, found: dict[str, Any]) -> None:
-        self.found = found
-        self._add_warnings(after_check(found))
+        self.found, self.advice = found, updating.advice(found)
+        self._add_warnings(after_check(found, self.advice))
         self._show(remote=gettext("✧ Remote version: v{version} ({source})",
                                   version=found["latest"],
                                   source=found["source"]),
-                   channel="\n".join(channel_lines(found)), verdict=_verdict(found), result="")
+                   channel="\n".join(channel_lines(found)), verdict=_verdict(found, self.advice),
+                   result="")
 
     def _installed(self, result: dict[str, Any]) -> None:
         self.found = None
@@ -167,31 +178,30 @@ class UpdateScreen(GzScreen):
                                   total=total, progress=done)
 
 
-def _installable(found: dict[str, Any]) -> bool:
+def _installable(found: dict[str, Any], advice: dict[str, Any]) -> bool:
     """What ``gz-ia update`` would install: a newer version, or the channel's version when
-    the channel yanked the running one (even an older one: the one downgrade it makes)."""
-    if found["newer"]:
-        return True
-    return found.get("yanked") is not None and found["latest"] != found["current"]
+    the channel yanked the running one (even an older one: the one downgrade it makes), as
+    ``update --check`` says (:func:`gzia.update.advice.leaving_yank`)."""
+    return bool(found["newer"]) or advice["leaving"] is not None
 
 
-def _question(found: dict[str, Any]) -> str:
+def _question(found: dict[str, Any], advice: dict[str, Any]) -> str:
     if found["newer"]:
         return gettext("New version available (v{current} -> v{version}). Download and install "
                        "it now?",
                        current=found["current"], version=found["latest"])
     return gettext("Leave the yanked v{current} for v{version}, the version of channel "
                    "{channel}? Download and install it now?",
-                   current=found["current"], version=found["latest"], channel=found["channel"])
+                   current=found["current"], version=advice["leaving"],
+                   channel=found["channel"])
 
 
-def _verdict(found: dict[str, Any]) -> str:
+def _verdict(found: dict[str, Any], advice: dict[str, Any]) -> str:
     if found["newer"]:
         return gettext("⚡ New version available: v{current} -> v{version} ({source})",
                        current=found["current"],
                        version=found["latest"], source=found["source"].capitalize())
-    return gettext("✓ gz-ia is already at the latest version (v{version})",
-                   version=found["current"])
+    return check_verdict(found, advice)  # off a yanked version, or none: the CLI's words
 
 
 def _installed(result: dict[str, Any]) -> str:
@@ -199,5 +209,4 @@ def _installed(result: dict[str, Any]) -> str:
         return "\n".join([gettext("✓ gz-ia updated successfully to v{version} in {path}",
                                   version=result["version"], path=result["path"]),
                           gettext("Quit and start gz-ia again to run that version.")])
-    return gettext("✓ gz-ia is already at the latest version (v{version})",
-                   version=result["current"])
+    return update_verdict(result, updating.advice(result))
