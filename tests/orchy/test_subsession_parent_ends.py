@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from gzia.sessions.project import find_project
+from gzia.sessions.store import SessionStore
 from tests.orchy.test_subsessions import _group_alive, record, script, stop_every_running
 from tests.run.conftest import agent, bin_dir, gz, gz_start, run_env
 from tests.shared_fixtures import repo
@@ -80,6 +82,18 @@ def _wait(check: Callable[[], bool], what: str) -> None:
         time.sleep(0.05)
 
 
+def _started_child(root: Path, notes: Path, result: Any) -> str:
+    """The child the parent started; when it never did, what the run said and wrote."""
+    try:
+        return wait_for_note(notes, "child", timeout=DEADLINE)
+    except AssertionError:
+        runs = SessionStore(find_project(root)).list().records
+        logs = {r.id: (r.status, Path(r.log_path).read_bytes()[-2000:] if r.log_path
+                       and Path(r.log_path).is_file() else None) for r in runs}
+        raise AssertionError(f"no child: exit {result.exit_code}, stdout {result.stdout!r}, "
+                             f"stderr {result.stderr!r}, sessions {logs!r}") from None
+
+
 def _parent_of(root: Path, child: str) -> str:
     parent = record(root, child).parent_id
     assert parent is not None
@@ -107,7 +121,7 @@ def test_a_parent_that_ends_on_its_own_leaves_no_running_child(  # noqa: PLR0917
         status: str, end_reason: str, background: bool) -> None:
     result = gz("--json", "chat", "-p", "claude", "-i", "go", *(["-b"] if background else []),
                 cwd=project, env={**parent_agent, "PARENT_END": end})
-    child = wait_for_note(notes, "child", timeout=DEADLINE)
+    child = _started_child(project, notes, result)
     parent = _parent_of(project, child)
     if not background:
         assert result.exit_code == (0 if end == "completed" else 1), result.stderr
