@@ -23,7 +23,7 @@ from gzia.preflight import OLDEST_PYTHON
 from gzia.update.advice import leaving_yank
 from gzia.update.installer import update_command
 from gzia.update.manifest import ChannelManifest
-from gzia.update.manifest_cache import cached_manifest
+from gzia.update.manifest_cache import cached_manifest, of_configured_channel
 from gzia.update.settings import UpdateSettings
 from gzia.update.verify import trusted_keys
 
@@ -238,11 +238,11 @@ def _sandbox_required() -> bool:
 
 def check_release() -> Check | None:
     """The running version against the channel manifest ``update`` cached (no network):
-    below its minimum is not ready; a yanked version is said. No line without a cache. The
-    fix is the command that updates this install (:func:`gzia.update.installer.
-    update_command`)."""
+    below its minimum is not ready; a yanked version is said. No line without a cache of the
+    channel the settings name. The fix is the command that updates this install
+    (:func:`gzia.update.installer.update_command`)."""
     current, cached = gzia._version.__version__, cached_manifest()
-    if cached is None:
+    if cached is None or not of_configured_channel(cached):
         return None
     channel, minimum = str(cached.get("channel", "")), cached.get("minimum_version")
     version = cached.get("version")

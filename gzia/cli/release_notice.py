@@ -6,7 +6,8 @@ reports the channel itself turns it off (``Output.release_notice``).
 Every command pays for it, so it costs one read of a small file (``json``, no update
 machinery): versions are parsed (``packaging``) only when the cache names a minimum, and
 the command to advise (:func:`gzia.update.installer.update_command`) is found only when
-the warning is given.
+the warning is given; so are the settings read, to say nothing from a manifest of another
+channel than ``update_channel`` names now (:func:`of_configured_channel`).
 Commands that add their own notices share this one hook (:func:`add_release_notice`):
 keep what it does on every start that small."""
 
@@ -16,7 +17,7 @@ import gzia._version
 from gzia.cli.output import Output
 from gzia.contract import Problem, WarningCode
 from gzia.i18n import gettext
-from gzia.update.manifest_cache import cached_manifest
+from gzia.update.manifest_cache import cached_manifest, of_configured_channel
 
 
 def add_release_notice(out: Output) -> None:
@@ -40,7 +41,7 @@ def _below_minimum() -> Problem | None:
     from gzia.update.model import parse_version  # lazy: packaging, only when a minimum is cached
 
     running, lowest = parse_version(current), parse_version(minimum)
-    if running is None or lowest is None or running >= lowest:
+    if running is None or lowest is None or running >= lowest or not of_configured_channel(cached):
         return None
     from gzia.update.installer import update_command  # lazy: only when it warns
 

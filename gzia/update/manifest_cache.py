@@ -43,3 +43,19 @@ def cached_manifest(folder: Path | None = None) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return document if isinstance(document, dict) else None
+
+
+def of_configured_channel(document: dict[str, Any]) -> bool:
+    """Whether a cached manifest is of the channel the settings name now: after a change of
+    ``update_channel`` the other channel's manifest says nothing of this machine until
+    ``update`` (or ``--check``) caches the new one. Reads the settings: ask only when the
+    cache would be acted on. With the configuration unreadable (said elsewhere) the cache,
+    the last manifest verified here, stands."""
+    from gzia.config import load_config
+    from gzia.contract import GzError
+
+    try:
+        channel = str(load_config().get("update_channel") or "").strip() or "stable"
+    except GzError:
+        return True
+    return document.get("channel") == channel

@@ -237,6 +237,23 @@ def test_below_the_minimum_every_command_warns_from_the_cache(
     assert update_cli("errors", "--json", installed="1.2.0").json["warnings"] == []
 
 
+def test_a_cached_manifest_of_another_channel_says_nothing(
+        nexus: NexusFake, three_releases: None, signed: Any, update_cli: Any) -> None:
+    """After update_channel changes, the old channel's cached minimum and yanks are not this
+    machine's: no warning, no release line in doctor, until the new channel is cached."""
+    publish_nexus(nexus, "stable", *signed(manifest_document(
+        version="1.5.0", minimum_version="1.2.0",
+        yanked=[{"version": "1.0.0", "reason": "leaks a token"}])))
+    assert _check(update_cli, nexus)["below_minimum"] is True
+    nexus.server.go_down()
+    beta = {"GZ_UPDATE_CHANNEL": "beta"}
+    assert update_cli("errors", "--json", env=beta).json["warnings"] == []
+    checks = update_cli("doctor", "--json", env=beta).json["data"]["checks"]
+    assert [c for c in checks if c["name"] == "release"] == []
+    stable = update_cli("errors", "--json", env={"GZ_UPDATE_CHANNEL": "stable"})
+    assert [w["code"] for w in stable.json["warnings"]] == ["BELOW_MINIMUM_VERSION"]
+
+
 # keys ----------------------------------------------------------------------------------------
 
 
