@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from gzia.atomic import write_atomic
-from gzia.config import paths
+from gzia.config import load_config, paths
+from gzia.contract import GzError
 
 PRIVATE = 0o600
 
@@ -51,9 +52,6 @@ def of_configured_channel(document: dict[str, Any]) -> bool:
     ``update`` (or ``--check``) caches the new one. Reads the settings: ask only when the
     cache would be acted on. With the configuration unreadable (said elsewhere) the cache,
     the last manifest verified here, stands."""
-    from gzia.config import load_config
-    from gzia.contract import GzError
-
     try:
         channel = str(load_config().get("update_channel") or "").strip() or "stable"
     except GzError:
