@@ -20,7 +20,7 @@ from gzia.i18n import gettext, ngettext
 from gzia.plugins import GROUPS, load_group
 from gzia.policy import system_policy_file, verdict
 from gzia.preflight import OLDEST_PYTHON
-from gzia.update.advice import leaving_yank
+from gzia.update.advice import older_than
 from gzia.update.installer import update_command
 from gzia.update.manifest import ChannelManifest
 from gzia.update.manifest_cache import cached_manifest, of_configured_channel
@@ -260,8 +260,7 @@ def check_release() -> Check | None:
                      gettext("run '{command}'", command=update_command()))
     reason = seen.yank_reason(current)
     if reason is not None:
-        older = leaving_yank({"current": current, "yanked": reason,
-                              "target": {"version": seen.version}})  # as 'update --check'
+        older = older_than(current, seen.version)  # update's own decision (update/advice.py)
         return Check("release", False, False, gettext(
             "v{current} was yanked from channel {channel}: {reason}", current=current,
             channel=channel, reason=reason),

@@ -22,9 +22,14 @@ def leaving_yank(result: Mapping[str, Any]) -> str | None:
     target = result.get("target")
     if result.get("yanked") is None or not isinstance(target, Mapping):
         return None
-    version = str(target["version"])
-    running, channel = parse_version(str(result["current"])), parse_version(version)
-    if running is None or channel is None or channel >= running:
+    return older_than(str(result["current"]), str(target["version"]))
+
+
+def older_than(current: str, version: str) -> str | None:
+    """``version`` when it is older than the running ``current`` (leaving a yank for it is a
+    downgrade), else ``None``."""
+    running, other = parse_version(current), parse_version(version)
+    if running is None or other is None or other >= running:
         return None
     return version
 

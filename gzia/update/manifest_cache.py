@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gzia.atomic import write_atomic
-from gzia.config import load_config, paths
+from gzia.config import paths
 from gzia.contract import GzError
 
 PRIVATE = 0o600
@@ -52,8 +52,10 @@ def of_configured_channel(document: dict[str, Any]) -> bool:
     ``update`` (or ``--check``) caches the new one. Reads the settings: ask only when the
     cache would be acted on. With the configuration unreadable (said elsewhere) the cache,
     the last manifest verified here, stands."""
+    from gzia.update.settings import UpdateSettings  # lazy: the settings, only when acted on
+
     try:
-        channel = str(load_config().get("update_channel") or "").strip() or "stable"
+        channel = UpdateSettings.load().channel
     except GzError:
         return True
     return document.get("channel") == channel
